@@ -1,0 +1,294 @@
+package synth
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"strconv"
+	"strings"
+)
+
+// Op is the operator at the root of a Term.
+type Op uint8
+
+// The operators a candidate is built from.
+const (
+	OpInput Op = iota + 1 // Spec.Inputs[Term.Index]
+	OpConst               // Spec.Constants[Term.Index]
+	OpLit                 // an invented constant, Term.Lit
+	OpNot                 // !a
+	OpAnd                 // a && b
+	OpOr                  // a || b
+	OpLt                  // a < b
+	OpLe                  // a <= b
+	OpEq                  // a == b (ints, floats, strings, bools)
+	OpNe                  // a != b
+	OpGt                  // a > b
+	OpGe                  // a >= b
+	OpAdd                 // a + b
+	OpSub                 // a - b
+	OpMul                 // a * b, where b is a constant (OpConst or OpLit)
+)
+
+var opToken = map[Op]string{
+	OpNot: "!", OpAnd: "&&", OpOr: "||", OpLt: "<", OpLe: "<=", OpEq: "==",
+	OpNe: "!=", OpGt: ">", OpGe: ">=", OpAdd: "+", OpSub: "-", OpMul: "*",
+}
+
+// Go precedence of binary operators (go/token).
+var opPrec = map[Op]int{
+	OpOr: 1, OpAnd: 2,
+	OpLt: 3, OpLe: 3, OpEq: 3, OpNe: 3, OpGt: 3, OpGe: 3,
+	OpAdd: 4, OpSub: 4, OpMul: 5,
+}
+
+// Term is a candidate expression over a Spec's inputs and constants.
+type Term struct {
+	Op    Op
+	Args  []*Term // operands of unary and binary operators
+	Index int     // for OpInput and OpConst
+	Lit   Value   // for OpLit
+}
+
+// Input, Const, Lit, Not and Bin build Terms.
+func InputTerm(i int) *Term           { return &Term{Op: OpInput, Index: i} }
+func ConstTerm(i int) *Term           { return &Term{Op: OpConst, Index: i} }
+func LitTerm(v Value) *Term           { return &Term{Op: OpLit, Lit: v} }
+func NotTerm(a *Term) *Term           { return &Term{Op: OpNot, Args: []*Term{a}} }
+func BinTerm(op Op, a, b *Term) *Term { return &Term{Op: op, Args: []*Term{a, b}} }
+
+// Size is the number of components (operators, inputs and constants) in t.
+func (t *Term) Size() int {
+	n := 1
+	for _, a := range t.Args {
+		n += a.Size()
+	}
+	return n
+}
+
+// Kind is the kind of t's value in spec.
+func (t *Term) Kind(spec *Spec) Kind {
+	switch t.Op {
+	case OpInput:
+		return spec.Inputs[t.Index].Kind
+	case OpConst:
+		return spec.Constants[t.Index].Value.Kind
+	case OpLit:
+		return t.Lit.Kind
+	case OpAdd, OpSub, OpMul:
+		return t.Args[0].Kind(spec)
+	}
+	return Bool
+}
+
+// errMissing is returned by Eval when t reads a missing value.
+var errMissing = errors.New("reads a value that was not observable")
+
+// Eval computes t on one example with Go semantics, short-circuits included.
+// It fails when t reads a missing value or mixes kinds.
+func (t *Term) Eval(spec *Spec, ex *Example) (Value, error) {
+	switch t.Op {
+	case OpInput:
+		v := ex.Values[t.Index]
+		if v.Missing {
+			return v, errMissing
+		}
+		return v, nil
+	case OpConst:
+		return spec.Constants[t.Index].Value, nil
+	case OpLit:
+		return t.Lit, nil
+	case OpNot:
+		a, err := t.Args[0].Eval(spec, ex)
+		if err != nil {
+			return a, err
+		}
+		return BoolValue(!a.Bool), nil
+	case OpAnd, OpOr:
+		a, err := t.Args[0].Eval(spec, ex)
+		if err != nil {
+			return a, err
+		}
+		if a.Bool == (t.Op == OpOr) {
+			return a, nil
+		}
+		return t.Args[1].Eval(spec, ex)
+	}
+	a, err := t.Args[0].Eval(spec, ex)
+	if err != nil {
+		return a, err
+	}
+	b, err := t.Args[1].Eval(spec, ex)
+	if err != nil {
+		return b, err
+	}
+	if a.Kind != b.Kind {
+		return a, fmt.Errorf("%s %s %s: mixed kinds", a.Kind, opToken[t.Op], b.Kind)
+	}
+	switch t.Op {
+	case OpAdd, OpSub, OpMul:
+		switch a.Kind {
+		case Int:
+			switch t.Op {
+			case OpAdd:
+				return IntValue(a.Int + b.Int), nil
+			case OpSub:
+				return IntValue(a.Int - b.Int), nil
+			}
+			return IntValue(a.Int * b.Int), nil
+		case Float:
+			switch t.Op {
+			case OpAdd:
+				return FloatValue(a.Float + b.Float), nil
+			case OpSub:
+				return FloatValue(a.Float - b.Float), nil
+			}
+			return FloatValue(a.Float * b.Float), nil
+		}
+		return a, fmt.Errorf("arithmetic on %s", a.Kind)
+	}
+	c, err := compare(a, b)
+	if err != nil {
+		return a, err
+	}
+	var r bool
+	switch t.Op {
+	case OpLt:
+		r = c < 0
+	case OpLe:
+		r = c <= 0
+	case OpEq:
+		r = c == 0
+	case OpNe:
+		r = c != 0
+	case OpGt:
+		r = c > 0
+	case OpGe:
+		r = c >= 0
+	default:
+		return a, fmt.Errorf("unknown operator %d", t.Op)
+	}
+	return BoolValue(r), nil
+}
+
+// compare orders a and b; strings and bools only for equality (0 or 1).
+func compare(a, b Value) (int, error) {
+	switch a.Kind {
+	case Int:
+		return cmp3(a.Int < b.Int, a.Int > b.Int), nil
+	case Float:
+		return cmp3(a.Float < b.Float, a.Float > b.Float), nil
+	case String:
+		if a.Str == b.Str {
+			return 0, nil
+		}
+		return 1, nil
+	case Bool:
+		if a.Bool == b.Bool {
+			return 0, nil
+		}
+		return 1, nil
+	}
+	return 0, fmt.Errorf("compare %s", a.Kind)
+}
+
+func cmp3(less, greater bool) int {
+	switch {
+	case less:
+		return -1
+	case greater:
+		return 1
+	}
+	return 0
+}
+
+// Source renders t as Go source over spec's expressions, with the fewest
+// parentheses Go needs.
+func (t *Term) Source(spec *Spec) string {
+	var b strings.Builder
+	t.write(&b, spec, 0)
+	return b.String()
+}
+
+func (t *Term) write(b *strings.Builder, spec *Spec, outer int) {
+	switch t.Op {
+	case OpInput:
+		writeOperand(b, spec.Inputs[t.Index].Expr, outer)
+		return
+	case OpConst:
+		writeOperand(b, spec.Constants[t.Index].Expr, outer)
+		return
+	case OpLit:
+		s := t.Lit.GoString()
+		if outer > 0 && strings.HasPrefix(s, "-") {
+			s = "(" + s + ")"
+		}
+		b.WriteString(s)
+		return
+	case OpNot:
+		b.WriteString("!")
+		t.Args[0].write(b, spec, 6)
+		return
+	}
+	p := opPrec[t.Op]
+	paren := p < outer
+	if paren {
+		b.WriteString("(")
+	}
+	t.Args[0].write(b, spec, p)
+	b.WriteString(" " + opToken[t.Op] + " ")
+	// Right operands of the same precedence need parentheses for
+	// non-associative operators (a - (b - c)) and comparisons.
+	t.Args[1].write(b, spec, p+1)
+	if paren {
+		b.WriteString(")")
+	}
+}
+
+// writeOperand writes an observed expression, parenthesised when it is itself
+// a binary expression (such as "p == nil") inside a tighter context.
+func writeOperand(b *strings.Builder, src string, outer int) {
+	if outer > 0 {
+		if e, err := parser.ParseExpr(src); err == nil {
+			if be, ok := e.(*ast.BinaryExpr); ok && precOfToken(be.Op.String()) < outer {
+				b.WriteString("(" + src + ")")
+				return
+			}
+		}
+	}
+	b.WriteString(src)
+}
+
+func precOfToken(tok string) int {
+	for op, s := range opToken {
+		if s == tok {
+			if p, ok := opPrec[op]; ok {
+				return p
+			}
+		}
+	}
+	return 6
+}
+
+// AST parses t's Go source into an expression.
+func (t *Term) AST(spec *Spec) (ast.Expr, error) {
+	return parser.ParseExpr(t.Source(spec))
+}
+
+// key is a canonical text for t, independent of spec, for deduplication.
+func (t *Term) key() string {
+	switch t.Op {
+	case OpInput:
+		return "i" + strconv.Itoa(t.Index)
+	case OpConst:
+		return "c" + strconv.Itoa(t.Index)
+	case OpLit:
+		return "l" + t.Lit.GoString()
+	}
+	parts := make([]string, len(t.Args))
+	for i, a := range t.Args {
+		parts[i] = a.key()
+	}
+	return "(" + opToken[t.Op] + " " + strings.Join(parts, " ") + ")"
+}
