@@ -164,6 +164,9 @@ type Run struct {
 	Sites []int
 	// Timeout kills the process group; 0 means 30s.
 	Timeout time.Duration
+	// ForceSegment, when >= 0, applies Force only while that test
+	// constituent (Segment, Iteration) runs; -1 forces everywhere.
+	ForceSegment, ForceIteration int
 }
 
 // Eval is one evaluation of a site during a run.
@@ -174,6 +177,12 @@ type Eval struct {
 	Outcome bool
 	// Values are parallel to Site.Observed; nil in ModeCover.
 	Values []Value
+	// Segment and Iteration identify the test constituent running at the
+	// time (see internal/purify): Segment is the index of the top-level
+	// statement of the test function, Iteration the iteration of a
+	// top-level table loop (0 outside loops); both -1 when the test file
+	// carries no markers.
+	Segment, Iteration int
 }
 
 // Result is what one Run observed.
@@ -222,3 +231,27 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 
 // Close removes the schema's temp dir.
 func (s *Schema) Close() error { return nil }
+
+// TestResult is the outcome of one top-level test in a plain run.
+type TestResult struct {
+	Package, Test string
+	Passed        bool
+	Skipped       bool
+	Elapsed       time.Duration
+	// Output is the test's output, including failure messages with
+	// file:line, for attribution to a test constituent.
+	Output string
+}
+
+// Baseline runs the plain (uninstrumented) suite of prog's packages once with
+// `go test -json` and returns one result per top-level test, in package and
+// source order. A build failure gives a *LoadError.
+func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]TestResult, error) {
+	return nil, errors.New("TODO")
+}
+
+// VerifyPatch runs the whole suite of the package of file with file's
+// content replaced by src (through an overlay, not on disk).
+func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, timeout time.Duration) (SuiteResult, error) {
+	return SuiteResult{}, errors.New("TODO")
+}
