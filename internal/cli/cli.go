@@ -1,0 +1,119 @@
+// Package cli implements the nopol command line: one file per subcommand,
+// each registering itself, and the mapping from errors to exit codes.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+)
+
+// Exit codes of the nopol command.
+const (
+	ExitOK       = 0 // a patch was found (fix), or the command succeeded
+	ExitNoPatch  = 1 // the command ran and found nothing (no patch)
+	ExitBadInput = 2 // usage error, module does not compile, no failing test, flaky test
+	ExitInternal = 3 // nopol itself failed
+)
+
+// Env is what a subcommand reads and writes besides its arguments.
+type Env struct {
+	// Stdout receives machine-readable output only; Stderr progress and
+	// messages.
+	Stdout, Stderr io.Writer
+	// Dir is the working directory the command runs in.
+	Dir string
+}
+
+// Command is a subcommand.
+type Command struct {
+	// Name is the word after nopol; Short a one-line description.
+	Name, Short string
+	// Run executes the command. Errors are mapped to exit codes by
+	// ExitCode: wrap them in *ExitError to choose one.
+	Run func(ctx context.Context, env *Env, args []string) error
+}
+
+var commands = map[string]*Command{}
+
+// Register adds a subcommand; called from init in the command's file.
+func Register(c *Command) { commands[c.Name] = c }
+
+// ExitError carries the exit code for an error.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Exit wraps err with code; Exit(code, nil) is nil.
+func Exit(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &ExitError{Code: code, Err: err}
+}
+
+// ErrUsage marks usage errors (exit 2 after the help text was printed).
+var ErrUsage = errors.New("usage")
+
+// ExitCode maps the error of a command to the process exit code.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	if errors.Is(err, ErrUsage) || errors.Is(err, flag.ErrHelp) {
+		return ExitBadInput
+	}
+	return ExitInternal
+}
+
+// Main runs the nopol command with args (without the program name) and
+// returns the exit code; it prints errors as "nopol: <err>".
+func Main(ctx context.Context, env *Env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(env.Stderr)
+		if len(args) == 0 {
+			return ExitBadInput
+		}
+		return ExitOK
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "nopol: unknown command %q\n", args[0])
+		usage(env.Stderr)
+		return ExitBadInput
+	}
+	err := c.Run(ctx, env, args[1:])
+	code := ExitCode(err)
+	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, ErrUsage) && !errors.Is(err, errSilent) {
+		fmt.Fprintf(env.Stderr, "nopol: %v\n", err)
+	}
+	return code
+}
+
+// errSilent marks an error whose message was already printed.
+var errSilent = errors.New("silent")
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "nopol repairs faulty if conditions and missing guards in Go programs.")
+	fmt.Fprintln(w, "\nUsage: nopol <command> [flags] [arguments]\n\nCommands:")
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].Short)
+	}
+	fmt.Fprintln(w, "\nRun 'nopol <command> -h' for a command's flags.")
+}
