@@ -1,0 +1,244 @@
+package angelic
+
+import (
+	"context"
+	"errors"
+	"math"
+	"reflect"
+	"testing"
+)
+
+func TestOchiai(t *testing.T) {
+	for _, tc := range []struct {
+		ef, ep, f int
+		want      float64
+	}{
+		{0, 3, 1, 0},
+		{1, 0, 1, 1},
+		{1, 3, 1, 0.5},
+		{2, 2, 4, 2 / math.Sqrt(16)},
+		{1, 1, 0, 0},
+	} {
+		if got := Ochiai(tc.ef, tc.ep, tc.f); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("Ochiai(%d, %d, %d) = %v, want %v", tc.ef, tc.ep, tc.f, got, tc.want)
+		}
+	}
+}
+
+func TestLocalize(t *testing.T) {
+	spectra := []Spectrum{
+		{Test: "TestA", Passed: false, Reached: []int{1, 2, 3, 3}},
+		{Test: "TestB", Passed: true, Reached: []int{1, 2, 5}},
+		{Test: "TestC", Passed: true, Reached: []int{1}},
+		{Test: "TestD", Passed: true, Reached: []int{7}},
+	}
+	tests := []struct {
+		name string
+		tier func(int) int
+		want []int
+	}{
+		// 3: 1/sqrt(1*1)=1; 2: 1/sqrt(2); 1: 1/sqrt(3); 5 and 7 no failing test.
+		{"plain", nil, []int{3, 2, 1}},
+		{"tier does not beat score", func(id int) int { return -id }, []int{3, 2, 1}},
+	}
+	for _, tc := range tests {
+		got := Localize(spectra, tc.tier)
+		var ids []int
+		for _, s := range got {
+			ids = append(ids, s.Site)
+		}
+		if !reflect.DeepEqual(ids, tc.want) {
+			t.Errorf("%s: ranking %v, want %v", tc.name, ids, tc.want)
+		}
+	}
+	// Ties: by tier, then by ID, whatever the input order.
+	tie := []Spectrum{{Passed: false, Reached: []int{9, 4, 6, 2}}}
+	got := Localize(tie, func(id int) int {
+		if id == 9 || id == 6 {
+			return 0
+		}
+		return 1
+	})
+	var ids []int
+	for _, s := range got {
+		ids = append(ids, s.Site)
+	}
+	if want := []int{6, 9, 2, 4}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("tie ranking %v, want %v", ids, want)
+	}
+	if got[0].Failed != 1 || got[0].Passed != 0 || got[0].Score != 1 {
+		t.Errorf("counts %+v", got[0])
+	}
+}
+
+// fakeRunner passes a test when its force is in pass[test]; it records
+// the calls.
+type fakeRunner struct {
+	pass  map[string][]Force
+	calls []string
+	err   error
+}
+
+func (r *fakeRunner) run(ctx context.Context, test string, f Force) (Outcome, error) {
+	r.calls = append(r.calls, test+":"+f.String())
+	if r.err != nil {
+		return Outcome{}, r.err
+	}
+	for _, p := range r.pass[test] {
+		if p == f {
+			return Outcome{Passed: true}, nil
+		}
+	}
+	return Outcome{TimedOut: f.Value}, nil
+}
+
+var condChoices = []Force{{Value: true}, {Value: false}}
+
+func whole(v bool) Force { return Force{Value: v, Segment: -1} }
+
+func TestSearch(t *testing.T) {
+	tests := []struct {
+		name      string
+		p         Problem
+		pass      map[string][]Force
+		qualified bool
+		needs     []Need
+		ruledOut  string
+		calls     []string
+	}{{
+		name: "one test needs false; true is its own run",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{True: 2}},
+		}},
+		pass:      map[string][]Force{"T1": {whole(false)}},
+		qualified: true,
+		needs:     []Need{{Test: "T1", Force: whole(false)}},
+		calls:     []string{"T1:false"},
+	}, {
+		name: "both directions evaluated: both tried, both pass",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{True: 1, False: 1}},
+		}},
+		pass:      map[string][]Force{"T1": {whole(true), whole(false)}},
+		qualified: true,
+		needs:     []Need{{Test: "T1", Force: whole(true), Also: []Force{whole(false)}}},
+		calls:     []string{"T1:true", "T1:false"},
+	}, {
+		name: "second test rules the site out; search stops",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{False: 1}},
+			{Name: "T2", Counts: Counts{False: 1}},
+			{Name: "T3", Counts: Counts{False: 1}},
+		}},
+		pass:     map[string][]Force{"T1": {whole(true)}},
+		ruledOut: "T2",
+		calls:    []string{"T1:true", "T2:true"},
+	}, {
+		name: "a test that does not reach the site rules it out without runs",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1"},
+		}},
+		ruledOut: "T1",
+	}, {
+		name: "guard return is run even though the statement always ran",
+		p: Problem{Choices: []Force{{Value: false, Return: true}}, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{True: 3}},
+		}},
+		pass:      map[string][]Force{"T1": {{Return: true, Segment: -1}}},
+		qualified: true,
+		needs:     []Need{{Test: "T1", Force: Force{Return: true, Segment: -1}}},
+		calls:     []string{"T1:return early"},
+	}, {
+		name: "impure test: one constituent forced",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{True: 2, False: 1}, Constituents: []Constituent{
+				{Segment: 0, Counts: Counts{False: 1}},
+				{Segment: 2, Counts: Counts{True: 1}},
+				{Segment: 3, Counts: Counts{True: 1}},
+			}},
+		}},
+		pass:      map[string][]Force{"T1": {{Value: false, Segment: 2}}},
+		qualified: true,
+		needs:     []Need{{Test: "T1", Force: Force{Value: false, Segment: 2}}},
+		calls: []string{"T1:true", "T1:false",
+			"T1:true in segment 0 iteration 0",
+			"T1:false in segment 2 iteration 0"},
+	}, {
+		name: "impure test with no repairable constituent",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{True: 1, False: 1}, Constituents: []Constituent{
+				{Segment: 1, Iteration: 4, Counts: Counts{True: 1, False: 1}},
+			}},
+		}},
+		ruledOut: "T1",
+		calls: []string{"T1:true", "T1:false",
+			"T1:true in segment 1 iteration 4", "T1:false in segment 1 iteration 4"},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &fakeRunner{pass: tc.pass}
+			v, err := Search(context.Background(), tc.p, r.run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Qualified != tc.qualified {
+				t.Errorf("qualified = %v, want %v (%s)", v.Qualified, tc.qualified, v.Reason)
+			}
+			if tc.qualified && !reflect.DeepEqual(v.Needs, tc.needs) {
+				t.Errorf("needs = %+v, want %+v", v.Needs, tc.needs)
+			}
+			if v.RuledOutBy != tc.ruledOut {
+				t.Errorf("ruled out by %q, want %q", v.RuledOutBy, tc.ruledOut)
+			}
+			if !reflect.DeepEqual(r.calls, tc.calls) {
+				t.Errorf("runs %q, want %q", r.calls, tc.calls)
+			}
+			if len(v.Attempts) != len(r.calls) {
+				t.Errorf("%d attempts recorded for %d runs", len(v.Attempts), len(r.calls))
+			}
+		})
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	p := Problem{Choices: condChoices, Tests: []FailingTest{{Name: "T1", Counts: Counts{True: 1}}}}
+	boom := errors.New("boom")
+	if _, err := Search(context.Background(), p, (&fakeRunner{err: boom}).run); !errors.Is(err, boom) {
+		t.Errorf("runner error: got %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Search(ctx, p, (&fakeRunner{}).run); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: got %v", err)
+	}
+	if v, _ := Search(context.Background(), Problem{Choices: condChoices}, (&fakeRunner{}).run); v.Qualified {
+		t.Error("no failing test qualified")
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	tests := []struct {
+		name    string
+		ex      []Example
+		trivial bool
+		sum     Summary
+	}{
+		{"mixed", []Example{{"a", true, "T1"}, {"b", false, "T2"}, {"a", true, "T3"}}, false,
+			Summary{Examples: 3, Distinct: 2, True: 1, False: 1}},
+		{"one state", []Example{{"a", true, "T1"}, {"a", true, "T2"}}, true,
+			Summary{Examples: 2, Distinct: 1, True: 1}},
+		{"constant", []Example{{"a", false, "T1"}, {"b", false, "T2"}}, true,
+			Summary{Examples: 2, Distinct: 2, False: 2}},
+		{"conflict", []Example{{"a", false, "T1"}, {"b", true, "T2"}, {"a", true, "T3"}}, true,
+			Summary{Examples: 3, Distinct: 2, True: 1, False: 1, Conflict: "T1 needs false and T3 needs true in the same state"}},
+	}
+	for _, tc := range tests {
+		s := Summarize(tc.ex)
+		if s != tc.sum {
+			t.Errorf("%s: %+v, want %+v", tc.name, s, tc.sum)
+		}
+		if got := s.Trivial() != ""; got != tc.trivial {
+			t.Errorf("%s: trivial = %v (%q), want %v", tc.name, got, s.Trivial(), tc.trivial)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+// Package angelic finds where a failing test can be repaired by one
+// condition, and what that condition must be there.
+//
+// # Fault localisation
+//
+// Every test is run once with coverage of the repair sites. A test's
+// spectrum is the set of sites it reached and whether it passed. [Localize]
+// ranks sites by the Ochiai coefficient
+//
+//	ef / sqrt(F * (ef + ep))
+//
+// where F is the number of failing tests, ef the failing tests reaching the
+// site and ep the passing ones: a site reached by every failing test and by
+// few passing tests is most suspicious. The ranking is deterministic: ties
+// are broken by the caller's tier (conditions before guards) and then by
+// site ID. Sites reached by no failing test are not ranked.
+//
+// # Angelic values
+//
+// An angelic value (Chandra et al., ICSE 2011; Nopol, Xuan et al. TSE 2017)
+// is a value that, substituted for an expression during a run, makes a
+// failing test pass. At a condition the candidate values are true and false:
+// the test is re-run with the condition forced to one of them at every
+// evaluation. If forcing true makes it pass, the repaired condition must be
+// true on that test's executions; the forced value is the outcome the test
+// *needs*. At a guard site (a statement that may need a precondition) the
+// forced outcome is whether the statement runs: forcing "skip" (or "return
+// early") is the only change, as "run" is what the program does already.
+//
+// [Search] tries the forced values for every failing test through a
+// [Runner], a function that runs one test with a forced outcome and reports
+// whether it passed, so the search is independent of how tests are run. A
+// site qualifies when every failing test has an angelic value there; a
+// failing test that fails under every forced value rules the site out, and
+// the search of that site stops.
+//
+// A value that equals every outcome the test had in its unforced run changes
+// nothing, and the test is known to fail deterministically with it: Search
+// does not run it.
+//
+// # Test constituents
+//
+// A test that exercises the site in both directions from different
+// statements (one assertion needs the condition true, another false) fails
+// under both forced values when forcing applies to the whole test. When the
+// coverage run attributed evaluations to constituents of the test (top-level
+// statements or table-loop iterations), Search then forces one constituent
+// at a time: if forcing a value only while that constituent runs makes the
+// test pass, the need is recorded for that constituent.
+//
+// # Specification
+//
+// The examples of a qualifying site come from runs that pass: the passing
+// tests run unforced, and the failing tests run with their angelic value.
+// In each such run every evaluation of the site had the outcome it needed,
+// so each evaluation's observed state and outcome is one input/output
+// example for synthesis (see [Example] and [Distinct]).
+package angelic

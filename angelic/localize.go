@@ -1,0 +1,89 @@
+package angelic
+
+import (
+	"math"
+	"sort"
+)
+
+// Spectrum is what one test run covered.
+type Spectrum struct {
+	// Test names the test, for messages.
+	Test string
+	// Passed reports whether the test passed in its coverage run.
+	Passed bool
+	// Reached lists the IDs of the sites the test reached, in any order.
+	Reached []int
+}
+
+// Suspicion is a site's rank in the fault localisation.
+type Suspicion struct {
+	// Site is the site ID.
+	Site int
+	// Score is the Ochiai coefficient, in [0, 1].
+	Score float64
+	// Failed and Passed count the failing and passing tests reaching the site.
+	Failed, Passed int
+	// Tier is the caller's tie-break (lower first) for equal scores.
+	Tier int
+}
+
+// Ochiai is ef / sqrt(totalFailed * (ef + ep)), 0 when undefined.
+func Ochiai(ef, ep, totalFailed int) float64 {
+	if ef == 0 || totalFailed == 0 {
+		return 0
+	}
+	return float64(ef) / math.Sqrt(float64(totalFailed)*float64(ef+ep))
+}
+
+// Localize ranks the sites reached by at least one failing test, most
+// suspicious first; equal scores are ordered by tier(site) (lower first; nil
+// means one tier) and then by site ID. A site reached twice by a test counts
+// once.
+func Localize(spectra []Spectrum, tier func(site int) int) []Suspicion {
+	totalFailed := 0
+	counts := map[int]*Suspicion{}
+	for _, sp := range spectra {
+		if !sp.Passed {
+			totalFailed++
+		}
+		seen := make(map[int]bool, len(sp.Reached))
+		for _, id := range sp.Reached {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			s := counts[id]
+			if s == nil {
+				s = &Suspicion{Site: id}
+				counts[id] = s
+			}
+			if sp.Passed {
+				s.Passed++
+			} else {
+				s.Failed++
+			}
+		}
+	}
+	var out []Suspicion
+	for _, s := range counts {
+		if s.Failed == 0 {
+			continue
+		}
+		s.Score = Ochiai(s.Failed, s.Passed, totalFailed)
+		if tier != nil {
+			s.Tier = tier(s.Site)
+		}
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Tier != b.Tier {
+			return a.Tier < b.Tier
+		}
+		return a.Site < b.Site
+	})
+	return out
+}
