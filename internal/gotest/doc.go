@@ -1,0 +1,24 @@
+// Package gotest is the one place where nopol starts processes: the go
+// command (go list, go test -json, go test -c -overlay) and compiled test
+// binaries.
+//
+// # Running
+//
+// Every process runs under exec.CommandContext in its own process group
+// (Setpgid on Unix); cancelling the context or reaching the per-run timeout
+// kills the whole group, so a test that forks a helper and hangs leaves
+// nothing behind. WaitDelay bounds the wait for pipes held open by orphans.
+// A timeout is reported as a *TimeoutError, distinct from a non-zero exit
+// (*ExitError), whose text includes the tail of stderr.
+//
+// # Seam
+//
+// Runner.Exec, when set, replaces process creation, so callers can test
+// their logic with canned outcomes and no processes.
+//
+// # Test output
+//
+// ParseEvents reads `go test -json` streams and Summarize turns them into
+// per-top-level-test results; ParseVerbose does the same for the -test.v
+// output of a test binary run directly.
+package gotest

@@ -1,0 +1,84 @@
+package gotest
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestSummarize(t *testing.T) {
+	stream := `{"Action":"start","Package":"m/a"}
+{"Action":"run","Package":"m/a","Test":"TestB"}
+{"Action":"output","Package":"m/a","Test":"TestB","Output":"=== RUN   TestB\n"}
+{"Action":"run","Package":"m/a","Test":"TestB/x"}
+{"Action":"output","Package":"m/a","Test":"TestB/x","Output":"    b_test.go:9: bad\n"}
+{"Action":"fail","Package":"m/a","Test":"TestB/x","Elapsed":0}
+{"Action":"fail","Package":"m/a","Test":"TestB","Elapsed":0.5}
+{"Action":"run","Package":"m/a","Test":"TestA"}
+{"Action":"pass","Package":"m/a","Test":"TestA","Elapsed":0}
+{"Action":"run","Package":"m/a","Test":"TestS"}
+{"Action":"skip","Package":"m/a","Test":"TestS","Elapsed":0}
+{"Action":"fail","Package":"m/a","Elapsed":1}
+{"ImportPath":"m/b [m/b.test]","Action":"build-output","Output":"b/b.go:3:1: syntax error\n"}
+{"ImportPath":"m/b [m/b.test]","Action":"build-fail"}
+{"Action":"start","Package":"m/b"}
+{"Action":"output","Package":"m/b","Output":"FAIL\tm/b [build failed]\n"}
+{"Action":"fail","Package":"m/b","Elapsed":0,"FailedBuild":"m/b [m/b.test]"}
+not json
+`
+	events, err := ParseEvents([]byte(stream))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Summarize(events)
+	if len(got) != 2 {
+		t.Fatalf("got %d packages", len(got))
+	}
+	a, b := got[0], got[1]
+	var names, actions []string
+	for _, tr := range a.Tests {
+		names = append(names, tr.Test)
+		actions = append(actions, tr.Action)
+	}
+	if !reflect.DeepEqual(names, []string{"TestB", "TestA", "TestS"}) || !reflect.DeepEqual(actions, []string{"fail", "pass", "skip"}) {
+		t.Errorf("tests = %v %v", names, actions)
+	}
+	if a.Tests[0].Elapsed != 500*time.Millisecond || a.Tests[0].Output != "=== RUN   TestB\n    b_test.go:9: bad\n" {
+		t.Errorf("TestB = %+v", a.Tests[0])
+	}
+	if a.Action != "fail" || a.BuildFailed {
+		t.Errorf("m/a = %+v", a)
+	}
+	if !b.BuildFailed || b.Output == "" || b.Output[:4] != "b/b." {
+		t.Errorf("m/b = %+v", b)
+	}
+}
+
+func TestParseVerbose(t *testing.T) {
+	out := `=== RUN   TestA
+--- PASS: TestA (0.01s)
+=== RUN   TestB
+=== RUN   TestB/sub
+    b_test.go:3: oops
+--- FAIL: TestB (0.00s)
+    --- FAIL: TestB/sub (0.00s)
+=== RUN   TestC
+panic: boom
+`
+	got := ParseVerbose(out, true)
+	want := map[string]string{"TestA": "pass", "TestB": "fail", "TestC": "fail"}
+	if len(got) != 3 {
+		t.Fatalf("got %+v", got)
+	}
+	for _, s := range got {
+		if want[s.Test] != s.Action {
+			t.Errorf("%s: %q, want %q", s.Test, s.Action, want[s.Test])
+		}
+	}
+	if got[0].Elapsed != 10*time.Millisecond {
+		t.Errorf("elapsed = %v", got[0].Elapsed)
+	}
+	if got := ParseVerbose(out, false); got[2].Action != "" {
+		t.Errorf("not crashed: TestC = %q", got[2].Action)
+	}
+}

@@ -1,0 +1,70 @@
+package gotest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Go runs the go command in dir with args and returns its stdout; a
+// failure's error includes stderr.
+func (r *Runner) Go(ctx context.Context, dir string, timeout time.Duration, args ...string) ([]byte, error) {
+	out, err := r.Run(ctx, &Invocation{Path: "go", Args: args, Dir: dir, Timeout: timeout})
+	return out.Stdout, err
+}
+
+// List runs `go list -e -json args...` in dir and decodes each package
+// as a generic JSON object.
+func (r *Runner) List(ctx context.Context, dir string, args ...string) ([]map[string]any, error) {
+	stdout, err := r.Go(ctx, dir, 0, append([]string{"list", "-e", "-json"}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(strings.NewReader(string(stdout)))
+	var pkgs []map[string]any
+	for dec.More() {
+		var p map[string]any
+		if err := dec.Decode(&p); err != nil {
+			return nil, fmt.Errorf("decoding go list output: %w", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+// BuildTest compiles the test binary of the package pattern pkg (as seen
+// from dir) to out with `go test -c`, using overlay when it is not "".
+// Compiler errors are in the returned error.
+func (r *Runner) BuildTest(ctx context.Context, dir, pkg, overlay, out string) error {
+	args := []string{"test", "-c", "-o", out}
+	if overlay != "" {
+		args = append(args, "-overlay", overlay)
+	}
+	args = append(args, pkg)
+	_, err := r.Run(ctx, &Invocation{Path: "go", Args: args, Dir: dir})
+	if err != nil {
+		return fmt.Errorf("building test binary of %s: %w", pkg, err)
+	}
+	return nil
+}
+
+// TestJSON runs `go test -json -count=1 [extra...] pkgs...` in dir and
+// parses the event stream. The error is nil when the tests ran, whatever
+// their outcome; build failures are reported by the events (and an
+// *ExitError is returned only if no event could be read). A *TimeoutError
+// is returned along with the events read before the kill.
+func (r *Runner) TestJSON(ctx context.Context, dir string, timeout time.Duration, extra []string, pkgs ...string) ([]Event, Outcome, error) {
+	args := append([]string{"test", "-json", "-count=1"}, extra...)
+	args = append(args, pkgs...)
+	out, err := r.Run(ctx, &Invocation{Path: "go", Args: args, Dir: dir, Timeout: timeout})
+	events, perr := ParseEvents(out.Stdout)
+	if err != nil {
+		if _, ok := err.(*ExitError); ok && len(events) > 0 {
+			return events, out, nil
+		}
+		return events, out, err
+	}
+	return events, out, perr
+}

@@ -1,0 +1,186 @@
+package gotest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// Invocation is one process to run.
+type Invocation struct {
+	// Path is the program (looked up in PATH when it has no slash); Args
+	// its arguments, without the program name.
+	Path string
+	Args []string
+	// Dir is the working directory; Env is appended to os.Environ().
+	Dir string
+	Env []string
+	// Timeout kills the process group after this long; 0 means no limit
+	// beyond the context.
+	Timeout time.Duration
+	// Stdout and Stderr, when set, also receive the output as it comes.
+	Stdout, Stderr io.Writer
+}
+
+// String renders the command line for messages.
+func (inv *Invocation) String() string {
+	return strings.Join(append([]string{inv.Path}, inv.Args...), " ")
+}
+
+// Outcome is what a finished (or killed) process produced.
+type Outcome struct {
+	Stdout, Stderr []byte
+	// ExitCode is the exit status, -1 when killed or not started.
+	ExitCode int
+	// TimedOut reports that Invocation.Timeout killed the process.
+	TimedOut bool
+	Duration time.Duration
+}
+
+// ExitError reports a process that exited with a non-zero status.
+type ExitError struct {
+	Cmd    string
+	Code   int
+	Stderr string
+}
+
+func (e *ExitError) Error() string {
+	msg := fmt.Sprintf("running %s: exit status %d", e.Cmd, e.Code)
+	if s := strings.TrimSpace(tail(e.Stderr, 4000)); s != "" {
+		msg += ":\n" + s
+	}
+	return msg
+}
+
+// TimeoutError reports a process killed because it ran longer than its
+// timeout. It is not a failure of the program under test as such: callers
+// decide what a timeout means.
+type TimeoutError struct {
+	Cmd     string
+	Timeout time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("running %s: timed out after %v", e.Cmd, e.Timeout)
+}
+
+// IsTimeout reports whether err is or wraps a *TimeoutError.
+func IsTimeout(err error) bool {
+	var t *TimeoutError
+	return errors.As(err, &t)
+}
+
+// Runner runs invocations. The zero value runs real processes.
+type Runner struct {
+	// Exec, when set, is called instead of starting a process. It returns
+	// the outcome the process would have had; Run derives the error from
+	// it as for a real process.
+	Exec func(ctx context.Context, inv *Invocation) (Outcome, error)
+	// WaitDelay bounds the wait for I/O after the process is killed;
+	// 0 means 2s.
+	WaitDelay time.Duration
+}
+
+// Default is the runner used by the package-level helpers.
+var Default = &Runner{}
+
+// Run runs inv and waits for it. It returns the outcome in every case where
+// the process was started, with a nil error on exit status 0, an *ExitError
+// on another status, a *TimeoutError when inv.Timeout ran out, and the
+// context's error when ctx was cancelled.
+func (r *Runner) Run(ctx context.Context, inv *Invocation) (Outcome, error) {
+	if err := ctx.Err(); err != nil {
+		return Outcome{ExitCode: -1}, err
+	}
+	var out Outcome
+	var err error
+	if r != nil && r.Exec != nil {
+		out, err = r.Exec(ctx, inv)
+		if err != nil {
+			return out, err
+		}
+	} else {
+		out, err = r.start(ctx, inv)
+		if err != nil {
+			return out, err
+		}
+	}
+	switch {
+	case out.TimedOut:
+		return out, &TimeoutError{Cmd: inv.String(), Timeout: inv.Timeout}
+	case ctx.Err() != nil:
+		return out, fmt.Errorf("running %s: %w", inv.String(), ctx.Err())
+	case out.ExitCode != 0:
+		return out, &ExitError{Cmd: inv.String(), Code: out.ExitCode, Stderr: string(out.Stderr)}
+	}
+	return out, nil
+}
+
+func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
+	runCtx := ctx
+	var cancel context.CancelFunc
+	if inv.Timeout > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, inv.Timeout)
+	} else {
+		runCtx, cancel = context.WithCancel(ctx)
+	}
+	defer cancel()
+
+	cmd := exec.CommandContext(runCtx, inv.Path, inv.Args...)
+	cmd.Dir = inv.Dir
+	cmd.Env = append(os.Environ(), inv.Env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if inv.Stdout != nil {
+		cmd.Stdout = io.MultiWriter(&stdout, inv.Stdout)
+	}
+	if inv.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(&stderr, inv.Stderr)
+	}
+	setProcessGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	if r != nil && r.WaitDelay > 0 {
+		cmd.WaitDelay = r.WaitDelay
+	}
+
+	start := time.Now()
+	err := cmd.Run()
+	out := Outcome{
+		Stdout:   stdout.Bytes(),
+		Stderr:   stderr.Bytes(),
+		ExitCode: -1,
+		Duration: time.Since(start),
+	}
+	if cmd.ProcessState != nil {
+		out.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	if runCtx.Err() != nil && ctx.Err() == nil && inv.Timeout > 0 {
+		out.TimedOut = true
+		return out, nil
+	}
+	if ctx.Err() != nil {
+		return out, nil // Run reports the context's error
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) || errors.Is(err, exec.ErrWaitDelay) {
+			return out, nil
+		}
+		return out, fmt.Errorf("running %s: %w", inv.String(), err)
+	}
+	return out, nil
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
+}

@@ -1,0 +1,128 @@
+package gotest
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestRunOutcomes(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	tests := []struct {
+		name       string
+		script     string
+		timeout    time.Duration
+		wantCode   int
+		wantErr    func(error) bool
+		wantStdout string
+	}{
+		{"ok", "echo hi", 0, 0, func(err error) bool { return err == nil }, "hi\n"},
+		{"exit", "echo out; echo boom >&2; exit 3", 0, 3, func(err error) bool {
+			var ee *ExitError
+			return errors.As(err, &ee) && ee.Code == 3 && strings.Contains(err.Error(), "boom")
+		}, "out\n"},
+		{"timeout", "echo started; sleep 30", 300 * time.Millisecond, -1, IsTimeout, "started\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := Default.Run(context.Background(), &Invocation{Path: "sh", Args: []string{"-c", tt.script}, Timeout: tt.timeout})
+			if !tt.wantErr(err) {
+				t.Fatalf("err = %v", err)
+			}
+			if out.ExitCode != tt.wantCode {
+				t.Errorf("exit code = %d, want %d", out.ExitCode, tt.wantCode)
+			}
+			if string(out.Stdout) != tt.wantStdout {
+				t.Errorf("stdout = %q, want %q", out.Stdout, tt.wantStdout)
+			}
+			if (tt.timeout > 0) != out.TimedOut {
+				t.Errorf("TimedOut = %v", out.TimedOut)
+			}
+		})
+	}
+}
+
+// TestTimeoutKillsGroup checks that a process which spawns a child and
+// sleeps forever is killed together with the child.
+func TestTimeoutKillsGroup(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	start := time.Now()
+	out, err := Default.Run(context.Background(), &Invocation{
+		Path:    "sh",
+		Args:    []string{"-c", "sleep 1000 & echo $!; while :; do sleep 1; done"},
+		Timeout: 500 * time.Millisecond,
+	})
+	if !IsTimeout(err) {
+		t.Fatalf("err = %v, want timeout", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to return", d)
+	}
+	pid, perr := strconv.Atoi(strings.TrimSpace(string(out.Stdout)))
+	if perr != nil {
+		t.Fatalf("child pid: %v (stdout %q)", perr, out.Stdout)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		if zombie(pid) {
+			return
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("child %d still alive after timeout", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// zombie reports whether pid is dead but not yet reaped.
+func zombie(pid int) bool {
+	data, err := exec.Command("ps", "-o", "stat=", "-p", strconv.Itoa(pid)).Output()
+	return err == nil && strings.HasPrefix(strings.TrimSpace(string(data)), "Z")
+}
+
+func TestContextCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	_, err := Default.Run(ctx, &Invocation{Path: "sleep", Args: []string{"30"}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if IsTimeout(err) {
+		t.Errorf("cancellation reported as timeout")
+	}
+}
+
+func TestSeam(t *testing.T) {
+	var got []string
+	r := &Runner{Exec: func(ctx context.Context, inv *Invocation) (Outcome, error) {
+		got = append(got, inv.String())
+		if inv.Args[0] == "slow" {
+			return Outcome{TimedOut: true, ExitCode: -1}, nil
+		}
+		return Outcome{Stdout: []byte("x"), ExitCode: 1, Stderr: []byte("bad")}, nil
+	}}
+	if _, err := r.Run(context.Background(), &Invocation{Path: "p", Args: []string{"slow"}, Timeout: time.Second}); !IsTimeout(err) {
+		t.Errorf("slow: err = %v", err)
+	}
+	_, err := r.Run(context.Background(), &Invocation{Path: "p", Args: []string{"fast"}})
+	var ee *ExitError
+	if !errors.As(err, &ee) || !strings.Contains(err.Error(), "bad") {
+		t.Errorf("fast: err = %v", err)
+	}
+	if strings.Join(got, ";") != "p slow;p fast" {
+		t.Errorf("calls = %q", got)
+	}
+}
