@@ -1,0 +1,125 @@
+package purify
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Location is a file:line found in a test's output, with the test
+// constituent that was running when the line was printed, if the output
+// carries constituent markers (see ConstituentLine).
+type Location struct {
+	File string
+	Line int
+	// Panic reports a frame of a panic's stack trace rather than a failure
+	// message (t.Error, t.Fatal, ...).
+	Panic bool
+	// Segment and Iteration are those of the last constituent line printed
+	// before this location; -1 when there was none.
+	Segment, Iteration int
+}
+
+// ConstituentLine is the line the hook prints to standard output when a
+// constituent starts, when asked to: NopolSegment(k) prints
+// ConstituentLine(k, 0), the i-th NopolIteration() of that segment prints
+// ConstituentLine(k, i). In verbose mode (-test.v) the testing package
+// writes failure messages to standard output as they are reported, so
+// ParseOutput attributes each failure to the constituent running at the
+// time: this is how the failing iteration of a table-driven test is found.
+func ConstituentLine(segment, iteration int) string {
+	return fmt.Sprintf("nopol-constituent %d %d\n", segment, iteration)
+}
+
+var (
+	// "    foo_test.go:12: message" (t.Error and friends, indented by
+	// subtest depth).
+	messageRE = regexp.MustCompile(`^\s+([^\s:]+\.go):(\d+): `)
+	// "\t/abs/path/foo_test.go:12 +0x1d" (a goroutine stack frame).
+	frameRE = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$`)
+	// The hook's constituent line.
+	constituentRE = regexp.MustCompile(`^nopol-constituent (\d+) (\d+)$`)
+)
+
+// ParseOutput returns the locations reported in the output of a go test
+// run, in order: failure messages ("    foo_test.go:12: message") and
+// frames of panic stack traces ("\t/dir/foo_test.go:12 +0x1d"). Frames of
+// the Go runtime and of package testing are left out.
+func ParseOutput(output string) []Location {
+	var locs []Location
+	seg, iter := -1, -1
+	for _, line := range strings.Split(output, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if m := constituentRE.FindStringSubmatch(line); m != nil {
+			seg, _ = strconv.Atoi(m[1])
+			iter, _ = strconv.Atoi(m[2])
+			continue
+		}
+		if m := messageRE.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			locs = append(locs, Location{File: m[1], Line: n, Segment: seg, Iteration: iter})
+			continue
+		}
+		if m := frameRE.FindStringSubmatch(line); m != nil {
+			if isRuntimeFrame(m[1]) {
+				continue
+			}
+			n, _ := strconv.Atoi(m[2])
+			locs = append(locs, Location{File: m[1], Line: n, Panic: true, Segment: seg, Iteration: iter})
+		}
+	}
+	return locs
+}
+
+// isRuntimeFrame reports whether a stack frame's file belongs to the Go
+// runtime or package testing.
+func isRuntimeFrame(file string) bool {
+	f := filepath.ToSlash(file)
+	return strings.Contains(f, "/src/runtime/") || strings.Contains(f, "/src/testing/") ||
+		strings.HasPrefix(f, "runtime/") || strings.HasPrefix(f, "testing/")
+}
+
+// Attribute returns the segment of test whose original source lines hold
+// file:line. file may be a base name (as in failure messages) or a path (as
+// in stack traces); it matches a constituent's File by base name when
+// either is a base name, exactly otherwise.
+func Attribute(cons []Constituent, test, file string, line int) (segment int, ok bool) {
+	for _, c := range cons {
+		if c.Test == test && sameFile(c.File, file) && c.StartLine <= line && line <= c.EndLine {
+			return c.Segment, true
+		}
+	}
+	return 0, false
+}
+
+// AttributeOutput attributes the failure of test reported in output to a
+// constituent: the first location in output (see ParseOutput) that lies in
+// one of test's constituents. The iteration is the one printed by the hook
+// before the failure, 0 when the output has no constituent lines or the
+// segment is not a table loop.
+func AttributeOutput(cons []Constituent, test, output string) (segment, iteration int, ok bool) {
+	for _, l := range ParseOutput(output) {
+		seg, ok := Attribute(cons, test, l.File, l.Line)
+		if !ok {
+			continue
+		}
+		iter := 0
+		if l.Segment == seg && l.Iteration > 0 {
+			iter = l.Iteration
+		}
+		return seg, iter, true
+	}
+	return 0, 0, false
+}
+
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if !strings.ContainsAny(a, `/\`) || !strings.ContainsAny(b, `/\`) {
+		return filepath.Base(filepath.FromSlash(a)) == filepath.Base(filepath.FromSlash(b))
+	}
+	return filepath.Clean(a) == filepath.Clean(b)
+}

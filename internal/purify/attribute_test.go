@@ -1,0 +1,168 @@
+package purify
+
+import (
+	"context"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dave/dst/decorator"
+	"github.com/nopol-go/nopol/internal/gotest"
+	"golang.org/x/tools/txtar"
+)
+
+func TestParseOutput(t *testing.T) {
+	tests := []struct {
+		name, output string
+		want         []Location
+	}{
+		{
+			name:   "message",
+			output: "=== RUN   TestA\n    a_test.go:12: Abs(2) = 3\n--- FAIL: TestA (0.00s)\n",
+			want:   []Location{{File: "a_test.go", Line: 12, Segment: -1, Iteration: -1}},
+		},
+		{
+			name:   "subtest message is indented deeper",
+			output: "        a_test.go:7: bad\n",
+			want:   []Location{{File: "a_test.go", Line: 7, Segment: -1, Iteration: -1}},
+		},
+		{
+			name: "panic frames without runtime and testing",
+			output: "panic: assignment to entry in nil map [recovered]\n" +
+				"goroutine 7 [running]:\n" +
+				"testing.tRunner.func1.2({0x5, 0x6})\n" +
+				"\t/usr/local/go/src/testing/testing.go:1734 +0x21c\n" +
+				"panic({0x5, 0x6})\n" +
+				"\t/usr/local/go/src/runtime/panic.go:792 +0x132\n" +
+				"example.com/abs.TestPanic(0xc000)\n" +
+				"\t/tmp/m/abs_test.go:22 +0x5c\n",
+			want: []Location{{File: "/tmp/m/abs_test.go", Line: 22, Panic: true, Segment: -1, Iteration: -1}},
+		},
+		{
+			name:   "constituent lines give the running iteration",
+			output: "nopol-constituent 1 0\nnopol-constituent 1 1\nnopol-constituent 1 2\n    a_test.go:9: bad\nnopol-constituent 1 3\n",
+			want:   []Location{{File: "a_test.go", Line: 9, Segment: 1, Iteration: 2}},
+		},
+		{
+			name:   "no location",
+			output: "--- FAIL: TestA (0.00s)\nFAIL\n",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ParseOutput(tc.output)
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("ParseOutput = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestAttribute(t *testing.T) {
+	cons := []Constituent{
+		{Test: "TestA", Segment: 0, File: "/m/a_test.go", StartLine: 5, EndLine: 7},
+		{Test: "TestA", Segment: 1, Loop: true, File: "/m/a_test.go", StartLine: 8, EndLine: 12},
+		{Test: "TestB", Segment: 0, File: "/m/a_test.go", StartLine: 15, EndLine: 15},
+	}
+	tests := []struct {
+		name, test, file string
+		line             int
+		want             int
+		ok               bool
+	}{
+		{"base name", "TestA", "a_test.go", 6, 0, true},
+		{"full path", "TestA", "/m/a_test.go", 12, 1, true},
+		{"other test", "TestB", "a_test.go", 15, 0, true},
+		{"line of another test", "TestA", "a_test.go", 15, 0, false},
+		{"other file", "TestA", "/n/a_test.go", 6, 0, false},
+		{"between statements", "TestA", "a_test.go", 13, 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := Attribute(cons, tc.test, tc.file, tc.line)
+			if got != tc.want || ok != tc.ok {
+				t.Errorf("Attribute(%s, %s:%d) = %d, %v, want %d, %v", tc.test, tc.file, tc.line, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+// TestAttributeRun marks the test files of testdata/run archives, runs
+// each failing test with go test -v and checks that the failure is
+// attributed to the constituent the archive's "want" section names: the
+// line directives keep original lines, the hook's constituent lines give
+// the iteration.
+func TestAttributeRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	files, _ := filepath.Glob("testdata/run/*.txtar")
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			var cons []Constituent
+			for _, f := range ar.Files {
+				path := filepath.Join(dir, f.Name)
+				data := f.Data
+				if strings.HasSuffix(f.Name, "_test.go") {
+					dec := decorator.NewDecorator(token.NewFileSet())
+					df, err := dec.ParseFile(path, f.Data, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					qual := ""
+					if strings.HasSuffix(df.Name.Name, "_test") {
+						qual = strings.TrimSuffix(df.Name.Name, "_test")
+					}
+					cons = append(cons, Mark(dec, df, qual)...)
+					var b strings.Builder
+					if err := decorator.NewRestorer().Fprint(&b, df); err != nil {
+						t.Fatal(err)
+					}
+					data = []byte(b.String())
+				}
+				if err := os.WriteFile(path, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, line := range strings.Split(strings.TrimSpace(string(section(t, ar, "want"))), "\n") {
+				var test string
+				var seg, iter int
+				if _, err := fmt.Sscan(line, &test, &seg, &iter); err != nil {
+					t.Fatalf("want line %q: %v", line, err)
+				}
+				out := goTest(t, dir, "-v", "-count=1", "-run", "^"+test+"$")
+				gs, gi, ok := AttributeOutput(cons, test, out)
+				if !ok || gs != seg || gi != iter {
+					t.Errorf("%s: AttributeOutput = %d, %d, %v, want %d, %d\noutput:\n%s", test, gs, gi, ok, seg, iter, out)
+				}
+			}
+		})
+	}
+}
+
+// goTest runs go test with args in the module at dir and returns its
+// standard output; the tests may fail.
+func goTest(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	inv := &gotest.Invocation{
+		Path:    "go",
+		Args:    append([]string{"test"}, args...),
+		Dir:     dir,
+		Env:     []string{"GOFLAGS=", "GOWORK=off", "GOPROXY=off"},
+		Timeout: 2 * time.Minute,
+	}
+	out, err := gotest.Default.Run(context.Background(), inv)
+	if err != nil && out.ExitCode != 1 {
+		t.Fatalf("%v\n%s", err, out.Stdout)
+	}
+	return string(out.Stdout) + string(out.Stderr)
+}
