@@ -1,0 +1,33 @@
+// Package nopol repairs a faulty if condition, or adds a missing guard, in a
+// Go module whose tests fail.
+//
+// [Repair] is the one place that orders the steps of a repair:
+//
+//  1. Load the module's packages and find the repair sites (collect.Load),
+//     and run the plain test suite once to find the failing tests
+//     (collect.Baseline). Nothing failing, or a module that does not
+//     compile, is an [InputError].
+//  2. Instrument the packages into a temp dir and compile one test binary
+//     per package (collect.Instrument). Re-run each failing test there with
+//     coverage: a test that passes now is flaky, an [InputError].
+//  3. Run every passing test with coverage, and rank the sites by Ochiai
+//     suspiciousness (angelic.Localize).
+//  4. On the top sites, search angelic values (angelic.Search): run each
+//     failing test with the condition forced true, then false (at a guard:
+//     the statement skipped, or an early return). A site where every
+//     failing test passes under some forced value qualifies.
+//  5. Record, at a qualifying site, the observed state of every evaluation
+//     in runs that pass (passing tests as they are, failing tests with
+//     their angelic value), and synthesize conditions that fit those
+//     examples (synth.Solve).
+//  6. Compile the candidates into one schema binary and run the affected
+//     package's whole suite per candidate, in rank order
+//     (collect.BuildSchema). The first candidate that passes is written
+//     into the source, re-checked (collect.VerifyPatch) and returned as a
+//     unified diff.
+//
+// The user's files are never written: instrumented and patched files reach
+// the compiler through `go test -overlay`. Progress goes to
+// Options.Progress; the outcome, with the time of every phase, is the
+// [Result].
+package nopol

@@ -1,0 +1,187 @@
+package nopol
+
+import (
+	"encoding/json"
+	"io"
+	"regexp"
+	"time"
+)
+
+// Kinds selects the kinds of repair tried.
+type Kinds uint8
+
+// The kinds of repair.
+const (
+	// KindCond replaces an if condition.
+	KindCond Kinds = 1 << iota
+	// KindGuard adds a guard around a statement, or an early return
+	// before it.
+	KindGuard
+	// KindAll tries both; conditions first among equally suspicious sites.
+	KindAll = KindCond | KindGuard
+)
+
+// ParseKinds parses "cond", "guard" or "all".
+func ParseKinds(s string) (Kinds, bool) {
+	switch s {
+	case "cond":
+		return KindCond, true
+	case "guard":
+		return KindGuard, true
+	case "all":
+		return KindAll, true
+	}
+	return 0, false
+}
+
+// Options configure a repair.
+type Options struct {
+	// What to repair.
+
+	// Dir is a directory in the module to repair; "" is the current one.
+	Dir string
+	// Patterns select the packages whose tests are run and whose sites may
+	// be repaired; nil means ./... .
+	Patterns []string
+	// Run, when set, selects the failing tests to repair by name; other
+	// failing tests are ignored (they may keep failing).
+	Run *regexp.Regexp
+	// Kinds are the repairs tried; 0 means KindAll.
+	Kinds Kinds
+
+	// How hard to search.
+
+	// Backend is the synthesis backend ("z3", "enum"); "" is the default.
+	Backend string
+	// Timeout bounds the whole repair; 0 means 10 minutes. When it
+	// expires the repair ends without a patch.
+	Timeout time.Duration
+	// MaxSites is how many of the most suspicious sites are searched; 0
+	// means 20.
+	MaxSites int
+	// MaxCandidates is how many synthesized candidates are validated per
+	// site; 0 means 10.
+	MaxCandidates int
+	// Parallel is how many test processes run at once; 0 means
+	// GOMAXPROCS, at most 4.
+	Parallel int
+
+	// Where progress goes.
+
+	// Progress receives one line per step ("phase: ..."); nil is silent.
+	Progress io.Writer
+	// Verbose adds a line per test run to Progress.
+	Verbose bool
+}
+
+// Result is the outcome of a repair: the patch if one was found, and what
+// was tried.
+type Result struct {
+	// The module.
+
+	// Module is the module path, Dir its root.
+	Module string `json:"module"`
+	Dir    string `json:"dir"`
+
+	// The patch, when one was found.
+
+	// Patched reports whether a patch was found; Reason says why not.
+	Patched bool   `json:"patched"`
+	Reason  string `json:"reason,omitempty"`
+	// Site is the repaired site.
+	Site *SiteReport `json:"site,omitempty"`
+	// Style is "cond" (condition replaced), "guard" (statement wrapped) or
+	// "return" (early return before the statement).
+	Style string `json:"style,omitempty"`
+	// Condition is the new condition (or guard) as Go source.
+	Condition string `json:"condition,omitempty"`
+	// File is the patched file, slash-separated and relative to Dir.
+	File string `json:"file,omitempty"`
+	// Diff is the unified diff of File ("--- a/File", "+++ b/File").
+	Diff string `json:"diff,omitempty"`
+	// Source is the patched content of File.
+	Source []byte `json:"-"`
+
+	// The search.
+
+	// Tests are the results of the baseline run.
+	Tests []TestReport `json:"tests"`
+	// Sites are the sites searched, in rank order.
+	Sites []SiteReport `json:"sites"`
+	// Candidates are the candidates validated, in order.
+	Candidates []CandidateReport `json:"candidates"`
+	// Phases are the time spent per phase, in pipeline order; Total the
+	// whole repair.
+	Phases []Phase       `json:"phases"`
+	Total  time.Duration `json:"-"`
+	// Runs counts the test processes run.
+	Runs int `json:"runs"`
+}
+
+// TestReport is one test of the baseline run.
+type TestReport struct {
+	Package string `json:"package"`
+	Name    string `json:"name"`
+	Passed  bool   `json:"passed"`
+	// Repaired reports whether the repair targets this failing test.
+	Repaired bool `json:"repaired,omitempty"`
+}
+
+// SiteReport describes a site and how its search went.
+type SiteReport struct {
+	ID int `json:"id"`
+	// Kind is "cond" or "guard".
+	Kind string `json:"kind"`
+	// File is relative to the module root; Line and Col as in collect.Site.
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Func     string `json:"func"`
+	Original string `json:"original"`
+	// Score is the Ochiai suspiciousness.
+	Score float64 `json:"score"`
+	// Style is the guard style searched ("guard", "return"), "cond" for
+	// conditions.
+	Style string `json:"style"`
+	// Needs are the failing tests' angelic values ("TestX=false").
+	Needs []string `json:"needs,omitempty"`
+	// Examples and Distinct count the synthesis examples.
+	Examples int `json:"examples,omitempty"`
+	Distinct int `json:"distinct,omitempty"`
+	// Outcome says how the search of this site ended.
+	Outcome string `json:"outcome"`
+}
+
+// CandidateReport is one validated candidate.
+type CandidateReport struct {
+	Site      int    `json:"site"`
+	Style     string `json:"style"`
+	Condition string `json:"condition"`
+	Passed    bool   `json:"passed"`
+	// Failed are the tests that failed with the candidate.
+	Failed   []string      `json:"failed,omitempty"`
+	TimedOut bool          `json:"timed_out,omitempty"`
+	Duration time.Duration `json:"-"`
+}
+
+// Phase is the time spent in one phase of the repair.
+type Phase struct {
+	Name     string
+	Duration time.Duration
+}
+
+// MarshalJSON renders the duration in milliseconds.
+func (p Phase) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Name string  `json:"name"`
+		MS   float64 `json:"ms"`
+	}{p.Name, float64(p.Duration.Microseconds()) / 1000})
+}
+
+// InputError reports that the module cannot be repaired as given: it does
+// not compile, no test fails, or a failing test is flaky.
+type InputError struct {
+	Msg string
+}
+
+func (e *InputError) Error() string { return e.Msg }

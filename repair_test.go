@@ -1,0 +1,315 @@
+package nopol
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
+)
+
+// The fake module: func sign(n int) int { if n <= 0 { return -1 }; ... }
+// where the condition should be n < 0. Site 0 is that condition, site 1 a
+// condition every test reaches and no forcing helps, site 2 a guard no
+// test reaches.
+const fakeSrc = `package m
+
+func sign(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	if n > 100 {
+		n = 100
+	}
+	return 1
+}
+`
+
+// fakeTest is a test calling sign on inputs; it passes when every
+// evaluation of site 0 has the outcome of n < 0.
+type fakeTest struct {
+	name   string
+	inputs []int64
+}
+
+type fake struct {
+	dir       string
+	tests     []fakeTest
+	loadErr   error
+	flaky     bool   // failing tests pass when instrumented
+	hang      bool   // forced runs hang until their timeout
+	good      string // the candidate that passes the suite
+	runs      []collect.Run
+	closed    int
+	solutions []*synth.Term
+}
+
+func (f *fake) program() *collect.Program {
+	return &collect.Program{Dir: f.dir, Module: "example.com/m", Packages: []string{"example.com/m"},
+		Sites: []collect.Site{
+			{ID: 0, Kind: collect.Cond, Package: "example.com/m", File: filepath.Join(f.dir, "m.go"), Line: 4, Col: 5, Func: "sign", Original: "n <= 0",
+				Observed: []collect.Observed{{Expr: "n", Kind: collect.KindInt}}, Constants: []collect.Constant{{Expr: "0", Value: collect.Value{Kind: collect.KindInt}}}},
+			{ID: 1, Kind: collect.Cond, Package: "example.com/m", File: filepath.Join(f.dir, "m.go"), Line: 7, Col: 5, Func: "sign", Original: "n > 100",
+				Observed: []collect.Observed{{Expr: "n", Kind: collect.KindInt}}},
+			{ID: 2, Kind: collect.Guard, Package: "example.com/m", File: filepath.Join(f.dir, "m.go"), Line: 8, Col: 3, Func: "sign", Original: "n = 100",
+				Observed: []collect.Observed{{Expr: "n", Kind: collect.KindInt}}},
+		}}
+}
+
+func (f *fake) Load(ctx context.Context, dir string, patterns []string) (*collect.Program, error) {
+	if f.loadErr != nil {
+		return nil, f.loadErr
+	}
+	return f.program(), nil
+}
+
+func (f *fake) Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error) {
+	var out []collect.TestResult
+	for _, t := range f.tests {
+		res := f.exec(t, collect.Run{ForceSegment: -1})
+		out = append(out, collect.TestResult{Package: "example.com/m", Test: t.name, Passed: res.Passed, Elapsed: time.Millisecond})
+	}
+	return out, nil
+}
+
+func (f *fake) Instrument(ctx context.Context, prog *collect.Program) (testBinary, error) {
+	return f, nil
+}
+
+func (f *fake) Close() error { f.closed++; return nil }
+
+func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
+	f.runs = append(f.runs, r)
+	for _, t := range f.tests {
+		if t.name == r.Test {
+			if f.hang && len(r.Force) > 0 {
+				select {
+				case <-ctx.Done():
+					return collect.Result{}, ctx.Err()
+				case <-time.After(r.Timeout):
+					return collect.Result{TimedOut: true}, nil
+				}
+			}
+			res := f.exec(t, r)
+			if f.flaky && len(r.Force) == 0 {
+				res.Passed = true
+			}
+			return res, nil
+		}
+	}
+	return collect.Result{}, errors.New("no such test " + r.Test)
+}
+
+// exec simulates test t: site 0 decides, site 1 always evaluates false,
+// and forcing site 1 or skipping site 2 breaks the test.
+func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
+	res := collect.Result{Passed: true, Reached: map[int][2]int{}}
+	eval := func(site int, v bool, n int64) bool {
+		if forced, ok := r.Force[site]; ok {
+			v = forced
+		}
+		c := res.Reached[site]
+		if v {
+			c[0]++
+		} else {
+			c[1]++
+		}
+		res.Reached[site] = c
+		e := collect.Eval{Site: site, Outcome: v, Segment: -1}
+		if r.Mode == collect.ModeSnapshot {
+			e.Values = []collect.Value{{Kind: collect.KindInt, Int: n}}
+		}
+		res.Evals = append(res.Evals, e)
+		return v
+	}
+	for _, n := range t.inputs {
+		if eval(0, n <= 0, n) != (n < 0) {
+			res.Passed = false
+		}
+		if eval(1, false, n) {
+			res.Passed = false
+		}
+	}
+	return res
+}
+
+func (f *fake) BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, cands []string) (suiteRunner, error) {
+	return &fakeSchema{f: f, cands: cands}, nil
+}
+
+type fakeSchema struct {
+	f     *fake
+	cands []string
+}
+
+func (s *fakeSchema) RunSuite(ctx context.Context, k int) (collect.SuiteResult, error) {
+	if s.cands[k] == s.f.good {
+		return collect.SuiteResult{Passed: true}, nil
+	}
+	return collect.SuiteResult{Failed: []string{"TestZero"}}, nil
+}
+
+func (s *fakeSchema) Close() error { return nil }
+
+func (f *fake) VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error) {
+	return collect.SuiteResult{Passed: strings.Contains(string(src), "if "+f.good+" {")}, nil
+}
+
+// fakeBackend returns fixed terms.
+type fakeBackend struct{ f *fake }
+
+func (b fakeBackend) Search(ctx context.Context, p *synth.Problem, opts synth.Options) ([]*synth.Term, error) {
+	return b.f.solutions, nil
+}
+
+func init() { synth.Register("fake", fakeBackend{}) }
+
+func newFake(t *testing.T) *fake {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "m.go"), []byte(fakeSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := &fake{dir: dir, good: "n < 0",
+		tests: []fakeTest{
+			{"TestNegative", []int64{-1, -7}},
+			{"TestPositive", []int64{3, 200}},
+			{"TestZero", []int64{0}},
+		},
+		solutions: []*synth.Term{
+			// n <= -1 ranks after n < 0 (same size, further from the original);
+			// n != 0 fails the examples.
+			synth.BinTerm(synth.OpLe, synth.InputTerm(0), synth.LitTerm(synth.IntValue(-1))),
+			synth.BinTerm(synth.OpNe, synth.InputTerm(0), synth.ConstTerm(0)),
+			synth.BinTerm(synth.OpLt, synth.InputTerm(0), synth.ConstTerm(0)),
+		}}
+	synth.Register("fake", fakeBackend{f})
+	return f
+}
+
+const wantDiff = `--- a/m.go
++++ b/m.go
+@@ -1,7 +1,7 @@
+ package m
+ 
+ func sign(n int) int {
+-	if n <= 0 {
++	if n < 0 {
+ 		return -1
+ 	}
+ 	if n > 100 {
+`
+
+func TestRepair(t *testing.T) {
+	f := newFake(t)
+	var progress strings.Builder
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, Verbose: true}, f)
+	if err != nil {
+		t.Fatalf("repair: %v\n%s", err, progress.String())
+	}
+	if !res.Patched {
+		t.Fatalf("no patch: %s\n%s", res.Reason, progress.String())
+	}
+	if res.Diff != wantDiff {
+		t.Errorf("diff:\n%s\nwant:\n%s", res.Diff, wantDiff)
+	}
+	if res.Condition != "n < 0" || res.Style != "cond" || res.Site.ID != 0 || res.File != "m.go" {
+		t.Errorf("patch %q style %s site %d file %s", res.Condition, res.Style, res.Site.ID, res.File)
+	}
+	if got := strings.Join(res.Site.Needs, ","); got != "TestZero=false" {
+		t.Errorf("needs %s", got)
+	}
+	// TestZero evaluated site 0 only true: forcing true is its own run and is skipped.
+	for _, r := range f.runs {
+		if r.Force[0] && r.Test == "TestZero" {
+			t.Errorf("ran TestZero with site 0 forced true")
+		}
+	}
+	// Candidates in rank order: n < 0 before n <= -1; the failing one validated first.
+	var tried []string
+	for _, c := range res.Candidates {
+		tried = append(tried, c.Condition)
+	}
+	if got := strings.Join(tried, " | "); got != "n < 0" {
+		t.Errorf("candidates tried: %s", got)
+	}
+	var phases []string
+	for _, p := range res.Phases {
+		phases = append(phases, p.Name)
+	}
+	if got := strings.Join(phases, " "); got != "load baseline instrument coverage localize angelic snapshot synthesis validation verify" {
+		t.Errorf("phases: %s", got)
+	}
+	if f.closed != 1 {
+		t.Errorf("build closed %d times", f.closed)
+	}
+	if src, _ := os.ReadFile(filepath.Join(f.dir, "m.go")); string(src) != fakeSrc {
+		t.Errorf("the user's file was written")
+	}
+	if !strings.Contains(progress.String(), "site 1/") {
+		t.Errorf("progress lacks sites:\n%s", progress.String())
+	}
+}
+
+func TestRepairOutcomes(t *testing.T) {
+	tests := []struct {
+		name   string
+		edit   func(*fake)
+		opts   Options
+		input  string // substring of an *InputError
+		reason string // substring of Result.Reason
+	}{
+		{name: "does not compile", edit: func(f *fake) { f.loadErr = &collect.LoadError{Msg: "m.go:3:1: syntax error"} }, input: "does not compile"},
+		{name: "nothing fails", edit: func(f *fake) { f.tests = f.tests[:2] }, input: "all 2 tests pass"},
+		{name: "flaky", edit: func(f *fake) { f.flaky = true }, input: "flaky"},
+		{name: "run matches nothing", opts: Options{Run: regexp.MustCompile("Nope")}, input: "no failing test matches -run"},
+		{name: "no candidate passes", edit: func(f *fake) { f.good = "x" }, reason: "no patch at the 2 most suspicious sites"},
+		{name: "guards only", opts: Options{Kinds: KindGuard}, reason: "no repair site is reached"},
+		{name: "hang until timeout", edit: func(f *fake) { f.hang = true }, opts: Options{Timeout: 300 * time.Millisecond}, reason: "timed out"},
+		{name: "unknown backend", opts: Options{Backend: "nope"}, input: `backend "nope"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t)
+			if tc.edit != nil {
+				tc.edit(f)
+			}
+			opts := tc.opts
+			opts.Dir = f.dir
+			if opts.Backend == "" {
+				opts.Backend = "fake"
+			}
+			res, err := repair(context.Background(), opts, f)
+			var ie *InputError
+			switch {
+			case tc.input != "":
+				if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.input) {
+					t.Fatalf("got error %v, want an input error with %q", err, tc.input)
+				}
+			case err != nil:
+				t.Fatalf("error %v", err)
+			case res.Patched || !strings.Contains(res.Reason, tc.reason):
+				t.Fatalf("patched=%v reason %q, want %q", res.Patched, res.Reason, tc.reason)
+			}
+		})
+	}
+}
+
+func TestRepairInterrupted(t *testing.T) {
+	f := newFake(t)
+	f.hang = true
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	_, err := repair(ctx, Options{Dir: f.dir, Backend: "fake"}, f)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want cancellation", err)
+	}
+	if f.closed != 1 {
+		t.Errorf("build closed %d times", f.closed)
+	}
+}

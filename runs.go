@@ -1,0 +1,178 @@
+package nopol
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
+)
+
+// collector is what Repair needs of package collect; tests replace it with
+// a fake to exercise the pipeline without building binaries.
+type collector interface {
+	Load(ctx context.Context, dir string, patterns []string) (*collect.Program, error)
+	Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error)
+	Instrument(ctx context.Context, prog *collect.Program) (testBinary, error)
+	BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, candidates []string) (suiteRunner, error)
+	VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error)
+}
+
+// testBinary is a *collect.Build.
+type testBinary interface {
+	Run(ctx context.Context, r collect.Run) (collect.Result, error)
+	Close() error
+}
+
+// suiteRunner is a *collect.Schema.
+type suiteRunner interface {
+	RunSuite(ctx context.Context, k int) (collect.SuiteResult, error)
+	Close() error
+}
+
+// realCollector is package collect.
+type realCollector struct{}
+
+func (realCollector) Load(ctx context.Context, dir string, patterns []string) (*collect.Program, error) {
+	return collect.Load(ctx, dir, patterns)
+}
+
+func (realCollector) Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error) {
+	return collect.Baseline(ctx, prog, timeout)
+}
+
+func (realCollector) Instrument(ctx context.Context, prog *collect.Program) (testBinary, error) {
+	b, err := collect.Instrument(ctx, prog)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (realCollector) BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, candidates []string) (suiteRunner, error) {
+	s, err := collect.BuildSchema(ctx, prog, site, style, candidates)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (realCollector) VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error) {
+	return collect.VerifyPatch(ctx, prog, file, src, timeout)
+}
+
+// runAll runs rs on bin, at most parallel at once, and returns the results
+// in the order of rs. The first error is returned once every started run
+// has ended.
+func runAll(ctx context.Context, bin testBinary, rs []collect.Run, parallel int) ([]collect.Result, error) {
+	out := make([]collect.Result, len(rs))
+	errs := make([]error, len(rs))
+	if parallel < 1 {
+		parallel = 1
+	}
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for i := range rs {
+		if ctx.Err() != nil {
+			errs[i] = ctx.Err()
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i], errs[i] = bin.Run(ctx, rs[i])
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+func defaultParallel() int {
+	return min(4, runtime.GOMAXPROCS(0))
+}
+
+// runTimeout is the time limit of one instrumented run of a test whose
+// plain run took d: ten times as long plus 2s, at most a minute.
+func runTimeout(d time.Duration) time.Duration {
+	return min(10*d+2*time.Second, time.Minute)
+}
+
+// testKey identifies a test across packages.
+type testKey struct{ pkg, name string }
+
+func (k testKey) String() string { return k.name }
+
+// synthKind converts a collect kind.
+func synthKind(k collect.ValueKind) synth.Kind {
+	switch k {
+	case collect.KindBool:
+		return synth.Bool
+	case collect.KindInt:
+		return synth.Int
+	case collect.KindFloat:
+		return synth.Float
+	case collect.KindString:
+		return synth.String
+	}
+	return 0
+}
+
+// synthValue converts v, observed as an expression of kind k.
+func synthValue(v collect.Value, k collect.ValueKind) synth.Value {
+	sk := synthKind(k)
+	if v.Missing || (v.Kind != 0 && v.Kind != k) {
+		return synth.MissingValue(sk)
+	}
+	switch sk {
+	case synth.Bool:
+		return synth.BoolValue(v.Bool)
+	case synth.Int:
+		return synth.IntValue(v.Int)
+	case synth.Float:
+		return synth.FloatValue(v.Float)
+	case synth.String:
+		return synth.StringValue(v.Str)
+	}
+	return synth.MissingValue(sk)
+}
+
+// specInputs converts a site's observed expressions and constants. Inputs
+// of unknown kind are left out; keep maps input positions to Observed
+// indexes.
+func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constant, keep []int) {
+	for i, o := range site.Observed {
+		if k := synthKind(o.Kind); k != 0 && o.Expr != "" {
+			inputs = append(inputs, synth.Input{Expr: o.Expr, Kind: k})
+			keep = append(keep, i)
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range site.Constants {
+		k := synthKind(c.Value.Kind)
+		if k == 0 || c.Value.Missing || seen[c.Expr] {
+			continue
+		}
+		seen[c.Expr] = true
+		consts = append(consts, synth.Constant{Expr: c.Expr, Value: synthValue(c.Value, c.Value.Kind)})
+	}
+	return inputs, consts, keep
+}
+
+// stateKey renders values canonically, for equality of states.
+func stateKey(vals []synth.Value) string {
+	var b strings.Builder
+	for _, v := range vals {
+		b.WriteString(v.GoString())
+		b.WriteByte(0)
+	}
+	return b.String()
+}
