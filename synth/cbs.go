@@ -1,0 +1,727 @@
+//go:build !noz3
+
+package synth
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"sort"
+
+	"github.com/nopol-go/nopol/internal/z3"
+)
+
+// This file holds the component-based encoding (Jha et al., ICSE 2010) of
+// one level: a fixed multiset of components, a location variable per
+// component port, well-formedness constraints that make any model a tree
+// over the spec's inputs and constants, and one copy of the semantics per
+// example added by the CEGIS loop in z3.go.
+//
+// Locations are numbered: the spec's inputs 0..NI-1, the components
+// NI..NI+N-1 (component k has the fixed output location NI+k, components
+// ordered by kind so that every tree has a matching order), the spec's
+// constants NI+N..NI+N+NC-1, and last the location "lit": a port of a numeric
+// component that points there reads its component's own free literal.
+
+// compKind is the kind of a component; the order is a topological order of
+// the kinds (arithmetic feeds comparisons, comparisons and negations feed
+// && and ||).
+type compKind uint8
+
+const (
+	ckArithInt compKind = iota
+	ckArithFloat
+	ckNot
+	ckCmpInt
+	ckCmpFloat
+	ckCmpString
+	ckBin
+	numCompKinds
+)
+
+// operand is the kind of the values a component of each kind reads.
+var operand = [numCompKinds]Kind{Int, Float, Bool, Int, Float, String, Bool}
+
+// ops lists the operators a component of each kind can take; its op
+// variable is an index into the list.
+var ops = [numCompKinds][]Op{
+	ckArithInt:   {OpAdd, OpSub, OpMul},
+	ckArithFloat: {OpAdd, OpSub, OpMul},
+	ckNot:        {OpNot},
+	ckCmpInt:     {OpLt, OpLe, OpEq, OpNe, OpGt, OpGe},
+	ckCmpFloat:   {OpLt, OpLe, OpEq, OpNe, OpGt, OpGe},
+	ckCmpString:  {OpEq, OpNe},
+	ckBin:        {OpAnd, OpOr},
+}
+
+// arity is the number of ports of a component of each kind.
+var arity = [numCompKinds]int{2, 2, 1, 2, 2, 2, 2}
+
+func (k compKind) isArith() bool { return k == ckArithInt || k == ckArithFloat }
+func (k compKind) isCmp() bool   { return k == ckCmpInt || k == ckCmpFloat || k == ckCmpString }
+
+// output is the kind of a component's value.
+func (k compKind) output() Kind {
+	if k.isArith() {
+		return operand[k]
+	}
+	return Bool
+}
+
+// multiset counts the components of each kind in a level.
+type multiset [numCompKinds]int
+
+// size is the number of nodes of the term of any tree over m: one per
+// component plus one per port not fed by a component.
+func (m multiset) size() int {
+	n := 1
+	for k, c := range m {
+		n += c * arity[k]
+	}
+	return n
+}
+
+func (m multiset) String() string {
+	names := [numCompKinds]string{"arith.int", "arith.float", "not", "cmp.int", "cmp.float", "cmp.string", "andor"}
+	s := "{"
+	for k, c := range m {
+		for range c {
+			if len(s) > 1 {
+				s += " "
+			}
+			s += names[k]
+		}
+	}
+	return s + "}"
+}
+
+// problemInfo is what the encoding needs to know about a problem, computed
+// once per search.
+type problemInfo struct {
+	p *Problem
+	// inputs and consts list, per kind, the indices of the spec's inputs and
+	// usable constants of that kind, in spec order.
+	inputs, consts [String + 1][]int
+	// mulConsts are the numeric constants that make a useful multiplier.
+	mulConsts [String + 1][]int
+	// ids interns strings: each distinct string of the examples and
+	// constants gets an integer, in sorted order.
+	ids map[string]int64
+	// missing is set when some example has a missing value: then && and ||
+	// take their operands in both orders, as only one may be safe.
+	missing bool
+}
+
+func newProblemInfo(p *Problem) *problemInfo {
+	pi := &problemInfo{p: p, ids: map[string]int64{}}
+	var strs []string
+	for i, in := range p.Spec.Inputs {
+		pi.inputs[in.Kind] = append(pi.inputs[in.Kind], i)
+	}
+	for _, ex := range p.Examples {
+		for i, v := range ex.Values {
+			if v.Missing {
+				pi.missing = true
+			} else if p.Spec.Inputs[i].Kind == String {
+				strs = append(strs, v.Str)
+			}
+		}
+	}
+	for j, c := range p.Spec.Constants {
+		k := c.Value.Kind
+		if k == Bool || len(pi.inputs[k]) == 0 {
+			continue // true/false and constants no input can meet are useless
+		}
+		pi.consts[k] = append(pi.consts[k], j)
+		switch {
+		case k == String:
+			strs = append(strs, c.Value.Str)
+		case k == Int && c.Value.Int != 0 && c.Value.Int != 1,
+			k == Float && c.Value.Float != 0 && c.Value.Float != 1 && isFinite(c.Value.Float):
+			pi.mulConsts[k] = append(pi.mulConsts[k], j)
+		}
+	}
+	sort.Strings(strs)
+	for _, s := range strs {
+		if _, ok := pi.ids[s]; !ok {
+			pi.ids[s] = int64(len(pi.ids))
+		}
+	}
+	return pi
+}
+
+func isFinite(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
+
+// multisets lists the levels of the given size that can form a condition
+// over pi's inputs, in a fixed order: fewer arithmetic components first,
+// then fewer && and ||.
+func (pi *problemInfo) multisets(size int) []multiset {
+	var out []multiset
+	var m multiset
+	var rec func(k compKind, ports int)
+	rec = func(k compKind, ports int) {
+		if k == numCompKinds {
+			if ports == 0 && pi.valid(m) {
+				out = append(out, m)
+			}
+			return
+		}
+		for c := 0; c*arity[k] <= ports; c++ {
+			m[k] = c
+			rec(k+1, ports-c*arity[k])
+		}
+		m[k] = 0
+	}
+	rec(0, size-1)
+	key := func(m multiset) [3]int {
+		return [3]int{m[ckArithInt] + m[ckArithFloat], m[ckBin], m[ckNot]}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := key(out[i]), key(out[j])
+		for x := range a {
+			if a[x] != b[x] {
+				return a[x] < b[x]
+			}
+		}
+		return false
+	})
+	return out
+}
+
+// valid reports whether m's components can form a tree whose root is a
+// condition, using only kinds that pi's inputs have.
+func (pi *problemInfo) valid(m multiset) bool {
+	nBool := len(pi.inputs[Bool])
+	for k := range numCompKinds {
+		if k != ckBin && m[k] > 0 && len(pi.inputs[operand[k]]) == 0 {
+			return false
+		}
+	}
+	if m[ckArithInt] > 0 && m[ckCmpInt] == 0 || m[ckArithFloat] > 0 && m[ckCmpFloat] == 0 {
+		return false
+	}
+	if m[ckNot] > nBool {
+		return false
+	}
+	leaves := m[ckNot] + m[ckCmpInt] + m[ckCmpFloat] + m[ckCmpString]
+	if m[ckBin] == 0 {
+		return leaves == 1
+	}
+	// The && and || form a binary tree with nBin+1 leaves: the negations,
+	// the comparisons and the rest bool inputs.
+	rest := m[ckBin] + 1 - leaves
+	return rest >= 0 && (rest == 0 || nBool > 0)
+}
+
+// port is an operand of a component: its location variable and the
+// locations it may take.
+type port struct {
+	loc z3.Expr
+	dom []int
+}
+
+// component is one instance of a component kind at a fixed location.
+type component struct {
+	kind compKind
+	loc  int
+	op   z3.Expr // index into ops[kind]
+	a, b *port   // b is nil for !
+	lit  z3.Expr // the component's own literal, for numeric kinds
+}
+
+// level is the solver state of one multiset: the well-formedness
+// constraints and the semantics of the examples added so far.
+type level struct {
+	pi    *problemInfo
+	zc    *z3.Context
+	s     *z3.Solver
+	ms    multiset
+	comps []*component
+	// ni and nc are the numbers of the spec's inputs and constants; lit is
+	// the literal location.
+	ni, nc, lit int
+	// added marks the examples whose semantics are asserted.
+	added map[int]bool
+	// out[e][k] is the value of component k on example e, def[e][k] whether
+	// it can be evaluated without reading a missing value.
+	out, def map[int][]z3.Expr
+	zero     z3.Expr
+}
+
+// newLevel builds the well-formedness constraints of ms. It returns nil
+// when ms cannot form a tree over pi (a component has no possible user).
+func newLevel(pi *problemInfo, zc *z3.Context, ms multiset) *level {
+	lv := &level{
+		pi: pi, zc: zc, ms: ms,
+		ni:    len(pi.p.Spec.Inputs),
+		nc:    len(pi.p.Spec.Constants),
+		added: map[int]bool{},
+		out:   map[int][]z3.Expr{},
+		def:   map[int][]z3.Expr{},
+		zero:  zc.Int(0),
+	}
+	n := 0
+	for _, c := range ms {
+		n += c
+	}
+	lv.lit = lv.ni + n + lv.nc
+	for k := range numCompKinds {
+		for range ms[k] {
+			lv.comps = append(lv.comps, &component{kind: k, loc: lv.ni + len(lv.comps)})
+		}
+	}
+	lv.s = zc.NewSolver()
+	if !lv.wellFormed() {
+		lv.s.Close()
+		return nil
+	}
+	return lv
+}
+
+func (lv *level) close() { lv.s.Close() }
+
+func (lv *level) sort(k Kind) z3.Sort {
+	switch k {
+	case Bool:
+		return lv.zc.BoolSort()
+	case Float:
+		return lv.zc.RealSort()
+	}
+	return lv.zc.IntSort()
+}
+
+func (lv *level) name(parts ...any) string {
+	return fmt.Sprint(parts...)
+}
+
+// sources lists the locations holding values of kind k that a port of a
+// component at location before may read: inputs and earlier components.
+func (lv *level) sources(k Kind, before int) []int {
+	dom := slices.Clone(lv.pi.inputs[k])
+	for _, c := range lv.comps {
+		if c.loc < before && c.kind.output() == k {
+			dom = append(dom, c.loc)
+		}
+	}
+	return dom
+}
+
+func (lv *level) newPort(c *component, name string, dom []int) *port {
+	p := &port{loc: lv.zc.Const(lv.name("l", c.loc, name), lv.zc.IntSort()), dom: dom}
+	var alts []z3.Expr
+	for _, d := range dom {
+		alts = append(alts, p.loc.Eq(lv.zc.Int(int64(d))))
+	}
+	lv.s.Assert(lv.zc.Or(alts...))
+	return p
+}
+
+func (lv *level) is(x z3.Expr, v int) z3.Expr { return x.Eq(lv.zc.Int(int64(v))) }
+
+// wellFormed asserts the constraints that make every model a tree-shaped
+// term: domains (types and acyclicity), operator ranges, canonical operand
+// order, each non-root component used exactly once, and symmetry breaking
+// between interchangeable components.
+func (lv *level) wellFormed() bool {
+	zc := lv.zc
+	for _, c := range lv.comps {
+		t := operand[c.kind]
+		c.op = zc.Const(lv.name("op", c.loc), zc.IntSort())
+		nops := len(ops[c.kind])
+		if c.kind.isArith() && len(lv.pi.mulConsts[t]) == 0 {
+			nops-- // no multiplication without a constant to multiply by
+		}
+		lv.s.Assert(c.op.Ge(lv.zero), c.op.Lt(zc.Int(int64(nops))))
+		switch {
+		case c.kind == ckNot:
+			c.a = lv.newPort(c, "a", lv.pi.inputs[Bool])
+		case c.kind == ckBin:
+			dom := lv.sources(Bool, c.loc)
+			c.a = lv.newPort(c, "a", dom)
+			c.b = lv.newPort(c, "b", dom)
+			if lv.pi.missing {
+				lv.s.Assert(c.a.loc.Ne(c.b.loc))
+			} else {
+				lv.s.Assert(c.a.loc.Lt(c.b.loc))
+			}
+		default: // comparisons and arithmetic
+			// Only the left operand may be an arithmetic component: sums
+			// are left-deep ((x + y) - z) and comparisons read "x + 1 < n".
+			c.a = lv.newPort(c, "a", lv.sources(t, c.loc))
+			dom := append(slices.Clone(lv.pi.inputs[t]), lv.constLocs(t)...)
+			if t != String {
+				dom = append(dom, lv.lit)
+				c.lit = zc.Const(lv.name("lit", c.loc), lv.sort(t))
+			}
+			if c.kind.isArith() {
+				dom = lv.withoutZero(dom, t)
+			}
+			c.b = lv.newPort(c, "b", dom)
+			if c.kind.isArith() {
+				add, sub := lv.is(c.op, 0), lv.is(c.op, 1)
+				// x + y, not y + x; x - 1, not x + -1 nor x - -1.
+				lv.s.Assert(
+					zc.And(add, lv.isInput(c.a.loc), lv.isInput(c.b.loc)).Implies(c.a.loc.Lt(c.b.loc)),
+					sub.Implies(c.a.loc.Ne(c.b.loc)),
+					lv.is(c.b.loc, lv.lit).Implies(c.lit.Gt(lv.num(t, 0))),
+				)
+				if nops == 3 {
+					var mul []z3.Expr
+					for _, j := range lv.pi.mulConsts[t] {
+						mul = append(mul, lv.is(c.b.loc, lv.ni+len(lv.comps)+j))
+					}
+					lv.s.Assert(lv.is(c.op, 2).Implies(zc.Or(mul...)))
+				}
+			} else {
+				lv.s.Assert(zc.And(lv.isInput(c.a.loc), lv.isInput(c.b.loc)).Implies(c.a.loc.Lt(c.b.loc)))
+			}
+		}
+	}
+	// At most one invented literal per comparison: x + 1 < 5 is x < 4.
+	for _, c := range lv.comps {
+		if !c.kind.isArith() {
+			continue
+		}
+		for _, d := range lv.comps {
+			if d.loc > c.loc && d.b != nil && contains(d.a.dom, c.loc) && contains(d.b.dom, lv.lit) {
+				lv.s.Assert(zc.And(lv.is(d.a.loc, c.loc), lv.is(c.b.loc, lv.lit), lv.is(d.b.loc, lv.lit)).Not())
+			}
+		}
+	}
+	// A bool input is used at most once: p && (q || p) is never needed.
+	var bports []*port
+	for _, c := range lv.comps {
+		if operand[c.kind] == Bool {
+			bports = append(bports, c.a)
+			if c.b != nil {
+				bports = append(bports, c.b)
+			}
+		}
+	}
+	for _, i := range lv.pi.inputs[Bool] {
+		for x, p := range bports {
+			for _, q := range bports[x+1:] {
+				lv.s.Assert(zc.And(lv.is(p.loc, i), lv.is(q.loc, i)).Not())
+			}
+		}
+	}
+	// Every component but the root (the last) feeds exactly one port.
+	for i, c := range lv.comps[:len(lv.comps)-1] {
+		var uses []z3.Expr
+		for _, u := range lv.comps[i+1:] {
+			for _, p := range []*port{u.a, u.b} {
+				if p != nil && contains(p.dom, c.loc) {
+					uses = append(uses, lv.is(p.loc, c.loc))
+				}
+			}
+		}
+		if len(uses) == 0 {
+			return false
+		}
+		lv.s.Assert(zc.Or(uses...))
+		for x := range uses {
+			for y := x + 1; y < len(uses); y++ {
+				lv.s.Assert(zc.And(uses[x], uses[y]).Not())
+			}
+		}
+	}
+	// Negations and comparisons of the same kind are interchangeable:
+	// order them by (a, b, op).
+	for i := 1; i < len(lv.comps); i++ {
+		c, d := lv.comps[i-1], lv.comps[i]
+		if c.kind != d.kind {
+			continue
+		}
+		switch {
+		case c.kind == ckNot:
+			lv.s.Assert(c.a.loc.Lt(d.a.loc))
+		case c.kind.isCmp():
+			lv.s.Assert(zc.Or(
+				c.a.loc.Lt(d.a.loc),
+				zc.And(c.a.loc.Eq(d.a.loc), zc.Or(
+					c.b.loc.Lt(d.b.loc),
+					zc.And(c.b.loc.Eq(d.b.loc), c.op.Lt(d.op)),
+				)),
+			))
+		}
+	}
+	return true
+}
+
+// constLocs lists the locations of the constants of kind k.
+func (lv *level) constLocs(k Kind) []int {
+	var locs []int
+	for _, j := range lv.pi.consts[k] {
+		locs = append(locs, lv.ni+len(lv.comps)+j)
+	}
+	return locs
+}
+
+// isInput says that location x holds one of the spec's inputs.
+func (lv *level) isInput(x z3.Expr) z3.Expr { return x.Lt(lv.zc.Int(int64(lv.ni))) }
+
+// withoutZero drops the constants of value 0 from an arithmetic operand's
+// domain: x + 0 and x - 0 are never wanted.
+func (lv *level) withoutZero(dom []int, t Kind) []int {
+	var out []int
+	for _, d := range dom {
+		if j := d - lv.ni - len(lv.comps); j >= 0 && j < lv.nc {
+			v := lv.pi.p.Spec.Constants[j].Value
+			if t == Int && v.Int == 0 || t == Float && v.Float == 0 {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}
+
+// num makes the numeral i of kind t.
+func (lv *level) num(t Kind, i int64) z3.Expr {
+	if t == Float {
+		return lv.zc.Real(new(big.Rat).SetInt64(i))
+	}
+	return lv.zc.Int(i)
+}
+
+// value encodes v; ok is false for values the solver cannot represent
+// (missing, NaN, infinities), which are then left free.
+func (lv *level) value(v Value) (z3.Expr, bool) {
+	if v.Missing {
+		return z3.Expr{}, false
+	}
+	switch v.Kind {
+	case Bool:
+		return lv.zc.Bool(v.Bool), true
+	case Int:
+		return lv.zc.Int(v.Int), true
+	case Float:
+		if !isFinite(v.Float) {
+			return z3.Expr{}, false
+		}
+		return lv.zc.Real(new(big.Rat).SetFloat64(v.Float)), true
+	case String:
+		return lv.zc.Int(lv.pi.ids[v.Str]), true
+	}
+	return z3.Expr{}, false
+}
+
+// addExample asserts the semantics of the components on example e and that
+// the root gives the wanted outcome.
+func (lv *level) addExample(e int) {
+	if lv.added[e] {
+		return
+	}
+	lv.added[e] = true
+	zc := lv.zc
+	ex := &lv.pi.p.Examples[e]
+	hasMissing := false
+	for _, v := range ex.Values {
+		hasMissing = hasMissing || v.Missing
+	}
+	out := make([]z3.Expr, len(lv.comps))
+	def := make([]z3.Expr, len(lv.comps))
+	tr := zc.Bool(true)
+	// read returns the value and definedness of port p of c.
+	read := func(c *component, p *port, name string, k Kind) (z3.Expr, z3.Expr) {
+		v := zc.Const(lv.name("v", c.loc, name, "_", e), lv.sort(k))
+		d := tr
+		if hasMissing {
+			d = zc.Const(lv.name("d", c.loc, name, "_", e), zc.BoolSort())
+		}
+		for _, loc := range p.dom {
+			var val, dv z3.Expr
+			ok := true
+			dv = tr
+			switch {
+			case loc < lv.ni:
+				val, ok = lv.value(ex.Values[loc])
+				if ex.Values[loc].Missing {
+					dv = zc.Bool(false)
+				}
+			case loc < lv.ni+len(lv.comps):
+				val, dv = out[loc-lv.ni], def[loc-lv.ni]
+			case loc < lv.lit:
+				val, ok = lv.value(lv.pi.p.Spec.Constants[loc-lv.ni-len(lv.comps)].Value)
+			default:
+				val = c.lit
+			}
+			is := lv.is(p.loc, loc)
+			if ok {
+				lv.s.Assert(is.Implies(v.Eq(val)))
+			}
+			if hasMissing {
+				lv.s.Assert(is.Implies(d.Eq(dv)))
+			}
+		}
+		return v, d
+	}
+	for i, c := range lv.comps {
+		t := operand[c.kind]
+		a, da := read(c, c.a, "a", t)
+		if c.kind == ckNot {
+			out[i], def[i] = a.Not(), da
+			continue
+		}
+		b, db := read(c, c.b, "b", t)
+		def[i] = tr
+		if hasMissing {
+			def[i] = zc.And(da, db)
+		}
+		switch {
+		case c.kind.isArith():
+			var mul z3.Expr
+			for x, j := range lv.pi.mulConsts[t] {
+				cv, _ := lv.value(lv.pi.p.Spec.Constants[j].Value)
+				if x == 0 {
+					mul = a.Mul(cv)
+				} else {
+					mul = zc.Ite(lv.is(c.b.loc, lv.ni+len(lv.comps)+j), a.Mul(cv), mul)
+				}
+			}
+			if mul == (z3.Expr{}) {
+				mul = a.Sub(b) // unreachable: the op range excludes *
+			}
+			out[i] = zc.Ite(lv.is(c.op, 0), a.Add(b), zc.Ite(lv.is(c.op, 1), a.Sub(b), mul))
+		case c.kind == ckBin:
+			out[i] = zc.Ite(lv.is(c.op, 0), zc.And(a, b), zc.Or(a, b))
+			if hasMissing {
+				def[i] = zc.And(da, zc.Ite(lv.is(c.op, 0), a.Implies(db), zc.Or(a, db)))
+			}
+		default:
+			var r z3.Expr
+			for x := len(ops[c.kind]) - 1; x >= 0; x-- {
+				var cmp z3.Expr
+				switch ops[c.kind][x] {
+				case OpLt:
+					cmp = a.Lt(b)
+				case OpLe:
+					cmp = a.Le(b)
+				case OpEq:
+					cmp = a.Eq(b)
+				case OpNe:
+					cmp = a.Ne(b)
+				case OpGt:
+					cmp = a.Gt(b)
+				case OpGe:
+					cmp = a.Ge(b)
+				}
+				if r == (z3.Expr{}) {
+					r = cmp
+				} else {
+					r = zc.Ite(lv.is(c.op, x), cmp, r)
+				}
+			}
+			out[i] = r
+		}
+	}
+	root := out[len(out)-1]
+	if !ex.Want {
+		root = root.Not()
+	}
+	lv.s.Assert(root)
+	if hasMissing {
+		lv.s.Assert(def[len(def)-1])
+	}
+	lv.out[e], lv.def[e] = out, def
+}
+
+// decode reads the term of a model, and the clause that blocks its shape
+// (locations and operators, whatever the literals' values).
+func (lv *level) decode(m *z3.Model) (*Term, z3.Expr, error) {
+	var same []z3.Expr
+	get := func(x z3.Expr) (int, error) {
+		v, err := m.Int(x)
+		if err != nil {
+			return 0, err
+		}
+		same = append(same, lv.is(x, int(v)))
+		return int(v), nil
+	}
+	type choice struct{ op, a, b int }
+	chosen := make([]choice, len(lv.comps))
+	for i, c := range lv.comps {
+		var ch choice
+		var err error
+		if ch.op, err = get(c.op); err != nil {
+			return nil, z3.Expr{}, err
+		}
+		if ch.a, err = get(c.a.loc); err != nil {
+			return nil, z3.Expr{}, err
+		}
+		if c.b != nil {
+			if ch.b, err = get(c.b.loc); err != nil {
+				return nil, z3.Expr{}, err
+			}
+		}
+		chosen[i] = ch
+	}
+	block := lv.zc.And(same...).Not()
+	var build func(c *component, loc int) (*Term, error)
+	build = func(c *component, loc int) (*Term, error) {
+		switch {
+		case loc < lv.ni:
+			return InputTerm(loc), nil
+		case loc < lv.ni+len(lv.comps):
+			k := loc - lv.ni
+			d := lv.comps[k]
+			ch := chosen[k]
+			if ch.op < 0 || ch.op >= len(ops[d.kind]) {
+				return nil, fmt.Errorf("component %d: operator %d out of range", k, ch.op)
+			}
+			a, err := build(d, ch.a)
+			if err != nil {
+				return nil, err
+			}
+			if d.kind == ckNot {
+				return NotTerm(a), nil
+			}
+			b, err := build(d, ch.b)
+			if err != nil {
+				return nil, err
+			}
+			return BinTerm(ops[d.kind][ch.op], a, b), nil
+		case loc < lv.lit:
+			return ConstTerm(loc - lv.ni - len(lv.comps)), nil
+		}
+		if c == nil || c.lit == (z3.Expr{}) {
+			return nil, fmt.Errorf("literal location outside a numeric component")
+		}
+		if operand[c.kind] == Int {
+			v, err := m.Int(c.lit)
+			if err != nil {
+				return nil, err
+			}
+			return LitTerm(IntValue(v)), nil
+		}
+		r, err := m.Real(c.lit)
+		if err != nil {
+			return nil, err
+		}
+		f, _ := r.Float64()
+		return LitTerm(FloatValue(f)), nil
+	}
+	t, err := build(nil, lv.ni+len(lv.comps)-1)
+	return t, block, err
+}
+
+// counterexample returns the first example t does not satisfy, or -1.
+func counterexample(p *Problem, t *Term) int {
+	for i := range p.Examples {
+		v, err := t.Eval(p.Spec, &p.Examples[i])
+		if err != nil || v.Kind != Bool || v.Bool != p.Examples[i].Want {
+			return i
+		}
+	}
+	return -1
+}

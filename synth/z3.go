@@ -1,0 +1,142 @@
+//go:build !noz3
+
+package synth
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/nopol-go/nopol/internal/z3"
+)
+
+func init() { Register("z3", z3Backend{}) }
+
+// z3Backend is component-based synthesis with Z3 (see doc.go and cbs.go).
+type z3Backend struct{}
+
+// Search enumerates levels (component multisets) by the size of their
+// terms, smallest first, and within a level finds distinct terms by
+// blocking each shape found. Each level is solved by CEGIS: the solver sees
+// a few examples, the decoded term is checked in Go against all of them,
+// and the first one it fails joins the solver's examples.
+func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term, error) {
+	opts = opts.withDefaults()
+	pi := newProblemInfo(p)
+	var found []*Term
+	// Size 1: a bool input on its own needs no solver.
+	for _, i := range pi.inputs[Bool] {
+		if t := InputTerm(i); counterexample(p, t) < 0 {
+			found = append(found, t)
+		}
+	}
+	if len(found) >= opts.MaxCandidates {
+		return found[:opts.MaxCandidates], nil
+	}
+	zc := z3.NewContext()
+	defer zc.Close()
+	cg := &cegis{p: p, pi: pi, zc: zc, max: opts.MaxCandidates, found: found}
+	cg.seed()
+	for size := 2; size <= opts.MaxSize; size++ {
+		for _, ms := range pi.multisets(size) {
+			if err := cg.level(ctx, ms); err != nil {
+				return cg.found, err
+			}
+			if len(cg.found) >= cg.max {
+				return cg.found, nil
+			}
+		}
+	}
+	return cg.found, nil
+}
+
+// cegis is the state of one search: the examples the solver has seen so
+// far, carried from level to level, and the terms found.
+type cegis struct {
+	p     *Problem
+	pi    *problemInfo
+	zc    *z3.Context
+	max   int
+	found []*Term
+	// seen lists the examples given to the solver, in the order they were
+	// added.
+	seen   []int
+	inSeen map[int]bool
+}
+
+// seed starts with the first example of each outcome.
+func (cg *cegis) seed() {
+	cg.inSeen = map[int]bool{}
+	for _, want := range []bool{true, false} {
+		for i, ex := range cg.p.Examples {
+			if ex.Want == want {
+				cg.addSeen(i)
+				break
+			}
+		}
+	}
+}
+
+func (cg *cegis) addSeen(i int) {
+	if !cg.inSeen[i] {
+		cg.inSeen[i] = true
+		cg.seen = append(cg.seen, i)
+	}
+}
+
+// level enumerates the terms of one multiset until it is exhausted or
+// enough terms are found. A solver timeout abandons the level; a done ctx
+// ends the search.
+func (cg *cegis) level(ctx context.Context, ms multiset) error {
+	lv := newLevel(cg.pi, cg.zc, ms)
+	if lv == nil {
+		return nil
+	}
+	defer lv.close()
+	for _, e := range cg.seen {
+		lv.addExample(e)
+	}
+	for len(cg.found) < cg.max {
+		if dl, ok := ctx.Deadline(); ok {
+			lv.s.SetTimeout(time.Until(dl))
+		}
+		res, err := lv.s.Check(ctx)
+		switch {
+		case res == z3.Unsat:
+			return nil
+		case err != nil:
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			var ue *z3.UnknownError
+			if errors.As(err, &ue) {
+				return nil // give up on this level only
+			}
+			return err
+		}
+		m := lv.s.Model()
+		t, block, err := lv.decode(m)
+		m.Close()
+		if err != nil {
+			if block == (z3.Expr{}) {
+				return err
+			}
+			lv.s.Assert(block)
+			continue
+		}
+		e := counterexample(cg.p, t)
+		switch {
+		case e < 0:
+			cg.found = append(cg.found, t)
+			lv.s.Assert(block)
+		case lv.added[e]:
+			// The solver's semantics and Go's disagree on an example it
+			// has seen (float rounding, int64 overflow): drop the shape.
+			lv.s.Assert(block)
+		default:
+			cg.addSeen(e)
+			lv.addExample(e)
+		}
+	}
+	return nil
+}
