@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/nopol-go/nopol"
+)
+
+func init() {
+	Register(&Command{Name: "fix", Short: "repair failing tests by changing one if condition or adding a guard", Run: runFix})
+}
+
+const fixUsage = `Usage: nopol fix [flags] [packages]
+
+Fix looks for a change of one if condition, or one added guard, that makes
+the failing tests of the module in the current directory (or -C dir) pass
+without breaking the passing ones, and prints it as a unified diff. The
+packages (default ./...) are those whose tests are run and whose code may
+be changed. The module is never written unless -apply is given.
+
+Exit status: 0 a patch was found, 1 no patch was found, 2 bad input (usage,
+the module does not compile, no failing test, a flaky test), 3 internal
+error.
+
+Flags:
+`
+
+// fixFlags are the flags of nopol fix.
+type fixFlags struct {
+	dir, run, kind, backend string
+	timeout                 time.Duration
+	apply, json, quiet, v   bool
+}
+
+func (f *fixFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.dir, "C", "", "run in `dir` instead of the current directory")
+	fs.StringVar(&f.run, "run", "", "repair only the failing tests matching `regexp`")
+	fs.StringVar(&f.kind, "kind", "all", "repairs to try: cond (change a condition), guard (add a guard) or all")
+	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
+	fs.BoolVar(&f.apply, "apply", false, "write the patch into the module")
+	fs.BoolVar(&f.json, "json", false, "print the result as JSON instead of a diff")
+	fs.BoolVar(&f.quiet, "q", false, "print no progress")
+	fs.BoolVar(&f.v, "v", false, "print every test run")
+}
+
+// fixOptions checks the flags and turns them into repair options; a
+// usage problem is reported as a message for the user.
+func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
+	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v}
+	var ok bool
+	if opts.Kinds, ok = nopol.ParseKinds(f.kind); !ok {
+		return opts, fmt.Errorf("-kind %q: want cond, guard or all", f.kind)
+	}
+	if f.run != "" {
+		re, err := regexp.Compile(f.run)
+		if err != nil {
+			return opts, fmt.Errorf("-run: %v", err)
+		}
+		opts.Run = re
+	}
+	if f.timeout <= 0 {
+		return opts, fmt.Errorf("-timeout %s: want a positive duration", f.timeout)
+	}
+	if f.quiet && f.v {
+		return opts, errors.New("-q and -v contradict each other")
+	}
+	opts.Dir = env.Dir
+	if f.dir != "" {
+		opts.Dir = f.dir
+		if !filepath.IsAbs(f.dir) {
+			opts.Dir = filepath.Join(env.Dir, f.dir)
+		}
+		if st, err := os.Stat(opts.Dir); err != nil || !st.IsDir() {
+			return opts, fmt.Errorf("-C %s: not a directory", f.dir)
+		}
+	}
+	if !f.quiet {
+		opts.Progress = env.Stderr
+	}
+	return opts, nil
+}
+
+func runFix(ctx context.Context, env *Env, args []string) error {
+	var f fixFlags
+	fs := flag.NewFlagSet("fix", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprint(env.Stderr, fixUsage)
+		fs.PrintDefaults()
+	}
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return ErrUsage // the flag package printed the problem and the usage
+	}
+	opts, err := f.options(env, fs.Args())
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "nopol fix: %v\n", err)
+		fs.Usage()
+		return ErrUsage
+	}
+	res, err := nopol.Repair(ctx, opts)
+	var ie *nopol.InputError
+	switch {
+	case errors.As(err, &ie):
+		return Exit(ExitBadInput, err)
+	case err != nil:
+		return Exit(ExitInternal, err)
+	}
+	if f.json {
+		if err := writeJSON(env.Stdout, res); err != nil {
+			return Exit(ExitInternal, err)
+		}
+	} else if res.Patched {
+		fmt.Fprint(env.Stdout, res.Diff)
+	}
+	if !res.Patched {
+		return Exit(ExitNoPatch, fmt.Errorf("no patch found: %s", res.Reason))
+	}
+	if !f.quiet {
+		fmt.Fprintf(env.Stderr, "nopol: patch: %s:%d `%s` -> `%s` (%s, %d candidates validated, %s)\n",
+			res.File, res.Site.Line, oneLine(res.Site.Original), res.Condition, res.Style, len(res.Candidates), res.Total.Round(time.Millisecond))
+	}
+	if f.apply {
+		if err := applyPatch(res); err != nil {
+			return Exit(ExitInternal, err)
+		}
+		if !f.quiet {
+			fmt.Fprintf(env.Stderr, "nopol: wrote %s\n", res.File)
+		}
+	}
+	return nil
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// writeJSON prints res, with the total time.
+func writeJSON(w io.Writer, res *nopol.Result) error {
+	out := struct {
+		*nopol.Result
+		TotalMS float64 `json:"total_ms"`
+	}{res, float64(res.Total.Microseconds()) / 1000}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// applyPatch writes the patched file in place, keeping its mode.
+func applyPatch(res *nopol.Result) error {
+	path := filepath.Join(res.Dir, filepath.FromSlash(res.File))
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("applying the patch: %w", err)
+	}
+	tmp := path + ".nopol.tmp"
+	if err := os.WriteFile(tmp, res.Source, st.Mode().Perm()); err != nil {
+		return fmt.Errorf("applying the patch to %s: %w", res.File, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("applying the patch to %s: %w", res.File, err)
+	}
+	return nil
+}

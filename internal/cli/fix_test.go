@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nopol-go/nopol"
+)
+
+func TestFixUsage(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"fix", "-kind", "loop"}, ExitBadInput, `-kind "loop": want cond, guard or all`},
+		{[]string{"fix", "-run", "("}, ExitBadInput, "-run: error parsing regexp"},
+		{[]string{"fix", "-q", "-v"}, ExitBadInput, "-q and -v contradict"},
+		{[]string{"fix", "-C", "nowhere"}, ExitBadInput, "-C nowhere: not a directory"},
+		{[]string{"fix", "-timeout", "0s"}, ExitBadInput, "want a positive duration"},
+		{[]string{"fix", "-bogus"}, ExitBadInput, "flag provided but not defined"},
+		{[]string{"fix", "-h"}, ExitBadInput, "Usage: nopol fix"},
+		{[]string{"fix", "-synth", "nope", "-q"}, ExitBadInput, `nopol: synthesis backend "nope" is not available`},
+	}
+	for _, tc := range tests {
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, tc.args)
+		if code != tc.code {
+			t.Errorf("%q: exit %d, want %d\n%s", tc.args, code, tc.code, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), tc.msg) {
+			t.Errorf("%q: stderr lacks %q:\n%s", tc.args, tc.msg, stderr.String())
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%q: stdout %q", tc.args, stdout.String())
+		}
+	}
+}
+
+func TestFixOptions(t *testing.T) {
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	f := fixFlags{dir: ".", run: "^TestA$", kind: "cond", timeout: time.Minute, quiet: true}
+	opts, err := f.options(&Env{Dir: dir, Stderr: &stderr}, []string{"./a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Dir != dir || opts.Kinds != nopol.KindCond || opts.Run.String() != "^TestA$" || opts.Progress != nil || opts.Patterns[0] != "./a" {
+		t.Errorf("options %+v", opts)
+	}
+	f.quiet = false
+	if opts, _ := f.options(&Env{Dir: dir, Stderr: &stderr}, nil); opts.Progress != &stderr {
+		t.Error("progress not on stderr without -q")
+	}
+}
+
+func TestWriteJSONAndApply(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.go")
+	if err := os.WriteFile(file, []byte("package a\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := &nopol.Result{Module: "example.com/a", Dir: dir, Patched: true, File: "a.go", Source: []byte("package b\n"),
+		Phases: []nopol.Phase{{Name: "load", Duration: 1500 * time.Microsecond}}, Total: 2 * time.Second}
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, res); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Module  string
+		Patched bool
+		Phases  []struct {
+			Name string
+			MS   float64
+		}
+		TotalMS float64 `json:"total_ms"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if got.Module != "example.com/a" || !got.Patched || got.Phases[0].MS != 1.5 || got.TotalMS != 2000 {
+		t.Errorf("json %+v\n%s", got, buf.String())
+	}
+	if err := applyPatch(res); err != nil {
+		t.Fatal(err)
+	}
+	src, _ := os.ReadFile(file)
+	st, _ := os.Stat(file)
+	if string(src) != "package b\n" || st.Mode().Perm() != 0o600 {
+		t.Errorf("applied %q mode %v", src, st.Mode())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("leftover files: %v", entries)
+	}
+}
