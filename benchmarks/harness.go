@@ -1,0 +1,193 @@
+package benchmarks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Tools compared by Bench.
+const (
+	ToolNopol    = "nopol"
+	ToolMutation = "mutation"
+)
+
+// BenchOptions configures Bench.
+type BenchOptions struct {
+	// Tool is nopol or mutation.
+	Tool string
+	// Nopol is the nopol binary; both tools run as its subprocesses
+	// ('nopol fix -json -q -C dir ./pkg' and 'nopol bench mutrepair -C
+	// dir ./pkg').
+	Nopol string
+	// Timeout and MemLimit bound the repair process.
+	Timeout  time.Duration
+	MemLimit int64
+	// Jobs is the number of bugs repaired in parallel.
+	Jobs int
+	// Runner runs the go commands of materialisation and validation.
+	Runner *Runner
+	// Progress receives a line per bug; Done is called with each result
+	// as it is known (e.g. to append it to a JSON lines file).
+	Progress io.Writer
+	Done     func(*Result)
+}
+
+// Result is the outcome of one tool on one bug: one line of results.jsonl.
+type Result struct {
+	// The bug.
+	Bug    string `json:"bug"`
+	Kind   string `json:"kind"`
+	Fault  string `json:"fault"`
+	Module string `json:"module"`
+	Tool   string `json:"tool"`
+
+	// What the tool said.
+
+	// ExitCode of the repair process; TimedOut when it was killed.
+	ExitCode int  `json:"exit_code"`
+	TimedOut bool `json:"timed_out,omitempty"`
+	// Patched when the tool reported a patch: Style, Condition and Diff.
+	Patched   bool   `json:"patched"`
+	Style     string `json:"style,omitempty"`
+	Condition string `json:"condition,omitempty"`
+	Diff      string `json:"diff,omitempty"`
+	// Reason is the tool's reason for no patch.
+	Reason string `json:"reason,omitempty"`
+	// Candidates validated by the tool, and test runs.
+	Candidates int `json:"candidates,omitempty"`
+	Runs       int `json:"runs,omitempty"`
+
+	// Judgement by the harness.
+
+	// Plausible: the patch, applied to a fresh buggy tree, makes the
+	// whole package suite pass.
+	Plausible bool `json:"plausible"`
+	// Correct: the patch agrees with the developer's condition; Judgement
+	// says how: "identical" (same after normalisation) or "states" (same
+	// value at every evaluation while the whole suite runs).
+	Correct   bool   `json:"correct"`
+	Judgement string `json:"judgement,omitempty"`
+	Expected  string `json:"expected"`
+	// Error is a failure of the harness (not of the tool).
+	Error string `json:"error,omitempty"`
+
+	// Times, in seconds.
+	RepairSeconds   float64            `json:"repair_s"`
+	ValidateSeconds float64            `json:"validate_s"`
+	Phases          map[string]float64 `json:"phases_s,omitempty"`
+}
+
+// toolOutput is the part of 'nopol fix -json' (nopol.Result) the harness
+// reads; the mutation baseline prints the same shape.
+type toolOutput struct {
+	Patched    bool            `json:"patched"`
+	Reason     string          `json:"reason"`
+	Style      string          `json:"style"`
+	Condition  string          `json:"condition"`
+	File       string          `json:"file"`
+	Diff       string          `json:"diff"`
+	Candidates json.RawMessage `json:"candidates"`
+	Runs       int             `json:"runs"`
+	Phases     []struct {
+		Name string  `json:"name"`
+		MS   float64 `json:"ms"`
+	} `json:"phases"`
+}
+
+// Bench runs opts.Tool on each bug and returns the results in bug order.
+func Bench(ctx context.Context, opts BenchOptions, bugs []*Bug) []*Result {
+	out := make([]*Result, len(bugs))
+	var mu sync.Mutex
+	done := 0
+	forEach(ctx, len(bugs), opts.Jobs, func(i int) {
+		r := benchOne(ctx, opts, bugs[i])
+		out[i] = r
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if opts.Progress != nil {
+			status := "no patch"
+			switch {
+			case r.Error != "":
+				status = "error: " + r.Error
+			case r.Correct:
+				status = "correct (" + r.Judgement + ")"
+			case r.Plausible:
+				status = "plausible"
+			case r.Patched:
+				status = "patch not plausible"
+			case r.TimedOut:
+				status = "timed out"
+			}
+			fmt.Fprintf(opts.Progress, "[%d/%d] %s %s: %s in %.1fs\n", done, len(bugs), opts.Tool, r.Bug, status, r.RepairSeconds)
+		}
+		if opts.Done != nil {
+			opts.Done(r)
+		}
+	})
+	return out
+}
+
+func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
+	res := &Result{Bug: b.ID, Kind: b.Kind, Fault: b.Fault, Module: b.Module, Tool: opts.Tool, Expected: b.FixedCondition}
+	dir, err := os.MkdirTemp("", "nopol-bench-")
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	defer os.RemoveAll(dir)
+	if err := Materialise(ctx, opts.Runner, b, dir, true); err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	var args []string
+	switch opts.Tool {
+	case ToolNopol:
+		args = []string{opts.Nopol, "fix", "-json", "-q", "-C", dir, "./" + filepath.ToSlash(b.Package)}
+	case ToolMutation:
+		args = []string{opts.Nopol, "bench", "mutrepair", "-C", dir, "./" + filepath.ToSlash(b.Package)}
+	default:
+		res.Error = fmt.Sprintf("unknown tool %q", opts.Tool)
+		return res
+	}
+	tr := &Runner{Timeout: opts.Timeout, MemLimit: opts.MemLimit, Env: opts.Runner.Env, Exec: opts.Runner.Exec}
+	out, err := tr.Run(ctx, dir, args...)
+	res.RepairSeconds = out.Duration.Seconds()
+	res.ExitCode = out.ExitCode
+	if err != nil {
+		res.TimedOut = out.TimedOut
+		if !out.TimedOut {
+			res.Error = err.Error()
+		}
+		return res
+	}
+	var to toolOutput
+	if err := json.Unmarshal(out.Stdout, &to); err != nil {
+		res.Error = fmt.Sprintf("reading %s output (exit %d): %v: %s", opts.Tool, out.ExitCode, err, tail(out.Stderr, 300))
+		return res
+	}
+	res.Patched, res.Reason, res.Style, res.Condition, res.Diff, res.Runs = to.Patched, to.Reason, to.Style, to.Condition, to.Diff, to.Runs
+	var cands []json.RawMessage
+	if json.Unmarshal(to.Candidates, &cands) == nil {
+		res.Candidates = len(cands)
+	}
+	if len(to.Phases) > 0 {
+		res.Phases = map[string]float64{}
+		for _, p := range to.Phases {
+			res.Phases[p.Name] += p.MS / 1000
+		}
+	}
+	if !res.Patched || res.Diff == "" {
+		return res
+	}
+	start := time.Now()
+	judge(ctx, opts.Runner, b, res)
+	res.ValidateSeconds = time.Since(start).Seconds()
+	return res
+}

@@ -1,0 +1,161 @@
+package benchmarks
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// judge re-validates res.Diff on a fresh buggy tree (plausible) and
+// compares it with the developer's fix (correct).
+func judge(ctx context.Context, r *Runner, b *Bug, res *Result) {
+	dir, err := os.MkdirTemp("", "nopol-bench-")
+	if err != nil {
+		res.Error = err.Error()
+		return
+	}
+	defer os.RemoveAll(dir)
+	if err := Materialise(ctx, r, b, dir, true); err != nil {
+		res.Error = err.Error()
+		return
+	}
+	if err := ApplyPatchDir(dir, res.Diff); err != nil {
+		res.Error = "re-validating: " + err.Error()
+		return
+	}
+	tr, err := GoTest(ctx, r, dir, b.Package, "", testTimeout)
+	if err != nil {
+		res.Error = "re-validating: " + err.Error()
+		return
+	}
+	res.Plausible = tr.OK()
+	if !res.Plausible {
+		return
+	}
+	if identical(ctx, r, dir, b, res) {
+		res.Correct, res.Judgement = true, "identical"
+		return
+	}
+	if b.Fault == FaultCondition && agreeOnStates(ctx, r, dir, b) {
+		res.Correct, res.Judgement = true, "states"
+	}
+}
+
+// identical reports whether the patched file equals the fixed file after
+// gofmt, or the tool's condition equals the developer's after
+// normalisation (for a guard: the condition of an early return, or the
+// negation of it for a wrapping guard).
+func identical(ctx context.Context, r *Runner, dir string, b *Bug, res *Result) bool {
+	patched, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(b.File)))
+	if err == nil {
+		if fixed, err := fixedFile(ctx, r, b); err == nil {
+			p, err1 := format.Source(patched)
+			f, err2 := format.Source(fixed)
+			if err1 == nil && err2 == nil && bytes.Equal(p, f) {
+				return true
+			}
+		}
+	}
+	if res.Condition == "" {
+		return false
+	}
+	want := b.FixedCondition
+	if b.Fault == FaultGuard && res.Style == "guard" {
+		want = "!(" + want + ")"
+	}
+	return NormalizeCond(res.Condition) == NormalizeCond(want)
+}
+
+// fixedFile reads b.File of the fixed tree (the module cache, or the
+// local tree of an example bug).
+func fixedFile(ctx context.Context, r *Runner, b *Bug) ([]byte, error) {
+	root := b.Local
+	if root == "" {
+		var err error
+		if root, err = Download(ctx, r, b.Module, b.Version); err != nil {
+			return nil, err
+		}
+	}
+	return os.ReadFile(filepath.Join(root, filepath.FromSlash(b.File)))
+}
+
+// NormalizeCond prints a condition in a normal form: parentheses dropped,
+// > and >= turned into < and <= with the operands swapped, the operands of
+// == and != sorted, and negations of comparisons and double negations
+// pushed in. Text that does not parse is returned trimmed.
+func NormalizeCond(s string) string {
+	e, err := parser.ParseExpr(s)
+	if err != nil {
+		return strings.TrimSpace(s)
+	}
+	return nodeString(token.NewFileSet(), normExpr(e, false))
+}
+
+var negOp = map[token.Token]token.Token{
+	token.EQL: token.NEQ, token.NEQ: token.EQL,
+	token.LSS: token.GEQ, token.GEQ: token.LSS,
+	token.GTR: token.LEQ, token.LEQ: token.GTR,
+}
+
+func normExpr(e ast.Expr, neg bool) ast.Expr {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return normExpr(x.X, neg)
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT {
+			return normExpr(x.X, !neg)
+		}
+	case *ast.BinaryExpr:
+		op := x.Op
+		switch op {
+		case token.LAND, token.LOR:
+			l, r := normExpr(x.X, neg), normExpr(x.Y, neg)
+			if neg { // De Morgan
+				if op == token.LAND {
+					op = token.LOR
+				} else {
+					op = token.LAND
+				}
+			}
+			return &ast.BinaryExpr{X: paren(l), Op: op, Y: paren(r)}
+		}
+		if n, ok := negOp[op]; ok {
+			if neg {
+				op = n
+			}
+			l, r := normExpr(x.X, false), normExpr(x.Y, false)
+			switch op {
+			case token.GTR:
+				op, l, r = token.LSS, r, l
+			case token.GEQ:
+				op, l, r = token.LEQ, r, l
+			case token.EQL, token.NEQ:
+				ps := []ast.Expr{l, r}
+				sort.Slice(ps, func(i, j int) bool { return exprKey(ps[i]) < exprKey(ps[j]) })
+				l, r = ps[0], ps[1]
+			}
+			return &ast.BinaryExpr{X: l, Op: op, Y: r}
+		}
+	}
+	if neg {
+		return &ast.UnaryExpr{Op: token.NOT, X: paren(e)}
+	}
+	return e
+}
+
+func paren(e ast.Expr) ast.Expr {
+	switch e.(type) {
+	case *ast.BinaryExpr:
+		return &ast.ParenExpr{X: e}
+	}
+	return e
+}
+
+func exprKey(e ast.Expr) string { return nodeString(token.NewFileSet(), e) }

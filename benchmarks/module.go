@@ -1,0 +1,191 @@
+package benchmarks
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// goEnv is the environment of every go command on a materialised tree:
+// dependencies come from the proxy through the module's own go.mod, and
+// go.sum may be completed.
+var goEnv = []string{"GOFLAGS=-mod=mod -buildvcs=false", "GOTOOLCHAIN=local", "GOWORK=off"}
+
+// Versions lists the release versions of module (no pre-releases), oldest
+// first, as 'go list -m -versions' gives them.
+func Versions(ctx context.Context, r *Runner, module string) ([]string, error) {
+	out, err := r.Run(ctx, os.TempDir(), "go", "list", "-m", "-versions", module)
+	if err != nil || out.ExitCode != 0 {
+		return nil, fmt.Errorf("listing versions of %s: %v %s", module, err, tail(out.Stderr, 500))
+	}
+	f := strings.Fields(string(out.Stdout))
+	var vs []string
+	for _, v := range f[1:] {
+		if !strings.Contains(v, "-") && !strings.Contains(v, "+incompatible") {
+			vs = append(vs, v)
+		}
+	}
+	return vs, nil
+}
+
+// Download fetches module@version into the module cache and returns its
+// directory there (read-only).
+func Download(ctx context.Context, r *Runner, module, version string) (string, error) {
+	out, err := r.Run(ctx, os.TempDir(), "go", "mod", "download", "-json", module+"@"+version)
+	if err != nil {
+		return "", fmt.Errorf("downloading %s@%s: %v", module, version, err)
+	}
+	var info struct{ Dir, Error string }
+	if err := json.Unmarshal(out.Stdout, &info); err != nil || info.Dir == "" {
+		return "", fmt.Errorf("downloading %s@%s: %s %s", module, version, info.Error, tail(out.Stderr, 500))
+	}
+	return info.Dir, nil
+}
+
+// CopyTree copies the regular files of src into dst, writable.
+func CopyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// Materialise writes the fixed tree of b into dir (which must exist) and,
+// when buggy is set, applies b.Patch; then it downloads the dependencies.
+func Materialise(ctx context.Context, r *Runner, b *Bug, dir string, buggy bool) error {
+	src := b.Local
+	if src == "" {
+		var err error
+		src, err = Download(ctx, r, b.Module, b.Version)
+		if err != nil {
+			return err
+		}
+	}
+	if err := CopyTree(src, dir); err != nil {
+		return fmt.Errorf("materialising %s: %v", b.ID, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		return fmt.Errorf("materialising %s: the module has no go.mod", b.ID)
+	}
+	if buggy {
+		if err := ApplyPatchDir(dir, b.Patch); err != nil {
+			return fmt.Errorf("materialising %s: %v", b.ID, err)
+		}
+	}
+	if b.Local == "" {
+		out, err := r.Run(ctx, dir, "go", "mod", "download")
+		if err != nil || out.ExitCode != 0 {
+			return fmt.Errorf("materialising %s: go mod download: %v %s", b.ID, err, tail(out.Stderr, 500))
+		}
+	}
+	return nil
+}
+
+// TestRun is the outcome of 'go test -json' on one package.
+type TestRun struct {
+	// BuildFailed is set when the package or its tests do not compile.
+	BuildFailed bool
+	// Passed and Failed list top-level tests, sorted.
+	Passed, Failed []string
+	// TimedOut is set when the run was killed at its timeout, or the test
+	// binary hit its own -timeout.
+	TimedOut bool
+	// Output is the tail of the output, for diagnostics.
+	Output   string
+	Duration time.Duration
+}
+
+// OK reports whether the package built and no test failed.
+func (t *TestRun) OK() bool {
+	return !t.BuildFailed && !t.TimedOut && len(t.Failed) == 0 && len(t.Passed) > 0
+}
+
+// GoTest runs the tests of pkg (a directory relative to the module root
+// dir) matching run (all when empty), with extra go test flags.
+func GoTest(ctx context.Context, r *Runner, dir, pkg, run string, extra ...string) (*TestRun, error) {
+	args := []string{"go", "test", "-json", "-count=1", "-vet=off"}
+	if run != "" {
+		args = append(args, "-run", run)
+	}
+	args = append(args, extra...)
+	args = append(args, "./"+filepath.ToSlash(pkg))
+	out, err := r.Run(ctx, dir, args...)
+	tr := parseTestJSON(out.Stdout)
+	tr.Duration = out.Duration
+	tr.Output = tail(append(out.Stdout, out.Stderr...), 2000)
+	if bytes.Contains(out.Stdout, []byte("panic: test timed out")) {
+		tr.TimedOut = true
+	}
+	if err != nil {
+		if out.TimedOut {
+			tr.TimedOut = true
+			return tr, nil
+		}
+		return tr, err
+	}
+	if out.ExitCode != 0 && len(tr.Failed) == 0 {
+		// Build errors, a panic outside a test, or TestMain failing.
+		tr.BuildFailed = true
+	}
+	return tr, nil
+}
+
+// parseTestJSON reads the events of 'go test -json'.
+func parseTestJSON(data []byte) *TestRun {
+	status := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var ev struct{ Action, Test string }
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Test == "" || strings.Contains(ev.Test, "/") {
+			continue
+		}
+		switch ev.Action {
+		case "pass", "fail", "skip":
+			status[ev.Test] = ev.Action
+		case "run":
+			if _, ok := status[ev.Test]; !ok {
+				status[ev.Test] = "run"
+			}
+		}
+	}
+	tr := &TestRun{}
+	for t, s := range status {
+		switch s {
+		case "pass", "skip":
+			tr.Passed = append(tr.Passed, t)
+		case "fail", "run": // "run" without an end: crashed or killed
+			tr.Failed = append(tr.Failed, t)
+		}
+	}
+	sort.Strings(tr.Passed)
+	sort.Strings(tr.Failed)
+	return tr
+}
+
+// runPattern is a -run regexp matching exactly the given top-level tests.
+func runPattern(tests []string) string {
+	return "^(" + strings.Join(tests, "|") + ")$"
+}

@@ -1,0 +1,259 @@
+package benchmarks
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ReadResults reads the results-*.jsonl files of dir; a later line for the
+// same tool and bug replaces an earlier one.
+func ReadResults(dir string) ([]*Result, error) {
+	files, _ := filepath.Glob(filepath.Join(dir, "results-*.jsonl"))
+	sort.Strings(files)
+	byKey := map[string]*Result{}
+	for _, file := range files {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			var r Result
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				f.Close()
+				return nil, fmt.Errorf("reading %s: %v", file, err)
+			}
+			byKey[r.Tool+"\x00"+r.Bug] = &r
+		}
+		f.Close()
+	}
+	var out []*Result
+	for _, r := range byKey {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Bug != out[j].Bug {
+			return out[i].Bug < out[j].Bug
+		}
+		return out[i].Tool < out[j].Tool
+	})
+	return out, nil
+}
+
+// Summary counts the results of one tool.
+type Summary struct {
+	Tool                                   string
+	Bugs, Patched, Plausible, Correct      int
+	CorrectIdentical, CorrectStates, Fails int
+	MedianSeconds                          float64
+}
+
+// Summarize counts results per tool, tools sorted.
+func Summarize(results []*Result) []Summary {
+	by := map[string]*Summary{}
+	times := map[string][]float64{}
+	for _, r := range results {
+		s := by[r.Tool]
+		if s == nil {
+			s = &Summary{Tool: r.Tool}
+			by[r.Tool] = s
+		}
+		s.Bugs++
+		if r.Patched {
+			s.Patched++
+		}
+		if r.Plausible {
+			s.Plausible++
+			times[r.Tool] = append(times[r.Tool], r.RepairSeconds)
+		}
+		if r.Correct {
+			s.Correct++
+			if r.Judgement == "states" {
+				s.CorrectStates++
+			} else {
+				s.CorrectIdentical++
+			}
+		}
+		if r.Error != "" {
+			s.Fails++
+		}
+	}
+	var out []Summary
+	for tool, s := range by {
+		if ts := times[tool]; len(ts) > 0 {
+			sort.Float64s(ts)
+			s.MedianSeconds = ts[len(ts)/2]
+		}
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Tool < out[j].Tool })
+	return out
+}
+
+// WriteMarkdown writes the summary table and one row per bug with a column
+// per tool.
+func WriteMarkdown(w io.Writer, results []*Result) {
+	fmt.Fprintln(w, "| tool | bugs | patched | plausible | correct (identical + states) | harness errors | median time of plausible (s) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, s := range Summarize(results) {
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d (%d + %d) | %d | %.1f |\n", s.Tool, s.Bugs, s.Patched, s.Plausible,
+			s.Correct, s.CorrectIdentical, s.CorrectStates, s.Fails, s.MedianSeconds)
+	}
+	tools, byBug, bugs := pivot(results)
+	fmt.Fprintf(w, "\n| bug | kind | fault | expected |")
+	for _, t := range tools {
+		fmt.Fprintf(w, " %s |", t)
+	}
+	fmt.Fprint(w, "\n|---|---|---|---|")
+	for range tools {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprintln(w)
+	for _, id := range bugs {
+		row := byBug[id]
+		var any *Result
+		for _, r := range row {
+			any = r
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | `%s` |", id, any.Kind, any.Fault, mdEscape(any.Expected))
+		for _, t := range tools {
+			fmt.Fprintf(w, " %s |", cell(row[t]))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func cell(r *Result) string {
+	switch {
+	case r == nil:
+		return ""
+	case r.Error != "":
+		return "error"
+	case r.Correct:
+		return fmt.Sprintf("correct (%s) `%s` %.0fs", r.Judgement, mdEscape(r.Condition), r.RepairSeconds)
+	case r.Plausible:
+		return fmt.Sprintf("plausible `%s` %.0fs", mdEscape(r.Condition), r.RepairSeconds)
+	case r.Patched:
+		return "not plausible"
+	case r.TimedOut:
+		return "timeout"
+	}
+	return "—"
+}
+
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func pivot(results []*Result) (tools []string, byBug map[string]map[string]*Result, bugs []string) {
+	byBug = map[string]map[string]*Result{}
+	seen := map[string]bool{}
+	for _, r := range results {
+		if byBug[r.Bug] == nil {
+			byBug[r.Bug] = map[string]*Result{}
+			bugs = append(bugs, r.Bug)
+		}
+		byBug[r.Bug][r.Tool] = r
+		if !seen[r.Tool] {
+			seen[r.Tool] = true
+			tools = append(tools, r.Tool)
+		}
+	}
+	sort.Strings(tools)
+	sort.Strings(bugs)
+	return tools, byBug, bugs
+}
+
+// WriteCSV writes one row per result.
+func WriteCSV(w io.Writer, results []*Result) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"bug", "kind", "fault", "module", "tool", "exit_code", "timed_out", "patched", "plausible", "correct", "judgement", "condition", "expected", "repair_s", "validate_s", "error"})
+	for _, r := range results {
+		cw.Write([]string{r.Bug, r.Kind, r.Fault, r.Module, r.Tool, strconv.Itoa(r.ExitCode), strconv.FormatBool(r.TimedOut),
+			strconv.FormatBool(r.Patched), strconv.FormatBool(r.Plausible), strconv.FormatBool(r.Correct), r.Judgement,
+			r.Condition, r.Expected, strconv.FormatFloat(r.RepairSeconds, 'f', 2, 64), strconv.FormatFloat(r.ValidateSeconds, 'f', 2, 64), r.Error})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WritePlot writes an SVG line chart: for each tool, the number of bugs
+// with a plausible patch found within t seconds of repair time. It is
+// hand-written SVG (no plotting dependency).
+func WritePlot(w io.Writer, results []*Result) {
+	const W, H, left, right, top, bottom = 640.0, 400.0, 60.0, 140.0, 30.0, 50.0
+	tools, _, _ := pivot(results)
+	curves := map[string][]float64{}
+	maxT, maxN := 1.0, 1
+	for _, r := range results {
+		if r.Plausible {
+			curves[r.Tool] = append(curves[r.Tool], r.RepairSeconds)
+			maxT = math.Max(maxT, r.RepairSeconds)
+		}
+	}
+	for _, ts := range curves {
+		sort.Float64s(ts)
+		maxN = max(maxN, len(ts))
+	}
+	x := func(t float64) float64 { return left + t/maxT*(W-left-right) }
+	y := func(n int) float64 { return H - bottom - float64(n)/float64(maxN)*(H-top-bottom) }
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="12">`+"\n", W, H)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	fmt.Fprintf(&b, `<text x="%.0f" y="18" font-size="14">bugs with a plausible patch within t seconds</text>`+"\n", left)
+	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>`+"\n", left, y(0), x(maxT), y(0))
+	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>`+"\n", left, y(0), left, y(maxN))
+	for i := 0; i <= 4; i++ {
+		t := maxT * float64(i) / 4
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%.0f</text>`+"\n", x(t), y(0)+16, t)
+		n := int(math.Round(float64(maxN) * float64(i) / 4))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%d</text>`+"\n", left-6, y(n)+4, n)
+	}
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">repair time t (s)</text>`+"\n", x(maxT/2), H-10)
+	colors := []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd"}
+	for i, tool := range tools {
+		c := colors[i%len(colors)]
+		pts := []string{fmt.Sprintf("%.1f,%.1f", x(0), y(0))}
+		for k, t := range curves[tool] {
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(t), y(k)), fmt.Sprintf("%.1f,%.1f", x(t), y(k+1)))
+		}
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(maxT), y(len(curves[tool]))))
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>`+"\n", c, strings.Join(pts, " "))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="%s">%s (%d)</text>`+"\n", W-right+10, top+20+float64(i)*18, c, tool, len(curves[tool]))
+	}
+	b.WriteString("</svg>\n")
+	w.Write(b.Bytes())
+}
+
+// WriteReports writes results.md, results.csv and fixed-over-time.svg
+// into dir from its results-*.jsonl files.
+func WriteReports(dir string) error {
+	results, err := ReadResults(dir)
+	if err != nil {
+		return err
+	}
+	var md, cs, svg bytes.Buffer
+	WriteMarkdown(&md, results)
+	if err := WriteCSV(&cs, results); err != nil {
+		return err
+	}
+	WritePlot(&svg, results)
+	for name, data := range map[string][]byte{"results.md": md.Bytes(), "results.csv": cs.Bytes(), "fixed-over-time.svg": svg.Bytes()} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

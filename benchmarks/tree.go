@@ -1,0 +1,79 @@
+package benchmarks
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+)
+
+// tree is a writable copy of one module version in which candidate bugs
+// are tried one at a time (used by mining and seeding).
+type tree struct {
+	Module, Version string
+	Dir             string // the module root of the copy
+	runner          *Runner
+	baselines       map[string]*TestRun // by package dir
+}
+
+// testTimeout is passed to go test so an endless loop fails its test
+// rather than hanging.
+const testTimeout = "-timeout=60s"
+
+// openTree downloads module@version and copies it into a new temp dir
+// (removed by close).
+func openTree(ctx context.Context, r *Runner, module, version string) (*tree, error) {
+	src, err := Download(ctx, r, module, version)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "nopol-bench-")
+	if err != nil {
+		return nil, err
+	}
+	t := &tree{Module: module, Version: version, Dir: dir, runner: r, baselines: map[string]*TestRun{}}
+	if err := CopyTree(src, dir); err != nil {
+		t.close()
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		t.close()
+		return nil, fmt.Errorf("%s@%s has no go.mod", module, version)
+	}
+	out, err := r.Run(ctx, dir, "go", "mod", "download")
+	if err != nil || out.ExitCode != 0 {
+		t.close()
+		return nil, fmt.Errorf("%s@%s: go mod download: %v %s", module, version, err, tail(out.Stderr, 300))
+	}
+	return t, nil
+}
+
+func (t *tree) close() { os.RemoveAll(t.Dir) }
+
+// baseline runs (once) the package's tests on the unmodified tree.
+func (t *tree) baseline(ctx context.Context, pkg string) (*TestRun, error) {
+	if tr, ok := t.baselines[pkg]; ok {
+		return tr, nil
+	}
+	tr, err := GoTest(ctx, t.runner, t.Dir, pkg, "", testTimeout)
+	if err != nil {
+		return nil, err
+	}
+	t.baselines[pkg] = tr
+	return tr, nil
+}
+
+// try writes src as file, runs the package's tests, and restores the file.
+func (t *tree) try(ctx context.Context, file string, src []byte) (*TestRun, error) {
+	p := filepath.Join(t.Dir, filepath.FromSlash(file))
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(p, src, 0o644); err != nil {
+		return nil, err
+	}
+	defer os.WriteFile(p, orig, 0o644)
+	return GoTest(ctx, t.runner, t.Dir, path.Dir(file), "", testTimeout)
+}

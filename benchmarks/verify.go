@@ -1,0 +1,108 @@
+package benchmarks
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+)
+
+// Verdict is the outcome of verifying one bug.
+type Verdict struct {
+	ID string
+	// OK is set when the failing tests fail on the buggy tree, every
+	// other test of the package passes there, and the whole package suite
+	// passes on the fixed tree.
+	OK bool
+	// Problem says why OK is not set.
+	Problem string
+	// Failed are the tests failing on the buggy tree.
+	Failed []string
+}
+
+// Verify materialises each bug twice (fixed and buggy) in fresh temp dirs
+// and checks its claims; jobs bugs are verified in parallel.
+func Verify(ctx context.Context, r *Runner, bugs []*Bug, jobs int, progress func(Verdict)) []Verdict {
+	out := make([]Verdict, len(bugs))
+	forEach(ctx, len(bugs), jobs, func(i int) {
+		v := verifyOne(ctx, r, bugs[i])
+		out[i] = v
+		if progress != nil {
+			progress(v)
+		}
+	})
+	return out
+}
+
+func verifyOne(ctx context.Context, r *Runner, b *Bug) Verdict {
+	v := Verdict{ID: b.ID}
+	if err := b.Check(); err != nil {
+		v.Problem = err.Error()
+		return v
+	}
+	fixed, err := runBugSuite(ctx, r, b, false)
+	if err != nil {
+		v.Problem = "fixed tree: " + err.Error()
+		return v
+	}
+	if !fixed.OK() {
+		v.Problem = fmt.Sprintf("fixed tree: suite does not pass (failed %v, build failed %v, timed out %v)", fixed.Failed, fixed.BuildFailed, fixed.TimedOut)
+		return v
+	}
+	buggy, err := runBugSuite(ctx, r, b, true)
+	if err != nil {
+		v.Problem = "buggy tree: " + err.Error()
+		return v
+	}
+	v.Failed = buggy.Failed
+	switch {
+	case buggy.BuildFailed:
+		v.Problem = "buggy tree does not build"
+	case buggy.TimedOut:
+		v.Problem = "buggy tree times out"
+	case !slices.Equal(buggy.Failed, b.FailingTests):
+		v.Problem = fmt.Sprintf("buggy tree: failing tests %v, want %v", buggy.Failed, b.FailingTests)
+	default:
+		v.OK = true
+	}
+	return v
+}
+
+// runBugSuite materialises b (buggy or fixed) in a temp dir and runs the
+// package suite there.
+func runBugSuite(ctx context.Context, r *Runner, b *Bug, buggy bool) (*TestRun, error) {
+	dir, err := os.MkdirTemp("", "nopol-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := Materialise(ctx, r, b, dir, buggy); err != nil {
+		return nil, err
+	}
+	return GoTest(ctx, r, dir, b.Package, "", testTimeout)
+}
+
+// forEach calls f(0..n-1) on jobs goroutines, stopping early when ctx is
+// done.
+func forEach(ctx context.Context, n, jobs int, f func(i int)) {
+	if jobs < 1 {
+		jobs = 1
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

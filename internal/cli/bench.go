@@ -1,0 +1,291 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/nopol-go/nopol/benchmarks"
+)
+
+func init() {
+	Register(&Command{Name: "bench", Short: "run repair tools on the bug dataset (also: mine, seed, verify)", Run: runBench})
+}
+
+const benchUsage = `Usage:
+  nopol bench [-j N] [-timeout D] [-mem MB] [-tool nopol|mutation] [-out dir] [-short] [bug ids]
+  nopol bench mine [-pairs N] [-budget D] [modules]
+  nopol bench seed [-per N] [-budget D] [modules]
+  nopol bench verify [-j N] [-prune] [bug ids]
+  nopol bench report [-out dir]
+  nopol bench mutrepair [-C dir] [./pkg]   (the mutation baseline on one tree)
+
+The dataset is benchmarks/bugs (-bugs). See benchmarks/RESULTS.md.
+`
+
+// benchFlags are the flags every bench subcommand shares.
+type benchFlags struct {
+	bugs    string
+	jobs    int
+	timeout time.Duration
+	memMB   int64
+}
+
+func (f *benchFlags) register(fs *flag.FlagSet, env *Env) {
+	fs.StringVar(&f.bugs, "bugs", filepath.Join(env.Dir, "benchmarks", "bugs"), "directory of bug files")
+	fs.IntVar(&f.jobs, "j", 1, "bugs processed in parallel")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of one go test or repair run")
+	fs.Int64Var(&f.memMB, "mem", 8192, "address-space limit of each subprocess in MiB (0: none)")
+}
+
+func (f *benchFlags) runner() *benchmarks.Runner {
+	return &benchmarks.Runner{Timeout: f.timeout, MemLimit: f.memMB << 20}
+}
+
+func newFlagSet(env *Env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprint(env.Stderr, benchUsage+"\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func runBench(ctx context.Context, env *Env, args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "mine":
+			return runMine(ctx, env, args[1:])
+		case "seed":
+			return runSeed(ctx, env, args[1:])
+		case "verify":
+			return runVerify(ctx, env, args[1:])
+		case "report":
+			return runReport(ctx, env, args[1:])
+		case "mutrepair":
+			return runMutRepair(ctx, env, args[1:])
+		}
+	}
+	return runBenchTools(ctx, env, args)
+}
+
+// existing returns a function reporting whether a bug file exists.
+func existing(dir string) func(string) bool {
+	return func(id string) bool {
+		_, err := os.Stat(filepath.Join(dir, id+".json"))
+		return err == nil
+	}
+}
+
+func runMine(ctx context.Context, env *Env, args []string) error {
+	var bf benchFlags
+	fs := newFlagSet(env, "bench mine")
+	bf.register(fs, env)
+	pairs := fs.Int("pairs", 0, "consecutive release pairs per module, newest first (0: all)")
+	budget := fs.Duration("budget", 0, "time spent on one module (0: no limit)")
+	max := fs.Int("max", 0, "bugs per module (0: no limit)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(bf.bugs, 0o755); err != nil {
+		return err
+	}
+	bugs, err := benchmarks.Mine(ctx, benchmarks.MineOptions{
+		Modules: fs.Args(), Pairs: *pairs, Budget: *budget, MaxPerModule: *max,
+		Runner:   bf.runner(),
+		Found:    func(b *benchmarks.Bug) error { return benchmarks.SaveBug(bf.bugs, b) },
+		Seen:     existing(bf.bugs),
+		Progress: env.Stderr,
+	})
+	fmt.Fprintf(env.Stderr, "mined %d bugs into %s\n", len(bugs), bf.bugs)
+	if err != nil {
+		return fmt.Errorf("mining: %v", err)
+	}
+	return nil
+}
+
+func runSeed(ctx context.Context, env *Env, args []string) error {
+	var bf benchFlags
+	fs := newFlagSet(env, "bench seed")
+	bf.register(fs, env)
+	per := fs.Int("per", 4, "bugs kept per module")
+	tries := fs.Int("tries", 40, "mutants tried per module (0: no bound)")
+	budget := fs.Duration("budget", 0, "time spent on one module (0: no limit)")
+	version := fs.String("version", "", "module version (default: latest release)")
+	seed := fs.Uint64("seed", 1, "random seed of the mutant order")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(bf.bugs, 0o755); err != nil {
+		return err
+	}
+	bugs, err := benchmarks.Seed(ctx, benchmarks.SeedOptions{
+		Modules: fs.Args(), Version: *version, PerModule: *per, MaxTries: *tries, Budget: *budget, Seed: *seed,
+		Runner:   bf.runner(),
+		Found:    func(b *benchmarks.Bug) error { return benchmarks.SaveBug(bf.bugs, b) },
+		Seen:     existing(bf.bugs),
+		Progress: env.Stderr,
+	})
+	fmt.Fprintf(env.Stderr, "seeded %d bugs into %s\n", len(bugs), bf.bugs)
+	if err != nil {
+		return fmt.Errorf("seeding: %v", err)
+	}
+	return nil
+}
+
+// shortBugs is how many bugs -short (or NOPOL_BENCH_SHORT=1) keeps: the
+// smallest packages first, for CI.
+const shortBugs = 5
+
+func loadSelected(bf *benchFlags, ids []string, short bool) ([]*benchmarks.Bug, error) {
+	bugs, err := benchmarks.LoadBugs(bf.bugs)
+	if err != nil {
+		return nil, err
+	}
+	bugs, err = benchmarks.SelectBugs(bugs, ids)
+	if err != nil {
+		return nil, err
+	}
+	if short || os.Getenv("NOPOL_BENCH_SHORT") == "1" {
+		bugs = benchmarks.ShortList(bugs, shortBugs)
+	}
+	return bugs, nil
+}
+
+func runVerify(ctx context.Context, env *Env, args []string) error {
+	var bf benchFlags
+	fs := newFlagSet(env, "bench verify")
+	bf.register(fs, env)
+	prune := fs.Bool("prune", false, "delete the files of bugs that do not verify")
+	short := fs.Bool("short", false, "verify only a few small bugs (CI)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	bugs, err := loadSelected(&bf, fs.Args(), *short)
+	if err != nil {
+		return err
+	}
+	n := 0
+	verdicts := benchmarks.Verify(ctx, bf.runner(), bugs, bf.jobs, func(v benchmarks.Verdict) {
+		n++
+		if v.OK {
+			fmt.Fprintf(env.Stderr, "[%d/%d] %s: ok\n", n, len(bugs), v.ID)
+		} else {
+			fmt.Fprintf(env.Stderr, "[%d/%d] %s: FAIL: %s\n", n, len(bugs), v.ID, v.Problem)
+		}
+	})
+	bad := 0
+	for _, v := range verdicts {
+		if v.ID == "" { // not run: cancelled
+			continue
+		}
+		fmt.Fprintf(env.Stdout, "%s\t%v\t%s\n", v.ID, v.OK, v.Problem)
+		if !v.OK {
+			bad++
+			if *prune {
+				os.Remove(filepath.Join(bf.bugs, v.ID+".json"))
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if bad > 0 && !*prune {
+		return Exit(ExitNoPatch, fmt.Errorf("verifying: %d of %d bugs do not verify (rerun with -prune to drop them)", bad, len(bugs)))
+	}
+	return nil
+}
+
+func runBenchTools(ctx context.Context, env *Env, args []string) error {
+	var bf benchFlags
+	fs := newFlagSet(env, "bench")
+	bf.register(fs, env)
+	tool := fs.String("tool", benchmarks.ToolNopol, "repair tool: nopol or mutation")
+	out := fs.String("out", filepath.Join(env.Dir, "benchmarks", "results"), "directory of results-<tool>.jsonl and the reports")
+	short := fs.Bool("short", false, "run only a few small bugs (CI; also NOPOL_BENCH_SHORT=1)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *tool != benchmarks.ToolNopol && *tool != benchmarks.ToolMutation {
+		fs.Usage()
+		return ErrUsage
+	}
+	bugs, err := loadSelected(&bf, fs.Args(), *short)
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("bench: finding the nopol binary: %v", err)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	jsonl, err := os.OpenFile(filepath.Join(*out, "results-"+*tool+".jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer jsonl.Close()
+	// Go commands of materialisation and validation get the same limits
+	// as the repair, with a floor so a slow suite is not cut short.
+	goRunner := &benchmarks.Runner{Timeout: max(bf.timeout, 5*time.Minute), MemLimit: bf.memMB << 20}
+	results := benchmarks.Bench(ctx, benchmarks.BenchOptions{
+		Tool: *tool, Nopol: self, Timeout: bf.timeout, MemLimit: bf.memMB << 20, Jobs: bf.jobs,
+		Runner: goRunner, Progress: env.Stderr,
+		Done: func(r *benchmarks.Result) {
+			data, _ := json.Marshal(r)
+			jsonl.Write(append(data, '\n'))
+		},
+	}, bugs)
+	if err := benchmarks.WriteReports(*out); err != nil {
+		return fmt.Errorf("bench: writing reports: %v", err)
+	}
+	for _, s := range benchmarks.Summarize(results) {
+		fmt.Fprintf(env.Stderr, "%s: %d bugs, %d patched, %d plausible, %d correct; reports in %s\n", s.Tool, s.Bugs, s.Patched, s.Plausible, s.Correct, *out)
+	}
+	return ctx.Err()
+}
+
+func runReport(ctx context.Context, env *Env, args []string) error {
+	fs := newFlagSet(env, "bench report")
+	out := fs.String("out", filepath.Join(env.Dir, "benchmarks", "results"), "directory of results-<tool>.jsonl")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	return benchmarks.WriteReports(*out)
+}
+
+// runMutRepair is the mutation baseline's process, started by 'nopol
+// bench -tool mutation' under the same limits as 'nopol fix'.
+func runMutRepair(ctx context.Context, env *Env, args []string) error {
+	fs := newFlagSet(env, "bench mutrepair")
+	dir := fs.String("C", env.Dir, "module root")
+	sites := fs.Int("sites", 10, "most suspicious conditions mutated")
+	quiet := fs.Bool("q", false, "no progress on stderr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	pkg := "."
+	if fs.NArg() > 0 {
+		pkg = fs.Arg(0)
+	}
+	opts := benchmarks.MutationOptions{Dir: *dir, Package: pkg, MaxSites: *sites, Runner: &benchmarks.Runner{}}
+	if !*quiet {
+		opts.Progress = env.Stderr
+	}
+	res, err := benchmarks.MutationRepair(ctx, opts)
+	if err != nil {
+		return Exit(ExitBadInput, fmt.Errorf("mutation repair of %s: %v", pkg, err))
+	}
+	data, _ := json.MarshalIndent(res, "", "  ")
+	env.Stdout.Write(append(data, '\n'))
+	if !res.Patched {
+		return Exit(ExitNoPatch, errSilent)
+	}
+	return nil
+}
