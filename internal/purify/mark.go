@@ -237,7 +237,7 @@ func position(dec *decorator.Decorator, n dst.Node) (span, bool) {
 	if !ok || a == nil || !a.Pos().IsValid() {
 		return span{}, false
 	}
-	var start token.Pos = a.Pos()
+	start := a.Pos()
 	if l, ok := a.(*ast.LabeledStmt); ok {
 		start = l.Label.Pos()
 	}

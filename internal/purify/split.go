@@ -1,0 +1,457 @@
+package purify
+
+import (
+	"fmt"
+	"go/token"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/dave/dst"
+)
+
+// Fragment is a test function Split made from one constituent of a test.
+type Fragment struct {
+	// Test is the original test; Name the new test function.
+	Test, Name string
+	// Segment is the index of the statement the fragment runs last;
+	// Iteration the one table iteration it keeps (from 1), 0 for all.
+	Segment, Iteration int
+	// Setup lists the earlier statements it runs first, by index.
+	Setup []int
+}
+
+// Unsplit is a test Split was asked to split but left as it is.
+type Unsplit struct {
+	Test, Reason string
+}
+
+// Split replaces each test function of f for which split returns true by
+// one test function per constituent, in place. Fragment k runs statement k
+// of the test after the earlier statements it depends on (its setup):
+// those that declare or change a variable it uses (transitively), and
+// those with effects outside the test's variables (t.Setenv, t.Parallel, a
+// call that mentions no local variable). Checks (an if statement that
+// changes no variable, a t.Error/t.Run call, a helper called with t) are
+// never setup. A statement that is setup of a later fragment gets no
+// fragment of its own. A top-level loop over a slice or array literal (or
+// a variable holding one) is split per iteration: fragment TestX_iterN runs
+// iteration N only, skipping the others with a counter, so that keys and
+// iteration numbers (those of NopolIteration) stay those of the original.
+//
+// Fragments are named TestX_N for statement N counted from 1 (segment N-1)
+// and TestX_iterN (TestX_S_iterN when the test has several split loops).
+// Variables declared and no longer used in a fragment get a `_ = v`.
+func Split(f *dst.File, split func(test string) bool) ([]Fragment, []Unsplit) {
+	testing := testingName(f)
+	names := map[string]bool{}
+	pkgTables := map[string]dst.Expr{}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *dst.FuncDecl:
+			if d.Recv == nil {
+				names[d.Name.Name] = true
+			}
+		case *dst.GenDecl:
+			if d.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range d.Specs {
+				vs := sp.(*dst.ValueSpec)
+				if len(vs.Names) == 1 && len(vs.Values) == 1 {
+					pkgTables[vs.Names[0].Name] = vs.Values[0]
+				}
+			}
+		}
+	}
+	var frags []Fragment
+	var unsplit []Unsplit
+	var decls []dst.Decl
+	for _, d := range f.Decls {
+		fn, ok := d.(*dst.FuncDecl)
+		if !ok || !IsTestFunc(fn, testing) || !split(fn.Name.Name) {
+			decls = append(decls, d)
+			continue
+		}
+		fns, fs, reason := splitFunc(fn, names, pkgTables)
+		if reason != "" {
+			unsplit = append(unsplit, Unsplit{Test: fn.Name.Name, Reason: reason})
+			decls = append(decls, d)
+			continue
+		}
+		decls = append(decls, fns...)
+		frags = append(frags, fs...)
+	}
+	f.Decls = decls
+	return frags, unsplit
+}
+
+// stmtKind says what a top-level statement is to the fragments after it.
+type stmtKind uint8
+
+const (
+	kindOther stmtKind = iota
+	kindCheck          // never setup
+	kindEnv            // always setup
+)
+
+// stmtInfo is what Split knows of a top-level statement.
+type stmtInfo struct {
+	kind stmtKind
+	// declared are the names it declares in the function's scope (vars,
+	// consts, types); vars the variables among them, in order.
+	declared map[string]bool
+	vars     []string
+	// uses are the names it mentions; mutates those it may change.
+	uses, mutates map[string]bool
+	// simple reports a statement without blocks: a call, an assignment,
+	// inc/dec, defer, go or send.
+	simple bool
+}
+
+// testMethods are the methods of *testing.T by role; others are kindOther.
+var (
+	checkMethods = map[string]bool{
+		"Error": true, "Errorf": true, "Fatal": true, "Fatalf": true, "Log": true, "Logf": true,
+		"Fail": true, "FailNow": true, "Skip": true, "Skipf": true, "SkipNow": true, "Run": true,
+		"Helper": true,
+	}
+	envMethods = map[string]bool{"Parallel": true, "Setenv": true, "Chdir": true, "Cleanup": true}
+)
+
+func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst.Expr) ([]dst.Decl, []Fragment, string) {
+	body := fn.Body.List
+	if len(body) < 2 && !(len(body) == 1 && tableLoop(body[0]) != nil) {
+		return nil, nil, "fewer than two statements"
+	}
+	if hasGoto(fn.Body) {
+		return nil, nil, "uses goto"
+	}
+	tname := ""
+	if ns := fn.Type.Params.List[0].Names; len(ns) == 1 {
+		tname = ns[0].Name
+	}
+	infos := make([]stmtInfo, len(body))
+	for i, s := range body {
+		infos[i] = analyzeStmt(s, tname)
+	}
+	// localBefore reports whether name is declared by a statement before i.
+	localBefore := func(name string, i int) bool {
+		for j := 0; j < i; j++ {
+			if infos[j].declared[name] {
+				return true
+			}
+		}
+		return false
+	}
+	setup := func(k int) []int {
+		needed := map[string]bool{}
+		for n := range infos[k].uses {
+			if localBefore(n, k) {
+				needed[n] = true
+			}
+		}
+		var incl []int
+		for j := k - 1; j >= 0; j-- {
+			in := infos[j]
+			take := false
+			switch in.kind {
+			case kindCheck:
+				continue
+			case kindEnv:
+				take = true
+			default:
+				take = intersects(in.declared, needed) || intersects(in.mutates, needed)
+				if !take && in.simple && len(in.declared) == 0 {
+					local := false
+					for n := range in.uses {
+						local = local || localBefore(n, j)
+					}
+					take = !local
+				}
+			}
+			if !take {
+				continue
+			}
+			incl = append(incl, j)
+			for n := range in.uses {
+				if localBefore(n, j) {
+					needed[n] = true
+				}
+			}
+		}
+		for i, j := 0, len(incl)-1; i < j; i, j = i+1, j-1 {
+			incl[i], incl[j] = incl[j], incl[i]
+		}
+		return incl
+	}
+	setups := make([][]int, len(body))
+	isSetup := make([]bool, len(body))
+	for k := range body {
+		setups[k] = setup(k)
+		for _, j := range setups[k] {
+			isSetup[j] = true
+		}
+	}
+	// Table loops that can be split per iteration, and their sizes.
+	iters := make([]int, len(body))
+	loops := 0
+	for k, s := range body {
+		if isSetup[k] {
+			continue
+		}
+		if n := tableSize(s, k, body, infos, pkgTables); n > 0 {
+			iters[k] = n
+			loops++
+		}
+	}
+	test := fn.Name.Name
+	var decls []dst.Decl
+	var frags []Fragment
+	add := func(k, iter int, name string) {
+		for names[name] {
+			name += "_"
+		}
+		names[name] = true
+		var list []dst.Stmt
+		for _, j := range setups[k] {
+			list = append(list, dst.Clone(body[j]).(dst.Stmt))
+		}
+		last := dst.Clone(body[k]).(dst.Stmt)
+		if iter > 0 {
+			list = append(list, keepIteration(last, iter)...)
+		} else {
+			list = append(list, last)
+		}
+		list = useVars(list)
+		for i, s := range list {
+			if i == 0 {
+				s.Decorations().Before = dst.NewLine
+			}
+		}
+		nf := &dst.FuncDecl{
+			Name: dst.NewIdent(name),
+			Type: dst.Clone(fn.Type).(*dst.FuncType),
+			Body: &dst.BlockStmt{List: list},
+		}
+		what := fmt.Sprintf("statement %d", k+1)
+		if iter > 0 {
+			what += fmt.Sprintf(", iteration %d,", iter)
+		}
+		nf.Decs.Before = dst.EmptyLine
+		nf.Decs.Start.Append(fmt.Sprintf("// %s runs %s of %s (segment %d); split by nopol purify.", name, what, test, k))
+		decls = append(decls, nf)
+		frags = append(frags, Fragment{Test: test, Name: name, Segment: k, Iteration: iter, Setup: setups[k]})
+	}
+	for k := range body {
+		if isSetup[k] {
+			continue
+		}
+		if iters[k] == 0 {
+			add(k, 0, test+"_"+strconv.Itoa(k+1))
+			continue
+		}
+		for it := 1; it <= iters[k]; it++ {
+			name := fmt.Sprintf("%s_iter%d", test, it)
+			if loops > 1 {
+				name = fmt.Sprintf("%s_%d_iter%d", test, k+1, it)
+			}
+			add(k, it, name)
+		}
+	}
+	if len(frags) < 2 {
+		return nil, nil, "one constituent"
+	}
+	decls[0].Decorations().Before = fn.Decs.Before
+	return decls, frags, ""
+}
+
+func intersects(a, b map[string]bool) bool {
+	for n := range a {
+		if b[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// analyzeStmt classifies a top-level statement of a test whose *testing.T
+// parameter is tname.
+func analyzeStmt(s dst.Stmt, tname string) stmtInfo {
+	in := stmtInfo{declared: map[string]bool{}, uses: map[string]bool{}, mutates: map[string]bool{}}
+	inner := s
+	for {
+		l, ok := inner.(*dst.LabeledStmt)
+		if !ok {
+			break
+		}
+		inner = l.Stmt
+	}
+	switch x := inner.(type) {
+	case *dst.AssignStmt:
+		in.simple = true
+		if x.Tok == token.DEFINE {
+			for _, e := range x.Lhs {
+				if id, ok := e.(*dst.Ident); ok && id.Name != "_" {
+					in.declared[id.Name] = true
+					in.vars = append(in.vars, id.Name)
+				}
+			}
+		}
+	case *dst.DeclStmt:
+		if g, ok := x.Decl.(*dst.GenDecl); ok {
+			for _, sp := range g.Specs {
+				switch sp := sp.(type) {
+				case *dst.ValueSpec:
+					for _, id := range sp.Names {
+						if id.Name == "_" {
+							continue
+						}
+						in.declared[id.Name] = true
+						if g.Tok == token.VAR {
+							in.vars = append(in.vars, id.Name)
+						}
+					}
+				case *dst.TypeSpec:
+					in.declared[sp.Name.Name] = true
+				}
+			}
+		}
+	case *dst.ExprStmt, *dst.IncDecStmt, *dst.DeferStmt, *dst.GoStmt, *dst.SendStmt:
+		in.simple = true
+	}
+	dst.Inspect(s, func(n dst.Node) bool {
+		switch n := n.(type) {
+		case *dst.SelectorExpr:
+			dst.Inspect(n.X, func(m dst.Node) bool {
+				if id, ok := m.(*dst.Ident); ok {
+					in.uses[id.Name] = true
+				}
+				return true
+			})
+			return false
+		case *dst.Ident:
+			in.uses[n.Name] = true
+		case *dst.AssignStmt:
+			if n.Tok != token.DEFINE {
+				for _, e := range n.Lhs {
+					markRoot(in.mutates, e)
+				}
+			}
+		case *dst.IncDecStmt:
+			markRoot(in.mutates, n.X)
+		case *dst.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				markRoot(in.mutates, n.Key)
+				markRoot(in.mutates, n.Value)
+			}
+		case *dst.UnaryExpr:
+			if n.Op == token.AND {
+				markRoot(in.mutates, n.X)
+			}
+		case *dst.CallExpr:
+			// A method called on a variable may change it, unless its
+			// name says it reads.
+			if sel, ok := n.Fun.(*dst.SelectorExpr); ok && !readMethod(sel.Sel.Name) {
+				markRoot(in.mutates, sel.X)
+			}
+		}
+		return true
+	})
+	// Arguments of a call made for its effects only may be changed by it
+	// (sort.Ints(xs)).
+	if es, ok := inner.(*dst.ExprStmt); ok {
+		if c, ok := es.X.(*dst.CallExpr); ok {
+			for _, a := range c.Args {
+				if _, ok := a.(*dst.Ident); ok {
+					markRoot(in.mutates, a)
+				}
+			}
+		}
+	}
+	delete(in.mutates, tname)
+	in.kind = classify(inner, tname, in)
+	return in
+}
+
+// classify says whether a statement is a check, environment setup, or
+// other.
+func classify(s dst.Stmt, tname string, in stmtInfo) stmtKind {
+	switch x := s.(type) {
+	case *dst.IfStmt:
+		if len(in.mutates) == 0 && len(in.declared) == 0 {
+			return kindCheck
+		}
+	case *dst.ExprStmt:
+		c, ok := x.X.(*dst.CallExpr)
+		if !ok {
+			return kindOther
+		}
+		if sel, ok := c.Fun.(*dst.SelectorExpr); ok {
+			if id, ok := sel.X.(*dst.Ident); ok && id.Name == tname && tname != "" {
+				switch {
+				case checkMethods[sel.Sel.Name]:
+					return kindCheck
+				case envMethods[sel.Sel.Name]:
+					return kindEnv
+				}
+			}
+		}
+		if len(c.Args) > 0 {
+			if id, ok := c.Args[0].(*dst.Ident); ok && id.Name == tname && tname != "" {
+				return kindCheck // assert.Equal(t, ...), check(t, ...)
+			}
+		}
+	}
+	return kindOther
+}
+
+// readMethod reports whether a method of this name is taken to leave its
+// receiver unchanged: Len, Cap, Size, String, Error, Empty, Peek, Equal,
+// Contains, IsX, HasX.
+func readMethod(name string) bool {
+	switch name {
+	case "Len", "Cap", "Size", "String", "Error", "Empty", "IsEmpty", "Peek", "Equal", "Contains":
+		return true
+	}
+	for _, p := range []string{"Is", "Has"} {
+		if len(name) > len(p) && strings.HasPrefix(name, p) && unicode.IsUpper(rune(name[len(p)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// markRoot adds the variable at the root of e (v in v, v.f, v[i], *v) to m.
+func markRoot(m map[string]bool, e dst.Expr) {
+	for e != nil {
+		switch x := e.(type) {
+		case *dst.Ident:
+			if x.Name != "_" {
+				m[x.Name] = true
+			}
+			return
+		case *dst.SelectorExpr:
+			e = x.X
+		case *dst.IndexExpr:
+			e = x.X
+		case *dst.StarExpr:
+			e = x.X
+		case *dst.ParenExpr:
+			e = x.X
+		default:
+			return
+		}
+	}
+}
+
+func hasGoto(b *dst.BlockStmt) bool {
+	found := false
+	dst.Inspect(b, func(n dst.Node) bool {
+		if br, ok := n.(*dst.BranchStmt); ok && br.Tok == token.GOTO {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
