@@ -1,0 +1,3 @@
+module example.com/constant
+
+go 1.22

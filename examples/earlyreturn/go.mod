@@ -1,0 +1,3 @@
+module example.com/earlyreturn
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/factoriallog
+
+go 1.22

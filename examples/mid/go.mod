@@ -1,0 +1,3 @@
+module example.com/mid
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/missingor
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/nilguard
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/operator
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/packagename
+
+go 1.22
