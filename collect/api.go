@@ -5,9 +5,11 @@ package collect
 // only together with their callers in the root package.
 
 import (
-	"context"
-	"errors"
+	"go/token"
 	"time"
+
+	"github.com/nopol-go/nopol/internal/gotest"
+	"github.com/nopol-go/nopol/internal/purify"
 )
 
 // SiteKind says how a site can be repaired.
@@ -88,6 +90,9 @@ type Site struct {
 	// statement is not the last of its block and the function's result
 	// zero values can be written).
 	CanReturn bool
+	// Return is the statement a GuardReturn patch uses ("return",
+	// "return 0, nil"); "" when none can be written.
+	Return string
 	// Observed are the expressions recorded at each evaluation, in a fixed
 	// order; Constants the code's constants around the site.
 	Observed  []Observed
@@ -104,6 +109,14 @@ type Program struct {
 	Sites []Site
 	// Tests are the top-level tests per package ("TestFoo", "ExampleBar").
 	Tests map[string][]string
+
+	fset    *token.FileSet
+	pkgs    map[string]*pkgData // by import path
+	syn     []siteSyntax        // parallel to Sites
+	sources map[string][]byte   // file contents, read once
+	// constituents are the marked test constituents per package, set by
+	// Instrument.
+	constituents map[string][]purify.Constituent
 }
 
 // LoadError reports that the module does not compile or cannot be loaded;
@@ -112,28 +125,24 @@ type LoadError struct{ Msg string }
 
 func (e *LoadError) Error() string { return e.Msg }
 
-// Load loads the packages matching patterns in the module at dir, with tests,
-// and finds their sites. Compile errors give a *LoadError.
-func Load(ctx context.Context, dir string, patterns []string) (*Program, error) {
-	return nil, errors.New("TODO")
-}
 
 // Build is an instrumented, compiled test binary per package. Close removes
 // its temp dir.
 type Build struct {
 	// Program is what was instrumented.
 	Program *Program
+	// Dir is the temp dir holding the instrumented files, the overlay and
+	// the binaries; Binaries maps import paths to test binaries.
+	Dir      string
+	Binaries map[string]string
+	// BuildTime is how long instrumenting and compiling took.
+	BuildTime time.Duration
+
+	runner *gotest.Runner
+	runs   atomicCounter
 }
 
-// Instrument writes instrumented copies of every file with sites (and the
-// hook file) into a temp dir, and compiles one test binary per package with
-// `go test -c -overlay`. The user's files are never written.
-func Instrument(ctx context.Context, prog *Program) (*Build, error) {
-	return nil, errors.New("TODO")
-}
 
-// Close removes the build's temp dir.
-func (b *Build) Close() error { return nil }
 
 // Mode is what the hook does during a run.
 type Mode uint8
@@ -151,7 +160,8 @@ type Run struct {
 	Package string
 	// Test is a top-level test name; Subtest optionally narrows to one
 	// subtest path ("TestX/case_1").
-	Test string
+	Test    string
+	Subtest string
 	// Force maps site IDs to a forced outcome: for a Cond site the
 	// condition's value, for a Guard site whether the statement runs
 	// (false: skipped; with GuardReturn chosen in ForceReturn, returns).
@@ -167,6 +177,9 @@ type Run struct {
 	// ForceSegment, when >= 0, applies Force only while that test
 	// constituent (Segment, Iteration) runs; -1 forces everywhere.
 	ForceSegment, ForceIteration int
+	// PrintConstituents makes the markers print purify.ConstituentLine
+	// to the output, for attributing failures to table iterations.
+	PrintConstituents bool
 }
 
 // Eval is one evaluation of a site during a run.
@@ -199,20 +212,30 @@ type Result struct {
 	Duration time.Duration
 }
 
-// Run executes r against the build.
-func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
-	return Result{}, errors.New("TODO")
-}
 
 // Schema is a binary in which one site's condition (or guard) is chosen
 // among candidates by an environment variable.
-type Schema struct{}
+type Schema struct {
+	// Site is the site the candidates replace; Candidates the Go sources
+	// given to BuildSchema.
+	Site       Site
+	Candidates []string
+	// Dropped maps the indexes of candidates that do not type-check at
+	// the site to the reason; RunSuite reports them as not passing.
+	Dropped map[int]string
+	// Binaries maps the import paths of the packages whose tests can
+	// reach the site to their schema test binaries.
+	Binaries map[string]string
+	// Timeout bounds each test binary run of RunSuite; 0 means 2m.
+	Timeout time.Duration
+	// BuildTime is how long type-checking and compiling took.
+	BuildTime time.Duration
 
-// BuildSchema compiles the package of site with candidates: Go sources of
-// boolean expressions valid at the site; for a Guard, style says the shape.
-func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle, candidates []string) (*Schema, error) {
-	return nil, errors.New("TODO")
+	prog   *Program
+	dir    string
+	runner *gotest.Runner
 }
+
 
 // SuiteResult is the outcome of a whole test suite for one candidate.
 type SuiteResult struct {
@@ -220,17 +243,13 @@ type SuiteResult struct {
 	Failed   []string // tests that failed
 	TimedOut bool
 	Duration time.Duration
+	// BuildFailed reports that the candidate or patch did not compile;
+	// Output then has the reason, otherwise the output of failed runs.
+	BuildFailed bool
+	Output      string
 }
 
-// RunSuite runs every test of the affected package(s) with candidate k
-// (index into the candidates given to BuildSchema). A candidate that does not
-// type-check is reported as not passing, not as an error.
-func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
-	return SuiteResult{}, errors.New("TODO")
-}
 
-// Close removes the schema's temp dir.
-func (s *Schema) Close() error { return nil }
 
 // TestResult is the outcome of one top-level test in a plain run.
 type TestResult struct {
@@ -243,15 +262,4 @@ type TestResult struct {
 	Output string
 }
 
-// Baseline runs the plain (uninstrumented) suite of prog's packages once with
-// `go test -json` and returns one result per top-level test, in package and
-// source order. A build failure gives a *LoadError.
-func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]TestResult, error) {
-	return nil, errors.New("TODO")
-}
 
-// VerifyPatch runs the whole suite of the package of file with file's
-// content replaced by src (through an overlay, not on disk).
-func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, timeout time.Duration) (SuiteResult, error) {
-	return SuiteResult{}, errors.New("TODO")
-}

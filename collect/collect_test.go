@@ -1,0 +1,245 @@
+package collect
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+)
+
+// extract writes testdata/name.txtar into a temp dir and returns it. The
+// dir is removed by TestMain: fixtures outlive single tests.
+func extract(t *testing.T, name string) string {
+	t.Helper()
+	ar, err := txtar.ParseFile(filepath.Join("testdata", name+".txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "nopol-collect-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tempDirs = append(tempDirs, dir)
+	for _, f := range ar.Files {
+		p := filepath.Join(dir, f.Name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// treeHash hashes every file under dir, to check nothing was written.
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, fmt.Sprintf("%s %x", p, sha256.Sum256(data)))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// fixture is a loaded and instrumented test module, shared by the tests
+// of one archive (building takes seconds).
+type fixture struct {
+	dir   string
+	prog  *Program
+	build *Build
+	hash  string
+}
+
+var (
+	fixtures = map[string]*fixture{}
+	tempDirs []string
+)
+
+func load(t *testing.T, name string) *fixture {
+	t.Helper()
+	if f := fixtures[name]; f != nil {
+		return f
+	}
+	dir := extract(t, name)
+	hash := treeHash(t, dir)
+	prog, err := Load(context.Background(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{dir: dir, prog: prog, hash: hash}
+	fixtures[name] = f
+	return f
+}
+
+func instrument(t *testing.T, name string) *fixture {
+	t.Helper()
+	f := load(t, name)
+	if f.build == nil {
+		b, err := Instrument(context.Background(), f.prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.build = b
+		t.Logf("instrumented %s in %v", name, b.BuildTime)
+	}
+	return f
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, f := range fixtures {
+		if f.build != nil {
+			f.build.Close()
+		}
+	}
+	for _, d := range tempDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
+}
+
+// site returns the ID of the site of kind at file:line.
+func (f *fixture) site(t *testing.T, kind SiteKind, file string, line int) int {
+	t.Helper()
+	for _, s := range f.prog.Sites {
+		if s.Kind == kind && s.Line == line && strings.HasSuffix(s.File, file) {
+			return s.ID
+		}
+	}
+	t.Fatalf("no site of kind %d at %s:%d", kind, file, line)
+	return -1
+}
+
+func (f *fixture) checkUntouched(t *testing.T) {
+	t.Helper()
+	if h := treeHash(t, f.dir); h != f.hash {
+		t.Errorf("the module's files changed:\n%s\nwant\n%s", h, f.hash)
+	}
+}
+
+func TestLoadSites(t *testing.T) {
+	f := load(t, "basic")
+	var got []string
+	for _, s := range f.prog.Sites {
+		kind := map[SiteKind]string{Cond: "cond", Guard: "guard"}[s.Kind]
+		got = append(got, fmt.Sprintf("%d %s:%d %s %s %s ret=%v %q", s.ID, filepath.Base(s.File), s.Line, kind, s.Func, s.Original, s.CanReturn, s.Return))
+	}
+	want := []string{
+		`0 calc.go:12 guard Abs Calls++ ret=true "return 0"`,
+		`1 calc.go:13 cond Abs x > 0 ret=false ""`,
+		`2 calc.go:27 cond Withdraw n == 0 ret=false ""`,
+		`3 calc.go:29 cond Withdraw a != nil && a.Balance >= n ret=false ""`,
+		`4 calc.go:30 guard Withdraw a.Balance -= n ret=true "return false"`,
+		`5 calc.go:40 cond Count c >= n ret=false ""`,
+		`6 calc.go:43 guard Count c++ ret=false "return 0"`,
+		`7 calc.go:50 guard Clamp x = min(x, Limit) ret=true "return 0"`,
+		`8 calc.go:56 cond Name len(a.Name) > 0 ret=false ""`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if f.prog.Module != "example.com/basic" || f.prog.Dir != f.dir {
+		t.Errorf("module %q dir %q", f.prog.Module, f.prog.Dir)
+	}
+	if g := strings.Join(f.prog.Packages, ","); g != "example.com/basic/calc" {
+		t.Errorf("packages = %s", g)
+	}
+	if g := strings.Join(f.prog.Tests["example.com/basic/calc"], ","); g != "TestAbs,TestAbsNegative,TestWithdraw,TestCount,TestClamp,TestExternal,ExampleClamp" {
+		t.Errorf("tests = %s", g)
+	}
+}
+
+func TestObserved(t *testing.T) {
+	f := load(t, "basic")
+	render := func(id int) (string, string) {
+		s := f.prog.Sites[id]
+		var obs, cons []string
+		for _, o := range s.Observed {
+			e := fmt.Sprintf("%s:%d", o.Expr, o.Kind)
+			if o.NilGuard != "" {
+				e += "?" + o.NilGuard
+			}
+			obs = append(obs, e)
+		}
+		for _, c := range s.Constants {
+			cons = append(cons, fmt.Sprintf("%s=%v", c.Expr, c.Value))
+		}
+		return strings.Join(obs, " "), strings.Join(cons, " ")
+	}
+	tests := []struct {
+		file     string
+		line     int
+		kind     SiteKind
+		obs, con string
+	}{
+		{"calc.go", 13, Cond, "x:2 Calls:2", "0={2 false 0 0  false} Limit={2 false 100 0  false}"},
+		{"calc.go", 29, Cond, "a != nil:1 a.Balance >= n:1 a.Balance:2?a n:2 a == nil:1 a.Name:4?a Calls:2",
+			"0={2 false 0 0  false} Limit={2 false 100 0  false}"},
+		{"calc.go", 56, Cond, "len(a.Name):2 a.Name:4?a a == nil:1 a.Balance:2?a Calls:2", "0={2 false 0 0  false} \"\"={4 false 0 0  false} Limit={2 false 100 0  false}"},
+		{"calc.go", 43, Guard, "c:2 n:2 Calls:2", "0={2 false 0 0  false} Limit={2 false 100 0  false}"},
+	}
+	for _, tt := range tests {
+		obs, con := render(f.site(t, tt.kind, tt.file, tt.line))
+		if obs != tt.obs {
+			t.Errorf("%s:%d observed = %s\nwant %s", tt.file, tt.line, obs, tt.obs)
+		}
+		if con != tt.con {
+			t.Errorf("%s:%d constants = %s\nwant %s", tt.file, tt.line, con, tt.con)
+		}
+	}
+}
+
+func TestLoadError(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package m\n\nfunc F() int { return undefined }\n"), 0o644)
+	_, err := Load(context.Background(), dir, nil)
+	le, ok := err.(*LoadError)
+	if !ok {
+		t.Fatalf("err = %v, want *LoadError", err)
+	}
+	if !strings.Contains(le.Msg, "a.go:3:") || !strings.Contains(le.Msg, "undefined") {
+		t.Errorf("message lacks file:line: %s", le.Msg)
+	}
+}
+
+func TestBaseline(t *testing.T) {
+	f := load(t, "basic")
+	res, err := Baseline(context.Background(), f.prog, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res {
+		got = append(got, fmt.Sprintf("%s:%v", r.Test, r.Passed))
+	}
+	want := "TestAbs:false TestAbsNegative:false TestWithdraw:true TestCount:true TestClamp:true TestExternal:true ExampleClamp:true"
+	if strings.Join(got, " ") != want {
+		t.Errorf("baseline = %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if !strings.Contains(res[1].Output, "calc_test.go:17: Abs(-5) = -5") {
+		t.Errorf("TestAbsNegative output lacks the failure: %q", res[1].Output)
+	}
+	f.checkUntouched(t)
+}

@@ -1,0 +1,203 @@
+package collect
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nopol-go/nopol/internal/gotest"
+)
+
+// hookName is the file name the hook file gets in each instrumented
+// package directory (through the overlay only).
+const hookName = "zz_nopol_hook.go"
+
+type atomicCounter struct{ atomic.Int64 }
+
+// overlay is the content of a `go build -overlay` file, built in a temp dir.
+type overlay struct {
+	dir     string
+	Replace map[string]string
+	n       int
+}
+
+func newOverlay(dir string) *overlay {
+	return &overlay{dir: dir, Replace: map[string]string{}}
+}
+
+// add makes the compiler see src at path.
+func (o *overlay) add(path string, src []byte) error {
+	o.n++
+	name := filepath.Join(o.dir, "src", strconv.Itoa(o.n)+"_"+filepath.Base(path))
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(name, src, 0o644); err != nil {
+		return err
+	}
+	o.Replace[path] = name
+	return nil
+}
+
+// write writes the overlay JSON and returns its path.
+func (o *overlay) write() (string, error) {
+	data, err := json.MarshalIndent(struct{ Replace map[string]string }{o.Replace}, "", "\t")
+	if err != nil {
+		return "", err
+	}
+	name := filepath.Join(o.dir, "overlay.json")
+	return name, os.WriteFile(name, data, 0o644)
+}
+
+// hookPath returns a path in dir, not present on disk, for the hook file.
+func hookPath(dir string) string {
+	name := filepath.Join(dir, hookName)
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(name); os.IsNotExist(err) {
+			return name
+		}
+		name = filepath.Join(dir, fmt.Sprintf("zz_nopol_hook%d.go", i))
+	}
+}
+
+// markTests, when set, inserts test-constituent markers (NopolSegment,
+// NopolIteration) into the test files of a package and adds the marked
+// files to ov. It is the hook point for internal/purify.
+var markTests func(prog *Program, d *pkgData, ov *overlay) error
+
+// Instrument writes instrumented copies of every file with sites (and the
+// hook file) into a temp dir, and compiles one test binary per package with
+// `go test -c -overlay`. The user's files are never written.
+func Instrument(ctx context.Context, prog *Program) (b *Build, err error) {
+	start := time.Now()
+	dir, err := os.MkdirTemp("", "nopol-build-")
+	if err != nil {
+		return nil, fmt.Errorf("instrumenting: %w", err)
+	}
+	b = &Build{Program: prog, Dir: dir, Binaries: map[string]string{}, runner: gotest.Default}
+	defer func() {
+		if err != nil {
+			b.Close()
+			b = nil
+		}
+	}()
+	ov := newOverlay(dir)
+	prog.constituents = nil
+
+	// Instrumented files.
+	byFile := map[string][]wrap{}
+	var files []string
+	for i := range prog.Sites {
+		f := prog.syn[i].file
+		if byFile[f] == nil {
+			files = append(files, f)
+		}
+		byFile[f] = append(byFile[f], prog.siteWrap(i))
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		src, err := prog.fileSource(f)
+		if err != nil {
+			return nil, fmt.Errorf("instrumenting %s: %w", f, err)
+		}
+		if err := ov.add(f, splice(src, byFile[f])); err != nil {
+			return nil, fmt.Errorf("instrumenting %s: %w", f, err)
+		}
+	}
+
+	// One hook file per package with non-test files.
+	paths := make([]string, 0, len(prog.pkgs))
+	for path := range prog.pkgs {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		d := prog.pkgs[path]
+		if d.pkg == nil || len(d.pkg.GoFiles) == 0 || d.dir == "" {
+			continue
+		}
+		if err := ov.add(hookPath(d.dir), hookFile(d.name)); err != nil {
+			return nil, fmt.Errorf("instrumenting %s: %w", path, err)
+		}
+		if markTests != nil {
+			if err := markTests(prog, d, ov); err != nil {
+				return nil, fmt.Errorf("instrumenting tests of %s: %w", path, err)
+			}
+		}
+	}
+	ovPath, err := ov.write()
+	if err != nil {
+		return nil, fmt.Errorf("instrumenting: %w", err)
+	}
+	bins, err := buildTests(ctx, b.runner, prog, prog.Packages, ovPath, filepath.Join(dir, "bin"))
+	if err != nil {
+		return nil, fmt.Errorf("instrumenting: %w; this is a nopol bug, please report it", err)
+	}
+	b.Binaries = bins
+	b.BuildTime = time.Since(start)
+	return b, nil
+}
+
+// buildTests compiles the test binaries of pkgs with the overlay into
+// binDir, two at a time.
+func buildTests(ctx context.Context, r *gotest.Runner, prog *Program, pkgs []string, ovPath, binDir string) (map[string]string, error) {
+	if err := os.MkdirAll(binDir, 0o755); err != nil {
+		return nil, err
+	}
+	bins := map[string]string{}
+	errs := make([]error, len(pkgs))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, path := range pkgs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out := filepath.Join(binDir, strconv.Itoa(i)+".test")
+			if err := r.BuildTest(ctx, prog.Dir, path, ovPath, out); err != nil {
+				errs[i] = err
+				return
+			}
+			mu.Lock()
+			bins[path] = out
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return bins, nil
+}
+
+// Close removes the build's temp dir.
+func (b *Build) Close() error {
+	if b == nil || b.Dir == "" {
+		return nil
+	}
+	err := os.RemoveAll(b.Dir)
+	b.Dir = ""
+	return err
+}
+
+// pkgDir returns the directory of package path.
+func (prog *Program) pkgDir(path string) string {
+	if d := prog.pkgs[path]; d != nil && d.dir != "" {
+		return d.dir
+	}
+	return prog.Dir
+}

@@ -1,0 +1,288 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// pkgData is what collect keeps about one loaded package.
+type pkgData struct {
+	path, name, dir string
+	// pkg is the package without tests; tests are the test variants
+	// ("p [p.test]" and "p_test [p.test]").
+	pkg   *packages.Package
+	tests []*packages.Package
+	// deps are the import paths this package's test binary links,
+	// test imports included.
+	deps map[string]bool
+}
+
+// loadMode is what Load asks go/packages for.
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedDeps | packages.NeedTypes | packages.NeedSyntax |
+	packages.NeedTypesInfo | packages.NeedModule | packages.NeedForTest
+
+// Load loads the packages matching patterns in the module at dir, with tests,
+// and finds their sites. Compile errors give a *LoadError.
+func Load(ctx context.Context, dir string, patterns []string) (*Program, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", dir, err)
+	}
+	root, err := moduleRoot(abs)
+	if err != nil {
+		return nil, err
+	}
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	rel, _ := filepath.Rel(root, abs)
+	var pats []string
+	for _, p := range patterns {
+		if rel != "." && (p == "." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../")) {
+			p = "./" + filepath.ToSlash(filepath.Join(rel, p))
+		}
+		pats = append(pats, p)
+	}
+	what := strings.Join(patterns, " ")
+	fset := token.NewFileSet()
+	cfg := &packages.Config{
+		Context: ctx,
+		Mode:    loadMode,
+		Dir:     root,
+		Tests:   true,
+		Fset:    fset,
+	}
+	pkgs, err := packages.Load(cfg, pats...)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %v", what, err)}
+	}
+	if msgs := packageErrors(pkgs); len(msgs) > 0 {
+		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: the module does not compile; fix these errors first:\n%s", what, strings.Join(msgs, "\n"))}
+	}
+
+	prog := &Program{Dir: root, Tests: map[string][]string{}, fset: fset, pkgs: map[string]*pkgData{}}
+	for _, p := range pkgs {
+		if prog.Module == "" && p.Module != nil {
+			prog.Module = p.Module.Path
+		}
+		if strings.HasSuffix(p.ID, ".test") && !strings.Contains(p.ID, " ") {
+			continue // the generated test main package
+		}
+		d := prog.pkgs[p.PkgPath]
+		if strings.HasSuffix(p.PkgPath, "_test") && p.ForTest != "" {
+			d = prog.pkgs[p.ForTest]
+			if d == nil {
+				d = &pkgData{path: p.ForTest}
+				prog.pkgs[p.ForTest] = d
+			}
+		} else if d == nil {
+			d = &pkgData{path: p.PkgPath}
+			prog.pkgs[p.PkgPath] = d
+		}
+		if p.ForTest == "" {
+			d.pkg = p
+			d.name = p.Name
+		} else {
+			d.tests = append(d.tests, p)
+		}
+		if len(p.GoFiles) > 0 && d.dir == "" {
+			d.dir = filepath.Dir(p.GoFiles[0])
+		}
+	}
+	var paths []string
+	for path, d := range prog.pkgs {
+		if d.pkg == nil && len(d.tests) == 0 {
+			continue
+		}
+		paths = append(paths, path)
+		sort.Slice(d.tests, func(i, j int) bool { return d.tests[i].ID < d.tests[j].ID })
+		d.deps = map[string]bool{}
+		for _, t := range append([]*packages.Package{d.pkg}, d.tests...) {
+			if t != nil {
+				collectDeps(t, d.deps)
+			}
+		}
+	}
+	sort.Strings(paths)
+	if len(paths) == 0 {
+		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: no Go packages match; check the patterns", what)}
+	}
+	for _, path := range paths {
+		d := prog.pkgs[path]
+		tests := testNames(fset, d.tests)
+		if len(tests) > 0 {
+			prog.Packages = append(prog.Packages, path)
+			prog.Tests[path] = tests
+		}
+		if d.pkg != nil {
+			prog.findSites(d)
+		}
+	}
+	for i := range prog.Sites {
+		prog.Sites[i].ID = i
+	}
+	return prog, nil
+}
+
+// moduleRoot finds the directory of the go.mod governing dir.
+func moduleRoot(dir string) (string, error) {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", &LoadError{Msg: fmt.Sprintf("loading %s: no go.mod found in it or any parent; run nopol inside a Go module", dir)}
+		}
+		d = parent
+	}
+}
+
+// packageErrors lists the errors of pkgs and their dependencies, once each,
+// as "file:line:col: message".
+func packageErrors(pkgs []*packages.Package) []string {
+	seen := map[string]bool{}
+	var msgs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			msg := e.Msg
+			if e.Pos != "" && e.Pos != "-" {
+				msg = e.Pos + ": " + e.Msg
+			}
+			if !seen[msg] {
+				seen[msg] = true
+				msgs = append(msgs, msg)
+			}
+		}
+	})
+	sort.Strings(msgs)
+	return msgs
+}
+
+func collectDeps(p *packages.Package, into map[string]bool) {
+	for _, imp := range p.Imports {
+		if into[imp.PkgPath] {
+			continue
+		}
+		into[imp.PkgPath] = true
+		collectDeps(imp, into)
+	}
+}
+
+// testNames lists the top-level tests of the test variants, in the order
+// `go test` runs them: tests, then examples with output, by file and
+// position.
+func testNames(fset *token.FileSet, variants []*packages.Package) []string {
+	type fileFuncs struct {
+		name           string
+		tests, example []string
+	}
+	var files []fileFuncs
+	seen := map[string]bool{}
+	for _, p := range variants {
+		for _, f := range p.Syntax {
+			name := fset.File(f.Pos()).Name()
+			if !strings.HasSuffix(name, "_test.go") || seen[name] {
+				continue
+			}
+			seen[name] = true
+			ff := fileFuncs{name: name}
+			for _, decl := range f.Decls {
+				fd, ok := decl.(*ast.FuncDecl)
+				if !ok || fd.Recv != nil || fd.Body == nil {
+					continue
+				}
+				n := fd.Name.Name
+				switch {
+				case isTest(n, "Test") && n != "TestMain" && isTestFunc(fd):
+					ff.tests = append(ff.tests, n)
+				case isTest(n, "Example") && hasOutput(f, fd):
+					ff.example = append(ff.example, n)
+				}
+			}
+			files = append(files, ff)
+		}
+	}
+	// In-package test files come before external ones; go test orders
+	// by TestGoFiles then XTestGoFiles, each sorted by name.
+	var tests, examples []string
+	for _, ff := range files {
+		tests = append(tests, ff.tests...)
+		examples = append(examples, ff.example...)
+	}
+	return append(tests, examples...)
+}
+
+// isTest reports whether name is prefix followed by nothing or a
+// non-lowercase rune, as `go test` requires.
+func isTest(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) {
+		return false
+	}
+	if len(name) == len(prefix) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
+	return !unicode.IsLower(r)
+}
+
+func isTestFunc(fd *ast.FuncDecl) bool {
+	params := fd.Type.Params.List
+	if len(params) != 1 || fd.Type.TypeParams != nil {
+		return false
+	}
+	star, ok := params[0].Type.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := star.X.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "T"
+}
+
+// hasOutput reports whether an example function has an output comment, so
+// that `go test` runs it.
+func hasOutput(f *ast.File, fd *ast.FuncDecl) bool {
+	for _, cg := range f.Comments {
+		if cg.Pos() < fd.Body.Lbrace || cg.End() > fd.Body.Rbrace {
+			continue
+		}
+		text := strings.TrimSpace(cg.Text())
+		if strings.HasPrefix(text, "Output:") || strings.HasPrefix(text, "Unordered output:") {
+			return true
+		}
+	}
+	return false
+}
+
+// pkgOf returns the loaded data of a package, or an error naming it.
+func (prog *Program) pkgOf(path string) (*pkgData, error) {
+	d := prog.pkgs[path]
+	if d == nil {
+		return nil, fmt.Errorf("package %s is not part of the loaded program", path)
+	}
+	return d, nil
+}
+
+// typesOf returns the type-checked package and info of a non-test package.
+func (d *pkgData) typesOf() (*types.Package, *types.Info, error) {
+	if d.pkg == nil || d.pkg.Types == nil {
+		return nil, nil, errors.New("package " + d.path + " has no type information")
+	}
+	return d.pkg.Types, d.pkg.TypesInfo, nil
+}

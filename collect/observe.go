@@ -1,0 +1,396 @@
+package collect
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+)
+
+// Bounds on what is observed at one site.
+const (
+	maxObserved  = 30
+	maxConstants = 30
+)
+
+// observer computes the observed expressions and constants at one site.
+type observer struct {
+	pkg  *types.Package
+	info *types.Info
+	file *ast.File
+	pos  token.Pos
+
+	seen map[string]bool
+}
+
+// observe returns the expressions recorded at a site: the condition's (or
+// statement's) own side-effect-free operands, then local variables
+// (innermost scope first), then their struct fields, then package
+// variables, at most maxObserved.
+func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
+	o.seen = map[string]bool{}
+	var ops, locals, fields, globals []Observed
+
+	// The condition's operands, in source order.
+	ast.Inspect(node, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit, *ast.CompositeLit:
+			return false
+		}
+		e, ok := n.(ast.Expr)
+		if !ok || (kind == Cond && n == node) || !o.safe(e) {
+			return true
+		}
+		tv, ok := o.info.Types[e]
+		if !ok || tv.Value != nil || !tv.IsValue() {
+			return true
+		}
+		if k := kindOf(tv.Type); k != 0 {
+			o.add(&ops, Observed{Expr: types.ExprString(e), Kind: k, NilGuard: o.nilGuard(e)})
+		}
+		return true
+	})
+
+	inner := o.pkg.Scope().Innermost(o.pos)
+	for s := inner; s != nil && s != o.pkg.Scope() && s != types.Universe; s = s.Parent() {
+		if s.Parent() == o.pkg.Scope() {
+			break // the file scope holds only imports
+		}
+		for _, name := range s.Names() {
+			if v, ok := s.Lookup(name).(*types.Var); ok && o.visible(inner, v) {
+				o.addVar(&locals, &fields, name, v.Type())
+			}
+		}
+	}
+	for _, name := range o.pkg.Scope().Names() {
+		if v, ok := o.pkg.Scope().Lookup(name).(*types.Var); ok && o.visible(inner, v) {
+			o.addVar(&globals, &fields, name, v.Type())
+		}
+	}
+
+	var out []Observed
+	for _, group := range [][]Observed{ops, locals, fields, globals} {
+		for _, ob := range group {
+			if len(out) < maxObserved {
+				out = append(out, ob)
+			}
+		}
+	}
+	return out
+}
+
+// nilGuard returns the pointer whose nil-ness guards a field selection
+// e (p.f with p a pointer), "" otherwise.
+func (o *observer) nilGuard(e ast.Expr) string {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok || o.info.Selections[sel] == nil {
+		return ""
+	}
+	if tv, ok := o.info.Types[sel.X]; ok {
+		if _, ptr := tv.Type.Underlying().(*types.Pointer); ptr {
+			return types.ExprString(sel.X)
+		}
+	}
+	return ""
+}
+
+// visible reports whether v is what its name means at the site.
+func (o *observer) visible(inner *types.Scope, v *types.Var) bool {
+	if v.Name() == "_" || v.Name() == "" || strings.HasPrefix(v.Name(), "nopol") || inner == nil {
+		return false
+	}
+	_, obj := inner.LookupParent(v.Name(), o.pos)
+	return obj == v
+}
+
+func (o *observer) add(group *[]Observed, ob Observed) {
+	if o.seen[ob.Expr] {
+		return
+	}
+	o.seen[ob.Expr] = true
+	*group = append(*group, ob)
+}
+
+// addVar adds what is observed of a variable (or field) expr of type t.
+func (o *observer) addVar(group, fields *[]Observed, expr string, t types.Type) {
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return
+	}
+	if k := kindOf(t); k != 0 {
+		o.add(group, Observed{Expr: expr, Kind: k})
+		if k == KindString {
+			o.add(group, Observed{Expr: "len(" + expr + ")", Kind: KindInt})
+		}
+		return
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		o.add(group, Observed{Expr: expr + " == nil", Kind: KindBool})
+		if st, ok := u.Elem().Underlying().(*types.Struct); ok {
+			o.addFields(fields, expr, expr, st)
+		}
+	case *types.Slice, *types.Map, *types.Chan:
+		o.add(group, Observed{Expr: expr + " == nil", Kind: KindBool})
+		o.add(group, Observed{Expr: "len(" + expr + ")", Kind: KindInt})
+	case *types.Signature, *types.Interface:
+		o.add(group, Observed{Expr: expr + " == nil", Kind: KindBool})
+	case *types.Struct:
+		o.addFields(fields, expr, "", u)
+	}
+}
+
+// addFields adds the basic-kind fields of a struct reachable from expr,
+// one level deep.
+func (o *observer) addFields(fields *[]Observed, expr, nilGuard string, st *types.Struct) {
+	for f := range st.Fields() {
+		if f.Embedded() || f.Name() == "_" || (!f.Exported() && f.Pkg() != o.pkg) {
+			continue
+		}
+		if _, ok := types.Unalias(f.Type()).(*types.TypeParam); ok {
+			continue
+		}
+		if k := kindOf(f.Type()); k != 0 {
+			o.add(fields, Observed{Expr: expr + "." + f.Name(), Kind: k, NilGuard: nilGuard})
+		}
+	}
+}
+
+// kindOf maps a type with a basic underlying type to its ValueKind, 0 for
+// other types.
+func kindOf(t types.Type) ValueKind {
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return 0
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok {
+		return 0
+	}
+	info := b.Info()
+	switch {
+	case b.Kind() == types.UnsafePointer || b.Kind() == types.UntypedNil:
+		return 0
+	case info&types.IsBoolean != 0:
+		return KindBool
+	case info&types.IsInteger != 0:
+		return KindInt
+	case info&types.IsFloat != 0:
+		return KindFloat
+	case info&types.IsString != 0:
+		return KindString
+	}
+	return 0
+}
+
+// safe reports whether evaluating e has no side effects and calls no
+// function: variables, field selections, dereferences, arithmetic and
+// comparisons of those, and len/cap. Index expressions are excluded.
+// A panic (nil dereference, division by zero) is caught at run time and
+// recorded as a missing value.
+func (o *observer) safe(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		_, ok := o.info.Uses[e].(*types.Var)
+		return ok
+	case *ast.ParenExpr:
+		return o.safe(e.X)
+	case *ast.SelectorExpr:
+		if sel := o.info.Selections[e]; sel != nil {
+			return sel.Kind() == types.FieldVal && o.safe(e.X)
+		}
+		_, ok := o.info.Uses[e.Sel].(*types.Var) // pkg.Var
+		return ok
+	case *ast.StarExpr:
+		return o.safe(e.X)
+	case *ast.UnaryExpr:
+		switch e.Op {
+		case token.SUB, token.ADD, token.NOT, token.XOR:
+			return o.safe(e.X)
+		}
+		return false
+	case *ast.BinaryExpr:
+		return o.safe(e.X) && o.safe(e.Y) || o.constOrSafe(e.X) && o.constOrSafe(e.Y)
+	case *ast.BasicLit:
+		return false
+	case *ast.CallExpr:
+		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
+		if !ok || len(e.Args) != 1 {
+			return false
+		}
+		b, ok := o.info.Uses[id].(*types.Builtin)
+		return ok && (b.Name() == "len" || b.Name() == "cap") && o.safe(e.Args[0])
+	}
+	return false
+}
+
+func (o *observer) constOrSafe(e ast.Expr) bool {
+	if tv, ok := o.info.Types[e]; ok && (tv.Value != nil || tv.IsNil()) {
+		return true
+	}
+	return o.safe(e)
+}
+
+// constants returns the literals of fn and the named constants of the
+// package visible at the site, at most maxConstants.
+func (o *observer) constants(fn ast.Node) []Constant {
+	var out []Constant
+	seen := map[string]bool{}
+	add := func(expr string, v constant.Value) {
+		val, ok := constValue(v)
+		if !ok || len(out) >= maxConstants {
+			return
+		}
+		key := strconv.Itoa(int(val.Kind)) + ":" + v.ExactString()
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, Constant{Expr: expr, Value: val})
+	}
+	if fn != nil {
+		ast.Inspect(fn, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok {
+				if tv, ok := o.info.Types[lit]; ok && tv.Value != nil {
+					add(lit.Value, tv.Value)
+				}
+			}
+			return true
+		})
+	}
+	inner := o.pkg.Scope().Innermost(o.pos)
+	for _, name := range o.pkg.Scope().Names() {
+		c, ok := o.pkg.Scope().Lookup(name).(*types.Const)
+		if !ok || inner == nil {
+			continue
+		}
+		if _, obj := inner.LookupParent(name, o.pos); obj != c {
+			continue
+		}
+		add(name, c.Val())
+	}
+	return out
+}
+
+// constValue converts a constant to a Value; ok is false for values that
+// do not fit (big integers, complex numbers).
+func constValue(v constant.Value) (Value, bool) {
+	switch v.Kind() {
+	case constant.Bool:
+		return Value{Kind: KindBool, Bool: constant.BoolVal(v)}, true
+	case constant.Int:
+		i, exact := constant.Int64Val(v)
+		return Value{Kind: KindInt, Int: i}, exact
+	case constant.Float:
+		f, _ := constant.Float64Val(v)
+		return Value{Kind: KindFloat, Float: f}, true
+	case constant.String:
+		return Value{Kind: KindString, Str: constant.StringVal(v)}, true
+	}
+	return Value{}, false
+}
+
+// returnStmt returns the statement that returns zero values from fn at the
+// site, and whether one can be written there.
+func (o *observer) returnStmt(fn ast.Node) (string, bool) {
+	var sig *types.Signature
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		if obj, ok := o.info.Defs[fn.Name].(*types.Func); ok {
+			sig = obj.Signature()
+		}
+	case *ast.FuncLit:
+		sig, _ = o.info.Types[fn].Type.(*types.Signature)
+	}
+	if sig == nil {
+		return "", false
+	}
+	res := sig.Results()
+	if res.Len() == 0 {
+		return "return", true
+	}
+	inner := o.pkg.Scope().Innermost(o.pos)
+	if res.At(0).Name() != "" && inner != nil {
+		named := true
+		for v := range res.Variables() {
+			if v.Name() == "_" {
+				continue
+			}
+			if _, obj := inner.LookupParent(v.Name(), o.pos); obj != v {
+				named = false
+			}
+		}
+		if named {
+			return "return", true
+		}
+	}
+	var zeros []string
+	for v := range res.Variables() {
+		z, ok := o.zero(v.Type())
+		if !ok {
+			return "", false
+		}
+		zeros = append(zeros, z)
+	}
+	return "return " + strings.Join(zeros, ", "), true
+}
+
+// zero returns a Go expression for the zero value of t valid at the site.
+func (o *observer) zero(t types.Type) (string, bool) {
+	if _, ok := types.Unalias(t).(*types.TypeParam); !ok {
+		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			switch {
+			case u.Info()&types.IsBoolean != 0:
+				return "false", true
+			case u.Info()&types.IsString != 0:
+				return `""`, true
+			case u.Info()&types.IsNumeric != 0:
+				return "0", true
+			case u.Kind() == types.UnsafePointer:
+				return "nil", true
+			}
+		case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+			return "nil", true
+		}
+	}
+	ok := true
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p == o.pkg {
+			return ""
+		}
+		for _, imp := range o.file.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if path != p.Path() {
+				continue
+			}
+			if imp.Name == nil {
+				return p.Name()
+			}
+			if imp.Name.Name != "_" && imp.Name.Name != "." {
+				return imp.Name.Name
+			}
+		}
+		ok = false
+		return p.Name()
+	})
+	if !ok {
+		return "", false
+	}
+	expr := "*new(" + s + ")"
+	if o.checkExpr(expr) != nil {
+		return "", false
+	}
+	return expr, true
+}
+
+// checkExpr type-checks the Go expression src at the site and returns its
+// type.
+func (o *observer) checkExpr(src string) error {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return err
+	}
+	return types.CheckExpr(token.NewFileSet(), o.pkg, o.pos, e, nil)
+}

@@ -1,0 +1,191 @@
+package collect
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nopol-go/nopol/internal/gotest"
+)
+
+// defaultRunTimeout is the per-run timeout when Run.Timeout is 0.
+const defaultRunTimeout = 30 * time.Second
+
+// testRunPattern returns the -test.run pattern selecting exactly test
+// (and, if sub is not "", its subtest path "Test/a/b").
+func testRunPattern(test, sub string) string {
+	name := test
+	if sub != "" {
+		name = sub
+	}
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+// Run executes r against the build.
+func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
+	bin := b.Binaries[r.Package]
+	if bin == "" {
+		return Result{}, fmt.Errorf("running %s: no test binary for package %s", r.Test, r.Package)
+	}
+	if b.Dir == "" {
+		return Result{}, errors.New("running " + r.Test + ": the build is closed")
+	}
+	out := filepath.Join(b.Dir, "runs", strconv.FormatInt(b.runs.Add(1), 10)+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return Result{}, err
+	}
+	defer os.Remove(out)
+
+	timeout := r.Timeout
+	if timeout <= 0 {
+		timeout = defaultRunTimeout
+	}
+	name := r.Test
+	if r.Subtest != "" {
+		name = r.Subtest
+	}
+	inv := &gotest.Invocation{
+		Path:    bin,
+		Args:    []string{"-test.run=" + testRunPattern(r.Test, r.Subtest), "-test.count=1", "-test.v", "-test.timeout=0"},
+		Dir:     b.Program.pkgDir(r.Package),
+		Env:     runEnv(r, out),
+		Timeout: timeout,
+	}
+	o, err := b.runner.Run(ctx, inv)
+	res := Result{
+		Output:   string(o.Stdout) + string(o.Stderr),
+		Duration: o.Duration,
+		TimedOut: o.TimedOut,
+	}
+	var exit *gotest.ExitError
+	switch {
+	case err == nil:
+		res.Passed = strings.Contains(res.Output, "--- PASS: "+name+" (")
+	case gotest.IsTimeout(err), errors.As(err, &exit):
+	default:
+		return res, fmt.Errorf("running %s of %s: %w", name, r.Package, err)
+	}
+	evals, reached, perr := readRecords(out)
+	if perr != nil {
+		return res, fmt.Errorf("running %s of %s: reading records: %w", name, r.Package, perr)
+	}
+	res.Evals, res.Reached = evals, reached
+	return res, nil
+}
+
+// runEnv returns the hook's environment for r, writing records to out.
+func runEnv(r Run, out string) []string {
+	mode := "cover"
+	if r.Mode == ModeSnapshot {
+		mode = "snapshot"
+	}
+	var force, ret, sites []string
+	for _, id := range sortedKeys(r.Force) {
+		force = append(force, strconv.Itoa(id)+"="+strconv.FormatBool(r.Force[id]))
+	}
+	for _, id := range sortedKeys(r.ForceReturn) {
+		if r.ForceReturn[id] {
+			ret = append(ret, strconv.Itoa(id))
+		}
+	}
+	for _, id := range r.Sites {
+		sites = append(sites, strconv.Itoa(id))
+	}
+	seg := ""
+	if r.ForceSegment >= 0 && (r.ForceSegment != 0 || r.ForceIteration != 0 || len(r.Force) > 0) {
+		seg = strconv.Itoa(r.ForceSegment) + "." + strconv.Itoa(r.ForceIteration)
+	}
+	return []string{
+		"NOPOL_MODE=" + mode,
+		"NOPOL_OUT=" + out,
+		"NOPOL_FORCE=" + strings.Join(force, ","),
+		"NOPOL_RETURN=" + strings.Join(ret, ","),
+		"NOPOL_SITES=" + strings.Join(sites, ","),
+		"NOPOL_FORCE_SEG=" + seg,
+		"NOPOL_CAND=",
+		"NOPOL_PRINT_CONSTITUENTS=" + map[bool]string{true: "1"}[r.PrintConstituents],
+	}
+}
+
+func sortedKeys(m map[int]bool) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	return keys
+}
+
+// record is one line of the hook's output.
+type record struct {
+	Site      int     `json:"s"`
+	Outcome   bool    `json:"o"`
+	Values    []Value `json:"v"`
+	Segment   int     `json:"g"`
+	Iteration int     `json:"i"`
+	Count     int     `json:"n"`
+}
+
+// readRecords parses the hook's record file. A missing file means no site
+// was reached. Count lines (written past the per-site cap) raise Reached
+// without adding evaluations.
+func readRecords(name string) ([]Eval, map[int][2]int, error) {
+	reached := map[int][2]int{}
+	data, err := os.ReadFile(name)
+	if os.IsNotExist(err) {
+		return nil, reached, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var evals []Eval
+	counted := map[int][2]int{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
+	for sc.Scan() {
+		var rec record
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			continue // a line cut by a kill
+		}
+		o := 0
+		if rec.Outcome {
+			o = 1
+		}
+		if rec.Count > 0 {
+			c := counted[rec.Site]
+			c[o] = max(c[o], rec.Count)
+			counted[rec.Site] = c
+			continue
+		}
+		c := reached[rec.Site]
+		c[o]++
+		reached[rec.Site] = c
+		evals = append(evals, Eval{
+			Site:      rec.Site,
+			Outcome:   rec.Outcome,
+			Values:    rec.Values,
+			Segment:   rec.Segment,
+			Iteration: rec.Iteration,
+		})
+	}
+	for id, c := range counted {
+		r := reached[id]
+		r[0], r[1] = max(r[0], c[0]), max(r[1], c[1])
+		reached[id] = r
+	}
+	return evals, reached, sc.Err()
+}

@@ -1,0 +1,232 @@
+package collect
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"sort"
+	"strings"
+)
+
+// siteSyntax is what instrumentation needs to know about a site besides
+// the exported Site.
+type siteSyntax struct {
+	pkg  *pkgData
+	file string // absolute file name
+	// start and end are the byte offsets of the condition (Cond) or the
+	// statement (Guard) in the file.
+	start, end int
+	pos        token.Pos
+	// snap is the Go source of the snapshot function, "nil" when nothing
+	// is observed.
+	snap string
+}
+
+// fileSource returns the bytes of a file of the program, read once.
+func (prog *Program) fileSource(name string) ([]byte, error) {
+	if src, ok := prog.sources[name]; ok {
+		return src, nil
+	}
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if prog.sources == nil {
+		prog.sources = map[string][]byte{}
+	}
+	prog.sources[name] = src
+	return src, nil
+}
+
+// findSites appends the sites of the non-test, non-generated files of d to
+// prog.Sites, in file and position order.
+func (prog *Program) findSites(d *pkgData) {
+	type found struct {
+		site Site
+		syn  siteSyntax
+	}
+	var all []found
+	tpkg, info := d.pkg.Types, d.pkg.TypesInfo
+	if tpkg == nil || info == nil {
+		return
+	}
+	for _, f := range d.pkg.Syntax {
+		tf := prog.fset.File(f.Pos())
+		if tf == nil {
+			continue
+		}
+		name := tf.Name()
+		if strings.HasSuffix(name, "_test.go") || ast.IsGenerated(f) || importsC(f) ||
+			!strings.HasPrefix(name, prog.Dir+string(os.PathSeparator)) {
+			continue
+		}
+		src, err := prog.fileSource(name)
+		if err != nil || len(src) != tf.Size() {
+			continue // the file changed under us; leave it alone
+		}
+		add := func(kind SiteKind, node ast.Node, stack []ast.Node, last bool) {
+			fn, fnName := enclosingFunc(stack)
+			if fn == nil {
+				return
+			}
+			start, end := tf.Offset(node.Pos()), tf.Offset(node.End())
+			p := prog.fset.PositionFor(node.Pos(), false)
+			s := Site{
+				Kind:     kind,
+				Package:  d.path,
+				File:     name,
+				Line:     p.Line,
+				Col:      p.Column,
+				Func:     fnName,
+				Original: string(src[start:end]),
+			}
+			o := &observer{pkg: tpkg, info: info, file: f, pos: node.Pos()}
+			s.Observed = o.observe(kind, node)
+			s.Constants = o.constants(outermostFunc(stack))
+			if kind == Guard {
+				if ret, ok := o.returnStmt(fn); ok {
+					s.Return = ret
+					s.CanReturn = !last
+				}
+			}
+			all = append(all, found{s, siteSyntax{
+				pkg: d, file: name, start: start, end: end, pos: node.Pos(),
+				snap: snapSource(s.Observed),
+			}})
+		}
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.IfStmt:
+				add(Cond, n.Cond, stack, false)
+			case *ast.BlockStmt:
+				prog.guards(n.List, append(stack, n), info, add)
+			case *ast.CaseClause:
+				prog.guards(n.Body, append(stack, n), info, add)
+			case *ast.CommClause:
+				prog.guards(n.Body, append(stack, n), info, add)
+			}
+			return true
+		})
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.site.File != b.site.File {
+			return a.site.File < b.site.File
+		}
+		if a.syn.start != b.syn.start {
+			return a.syn.start < b.syn.start
+		}
+		return a.site.Kind < b.site.Kind
+	})
+	for _, f := range all {
+		prog.Sites = append(prog.Sites, f.site)
+		prog.syn = append(prog.syn, f.syn)
+	}
+}
+
+// guards reports the statements of list that can take a guard.
+func (prog *Program) guards(list []ast.Stmt, stack []ast.Node, info *types.Info, add func(SiteKind, ast.Node, []ast.Node, bool)) {
+	for i, st := range list {
+		last := i == len(list)-1
+		switch st := st.(type) {
+		case *ast.ExprStmt:
+			// A panic ending a block may be what makes the function
+			// terminate; wrapping it would break "missing return".
+			if last && isPanic(st.X, info) {
+				continue
+			}
+			add(Guard, st, stack, last)
+		case *ast.AssignStmt:
+			if st.Tok != token.DEFINE {
+				add(Guard, st, stack, last)
+			}
+		case *ast.IncDecStmt, *ast.SendStmt:
+			add(Guard, st, stack, last)
+		case *ast.ReturnStmt:
+			if !last {
+				add(Guard, st, stack, last)
+			}
+		}
+	}
+}
+
+func isPanic(x ast.Expr, info *types.Info) bool {
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == "panic"
+}
+
+func importsC(f *ast.File) bool {
+	for _, imp := range f.Imports {
+		if imp.Path.Value == `"C"` {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosingFunc returns the innermost function (declaration or literal) on
+// the stack and the name of the declared function around it.
+func enclosingFunc(stack []ast.Node) (fn ast.Node, name string) {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncLit:
+			if fn == nil {
+				fn = n
+			}
+		case *ast.FuncDecl:
+			if fn == nil {
+				fn = n
+			}
+			return fn, funcName(n)
+		}
+	}
+	return fn, "func"
+}
+
+// outermostFunc returns the outermost function on the stack.
+func outermostFunc(stack []ast.Node) ast.Node {
+	for _, n := range stack {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return n
+		}
+	}
+	return nil
+}
+
+func funcName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+			continue
+		case *ast.ParenExpr:
+			t = x.X
+			continue
+		case *ast.IndexExpr:
+			t = x.X
+			continue
+		case *ast.IndexListExpr:
+			t = x.X
+			continue
+		}
+		break
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + fd.Name.Name
+	}
+	return fd.Name.Name
+}

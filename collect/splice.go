@@ -1,0 +1,105 @@
+package collect
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// wrap is an edit that surrounds the bytes [start, end) of a file with
+// prefix and suffix. Wraps of one file are nested or disjoint, like the
+// syntax they come from.
+//
+// Instrumentation edits the source text instead of printing a rewritten
+// syntax tree: every inserted text is free of newlines, so every original
+// line keeps its number and content (only columns on edited lines move),
+// comments and directives stay where they were, and panics and test
+// failures still report the user's file:line.
+type wrap struct {
+	start, end     int
+	prefix, suffix string
+}
+
+// splice applies wraps to src.
+func splice(src []byte, wraps []wrap) []byte {
+	type insert struct {
+		off    int
+		suffix bool
+		size   int // length of the wrapped range, to order nested edits
+		text   string
+	}
+	var ins []insert
+	for _, w := range wraps {
+		ins = append(ins, insert{w.start, false, w.end - w.start, w.prefix})
+		ins = append(ins, insert{w.end, true, w.end - w.start, w.suffix})
+	}
+	sort.SliceStable(ins, func(i, j int) bool {
+		a, b := ins[i], ins[j]
+		if a.off != b.off {
+			return a.off < b.off
+		}
+		if a.suffix != b.suffix {
+			return a.suffix // close what ends here before opening what starts
+		}
+		if a.suffix {
+			return a.size < b.size // inner closes first
+		}
+		return a.size > b.size // outer opens first
+	})
+	var b strings.Builder
+	b.Grow(len(src) + 64*len(ins))
+	last := 0
+	for _, in := range ins {
+		b.Write(src[last:in.off])
+		b.WriteString(in.text)
+		last = in.off
+	}
+	b.Write(src[last:])
+	return []byte(b.String())
+}
+
+// snapSource returns the Go source of the function that evaluates the
+// observed expressions, or "nil".
+func snapSource(obs []Observed) string {
+	if len(obs) == 0 {
+		return "nil"
+	}
+	var b strings.Builder
+	b.WriteString("func() []NopolValue { return []NopolValue{")
+	for i, ob := range obs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch ob.Kind {
+		case KindBool:
+			b.WriteString("NopolBool(func() bool { return bool(" + ob.Expr + ") })")
+		case KindInt:
+			b.WriteString("NopolInt(func() int64 { return int64(" + ob.Expr + ") })")
+		case KindFloat:
+			b.WriteString("NopolFloat(func() float64 { return float64(" + ob.Expr + ") })")
+		case KindString:
+			b.WriteString("NopolString(func() string { return string(" + ob.Expr + ") })")
+		}
+	}
+	b.WriteString("} }")
+	return b.String()
+}
+
+// siteWrap returns the instrumentation edit of site i.
+func (prog *Program) siteWrap(i int) wrap {
+	s, syn := &prog.Sites[i], &prog.syn[i]
+	id := strconv.Itoa(s.ID)
+	if s.Kind == Cond {
+		return wrap{syn.start, syn.end,
+			"NopolCond(" + id + ", func() bool { return bool(",
+			") }, " + syn.snap + ")"}
+	}
+	if s.CanReturn {
+		return wrap{syn.start, syn.end,
+			"if nopolG := NopolGuard(" + id + ", " + syn.snap + "); nopolG == 0 { ",
+			" } else if nopolG == 2 { " + s.Return + " }"}
+	}
+	return wrap{syn.start, syn.end,
+		"if NopolGuard(" + id + ", " + syn.snap + ") == 0 { ",
+		" }"}
+}
