@@ -125,7 +125,6 @@ type LoadError struct{ Msg string }
 
 func (e *LoadError) Error() string { return e.Msg }
 
-
 // Build is an instrumented, compiled test binary per package. Close removes
 // its temp dir.
 type Build struct {
@@ -141,8 +140,6 @@ type Build struct {
 	runner *gotest.Runner
 	runs   atomicCounter
 }
-
-
 
 // Mode is what the hook does during a run.
 type Mode uint8
@@ -212,7 +209,6 @@ type Result struct {
 	Duration time.Duration
 }
 
-
 // Schema is a binary in which one site's condition (or guard) is chosen
 // among candidates by an environment variable.
 type Schema struct {
@@ -236,7 +232,6 @@ type Schema struct {
 	runner *gotest.Runner
 }
 
-
 // SuiteResult is the outcome of a whole test suite for one candidate.
 type SuiteResult struct {
 	Passed   bool
@@ -249,8 +244,6 @@ type SuiteResult struct {
 	Output      string
 }
 
-
-
 // TestResult is the outcome of one top-level test in a plain run.
 type TestResult struct {
 	Package, Test string
@@ -261,5 +254,3 @@ type TestResult struct {
 	// file:line, for attribution to a test constituent.
 	Output string
 }
-
-
