@@ -106,7 +106,7 @@ func runEnv(r Run, out string) []string {
 		sites = append(sites, strconv.Itoa(id))
 	}
 	seg := ""
-	if r.ForceSegment >= 0 && (r.ForceSegment != 0 || r.ForceIteration != 0 || len(r.Force) > 0) {
+	if r.ForceSegment >= 0 {
 		seg = strconv.Itoa(r.ForceSegment) + "." + strconv.Itoa(r.ForceIteration)
 	}
 	return []string{

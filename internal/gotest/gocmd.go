@@ -38,7 +38,7 @@ func (r *Runner) List(ctx context.Context, dir string, args ...string) ([]map[st
 // from dir) to out with `go test -c`, using overlay when it is not "".
 // Compiler errors are in the returned error.
 func (r *Runner) BuildTest(ctx context.Context, dir, pkg, overlay, out string) error {
-	args := []string{"test", "-c", "-o", out}
+	args := []string{"test", "-c", "-vet=off", "-o", out}
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}
