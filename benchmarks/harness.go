@@ -146,12 +146,16 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 		res.Error = err.Error()
 		return res
 	}
+	pattern := "./" + filepath.ToSlash(b.Package)
+	if b.Package == "." {
+		pattern = "."
+	}
 	var args []string
 	switch opts.Tool {
 	case ToolNopol:
-		args = []string{opts.Nopol, "fix", "-json", "-q", "-C", dir, "./" + filepath.ToSlash(b.Package)}
+		args = []string{opts.Nopol, "fix", "-json", "-q", "-C", dir, pattern}
 	case ToolMutation:
-		args = []string{opts.Nopol, "bench", "mutrepair", "-C", dir, "./" + filepath.ToSlash(b.Package)}
+		args = []string{opts.Nopol, "bench", "mutrepair", "-q", "-C", dir, pattern}
 	default:
 		res.Error = fmt.Sprintf("unknown tool %q", opts.Tool)
 		return res
@@ -169,7 +173,8 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 	}
 	var to toolOutput
 	if err := json.Unmarshal(out.Stdout, &to); err != nil {
-		res.Error = fmt.Sprintf("reading %s output (exit %d): %v: %s", opts.Tool, out.ExitCode, err, tail(out.Stderr, 300))
+		// The tool failed without a result: a recorded outcome.
+		res.Reason = fmt.Sprintf("%s exited %d without a result: %s", opts.Tool, out.ExitCode, tail(out.Stderr, 300))
 		return res
 	}
 	res.Patched, res.Reason, res.Style, res.Condition, res.Diff, res.Runs = to.Patched, to.Reason, to.Style, to.Condition, to.Diff, to.Runs

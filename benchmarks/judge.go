@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // judge re-validates res.Diff on a fresh buggy tree (plausible) and
@@ -82,6 +84,18 @@ func fixedFile(ctx context.Context, r *Runner, b *Bug) ([]byte, error) {
 		if root, err = Download(ctx, r, b.Module, b.Version); err != nil {
 			return nil, err
 		}
+	}
+	if strings.HasSuffix(root, ".txtar") {
+		ar, err := txtar.ParseFile(root)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range ar.Files {
+			if f.Name == b.File {
+				return f.Data, nil
+			}
+		}
+		return nil, os.ErrNotExist
 	}
 	return os.ReadFile(filepath.Join(root, filepath.FromSlash(b.File)))
 }

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // goEnv is the environment of every go command on a materialised tree:
@@ -83,7 +85,11 @@ func Materialise(ctx context.Context, r *Runner, b *Bug, dir string, buggy bool)
 			return err
 		}
 	}
-	if err := CopyTree(src, dir); err != nil {
+	copyTree := CopyTree
+	if strings.HasSuffix(src, ".txtar") {
+		copyTree = extractTxtar
+	}
+	if err := copyTree(src, dir); err != nil {
 		return fmt.Errorf("materialising %s: %v", b.ID, err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
@@ -188,4 +194,22 @@ func parseTestJSON(data []byte) *TestRun {
 // runPattern is a -run regexp matching exactly the given top-level tests.
 func runPattern(tests []string) string {
 	return "^(" + strings.Join(tests, "|") + ")$"
+}
+
+// extractTxtar writes the files of a txtar archive under dst.
+func extractTxtar(archive, dst string) error {
+	ar, err := txtar.ParseFile(archive)
+	if err != nil {
+		return err
+	}
+	for _, f := range ar.Files {
+		p := filepath.Join(dst, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,0 +1,127 @@
+package benchmarks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func loadMaxBug(t *testing.T) *Bug {
+	t.Helper()
+	b, err := LoadBug(filepath.Join("testdata", "maxbug.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// inProcess runs the mutation baseline in the test process when the
+// harness starts 'nopol bench mutrepair', and real go commands otherwise.
+func inProcess(t *testing.T) *Runner {
+	real := &Runner{}
+	return &Runner{Exec: func(ctx context.Context, dir string, args []string) (Output, error) {
+		if args[0] != "nopol-under-test" {
+			return real.Run(ctx, dir, args...)
+		}
+		if len(args) < 7 || args[1] != "bench" || args[2] != "mutrepair" || args[4] != "-C" {
+			t.Fatalf("unexpected tool command %q", args)
+		}
+		res, err := MutationRepair(ctx, MutationOptions{Dir: args[5], Package: args[6], MaxSites: 5, Runner: real})
+		if err != nil {
+			return Output{ExitCode: 2, Stderr: []byte(err.Error())}, nil
+		}
+		data, _ := json.Marshal(res)
+		return Output{Stdout: data}, nil
+	}}
+}
+
+func TestVerifyExample(t *testing.T) {
+	b := loadMaxBug(t)
+	vs := Verify(context.Background(), &Runner{}, []*Bug{b}, 1, nil)
+	if !vs[0].OK {
+		t.Fatalf("verify: %s", vs[0].Problem)
+	}
+	broken := *b
+	broken.FailingTests = []string{"TestAbs"}
+	vs = Verify(context.Background(), &Runner{}, []*Bug{&broken}, 1, nil)
+	if vs[0].OK || !strings.Contains(vs[0].Problem, "TestMax") {
+		t.Fatalf("verify of a wrong failing-test list: %+v", vs[0])
+	}
+}
+
+func TestBenchMutationExample(t *testing.T) {
+	b := loadMaxBug(t)
+	r := inProcess(t)
+	var progress bytes.Buffer
+	var done []*Result
+	results := Bench(context.Background(), BenchOptions{
+		Tool: ToolMutation, Nopol: "nopol-under-test", Jobs: 1, Runner: r, Progress: &progress,
+		Done: func(r *Result) { done = append(done, r) },
+	}, []*Bug{b})
+	res := results[0]
+	if res.Error != "" {
+		t.Fatalf("error: %s", res.Error)
+	}
+	if !res.Patched || !res.Plausible || !res.Correct || res.Judgement != "identical" || res.Condition != "a > b" {
+		t.Fatalf("result %+v, want a correct patch a > b", res)
+	}
+	if res.Phases["localize"] <= 0 || len(done) != 1 || !strings.Contains(progress.String(), "correct (identical)") {
+		t.Errorf("phases %v, done %d, progress %q", res.Phases, len(done), progress.String())
+	}
+
+	// Reports from the JSON lines.
+	dir := t.TempDir()
+	data, _ := json.Marshal(res)
+	nopolRes := *res
+	nopolRes.Tool, nopolRes.Correct, nopolRes.Plausible, nopolRes.Patched = ToolNopol, false, false, false
+	data2, _ := json.Marshal(&nopolRes)
+	os.WriteFile(filepath.Join(dir, "results-mutation.jsonl"), append(data, '\n'), 0o644)
+	os.WriteFile(filepath.Join(dir, "results-nopol.jsonl"), append(data2, '\n'), 0o644)
+	if err := WriteReports(dir); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "results.md"))
+	for _, want := range []string{"| mutation | 1 | 1 | 1 | 1 (1 + 0) |", "| nopol | 1 | 0 | 0 | 0 (0 + 0) |", "| maxbug | example | condition | `a > b` |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("results.md lacks %q:\n%s", want, md)
+		}
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, "fixed-over-time.svg"))
+	if !bytes.Contains(svg, []byte("mutation (1)")) || !bytes.Contains(svg, []byte("nopol (0)")) {
+		t.Errorf("plot lacks a line per tool:\n%s", svg)
+	}
+	csv, _ := os.ReadFile(filepath.Join(dir, "results.csv"))
+	if n := bytes.Count(csv, []byte("\n")); n != 3 {
+		t.Errorf("results.csv has %d lines, want 3", n)
+	}
+}
+
+func TestAgreeOnStates(t *testing.T) {
+	b := loadMaxBug(t)
+	for _, c := range []struct {
+		cond string
+		want bool
+	}{
+		{"b < a", true},   // same values everywhere
+		{"a >= b", true},  // differs only when a == b, which no test reaches
+		{"a != b", false}, // differs on Max(1, 2)
+	} {
+		dir := t.TempDir()
+		if err := Materialise(context.Background(), &Runner{}, b, dir, false); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "max.go")
+		src, _ := os.ReadFile(p)
+		os.WriteFile(p, bytes.Replace(src, []byte("a > b"), []byte(c.cond), 1), 0o644)
+		if got := agreeOnStates(context.Background(), &Runner{}, dir, b); got != c.want {
+			t.Errorf("agreeOnStates(%s) = %v, want %v", c.cond, got, c.want)
+		}
+	}
+}
