@@ -48,8 +48,10 @@ type Constituent struct {
 // NopolSegment(k) when qualifier is "". As the first statement of the body of
 // a top-level table loop (a range over a composite literal or a variable) it
 // inserts <qualifier>.NopolIteration(). Function literals, subtests (t.Run)
-// included, are not descended into. A labeled statement gets its marker
-// before the label.
+// included, are not descended into. A labeled loop, switch or select gets
+// its marker before the label (break and continue need the label on the
+// statement); another labeled statement, a goto target, gets it after the
+// label, so that a jump back runs the marker again.
 //
 // dec is the decorator f was decorated with; it gives the original
 // positions. When dec is not nil, Mark also puts a /*line*/ directive before
@@ -99,7 +101,21 @@ func Mark(dec *decorator.Decorator, f *dst.File, qualifier string) []Constituent
 					loop.Body.List = []dst.Stmt{call(qualifier, IterationHook, "")}
 				}
 			}
-			list = append(list, m, s)
+			if l, ok := s.(*dst.LabeledStmt); ok && !breakTarget(l.Stmt) {
+				// A goto target: the label moves to the marker, so that a
+				// jump back runs the marker again.
+				inner := l.Stmt
+				l.Stmt = m
+				l.Decs.Before, l.Decs.Start = m.Decs.Before, m.Decs.Start
+				m.Decs.Before, m.Decs.Start = dst.None, nil
+				inner.Decorations().Before = dst.NewLine
+				if p, ok := position(dec, inner); ok {
+					inner.Decorations().Start.Append(directive(p))
+				}
+				list = append(list, l, inner)
+			} else {
+				list = append(list, m, s)
+			}
 			cons = append(cons, c)
 		}
 		fn.Body.List = list
@@ -252,11 +268,23 @@ func lineDirective(dec *decorator.Decorator, s dst.Stmt) {
 	if !ok || p.file == "" {
 		return
 	}
-	// The printer puts a space between the comment and the statement: the
-	// directive gives the position of that space.
-	col := p.col - 1
-	if col < 1 {
-		col = 1
+	s.Decorations().Start.Append(directive(p))
+}
+
+// directive returns the /*line*/ directive giving the statement at p its
+// position. The printer puts a space between the comment and the
+// statement: the directive gives the position of that space.
+func directive(p span) string {
+	col := max(p.col-1, 1)
+	return "/*line " + p.file + ":" + strconv.Itoa(p.start) + ":" + strconv.Itoa(col) + "*/"
+}
+
+// breakTarget reports whether a label on s can be the target of break or
+// continue: then the label must stay on s.
+func breakTarget(s dst.Stmt) bool {
+	switch s.(type) {
+	case *dst.ForStmt, *dst.RangeStmt, *dst.SwitchStmt, *dst.TypeSwitchStmt, *dst.SelectStmt:
+		return true
 	}
-	s.Decorations().Start.Append("/*line " + p.file + ":" + strconv.Itoa(p.start) + ":" + strconv.Itoa(col) + "*/")
+	return false
 }
