@@ -3,9 +3,11 @@ package synth
 import (
 	"go/ast"
 	"go/parser"
+	"go/scanner"
+	"go/token"
 	"go/types"
+	"slices"
 	"sort"
-	"strings"
 )
 
 // Cost weights. A component costs most; what the original condition already
@@ -20,27 +22,167 @@ const (
 
 // Rank sorts cands best first and sets their Cost: fewer components, the
 // original condition's operands and operators, code constants over invented
-// ones, then the candidate textually closest to the original, then source
-// order, so that the same candidates always rank the same.
+// ones, then the candidate textually closest to the original (see closer),
+// then source order, so that the same candidates always rank the same.
 func Rank(spec *Spec, cands []Candidate) {
-	orig := parseOriginal(spec.Original)
+	m := newCostModel(spec)
 	for i := range cands {
-		cands[i].Cost = cost(spec, cands[i].Term, orig)
-	}
-	dist := make(map[string]int, len(cands))
-	for _, c := range cands {
-		dist[c.Source] = tokenDistance(c.Source, spec.Original)
+		cands[i].Cost = m.cost(cands[i].Term)
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		if a.Cost != b.Cost {
 			return a.Cost < b.Cost
 		}
-		if da, db := dist[a.Source], dist[b.Source]; da != db {
-			return da < db
-		}
-		return a.Source < b.Source
+		return m.closer(a.Term, a.Source, b.Term, b.Source)
 	})
+}
+
+// closer orders terms of equal cost: the smaller token edit distance to the
+// original, then the longer common token prefix with it (the original kept
+// and a clause appended), then fewer backward comparisons, then the source.
+func (m *costModel) closer(a *Term, sa string, b *Term, sb string) bool {
+	ta, tb := goTokens(sa), goTokens(sb)
+	if da, db := tokenDistance(ta, m.origTokens), tokenDistance(tb, m.origTokens); da != db {
+		return da < db
+	}
+	if pa, pb := commonPrefix(ta, m.origTokens), commonPrefix(tb, m.origTokens); pa != pb {
+		return pa > pb
+	}
+	if fa, fb := flips(a), flips(b); fa != fb {
+		return fa < fb
+	}
+	return sa < sb
+}
+
+func commonPrefix(x, y []string) int {
+	n := 0
+	for n < len(x) && n < len(y) && x[n] == y[n] {
+		n++
+	}
+	return n
+}
+
+// mirror is the comparison operator with its operands swapped: a < b is
+// b > a.
+var mirror = map[Op]Op{OpLt: OpGt, OpGt: OpLt, OpLe: OpGe, OpGe: OpLe, OpEq: OpEq, OpNe: OpNe}
+
+// flips counts the comparisons written against the usual orientation: a
+// constant on the left of an input, or inputs in the reverse of the spec's
+// order (len(s) < pos rather than pos > len(s)). It only breaks ties.
+func flips(t *Term) int {
+	n := 0
+	if _, ok := mirror[t.Op]; ok {
+		l, r := firstInput(t.Args[0]), firstInput(t.Args[1])
+		if l < 0 && r >= 0 || l >= 0 && r >= 0 && l > r {
+			n++
+		}
+	}
+	for _, a := range t.Args {
+		n += flips(a)
+	}
+	return n
+}
+
+// firstInput is the index of the leftmost input read by t, or -1.
+func firstInput(t *Term) int {
+	if t.Op == OpInput {
+		return t.Index
+	}
+	for _, a := range t.Args {
+		if i := firstInput(a); i >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// costModel holds the per-spec parts of the cost, computed once: what each
+// input, constant and operator adds.
+type costModel struct {
+	orig       original
+	origTokens []string
+	input      []int // costNewOperand or 0, per input
+	constant   []int // costCodeConst or 0, per constant
+	operator   [OpMul + 1]int
+}
+
+func newCostModel(spec *Spec) *costModel {
+	m := &costModel{orig: parseOriginal(spec.Original), origTokens: goTokens(spec.Original)}
+	m.input = make([]int, len(spec.Inputs))
+	for i, in := range spec.Inputs {
+		if !m.orig.operands[normalize(in.Expr)] {
+			m.input[i] = costNewOperand
+		}
+	}
+	m.constant = make([]int, len(spec.Constants))
+	for i, c := range spec.Constants {
+		if !m.orig.operands[normalize(c.Expr)] {
+			m.constant[i] = costCodeConst
+		}
+	}
+	for op, tok := range opToken {
+		if !m.orig.operators[tok] {
+			m.operator[op] = costNewOperator
+		}
+	}
+	return m
+}
+
+// cost is the Cost of t (see the weights above).
+func (m *costModel) cost(t *Term) int {
+	c := 0
+	var inputs []int
+	var walk func(t *Term)
+	walk = func(t *Term) {
+		c += costComponent
+		switch t.Op {
+		case OpInput:
+			if !slices.Contains(inputs, t.Index) {
+				inputs = append(inputs, t.Index)
+				c += m.input[t.Index]
+			}
+		case OpConst:
+			c += m.constant[t.Index]
+		case OpLit:
+			if !m.orig.operands[t.Lit.GoString()] {
+				c += costInvented
+			}
+		default:
+			// Writing a < b as b > a is no change of operator: a
+			// comparison costs what its cheaper orientation costs.
+			c += m.operator[t.Op]
+			if mo, ok := mirror[t.Op]; ok {
+				c = c - m.operator[t.Op] + min(m.operator[t.Op], m.operator[mo])
+			}
+		}
+		for _, a := range t.Args {
+			walk(a)
+		}
+	}
+	walk(t)
+	return c
+}
+
+// goTokens splits src into Go tokens.
+func goTokens(src string) []string {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
+	var toks []string
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return toks
+		}
+		if tok == token.SEMICOLON && lit == "\n" {
+			continue
+		}
+		if lit == "" {
+			lit = tok.String()
+		}
+		toks = append(toks, lit)
+	}
 }
 
 // original holds the operand texts and operator tokens of the original
@@ -82,45 +224,8 @@ func normalize(src string) string {
 	return types.ExprString(e)
 }
 
-func cost(spec *Spec, t *Term, orig original) int {
-	c := costComponent * t.Size()
-	inputs := map[int]bool{}
-	var walk func(t *Term)
-	walk = func(t *Term) {
-		switch t.Op {
-		case OpInput:
-			inputs[t.Index] = true
-		case OpConst:
-			c += costCodeConst
-			if orig.operands[normalize(spec.Constants[t.Index].Expr)] {
-				c -= costCodeConst
-			}
-		case OpLit:
-			c += costInvented
-			if orig.operands[t.Lit.GoString()] {
-				c -= costInvented
-			}
-		default:
-			if !orig.operators[opToken[t.Op]] {
-				c += costNewOperator
-			}
-		}
-		for _, a := range t.Args {
-			walk(a)
-		}
-	}
-	walk(t)
-	for i := range inputs {
-		if !orig.operands[normalize(spec.Inputs[i].Expr)] {
-			c += costNewOperand
-		}
-	}
-	return c
-}
-
-// tokenDistance is the edit distance between the token sequences of a and b.
-func tokenDistance(a, b string) int {
-	x, y := strings.Fields(a), strings.Fields(b)
+// tokenDistance is the edit distance between the token sequences x and y.
+func tokenDistance(x, y []string) int {
 	prev := make([]int, len(y)+1)
 	cur := make([]int, len(y)+1)
 	for j := range prev {

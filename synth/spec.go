@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 )
@@ -29,6 +30,35 @@ func (k Kind) String() string {
 		return "string"
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// MarshalJSON encodes k by name ("bool", "int", "float", "string"); an
+// unknown kind is encoded as its number.
+func (k Kind) MarshalJSON() ([]byte, error) {
+	if k < Bool || k > String {
+		return json.Marshal(uint8(k))
+	}
+	return json.Marshal(k.String())
+}
+
+// UnmarshalJSON decodes a kind name or number.
+func (k *Kind) UnmarshalJSON(b []byte) error {
+	var name string
+	if err := json.Unmarshal(b, &name); err != nil {
+		var n uint8
+		if err := json.Unmarshal(b, &n); err != nil {
+			return fmt.Errorf("kind: want a name or a number, got %s", b)
+		}
+		*k = Kind(n)
+		return nil
+	}
+	for c := Bool; c <= String; c++ {
+		if c.String() == name {
+			*k = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown kind %q (want bool, int, float or string)", name)
 }
 
 // Input is one expression observed at a site: its Go source text, as it may

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/token"
 	"strconv"
 	"strings"
 )
@@ -148,6 +149,9 @@ func (t *Term) Eval(spec *Spec, ex *Example) (Value, error) {
 		}
 		return a, fmt.Errorf("arithmetic on %s", a.Kind)
 	}
+	if (a.Kind == String || a.Kind == Bool) && t.Op != OpEq && t.Op != OpNe {
+		return a, fmt.Errorf("%s %s %s: not supported", a.Kind, opToken[t.Op], b.Kind)
+	}
 	c, err := compare(a, b)
 	if err != nil {
 		return a, err
@@ -220,15 +224,21 @@ func (t *Term) write(b *strings.Builder, spec *Spec, outer int) {
 		writeOperand(b, spec.Constants[t.Index].Expr, outer)
 		return
 	case OpLit:
-		s := t.Lit.GoString()
-		if outer > 0 && strings.HasPrefix(s, "-") {
-			s = "(" + s + ")"
-		}
-		b.WriteString(s)
+		// Unary minus binds tighter than every binary operator: "n < -1"
+		// and "a - -1" need no parentheses.
+		b.WriteString(t.Lit.GoString())
 		return
 	case OpNot:
+		a := t.Args[0]
+		if a.Op == OpInput {
+			// !(p == nil) reads better as p != nil.
+			if neg, ok := negateEquality(spec.Inputs[a.Index].Expr); ok {
+				writeOperand(b, neg, outer)
+				return
+			}
+		}
 		b.WriteString("!")
-		t.Args[0].write(b, spec, 6)
+		a.write(b, spec, 6)
 		return
 	}
 	p := opPrec[t.Op]
@@ -236,14 +246,46 @@ func (t *Term) write(b *strings.Builder, spec *Spec, outer int) {
 	if paren {
 		b.WriteString("(")
 	}
-	t.Args[0].write(b, spec, p)
+	left, right := t.Args[0], t.Args[1]
+	if t.Op == OpMul && isConstLeaf(right) && !isConstLeaf(left) {
+		// The constant factor goes first, as in 2 * n.
+		left, right = right, left
+	}
+	leftOuter := p
+	if p == opPrec[OpEq] {
+		// A comparison operand that is itself a comparison is
+		// parenthesised on both sides: (p == nil) == q.
+		leftOuter = p + 1
+	}
+	left.write(b, spec, leftOuter)
 	b.WriteString(" " + opToken[t.Op] + " ")
 	// Right operands of the same precedence need parentheses for
 	// non-associative operators (a - (b - c)) and comparisons.
-	t.Args[1].write(b, spec, p+1)
+	right.write(b, spec, p+1)
 	if paren {
 		b.WriteString(")")
 	}
+}
+
+func isConstLeaf(t *Term) bool { return t.Op == OpConst || t.Op == OpLit }
+
+// negateEquality turns "x == y" into "x != y" and back; ok is false when src
+// is not an equality.
+func negateEquality(src string) (string, bool) {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return "", false
+	}
+	be, ok := e.(*ast.BinaryExpr)
+	if !ok || (be.Op != token.EQL && be.Op != token.NEQ) {
+		return "", false
+	}
+	op := token.NEQ
+	if be.Op == token.NEQ {
+		op = token.EQL
+	}
+	x, y := src[be.X.Pos()-1:be.X.End()-1], src[be.Y.Pos()-1:be.Y.End()-1]
+	return x + " " + op.String() + " " + y, true
 }
 
 // writeOperand writes an observed expression, parenthesised when it is itself

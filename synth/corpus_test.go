@@ -1,0 +1,231 @@
+package synth_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"go/parser"
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nopol-go/nopol/synth"
+)
+
+// problem is one file of testdata: a synthesis problem and what Solve must
+// make of it.
+type problem struct {
+	// Generated marks files written by gen_corpus.go.
+	Generated string     `json:"generated,omitempty"`
+	Name      string     `json:"name"`
+	Note      string     `json:"note"`
+	Spec      synth.Spec `json:"spec"`
+	Expect    struct {
+		// First is the source expected to rank first; Any lists
+		// equivalent sources of which one must rank first.
+		First string   `json:"first,omitempty"`
+		Any   []string `json:"any,omitempty"`
+		// Error is "contradiction", "none" (no candidate) or empty.
+		Error string `json:"error,omitempty"`
+	} `json:"expect"`
+	// Heldout are examples, beyond the spec's, on which the first
+	// candidate must give Want.
+	Heldout []synth.Example `json:"heldout,omitempty"`
+	// MaxSize overrides Options.MaxSize when set.
+	MaxSize int `json:"maxSize,omitempty"`
+}
+
+func loadCorpus(t testing.TB) []*problem {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*problem
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := new(problem)
+		dec := json.NewDecoder(strings.NewReader(string(data)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(p); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if want := strings.TrimSuffix(filepath.Base(f), ".json"); p.Name != want {
+			t.Fatalf("%s: name %q, want %q", f, p.Name, want)
+		}
+		out = append(out, p)
+	}
+	if len(out) < 40 {
+		t.Fatalf("corpus has %d problems, want at least 40", len(out))
+	}
+	return out
+}
+
+func (p *problem) options(backend string) synth.Options {
+	return synth.Options{Backend: backend, MaxSize: p.MaxSize}
+}
+
+// normalize prints src as go/types does, so that spacing does not matter.
+func normalize(src string) string {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return src
+	}
+	return types.ExprString(e)
+}
+
+func (p *problem) expected() []string {
+	var srcs []string
+	if p.Expect.First != "" {
+		srcs = append(srcs, normalize(p.Expect.First))
+	}
+	for _, s := range p.Expect.Any {
+		srcs = append(srcs, normalize(s))
+	}
+	return srcs
+}
+
+func TestCorpus(t *testing.T) {
+	corpus := loadCorpus(t)
+	for _, backend := range synth.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			for _, p := range corpus {
+				t.Run(p.Name, func(t *testing.T) {
+					if testing.Short() && len(p.Spec.Examples) > 100 {
+						t.Skip("many examples")
+					}
+					checkProblem(t, backend, p)
+				})
+			}
+		})
+	}
+}
+
+func checkProblem(t *testing.T, backend string, p *problem) {
+	t.Helper()
+	spec := p.Spec
+	cands, err := synth.Solve(context.Background(), &spec, p.options(backend))
+	switch p.Expect.Error {
+	case "contradiction":
+		var ce *synth.ContradictionError
+		if !errors.As(err, &ce) {
+			t.Fatalf("Solve: got %v, %v; want a *ContradictionError", sources(cands), err)
+		}
+		return
+	case "none":
+		var ne *synth.NoCandidateError
+		if !errors.As(err, &ne) {
+			t.Fatalf("Solve: got %v, %v; want a *NoCandidateError", sources(cands), err)
+		}
+		return
+	case "":
+	default:
+		t.Fatalf("bad expect.error %q", p.Expect.Error)
+	}
+	if err != nil {
+		t.Fatalf("Solve: %v", err)
+	}
+	if len(cands) == 0 {
+		t.Fatal("Solve returned no candidate and no error")
+	}
+	checkCandidates(t, &spec, cands)
+	if want := p.expected(); len(want) > 0 {
+		got := normalize(cands[0].Source)
+		if !slices.Contains(want, got) {
+			if len(p.Heldout) == 0 {
+				t.Errorf("first candidate %q, want %q (all: %q)", cands[0].Source, want, sources(cands))
+			} else {
+				t.Logf("first candidate %q, not %q: checking equivalence on the held-out examples", cands[0].Source, want)
+			}
+		}
+	}
+	for i := range p.Heldout {
+		ex := &p.Heldout[i]
+		v, err := cands[0].Term.Eval(&spec, ex)
+		if err != nil || v.Bool != ex.Want {
+			t.Errorf("first candidate %q on held-out example %v: got %v, %v; want %v (all: %q)", cands[0].Source, ex.Values, v, err, ex.Want, sources(cands))
+			break
+		}
+	}
+	again, err := synth.Solve(context.Background(), &spec, p.options(backend))
+	if err != nil {
+		t.Fatalf("second Solve: %v", err)
+	}
+	if a, b := sources(cands), sources(again); !slices.Equal(a, b) {
+		t.Errorf("not deterministic:\nfirst  %q\nsecond %q", a, b)
+	}
+}
+
+// checkCandidates checks what Solve promises of every candidate: it gives
+// every example its outcome with Go semantics, it is not trivial, its fields
+// agree with its term, and the order follows the cost.
+func checkCandidates(t *testing.T, spec *synth.Spec, cands []synth.Candidate) {
+	t.Helper()
+	seen := map[string]bool{}
+	for i, c := range cands {
+		if c.Source != c.Term.Source(spec) || c.Size != c.Term.Size() || c.Expr == nil {
+			t.Errorf("candidate %d %q: fields disagree with its term (%q, size %d)", i, c.Source, c.Term.Source(spec), c.Term.Size())
+		}
+		if seen[c.Source] {
+			t.Errorf("candidate %q returned twice", c.Source)
+		}
+		seen[c.Source] = true
+		if i > 0 && c.Cost < cands[i-1].Cost {
+			t.Errorf("candidate %d %q (cost %d) ranks after %q (cost %d)", i, c.Source, c.Cost, cands[i-1].Source, cands[i-1].Cost)
+		}
+		for j := range spec.Examples {
+			ex := &spec.Examples[j]
+			v, err := c.Term.Eval(spec, ex)
+			if err != nil || v.Kind != synth.Bool || v.Bool != ex.Want {
+				t.Errorf("candidate %q on example %d %v: got %v, %v; want %v", c.Source, j, ex.Values, v, err, ex.Want)
+				break
+			}
+		}
+		if trivial(spec, c.Term) {
+			t.Errorf("candidate %q is trivial", c.Source)
+		}
+	}
+}
+
+// trivial reports whether t reads no input, or compares or combines a term
+// with itself.
+func trivial(spec *synth.Spec, t *synth.Term) bool {
+	if !readsInput(t) {
+		return true
+	}
+	if len(t.Args) == 2 && t.Args[0].Source(spec) == t.Args[1].Source(spec) {
+		return true
+	}
+	for _, a := range t.Args {
+		if a.Kind(spec) == synth.Bool && trivial(spec, a) {
+			return true
+		}
+	}
+	return false
+}
+
+func readsInput(t *synth.Term) bool {
+	if t.Op == synth.OpInput {
+		return true
+	}
+	for _, a := range t.Args {
+		if readsInput(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func sources(cands []synth.Candidate) []string {
+	var out []string
+	for _, c := range cands {
+		out = append(out, c.Source)
+	}
+	return out
+}

@@ -1,0 +1,962 @@
+package synth
+
+import (
+	"context"
+	"math"
+	"slices"
+	"sort"
+)
+
+// The enumerative backend: bottom-up enumeration by size with observational
+// equivalence. Every term is represented by its vector of values on the
+// distinct examples (with a mask of the examples on which it has no value,
+// because it reads a missing input without a short-circuit protecting it);
+// of the terms with the same vector only the smallest, cheapest one is kept
+// and used to build bigger terms.
+//
+// The last levels are not stored: a bool term of size MaxSize-1 can only
+// become a solution under "!", so it is only compared with the negated
+// target; numeric terms of size MaxSize-2 can only be compared with a leaf,
+// so they are built on the fly at the last level and dropped; at the last
+// level only the terms equal to the target matter, so "&&" and "||" combine
+// only operands that agree with the target where they must.
+
+func init() { Register("enum", enumBackend{}) }
+
+type enumBackend struct{}
+
+// maxInvented bounds the invented integer constants.
+const maxInvented = 10
+
+func (enumBackend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term, error) {
+	e := newEnumerator(ctx, p, opts)
+	e.run()
+	if e.stop && ctx.Err() != nil {
+		return e.sols, ctx.Err()
+	}
+	return e.sols, nil
+}
+
+// vec is the value of a term on every distinct example. Only the slice of the
+// term's kind is set; values on missing examples are zero.
+type vec struct {
+	ints   []int64
+	floats []float64
+	strs   []int32
+	bits   []uint64 // bool values, one bit per example
+	miss   []uint64 // examples without a value; nil when there are none
+}
+
+// entry is a term kept for its vector.
+type entry struct {
+	term     *Term
+	kind     Kind
+	size     int
+	v        vec
+	hasInput bool
+	cost     int
+	id       int // creation order, for orientation rules
+}
+
+type enumerator struct {
+	ctx   context.Context
+	spec  *Spec
+	exs   []Example
+	n     int
+	words int
+	last  uint64 // mask of the valid bits of the last word
+
+	target, negTarget []uint64
+
+	maxSize int
+	want    int // MaxCandidates: stop after a level with that many solutions
+	cap     int // stop at once with that many
+
+	model *costModel
+	bank  [String + 1][][]*entry // kind, size
+	seen  [String + 1]map[uint64][]*entry
+	ids   int
+
+	strIDs map[string]int32
+	sols   []*Term
+	notSol []*Term // Not(a) solutions found at MaxSize-1, reported at MaxSize
+	steps  int
+	stop   bool
+
+	// scratch buffers
+	sInts   []int64
+	sFloats []float64
+	sBits   []uint64
+	sMiss   []uint64
+	bMiss   []uint64 // missing mask of the bool result in sBits
+	bAny    bool     // whether bMiss has a bit set
+	stream  map[[2]uint64]bool
+}
+
+func newEnumerator(ctx context.Context, p *Problem, opts Options) *enumerator {
+	n := len(p.Examples)
+	e := &enumerator{
+		ctx:     ctx,
+		spec:    p.Spec,
+		exs:     p.Examples,
+		n:       n,
+		words:   (n + 63) / 64,
+		maxSize: opts.MaxSize,
+		want:    opts.MaxCandidates,
+		cap:     4 * opts.MaxCandidates,
+		model:   newCostModel(p.Spec),
+		strIDs:  map[string]int32{},
+	}
+	e.last = ^uint64(0)
+	if r := n % 64; r != 0 {
+		e.last = 1<<r - 1
+	}
+	e.target = make([]uint64, e.words)
+	for i, ex := range p.Examples {
+		if ex.Want {
+			e.target[i/64] |= 1 << (i % 64)
+		}
+	}
+	e.negTarget = e.not(e.target)
+	for k := range e.bank {
+		e.bank[k] = make([][]*entry, e.maxSize+1)
+		e.seen[k] = map[uint64][]*entry{}
+	}
+	e.sInts = make([]int64, n)
+	e.sFloats = make([]float64, n)
+	e.sBits = make([]uint64, e.words)
+	e.sMiss = make([]uint64, e.words)
+	e.bMiss = make([]uint64, e.words)
+	return e
+}
+
+func (e *enumerator) not(bits []uint64) []uint64 {
+	out := make([]uint64, len(bits))
+	for i, w := range bits {
+		out[i] = ^w
+	}
+	if len(out) > 0 {
+		out[len(out)-1] &= e.last
+	}
+	return out
+}
+
+// tick counts work and reports whether the search must stop.
+func (e *enumerator) tick() bool {
+	e.steps++
+	if e.steps&1023 == 0 && e.ctx.Err() != nil {
+		e.stop = true
+	}
+	return e.stop
+}
+
+func (e *enumerator) run() {
+	e.leaves()
+	for s := 2; s <= e.maxSize && !e.stop; s++ {
+		if s == e.maxSize {
+			e.lastLevel()
+		} else {
+			e.level(s)
+		}
+		if len(e.sols) >= e.want {
+			return
+		}
+	}
+}
+
+// addSolution records t; it stops the search at the hard cap.
+func (e *enumerator) addSolution(t *Term) {
+	e.sols = append(e.sols, t)
+	if len(e.sols) >= e.cap {
+		e.stop = true
+	}
+}
+
+// ---- leaves ----
+
+func (e *enumerator) leaves() {
+	for i, in := range e.spec.Inputs {
+		v := e.newVec(in.Kind)
+		for j := range e.exs {
+			x := e.exs[j].Values[i]
+			if x.Missing {
+				v.miss = setBit(v.miss, j, e.words)
+				continue
+			}
+			e.setValue(&v, j, x)
+		}
+		e.offerLeaf(InputTerm(i), in.Kind, v, true)
+	}
+	for i, c := range e.spec.Constants {
+		v := e.newVec(c.Value.Kind)
+		for j := range e.exs {
+			e.setValue(&v, j, c.Value)
+		}
+		e.offerLeaf(ConstTerm(i), c.Value.Kind, v, false)
+	}
+	for _, x := range e.invented() {
+		v := e.newVec(Int)
+		for j := range v.ints {
+			v.ints[j] = x
+		}
+		e.offerLeaf(LitTerm(IntValue(x)), Int, v, false)
+	}
+}
+
+func (e *enumerator) newVec(k Kind) vec {
+	switch k {
+	case Int:
+		return vec{ints: make([]int64, e.n)}
+	case Float:
+		return vec{floats: make([]float64, e.n)}
+	case String:
+		return vec{strs: make([]int32, e.n)}
+	}
+	return vec{bits: make([]uint64, e.words)}
+}
+
+func (e *enumerator) setValue(v *vec, j int, x Value) {
+	switch x.Kind {
+	case Int:
+		v.ints[j] = x.Int
+	case Float:
+		v.floats[j] = x.Float
+	case String:
+		id, ok := e.strIDs[x.Str]
+		if !ok {
+			id = int32(len(e.strIDs))
+			e.strIDs[x.Str] = id
+		}
+		v.strs[j] = id
+	case Bool:
+		if x.Bool {
+			v.bits[j/64] |= 1 << (j % 64)
+		}
+	}
+}
+
+func setBit(ws []uint64, j, words int) []uint64 {
+	if ws == nil {
+		ws = make([]uint64, words)
+	}
+	ws[j/64] |= 1 << (j % 64)
+	return ws
+}
+
+func (e *enumerator) offerLeaf(t *Term, k Kind, v vec, hasInput bool) {
+	if k == Bool && hasInput && v.miss == nil && slices.Equal(v.bits, e.target) {
+		e.addSolution(t)
+	}
+	e.offer(t, k, 1, v, hasInput, false)
+}
+
+// invented returns integer constants suggested by the examples: 0, and the
+// values on both sides of each change of outcome along an integer input
+// that looks like a threshold (few changes), with their neighbours. Values of
+// code constants are left out: the code's own constant is preferred.
+func (e *enumerator) invented() []int64 {
+	have := map[int64]bool{}
+	for _, c := range e.spec.Constants {
+		if c.Value.Kind == Int {
+			have[c.Value.Int] = true
+		}
+	}
+	type cand struct {
+		input, changes int
+		vals           []int64
+	}
+	var cands []cand
+	for i, in := range e.spec.Inputs {
+		if in.Kind != Int {
+			continue
+		}
+		outcome := map[int64]uint8{}
+		for _, ex := range e.exs {
+			if x := ex.Values[i]; !x.Missing {
+				o := uint8(1)
+				if ex.Want {
+					o = 2
+				}
+				outcome[x.Int] |= o
+			}
+		}
+		keys := make([]int64, 0, len(outcome))
+		for k := range outcome {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		c := cand{input: i}
+		for j := 1; j < len(keys); j++ {
+			if outcome[keys[j]] != outcome[keys[j-1]] {
+				c.changes++
+				a, b := keys[j-1], keys[j]
+				c.vals = append(c.vals, a, b, a+1, b-1)
+			}
+		}
+		if c.changes > 0 && c.changes <= 3 {
+			cands = append(cands, c)
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].changes < cands[j].changes })
+	var out []int64
+	add := func(x int64) {
+		if !have[x] && len(out) < maxInvented {
+			have[x] = true
+			out = append(out, x)
+		}
+	}
+	add(0)
+	for _, c := range cands {
+		for _, x := range c.vals {
+			add(x)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ---- the bank ----
+
+// offer keeps t unless a term with the same vector is already kept; at equal
+// size the cheaper term (by the ranking cost) replaces the kept one. It
+// reports whether t was kept.
+func (e *enumerator) offer(t *Term, k Kind, size int, v vec, hasInput bool, copyVec bool) bool {
+	h := e.hash(k, &v)
+	for _, old := range e.seen[k][h] {
+		if !e.equal(k, &old.v, &v) {
+			continue
+		}
+		if old.size < size {
+			return false
+		}
+		c := e.model.cost(t)
+		if c < old.cost || c == old.cost && e.closer(t, old.term) {
+			old.term, old.cost, old.hasInput = t, c, hasInput
+		}
+		return false
+	}
+	if copyVec {
+		v = cloneVec(v)
+	}
+	en := &entry{term: t, kind: k, size: size, v: v, hasInput: hasInput, cost: e.model.cost(t), id: e.ids}
+	e.ids++
+	e.seen[k][h] = append(e.seen[k][h], en)
+	e.bank[k][size] = append(e.bank[k][size], en)
+	return true
+}
+
+// closer reports whether a is closer to the original than b, for terms of
+// equal cost.
+func (e *enumerator) closer(a, b *Term) bool {
+	return e.model.closer(a, a.Source(e.spec), b, b.Source(e.spec))
+}
+
+// known reports whether a vector is already kept at a size below size.
+func (e *enumerator) known(k Kind, v *vec, size int) (uint64, bool) {
+	h := e.hash(k, v)
+	for _, old := range e.seen[k][h] {
+		if old.size < size && e.equal(k, &old.v, v) {
+			return h, true
+		}
+	}
+	return h, false
+}
+
+func cloneVec(v vec) vec {
+	return vec{
+		ints:   slices.Clone(v.ints),
+		floats: slices.Clone(v.floats),
+		strs:   slices.Clone(v.strs),
+		bits:   slices.Clone(v.bits),
+		miss:   slices.Clone(v.miss),
+	}
+}
+
+func mix(h uint64) uint64 {
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	h ^= h >> 31
+	return h
+}
+
+func (e *enumerator) hash(k Kind, v *vec) uint64 { return hashVec(uint64(k), v) }
+
+func hashVec(h uint64, v *vec) uint64 {
+	for _, x := range v.ints {
+		h = mix(h ^ uint64(x))
+	}
+	for _, x := range v.floats {
+		h = mix(h ^ math.Float64bits(x))
+	}
+	for _, x := range v.strs {
+		h = mix(h ^ uint64(x))
+	}
+	for _, x := range v.bits {
+		h = mix(h ^ x)
+	}
+	for _, x := range v.miss {
+		h = mix(h ^ x ^ 0x5555)
+	}
+	return h
+}
+
+func (e *enumerator) equal(k Kind, a, b *vec) bool {
+	if !equalMiss(a.miss, b.miss) {
+		return false
+	}
+	switch k {
+	case Int:
+		return slices.Equal(a.ints, b.ints)
+	case Float:
+		for i, x := range a.floats {
+			if math.Float64bits(x) != math.Float64bits(b.floats[i]) {
+				return false
+			}
+		}
+		return true
+	case String:
+		return slices.Equal(a.strs, b.strs)
+	}
+	return slices.Equal(a.bits, b.bits)
+}
+
+func equalMiss(a, b []uint64) bool {
+	if a == nil || b == nil {
+		return isZero(a) && isZero(b)
+	}
+	return slices.Equal(a, b)
+}
+
+func isZero(ws []uint64) bool {
+	for _, w := range ws {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// orMiss is the union of two missing masks, nil when empty.
+func (e *enumerator) orMiss(a, b []uint64) []uint64 {
+	if a == nil && b == nil {
+		return nil
+	}
+	out := e.sMiss
+	any := false
+	for i := range out {
+		var x uint64
+		if a != nil {
+			x = a[i]
+		}
+		if b != nil {
+			x |= b[i]
+		}
+		out[i] = x
+		any = any || x != 0
+	}
+	if !any {
+		return nil
+	}
+	return out
+}
+
+func missing(miss []uint64, j int) bool {
+	return miss != nil && miss[j/64]&(1<<(j%64)) != 0
+}
+
+// ---- levels ----
+
+var cmpOps = [6]Op{OpLt, OpLe, OpEq, OpNe, OpGt, OpGe}
+
+// level builds the terms of size s < MaxSize.
+func (e *enumerator) level(s int) {
+	storeNum := s <= e.maxSize-3
+	// "!": over inputs, "&&" and "||" only (a negated comparison is a
+	// comparison).
+	for _, a := range e.bank[Bool][s-1] {
+		if e.tick() {
+			return
+		}
+		if !a.hasInput || (a.term.Op != OpInput && a.term.Op != OpAnd && a.term.Op != OpOr) {
+			continue
+		}
+		e.notInto(&a.v)
+		e.boolResult(s, func() *Term { return NotTerm(a.term) }, true, false)
+	}
+	for _, op := range [2]Op{OpAnd, OpOr} {
+		e.pairs(Bool, s-1, func(a, b *entry) {
+			if !a.hasInput || !b.hasInput {
+				return
+			}
+			e.andOrInto(op, &a.v, &b.v)
+			redundant := e.isTarget(&a.v) || e.isTarget(&b.v)
+			e.boolResult(s, func() *Term { return BinTerm(op, a.term, b.term) }, !redundant, true)
+		})
+	}
+	for _, k := range [4]Kind{Int, Float, String, Bool} {
+		if (k == String || k == Bool) && s != 3 {
+			continue
+		}
+		e.pairs(k, s-1, func(a, b *entry) {
+			if !e.comparable(k, a, b) {
+				return
+			}
+			e.compareAll(k, &a.v, &b.v, func(op Op, bits, miss []uint64) {
+				e.boolResult(s, func() *Term { return BinTerm(op, a.term, b.term) }, true, false)
+			})
+		})
+	}
+	if !storeNum {
+		return
+	}
+	for _, k := range [2]Kind{Int, Float} {
+		e.arithPairs(k, s, func(op Op, a, b *entry) {
+			v := e.arith(op, k, &a.v, &b.v)
+			if _, ok := e.known(k, &v, s); ok {
+				return
+			}
+			e.offer(BinTerm(op, a.term, b.term), k, s, v, true, true)
+		})
+	}
+}
+
+// lastLevel finds the solutions of size MaxSize.
+func (e *enumerator) lastLevel() {
+	s := e.maxSize
+	for _, t := range e.notSol {
+		e.addSolution(t)
+		if e.stop {
+			return
+		}
+	}
+	e.lastAndOr(s)
+	for _, k := range [4]Kind{Int, Float, String, Bool} {
+		if (k == String || k == Bool) && s != 3 {
+			continue
+		}
+		e.pairs(k, s-1, func(a, b *entry) {
+			if e.comparable(k, a, b) {
+				e.matchAll(k, a.term, b.term, &a.v, &b.v)
+			}
+		})
+	}
+	// Numeric terms of size s-2, built on the fly and compared with leaves.
+	if s-2 < 3 {
+		return
+	}
+	e.stream = map[[2]uint64]bool{}
+	for _, k := range [2]Kind{Int, Float} {
+		e.arithPairs(k, s-2, func(op Op, a, b *entry) {
+			v := e.arith(op, k, &a.v, &b.v)
+			if v.miss != nil {
+				return // a comparison over it would read a missing value
+			}
+			h, ok := e.known(k, &v, s-2)
+			if ok {
+				return
+			}
+			key := [2]uint64{h, hashVec(0x9e3779b97f4a7c15, &v)}
+			if e.stream[key] {
+				return
+			}
+			e.stream[key] = true
+			x := BinTerm(op, a.term, b.term)
+			for _, l := range e.bank[k][1] {
+				if e.stop {
+					return
+				}
+				if l.v.miss != nil {
+					continue
+				}
+				e.matchAll(k, x, l.term, &v, &l.v)
+				if l.hasInput {
+					e.matchAll(k, l.term, x, &l.v, &v)
+				}
+			}
+		})
+	}
+	e.stream = nil
+}
+
+// lastAndOr finds the "&&" and "||" solutions of size s: a && b needs a
+// true wherever the target is, and b equal to the target wherever a is
+// true; a || b the converse.
+func (e *enumerator) lastAndOr(s int) {
+	for _, op := range [2]Op{OpAnd, OpOr} {
+		for sa := 1; sa <= s-2; sa++ {
+			for _, a := range e.bank[Bool][sa] {
+				if !a.hasInput || a.v.miss != nil || e.isTarget(&a.v) {
+					continue
+				}
+				if !e.leftFits(op, a.v.bits) {
+					continue
+				}
+				for _, b := range e.bank[Bool][s-1-sa] {
+					if e.tick() {
+						return
+					}
+					if b == a || !b.hasInput || e.isTarget(&b.v) || !e.rightFits(op, a.v.bits, &b.v) {
+						continue
+					}
+					e.addSolution(BinTerm(op, a.term, b.term))
+					if e.stop {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+func (e *enumerator) leftFits(op Op, a []uint64) bool {
+	for i, t := range e.target {
+		if op == OpAnd && t&^a[i] != 0 || op == OpOr && a[i]&^t != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *enumerator) rightFits(op Op, a []uint64, b *vec) bool {
+	for i, t := range e.target {
+		care := a[i] // "&&" evaluates b where a is true
+		if op == OpOr {
+			care = ^a[i]
+		}
+		if i == e.words-1 {
+			care &= e.last
+		}
+		var m uint64
+		if b.miss != nil {
+			m = b.miss[i]
+		}
+		if (m|(b.bits[i]^t))&care != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *enumerator) isTarget(v *vec) bool {
+	return v.miss == nil && slices.Equal(v.bits, e.target)
+}
+
+// pairs calls f for each ordered pair of distinct kept entries of kind k
+// whose sizes add up to total.
+func (e *enumerator) pairs(k Kind, total int, f func(a, b *entry)) {
+	for sa := 1; sa < total; sa++ {
+		sb := total - sa
+		if sb >= len(e.bank[k]) || sa >= len(e.bank[k]) {
+			continue
+		}
+		for _, a := range e.bank[k][sa] {
+			for _, b := range e.bank[k][sb] {
+				if e.tick() {
+					return
+				}
+				if a != b {
+					f(a, b)
+				}
+			}
+		}
+	}
+}
+
+// comparable says whether a op b is worth building: it reads an input, and
+// a constant goes on the right; bools and strings compare leaves only.
+func (e *enumerator) comparable(k Kind, a, b *entry) bool {
+	if !a.hasInput {
+		return false
+	}
+	if k == Bool {
+		return b.hasInput && a.id < b.id
+	}
+	return true
+}
+
+// arithPairs calls f for the arithmetic terms of size s: a + b, a - b and
+// a * c for a constant c other than 0 and 1.
+func (e *enumerator) arithPairs(k Kind, s int, f func(op Op, a, b *entry)) {
+	e.pairs(k, s-1, func(a, b *entry) {
+		if !a.hasInput && !b.hasInput {
+			return
+		}
+		if isZeroLeaf(b) {
+			return
+		}
+		if a.hasInput && (!b.hasInput || a.size != b.size || a.id < b.id) {
+			f(OpAdd, a, b)
+		}
+		if !isZeroLeaf(a) {
+			f(OpSub, a, b) // 0 - b is a negation, found as a comparison
+		}
+		if a.hasInput && isConstLeaf(b.term) && !isOneLeaf(b) {
+			f(OpMul, a, b)
+		}
+	})
+}
+
+func isZeroLeaf(en *entry) bool {
+	return !en.hasInput && en.size == 1 && (en.v.ints != nil && en.v.ints[0] == 0 || en.v.floats != nil && en.v.floats[0] == 0)
+}
+
+func isOneLeaf(en *entry) bool {
+	return en.v.ints != nil && en.v.ints[0] == 1 || en.v.floats != nil && en.v.floats[0] == 1
+}
+
+// boolResult handles the bool vector in the scratch buffers, built by mk at
+// size s: a solution when it equals the target (and solution is set), a
+// solution under "!" at MaxSize-1 (when negOK), kept below MaxSize-1.
+func (e *enumerator) boolResult(s int, mk func() *Term, solution, negOK bool) {
+	v := vec{bits: e.sBits, miss: e.sBMiss()}
+	if v.miss == nil {
+		if solution && slices.Equal(v.bits, e.target) {
+			e.addSolution(mk())
+		} else if negOK && s == e.maxSize-1 && slices.Equal(v.bits, e.negTarget) {
+			e.notSol = append(e.notSol, NotTerm(mk()))
+		}
+	}
+	if s > e.maxSize-2 {
+		return
+	}
+	if _, ok := e.known(Bool, &v, s); ok {
+		return
+	}
+	e.offer(mk(), Bool, s, v, true, true)
+}
+
+// ---- vector operations ----
+
+func (e *enumerator) sBMiss() []uint64 {
+	if e.bAny {
+		return e.bMiss
+	}
+	return nil
+}
+
+func (e *enumerator) setBMiss(m []uint64) {
+	e.bAny = false
+	if m == nil {
+		return
+	}
+	copy(e.bMiss, m)
+	e.bAny = !isZero(m)
+}
+
+func (e *enumerator) notInto(a *vec) {
+	for i, w := range a.bits {
+		var m uint64
+		if a.miss != nil {
+			m = a.miss[i]
+		}
+		e.sBits[i] = ^w &^ m
+	}
+	e.sBits[e.words-1] &= e.last
+	e.setBMiss(a.miss)
+}
+
+func (e *enumerator) andOrInto(op Op, a, b *vec) {
+	any := false
+	for i := range e.sBits {
+		var am, bm uint64
+		if a.miss != nil {
+			am = a.miss[i]
+		}
+		if b.miss != nil {
+			bm = b.miss[i]
+		}
+		var bits, miss uint64
+		if op == OpAnd {
+			miss = am | a.bits[i]&bm
+			bits = a.bits[i] & b.bits[i]
+		} else {
+			miss = am | ^a.bits[i]&^am&bm
+			bits = (a.bits[i] | b.bits[i]) &^ miss
+		}
+		e.sBits[i], e.bMiss[i] = bits, miss
+		any = any || miss != 0
+	}
+	e.bAny = any
+}
+
+// signs computes, for word w of the examples, which of them have a < b,
+// a == b and a > b.
+func signs(k Kind, a, b *vec, w, n int) (lt, eq, gt uint64) {
+	lo, hi := w*64, min(w*64+64, n)
+	switch k {
+	case Int:
+		x, y := a.ints[lo:hi], b.ints[lo:hi]
+		for j := range x {
+			bit := uint64(1) << j
+			switch {
+			case x[j] < y[j]:
+				lt |= bit
+			case x[j] == y[j]:
+				eq |= bit
+			default:
+				gt |= bit
+			}
+		}
+	case Float:
+		x, y := a.floats[lo:hi], b.floats[lo:hi]
+		for j := range x {
+			bit := uint64(1) << j
+			switch {
+			case x[j] < y[j]:
+				lt |= bit
+			case x[j] == y[j]:
+				eq |= bit
+			case x[j] > y[j]:
+				gt |= bit
+			}
+		}
+	case String:
+		x, y := a.strs[lo:hi], b.strs[lo:hi]
+		for j := range x {
+			if x[j] == y[j] {
+				eq |= 1 << j
+			}
+		}
+	case Bool:
+		eq = ^(a.bits[w] ^ b.bits[w])
+	}
+	return lt, eq, gt
+}
+
+// opBits is the value of op on a word from the signs; ne is computed
+// against the valid mask by the caller.
+func opBits(op Op, lt, eq, gt, valid uint64) uint64 {
+	switch op {
+	case OpLt:
+		return lt
+	case OpLe:
+		return lt | eq
+	case OpEq:
+		return eq & valid
+	case OpNe:
+		return ^eq & valid
+	case OpGt:
+		return gt
+	}
+	return gt | eq
+}
+
+func opsFor(k Kind) []Op {
+	if k == String || k == Bool {
+		return cmpOps[2:4]
+	}
+	return cmpOps[:]
+}
+
+func (e *enumerator) validMask(w int) uint64 {
+	if w == e.words-1 {
+		return e.last
+	}
+	return ^uint64(0)
+}
+
+// compareAll computes a op b for every comparison op of kind k into the
+// scratch bool result and calls f for each.
+func (e *enumerator) compareAll(k Kind, a, b *vec, f func(op Op, bits, miss []uint64)) {
+	miss := e.orMiss(a.miss, b.miss)
+	lt := make([]uint64, e.words)
+	eq := make([]uint64, e.words)
+	gt := make([]uint64, e.words)
+	for w := range e.words {
+		lt[w], eq[w], gt[w] = signs(k, a, b, w, e.n)
+	}
+	for _, op := range opsFor(k) {
+		for w := range e.words {
+			var m uint64
+			if miss != nil {
+				m = miss[w]
+			}
+			e.sBits[w] = opBits(op, lt[w], eq[w], gt[w], e.validMask(w)) &^ m
+		}
+		e.setBMiss(miss)
+		f(op, e.sBits, e.sBMiss())
+	}
+}
+
+// matchAll records ta op tb as a solution for every op under which it equals
+// the target, stopping at the first word where no op does.
+func (e *enumerator) matchAll(k Kind, ta, tb *Term, a, b *vec) {
+	if e.tick() || a.miss != nil && !isZero(a.miss) || b.miss != nil && !isZero(b.miss) {
+		return
+	}
+	ops := opsFor(k)
+	alive := uint8(1)<<len(ops) - 1
+	for w := 0; w < e.words && alive != 0; w++ {
+		lt, eq, gt := signs(k, a, b, w, e.n)
+		valid := e.validMask(w)
+		for i, op := range ops {
+			if alive&(1<<i) != 0 && opBits(op, lt, eq, gt, valid) != e.target[w] {
+				alive &^= 1 << i
+			}
+		}
+	}
+	for i, op := range ops {
+		if alive&(1<<i) != 0 && !e.stop {
+			e.addSolution(BinTerm(op, ta, tb))
+		}
+	}
+}
+
+// arith computes a op b into the scratch numeric vector.
+func (e *enumerator) arith(op Op, k Kind, a, b *vec) vec {
+	miss := e.orMiss(a.miss, b.miss)
+	v := vec{miss: miss}
+	switch k {
+	case Int:
+		x, y, out := a.ints, b.ints, e.sInts
+		switch op {
+		case OpAdd:
+			for j := range out {
+				out[j] = x[j] + y[j]
+			}
+		case OpSub:
+			for j := range out {
+				out[j] = x[j] - y[j]
+			}
+		default:
+			for j := range out {
+				out[j] = x[j] * y[j]
+			}
+		}
+		if miss != nil {
+			for j := range out {
+				if missing(miss, j) {
+					out[j] = 0
+				}
+			}
+		}
+		v.ints = out
+	case Float:
+		x, y, out := a.floats, b.floats, e.sFloats
+		switch op {
+		case OpAdd:
+			for j := range out {
+				out[j] = x[j] + y[j]
+			}
+		case OpSub:
+			for j := range out {
+				out[j] = x[j] - y[j]
+			}
+		default:
+			for j := range out {
+				out[j] = x[j] * y[j]
+			}
+		}
+		if miss != nil {
+			for j := range out {
+				if missing(miss, j) {
+					out[j] = 0
+				}
+			}
+		}
+		v.floats = out
+	}
+	return v
+}
