@@ -143,8 +143,8 @@ func runPurify(ctx context.Context, env *Env, args []string) error {
 }
 
 // coverSignatures runs every top-level test of the build's packages once in
-// ModeCover and returns the signatures of the evaluations by constituent,
-// and the tests run.
+// ModeCover and returns the signatures of the evaluations of if conditions
+// (Cond sites) by constituent, and the tests run.
 func coverSignatures(ctx context.Context, build *collect.Build, timeout time.Duration, progress io.Writer) ([]purify.Signature, []purify.TestID, error) {
 	type key struct {
 		id             purify.TestID
@@ -184,6 +184,9 @@ func coverSignatures(ctx context.Context, build *collect.Build, timeout time.Dur
 				fmt.Fprintf(progress, "nopol: %s %s timed out after %s; its coverage is partial\n", pkg, name, timeout)
 			}
 			for _, e := range res.Evals {
+				if e.Site < 0 || e.Site >= len(prog.Sites) || prog.Sites[e.Site].Kind != collect.Cond {
+					continue // purity is about if conditions
+				}
 				k := key{id, e.Site, e.Segment, e.Iteration}
 				c := counts[k]
 				if c == nil {

@@ -162,7 +162,7 @@ func useVars(list []dst.Stmt) []dst.Stmt {
 	for i, s := range list {
 		out = append(out, s)
 		for _, v := range analyzeStmt(s, "").vars {
-			if readsVar(list[i+1:], v) {
+			if v == iterationVar || readsVar(list[i+1:], v) {
 				continue
 			}
 			use := &dst.AssignStmt{
