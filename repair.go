@@ -399,13 +399,13 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 	if err != nil {
 		return false, err
 	}
-	if !verdict.Qualified {
-		rep.Outcome = fmt.Sprintf("not angelic: %s %s", verdict.RuledOutBy, verdict.Reason)
-		return false, nil
-	}
 	names := map[string]testKey{}
 	for _, k := range r.failing {
 		names[k.pkg+" "+k.name] = k
+	}
+	if !verdict.Qualified {
+		rep.Outcome = fmt.Sprintf("not angelic: %s %s", names[verdict.RuledOutBy].name, verdict.Reason)
+		return false, nil
 	}
 	for _, nd := range verdict.Needs {
 		rep.Needs = append(rep.Needs, names[nd.Test].name+"="+forceName(st, nd.Force))
@@ -516,9 +516,10 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 	return angelic.Search(ctx, p, run)
 }
 
-// counts converts collect's per-site counts: [0] true outcomes, [1] false.
+// counts converts collect's per-site counts, indexed by outcome: [0]
+// false, [1] true.
 func counts(c [2]int) angelic.Counts {
-	return angelic.Counts{True: c[0], False: c[1]}
+	return angelic.Counts{True: c[1], False: c[0]}
 }
 
 // specifyAndValidate records the examples of the site under needs,

@@ -116,9 +116,9 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 		}
 		c := res.Reached[site]
 		if v {
-			c[0]++
-		} else {
 			c[1]++
+		} else {
+			c[0]++
 		}
 		res.Reached[site] = c
 		e := collect.Eval{Site: site, Outcome: v, Segment: -1}

@@ -13,8 +13,10 @@ func (h *History) Add(cmd string) {
 	h.entries = append(h.entries, cmd)
 }
 
-// Last returns the most recent command, or "" when there is none.
-func (h *History) Last() string {
+// Recent returns the n-th most recent command (0 is the last one), or ""
+// when the history is shorter.
+func (h *History) Recent(n int) string {
+	i := len(h.entries) - 1 - n
 	h.reads++
-	return h.entries[len(h.entries)-1]
+	return h.entries[i]
 }

@@ -10,15 +10,19 @@ func TestMid(t *testing.T) {
 	}{
 		{"", 0, 0, ""},
 		{"", 0, 2, ""},
-		{"foo", 0, 0, ""},
-		{"foo", 0, 2, "fo"},
-		{"foo", 0, 5, "foo"},
-		{"foo", 1, 1, "o"},
-		{"foo", 2, 4, "o"},
-		{"foo", 3, 2, ""},
-		{"foo", 4, 2, ""},
-		{"foo", -1, 2, "fo"},
-		{"foobar", 3, 3, "bar"},
+		{"abc", 0, 0, ""},
+		{"abc", 0, 1, "a"},
+		{"abc", 0, 3, "abc"},
+		{"abc", 0, 4, "abc"},
+		{"abc", 3, 1, ""},
+		{"abc", 4, 1, ""},
+		{"abc", 1, 1, "b"},
+		{"abc", 1, 2, "bc"},
+		{"abc", 1, 3, "bc"},
+		{"abc", -1, 2, "ab"},
+		{"foobar", 0, 80, "foobar"},
+		{"foobar", 9, 3, ""},
+		{"foobar", 2, 2, "ob"},
 	} {
 		if got := Mid(tc.str, tc.pos, tc.length); got != tc.want {
 			t.Errorf("Mid(%q, %d, %d) = %q, want %q", tc.str, tc.pos, tc.length, got, tc.want)
@@ -26,8 +30,20 @@ func TestMid(t *testing.T) {
 	}
 }
 
+// TestMidNegativeLength holds the cases of the original test that the bug
+// breaks: a negative length gives "".
 func TestMidNegativeLength(t *testing.T) {
-	if got := Mid("foo", 1, -1); got != "" {
-		t.Errorf("Mid(\"foo\", 1, -1) = %q, want \"\"", got)
+	for _, tc := range []struct {
+		str         string
+		pos, length int
+	}{
+		{"", 0, -1},
+		{"abc", 0, -1},
+		{"foobar", 9, -1},
+		{"foobar", 3, -1},
+	} {
+		if got := Mid(tc.str, tc.pos, tc.length); got != "" {
+			t.Errorf("Mid(%q, %d, %d) = %q, want \"\"", tc.str, tc.pos, tc.length, got)
+		}
 	}
 }
