@@ -318,12 +318,6 @@ var NopolCand = func() int {
 	}
 	return n
 }()
-
-// NopolSegment does nothing in a schema binary.
-func NopolSegment(int) {}
-
-// NopolIteration does nothing in a schema binary.
-func NopolIteration() {}
 `
 
 func schemaHookFile(name string) []byte {

@@ -1,0 +1,291 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nopol-go/nopol/internal/gotest"
+)
+
+// defaultSchemaTimeout bounds one test binary run of RunSuite.
+const defaultSchemaTimeout = 2 * time.Minute
+
+// BuildSchema compiles the package of site with candidates: Go sources of
+// boolean expressions valid at the site; for a Guard, style says the shape.
+//
+// Candidates are type-checked in the site's scope first; those that do not
+// type-check are left out of the binary and recorded in Dropped. If the
+// schema still does not compile, the candidates are bisected with
+// `go build` until the ones to blame are found. The test binaries of the
+// site's package and of the module's packages that link it are compiled
+// once; RunSuite selects a candidate with an environment variable.
+func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle, candidates []string) (s *Schema, err error) {
+	start := time.Now()
+	if site.ID < 0 || site.ID >= len(prog.Sites) || prog.Sites[site.ID].File != site.File || prog.Sites[site.ID].Line != site.Line {
+		return nil, fmt.Errorf("building a schema: site %d is not a site of the program", site.ID)
+	}
+	site = prog.Sites[site.ID]
+	if site.Kind == Guard && style == GuardReturn && !site.CanReturn {
+		return nil, fmt.Errorf("building a schema for %s:%d: no early return can be written there", site.File, site.Line)
+	}
+	dir, err := os.MkdirTemp("", "nopol-schema-")
+	if err != nil {
+		return nil, fmt.Errorf("building a schema: %w", err)
+	}
+	s = &Schema{
+		Site:       site,
+		Candidates: candidates,
+		Dropped:    map[int]string{},
+		Binaries:   map[string]string{},
+		prog:       prog,
+		dir:        dir,
+		runner:     gotest.Default,
+	}
+	defer func() {
+		if err != nil {
+			s.Close()
+			s = nil
+		}
+	}()
+
+	syn := &prog.syn[site.ID]
+	var valid []int
+	for k, c := range candidates {
+		if why := checkCandidate(syn, c); why != "" {
+			s.Dropped[k] = why
+			continue
+		}
+		valid = append(valid, k)
+	}
+	if len(valid) == 0 {
+		s.BuildTime = time.Since(start)
+		return s, nil
+	}
+	// The schema compiles as a whole; bisect if a candidate still breaks it.
+	compiles := func(ks []int) (bool, string, error) {
+		ov, err := s.overlay(style, ks)
+		if err != nil {
+			return false, "", err
+		}
+		_, err = s.runner.Go(ctx, prog.Dir, 0, "build", "-overlay="+ov, "-o", os.DevNull, site.Package)
+		var exit *gotest.ExitError
+		if errors.As(err, &exit) {
+			return false, exit.Stderr, nil
+		}
+		return err == nil, "", err
+	}
+	ok, out, err := compiles(valid)
+	if err != nil {
+		return nil, fmt.Errorf("building a schema for %s:%d: %w", site.File, site.Line, err)
+	}
+	if !ok {
+		if ok0, out0, err := compiles(nil); err != nil || !ok0 {
+			return nil, fmt.Errorf("building a schema for %s:%d: the schema does not compile even without candidates; this is a nopol bug:\n%s%v", site.File, site.Line, out0, err)
+		}
+		var bisect func(ks []int, out string) ([]int, error)
+		bisect = func(ks []int, out string) ([]int, error) {
+			if len(ks) == 1 {
+				s.Dropped[ks[0]] = "does not compile: " + strings.TrimSpace(out)
+				return nil, nil
+			}
+			var keep []int
+			for _, half := range [][]int{ks[:len(ks)/2], ks[len(ks)/2:]} {
+				ok, out, err := compiles(half)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					keep = append(keep, half...)
+					continue
+				}
+				more, err := bisect(half, out)
+				if err != nil {
+					return nil, err
+				}
+				keep = append(keep, more...)
+			}
+			return keep, nil
+		}
+		if valid, err = bisect(valid, out); err != nil {
+			return nil, fmt.Errorf("building a schema for %s:%d: %w", site.File, site.Line, err)
+		}
+	}
+	ov, err := s.overlay(style, valid)
+	if err != nil {
+		return nil, fmt.Errorf("building a schema: %w", err)
+	}
+	bins, err := buildTests(ctx, s.runner, prog, prog.dependents(site.Package), ov, filepath.Join(dir, "bin"))
+	if err != nil {
+		return nil, fmt.Errorf("building a schema for %s:%d: %w", site.File, site.Line, err)
+	}
+	s.Binaries = bins
+	s.BuildTime = time.Since(start)
+	return s, nil
+}
+
+// checkCandidate type-checks the candidate expression src in the site's
+// scope and returns why it cannot be used, "" if it can.
+func checkCandidate(syn *siteSyntax, src string) string {
+	if strings.ContainsAny(src, "\n\r") {
+		return "the candidate spans several lines"
+	}
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return "does not parse: " + err.Error()
+	}
+	if containsFuncLit(e) {
+		return "function literals are not allowed in candidates"
+	}
+	d := syn.pkg
+	tpkg, _, err := d.typesOf()
+	if err != nil {
+		return err.Error()
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	if err := types.CheckExpr(token.NewFileSet(), tpkg, syn.pos, e, info); err != nil {
+		return "does not type-check: " + err.Error()
+	}
+	tv := info.Types[e]
+	if b, ok := tv.Type.Underlying().(*types.Basic); !ok || b.Info()&types.IsBoolean == 0 {
+		return "not a boolean expression: " + tv.Type.String()
+	}
+	return ""
+}
+
+func containsFuncLit(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// overlay writes the schema's source with candidates ks and returns the
+// overlay file.
+func (s *Schema) overlay(style GuardStyle, ks []int) (string, error) {
+	prog := s.prog
+	syn := &prog.syn[s.Site.ID]
+	src, err := prog.fileSource(syn.file)
+	if err != nil {
+		return "", err
+	}
+	var sw strings.Builder
+	sw.WriteString("switch NopolCand {")
+	for _, k := range ks {
+		sw.WriteString(" case " + strconv.Itoa(k) + ": return bool(" + s.Candidates[k] + ");")
+	}
+	sw.WriteString(" }; ")
+	var w wrap
+	switch {
+	case s.Site.Kind == Cond:
+		w = wrap{syn.start, syn.end, "func() bool { " + sw.String() + "return bool(", ") }()"}
+	case style == GuardReturn:
+		w = wrap{syn.start, syn.start, "if func() bool { " + sw.String() + "return false }() { " + s.Site.Return + " }; ", ""}
+	default:
+		w = wrap{syn.start, syn.end, "if func() bool { " + sw.String() + "return true }() { ", " }"}
+	}
+	dir, err := os.MkdirTemp(s.dir, "ov")
+	if err != nil {
+		return "", err
+	}
+	ov := newOverlay(dir)
+	if err := ov.add(syn.file, splice(src, []wrap{w})); err != nil {
+		return "", err
+	}
+	if err := ov.add(hookPath(syn.pkg.dir), schemaHookFile(syn.pkg.name)); err != nil {
+		return "", err
+	}
+	return ov.write()
+}
+
+// RunSuite runs every test of the affected package(s) with candidate k
+// (index into the candidates given to BuildSchema). A candidate that does not
+// type-check is reported as not passing, not as an error.
+//
+// The affected packages are the site's package and the module's packages
+// whose tests link it; failed tests of the latter are qualified by import
+// path ("example.com/m/api.TestX").
+func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
+	if k < 0 || k >= len(s.Candidates) {
+		return SuiteResult{}, fmt.Errorf("running candidate %d: there are %d candidates", k, len(s.Candidates))
+	}
+	if why, ok := s.Dropped[k]; ok {
+		return SuiteResult{BuildFailed: true, Output: why}, nil
+	}
+	if s.dir == "" {
+		return SuiteResult{}, errors.New("running candidate " + strconv.Itoa(k) + ": the schema is closed")
+	}
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = defaultSchemaTimeout
+	}
+	res := SuiteResult{Passed: true}
+	start := time.Now()
+	for _, path := range s.prog.dependents(s.Site.Package) {
+		bin := s.Binaries[path]
+		if bin == "" {
+			continue
+		}
+		out, err := s.runner.Run(ctx, &gotest.Invocation{
+			Path:    bin,
+			Args:    []string{"-test.count=1", "-test.v", "-test.timeout=0"},
+			Dir:     s.prog.pkgDir(path),
+			Env:     []string{"NOPOL_CAND=" + strconv.Itoa(k), "NOPOL_MODE=", "NOPOL_OUT=", "NOPOL_FORCE="},
+			Timeout: timeout,
+		})
+		var exit *gotest.ExitError
+		switch {
+		case err == nil:
+		case gotest.IsTimeout(err):
+			res.TimedOut = true
+		case errors.As(err, &exit):
+		default:
+			return res, fmt.Errorf("running candidate %d: %w", k, err)
+		}
+		output := string(out.Stdout) + string(out.Stderr)
+		failed := false
+		for _, t := range gotest.ParseVerbose(output, err != nil) {
+			if t.Action != "fail" {
+				continue
+			}
+			failed = true
+			name := t.Test
+			if path != s.Site.Package {
+				name = path + "." + name
+			}
+			res.Failed = append(res.Failed, name)
+		}
+		if err != nil || failed {
+			res.Passed = false
+			res.Output += output
+		}
+		if res.TimedOut {
+			break
+		}
+	}
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+// Close removes the schema's temp dir.
+func (s *Schema) Close() error {
+	if s == nil || s.dir == "" {
+		return nil
+	}
+	err := os.RemoveAll(s.dir)
+	s.dir = ""
+	return err
+}
