@@ -153,7 +153,13 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 	var args []string
 	switch opts.Tool {
 	case ToolNopol:
-		args = []string{opts.Nopol, "fix", "-json", "-q", "-C", dir, pattern}
+		args = []string{opts.Nopol, "fix", "-json", "-q", "-C", dir}
+		if opts.Timeout > 0 {
+			// nopol's own limit comes first so it can report what it
+			// tried; the harness kills it 10% later.
+			args = append(args, "-timeout", (opts.Timeout * 9 / 10).String())
+		}
+		args = append(args, pattern)
 	case ToolMutation:
 		args = []string{opts.Nopol, "bench", "mutrepair", "-q", "-C", dir, pattern}
 	default:

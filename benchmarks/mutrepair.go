@@ -114,8 +114,15 @@ func MutationRepair(ctx context.Context, opts MutationOptions) (*MutationResult,
 		}
 		return readCoverProfile(prof, modPath)
 	}
-	failCov := make([]map[string][]coverBlock, len(base.Failed))
-	for i, t := range base.Failed {
+	// Each failing test alone (at most maxCovered of them), the passing
+	// tests together.
+	const maxCovered = 5
+	failing := base.Failed
+	if len(failing) > maxCovered {
+		failing = failing[:maxCovered]
+	}
+	failCov := make([]map[string][]coverBlock, len(failing))
+	for i, t := range failing {
 		if failCov[i], err = cover([]string{t}); err != nil {
 			return nil, err
 		}
@@ -148,7 +155,7 @@ func MutationRepair(ctx context.Context, opts MutationOptions) (*MutationResult,
 				if covered(passCov, f.Rel, p.Line, p.Column) {
 					ep = 1
 				}
-				score := float64(ef) / math.Sqrt(float64(len(base.Failed)*(ef+ep)))
+				score := float64(ef) / math.Sqrt(float64(len(failing)*(ef+ep)))
 				sites = append(sites, mutSite{file: f, ifs: s, score: score})
 			}
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -56,6 +57,15 @@ func newFlagSet(env *Env, name string) *flag.FlagSet {
 	return fs
 }
 
+// flagError maps a flag parsing error (already printed with the usage) to
+// exit code 2.
+func flagError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return Exit(ExitBadInput, fmt.Errorf("%w: %v", errSilent, err))
+}
+
 func runBench(ctx context.Context, env *Env, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
@@ -90,7 +100,7 @@ func runMine(ctx context.Context, env *Env, args []string) error {
 	budget := fs.Duration("budget", 0, "time spent on one module (0: no limit)")
 	max := fs.Int("max", 0, "bugs per module (0: no limit)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagError(err)
 	}
 	if err := os.MkdirAll(bf.bugs, 0o755); err != nil {
 		return err
@@ -119,7 +129,7 @@ func runSeed(ctx context.Context, env *Env, args []string) error {
 	version := fs.String("version", "", "module version (default: latest release)")
 	seed := fs.Uint64("seed", 1, "random seed of the mutant order")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagError(err)
 	}
 	if err := os.MkdirAll(bf.bugs, 0o755); err != nil {
 		return err
@@ -164,7 +174,7 @@ func runVerify(ctx context.Context, env *Env, args []string) error {
 	prune := fs.Bool("prune", false, "delete the files of bugs that do not verify")
 	short := fs.Bool("short", false, "verify only a few small bugs (CI)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagError(err)
 	}
 	bugs, err := loadSelected(&bf, fs.Args(), *short)
 	if err != nil {
@@ -209,7 +219,7 @@ func runBenchTools(ctx context.Context, env *Env, args []string) error {
 	out := fs.String("out", filepath.Join(env.Dir, "benchmarks", "results"), "directory of results-<tool>.jsonl and the reports")
 	short := fs.Bool("short", false, "run only a few small bugs (CI; also NOPOL_BENCH_SHORT=1)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagError(err)
 	}
 	if *tool != benchmarks.ToolNopol && *tool != benchmarks.ToolMutation {
 		fs.Usage()
@@ -255,7 +265,7 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	fs := newFlagSet(env, "bench report")
 	out := fs.String("out", filepath.Join(env.Dir, "benchmarks", "results"), "directory of results-<tool>.jsonl")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagError(err)
 	}
 	return benchmarks.WriteReports(*out)
 }
@@ -268,7 +278,7 @@ func runMutRepair(ctx context.Context, env *Env, args []string) error {
 	sites := fs.Int("sites", 10, "most suspicious conditions mutated")
 	quiet := fs.Bool("q", false, "no progress on stderr")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return flagError(err)
 	}
 	pkg := "."
 	if fs.NArg() > 0 {

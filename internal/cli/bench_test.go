@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nopol-go/nopol/benchmarks"
+)
+
+func TestBenchUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"bench", "-tool", "angelix"}, ExitBadInput, "Usage:"},
+		{[]string{"bench", "-bogus"}, ExitBadInput, "flag provided but not defined"},
+		{[]string{"bench", "-bugs", dir, "nosuchbug"}, ExitInternal, `unknown bug "nosuchbug"`},
+		{[]string{"bench", "mutrepair", "-C", dir}, ExitBadInput, "mutation repair of ."},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, tc.args)
+		if code != tc.code || !strings.Contains(stderr.String(), tc.msg) {
+			t.Errorf("%q: exit %d, want %d with %q:\n%s", tc.args, code, tc.code, tc.msg, stderr.String())
+		}
+	}
+}
+
+// exampleBugs copies the example bug of benchmarks/testdata into a bug
+// directory.
+func exampleBugs(t *testing.T) string {
+	dir := t.TempDir()
+	for _, f := range []string{"maxbug.json", "maxbug.txtar"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "benchmarks", "testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), data, 0o644)
+	}
+	return dir
+}
+
+func TestBenchVerifyAndMutRepair(t *testing.T) {
+	bugs := exampleBugs(t)
+	var stdout, stderr bytes.Buffer
+	env := &Env{Stdout: &stdout, Stderr: &stderr, Dir: t.TempDir()}
+	if code := Main(context.Background(), env, []string{"bench", "verify", "-bugs", bugs}); code != ExitOK {
+		t.Fatalf("verify: exit %d\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "maxbug\ttrue") || !strings.Contains(stderr.String(), "[1/1] maxbug: ok") {
+		t.Errorf("verify output:\n%s\n%s", stdout.String(), stderr.String())
+	}
+
+	b, err := benchmarks.LoadBug(filepath.Join(bugs, "maxbug.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := t.TempDir()
+	if err := benchmarks.Materialise(context.Background(), &benchmarks.Runner{}, b, tree, true); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := Main(context.Background(), env, []string{"bench", "mutrepair", "-q", "-C", tree, "."}); code != ExitOK {
+		t.Fatalf("mutrepair: exit %d\n%s", code, stderr.String())
+	}
+	var res benchmarks.MutationResult
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if !res.Patched || res.Condition != "a > b" || !strings.Contains(res.Diff, "+\tif a > b {") || stderr.Len() != 0 {
+		t.Errorf("mutrepair: %+v\nstderr: %s", res, stderr.String())
+	}
+}
