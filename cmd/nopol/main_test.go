@@ -1,0 +1,142 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the cmp files of the scripts")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"nopol": main})
+}
+
+// goEnv are the go command's settings the scripts inherit, so that they
+// share the build cache and never reach the network.
+func goEnv(t *testing.T) []string {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	v := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return []string{"GOCACHE=" + v[0], "GOMODCACHE=" + v[1], "GOPATH=" + v[2], "GOROOT=" + v[3],
+		"GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "CGO_ENABLED=0"}
+}
+
+// TestScripts runs the CLI scripts of testdata/script: the user's tree is
+// compared before and after every run (treesum), and nopol's temp dirs
+// must be gone (notemp).
+func TestScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	env := goEnv(t)
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup: func(e *testscript.Env) error {
+			e.Vars = append(e.Vars, env...)
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"treesum": cmdTreesum,
+			"notemp":  cmdNotemp,
+			"exits":   cmdExits,
+		},
+	})
+}
+
+// cmdTreesum writes a checksum of every file under dir (names, modes and
+// contents) to file: treesum dir file.
+func cmdTreesum(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: treesum dir file")
+	}
+	sum, err := treeSum(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(sum+"\n"), 0o644))
+}
+
+func treeSum(dir string) (string, error) {
+	var lines []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		line := fmt.Sprintf("%s %v", rel, info.Mode())
+		if d.Type().IsRegular() {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			h := sha256.Sum256(data)
+			line += " " + hex.EncodeToString(h[:])
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	sort.Strings(lines)
+	h := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(h[:]), err
+}
+
+// cmdNotemp fails if $TMPDIR holds an entry named nopol-*.
+func cmdNotemp(ts *testscript.TestScript, neg bool, args []string) {
+	left, err := nopolTemps(ts.Getenv("TMPDIR"))
+	ts.Check(err)
+	if len(left) > 0 {
+		ts.Fatalf("temp dirs left behind: %s", strings.Join(left, ", "))
+	}
+}
+
+func nopolTemps(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var left []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "nopol-") {
+			left = append(left, e.Name())
+		}
+	}
+	return left, nil
+}
+
+// cmdExits runs a command and checks its exit code: exits N prog args...
+// Its stdout and stderr can be checked afterwards as after exec.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits code program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("%s: %v", args[1], err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+}
