@@ -1,16 +1,21 @@
 package synth_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/parser"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/nopol-go/nopol/synth"
 )
@@ -110,7 +115,9 @@ func TestCorpus(t *testing.T) {
 func checkProblem(t *testing.T, backend string, p *problem) {
 	t.Helper()
 	spec := p.Spec
+	start := time.Now()
 	cands, err := synth.Solve(context.Background(), &spec, p.options(backend))
+	recordTime(backend, p.Name, time.Since(start))
 	switch p.Expect.Error {
 	case "contradiction":
 		var ce *synth.ContradictionError
@@ -159,6 +166,71 @@ func checkProblem(t *testing.T, backend string, p *problem) {
 	}
 	if a, b := sources(cands), sources(again); !slices.Equal(a, b) {
 		t.Errorf("not deterministic:\nfirst  %q\nsecond %q", a, b)
+	}
+}
+
+// solveTimes holds the time of the first Solve of each problem in
+// TestCorpus, by backend, for TestCorpusTimes.
+var (
+	solveTimesMu sync.Mutex
+	solveTimes   = map[string]map[string]time.Duration{}
+)
+
+func recordTime(backend, name string, d time.Duration) {
+	solveTimesMu.Lock()
+	defer solveTimesMu.Unlock()
+	if solveTimes[backend] == nil {
+		solveTimes[backend] = map[string]time.Duration{}
+	}
+	solveTimes[backend][name] = d
+}
+
+// maxSolveTime is the longest a corpus problem may take, with any backend.
+const maxSolveTime = 5 * time.Second
+
+// TestCorpusTimes reports the median and maximum Solve time per backend
+// over the corpus (go test -run TestCorpusTimes -v), reusing the times of
+// TestCorpus when it ran, and fails when a problem takes over maxSolveTime.
+func TestCorpusTimes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times the whole corpus")
+	}
+	corpus := loadCorpus(t)
+	medians := map[string]time.Duration{}
+	for _, backend := range synth.Backends() {
+		solveTimesMu.Lock()
+		times := maps.Clone(solveTimes[backend])
+		solveTimesMu.Unlock()
+		if len(times) != len(corpus) {
+			times = map[string]time.Duration{}
+			for _, p := range corpus {
+				spec := p.Spec
+				start := time.Now()
+				synth.Solve(context.Background(), &spec, p.options(backend))
+				times[p.Name] = time.Since(start)
+			}
+		}
+		names := slices.Collect(maps.Keys(times))
+		slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(times[a], times[b]), cmp.Compare(a, b)) })
+		med := times[names[len(names)/2]]
+		if len(names)%2 == 0 {
+			med = (times[names[len(names)/2-1]] + med) / 2
+		}
+		medians[backend] = med
+		slowest := names[max(0, len(names)-3):]
+		var desc []string
+		for _, n := range slices.Backward(slowest) {
+			desc = append(desc, fmt.Sprintf("%s %v", n, times[n].Round(time.Millisecond)))
+		}
+		t.Logf("%-5s %d problems: median %v, max %v (slowest: %s)", backend, len(names), med.Round(10*time.Microsecond), times[names[len(names)-1]].Round(time.Millisecond), strings.Join(desc, ", "))
+		for _, n := range names {
+			if times[n] > maxSolveTime {
+				t.Errorf("%s/%s took %v, over %v", backend, n, times[n].Round(time.Millisecond), maxSolveTime)
+			}
+		}
+	}
+	if z, e := medians["z3"], medians["enum"]; z > 0 && e > 0 {
+		t.Logf("median ratio z3/enum: %.1f", float64(z)/float64(e))
 	}
 }
 

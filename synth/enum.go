@@ -244,8 +244,12 @@ func setBit(ws []uint64, j, words int) []uint64 {
 }
 
 func (e *enumerator) offerLeaf(t *Term, k Kind, v vec, hasInput bool) {
-	if k == Bool && hasInput && v.miss == nil && slices.Equal(v.bits, e.target) {
-		e.addSolution(t)
+	if k == Bool && hasInput && v.miss == nil {
+		if slices.Equal(v.bits, e.target) {
+			e.addSolution(t)
+		} else if e.maxSize == 2 && slices.Equal(v.bits, e.negTarget) {
+			e.notSol = append(e.notSol, NotTerm(t)) // level 2 is the last
+		}
 	}
 	e.offer(t, k, 1, v, hasInput, false)
 }

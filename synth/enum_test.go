@@ -1,0 +1,118 @@
+package synth_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nopol-go/nopol/synth"
+)
+
+func enumOpts(maxSize, maxCands int) synth.Options {
+	return synth.Options{Backend: "enum", MaxSize: maxSize, MaxCandidates: maxCands}
+}
+
+func TestEnumSeveralCandidates(t *testing.T) {
+	spec := rangeSpec(60, 1)
+	cands, err := synth.Solve(context.Background(), spec, enumOpts(0, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) < 2 || len(cands) > 3 {
+		t.Fatalf("got %d candidates %q, want 2 or 3", len(cands), sources(cands))
+	}
+	if cands[0].Source != "lo <= x && x < hi" {
+		t.Errorf("first %q, want lo <= x && x < hi", cands[0].Source)
+	}
+	checkCandidates(t, spec, cands)
+}
+
+func TestEnumMaxSize(t *testing.T) {
+	spec := rangeSpec(60, 2)
+	_, err := synth.Solve(context.Background(), spec, enumOpts(5, 0))
+	var ne *synth.NoCandidateError
+	if !errors.As(err, &ne) || !strings.Contains(err.Error(), "up to 5 components") {
+		t.Errorf("MaxSize 5: got %v, want a *NoCandidateError for 5 components", err)
+	}
+	if _, err := synth.Solve(context.Background(), spec, enumOpts(7, 0)); err != nil {
+		t.Errorf("MaxSize 7: %v", err)
+	}
+}
+
+func TestEnumSmallSizes(t *testing.T) {
+	spec := &synth.Spec{Inputs: []synth.Input{{Expr: "ok", Kind: synth.Bool}, {Expr: "n", Kind: synth.Int}}}
+	for i, ok := range []bool{true, false, true, false} {
+		spec.Examples = append(spec.Examples, synth.Example{
+			Values: []synth.Value{synth.BoolValue(ok), synth.IntValue(int64(i))},
+			Want:   !ok,
+		})
+	}
+	for _, size := range []int{2, 3, 4} {
+		cands, err := synth.Solve(context.Background(), spec, enumOpts(size, 0))
+		if err != nil || cands[0].Source != "!ok" {
+			t.Errorf("MaxSize %d: got %q, %v; want !ok first", size, sources(cands), err)
+		}
+	}
+	if _, err := synth.Solve(context.Background(), spec, enumOpts(1, 0)); err == nil {
+		t.Error("MaxSize 1: found a candidate for !ok")
+	}
+}
+
+func TestEnumInventsConstants(t *testing.T) {
+	spec := &synth.Spec{Inputs: []synth.Input{{Expr: "n", Kind: synth.Int}}}
+	for _, n := range []int64{-7, 0, 3, 41, 42, 43, 99} {
+		spec.Examples = append(spec.Examples, synth.Example{Values: []synth.Value{synth.IntValue(n)}, Want: n < 42})
+	}
+	cands, err := synth.Solve(context.Background(), spec, enumOpts(3, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := sources(cands)
+	for _, want := range []string{"n < 42", "n <= 41"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("candidates %q lack %q", got, want)
+		}
+	}
+}
+
+func TestEnumStops(t *testing.T) {
+	spec := parityLike(2000)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if _, err := synth.Solve(ctx, spec, enumOpts(9, 0)); err == nil {
+		t.Error("cancelled: no error")
+	}
+	start2 := time.Now()
+	_, err := synth.Solve(context.Background(), spec, synth.Options{Backend: "enum", MaxSize: 9, Timeout: 50 * time.Millisecond})
+	var ne *synth.NoCandidateError
+	if !errors.As(err, &ne) || !strings.Contains(err.Error(), "stopped") {
+		t.Errorf("timeout: got %v, want a *NoCandidateError saying the search stopped", err)
+	}
+	if d := start2.Sub(start); d > time.Second {
+		t.Errorf("cancelled search took %v", d)
+	}
+	if d := time.Since(start2); d > 2*time.Second {
+		t.Errorf("50ms timeout took %v", d)
+	}
+}
+
+// parityLike is parity of n among several inputs: no small condition fits,
+// so the search runs to its limits.
+func parityLike(n int) *synth.Spec {
+	spec := &synth.Spec{Constants: []synth.Constant{{Expr: "2", Value: synth.IntValue(2)}}}
+	for _, name := range []string{"n", "a", "b", "c", "d"} {
+		spec.Inputs = append(spec.Inputs, synth.Input{Expr: name, Kind: synth.Int})
+	}
+	for i := range n {
+		var vals []synth.Value
+		for k := range 5 {
+			vals = append(vals, synth.IntValue(int64((i*(k+3)*7919)%1000)))
+		}
+		spec.Examples = append(spec.Examples, synth.Example{Values: vals, Want: vals[0].Int%2 == 0})
+	}
+	return spec
+}

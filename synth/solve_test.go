@@ -1,0 +1,175 @@
+package synth_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nopol-go/nopol/synth"
+)
+
+func intExample(want bool, origin string, xs ...int64) synth.Example {
+	ex := synth.Example{Want: want, Origin: origin}
+	for _, x := range xs {
+		ex.Values = append(ex.Values, synth.IntValue(x))
+	}
+	return ex
+}
+
+func intSpec(original string, names ...string) *synth.Spec {
+	s := &synth.Spec{Original: original, Constants: []synth.Constant{{Expr: "0", Value: synth.IntValue(0)}}}
+	for _, n := range names {
+		s.Inputs = append(s.Inputs, synth.Input{Expr: n, Kind: synth.Int})
+	}
+	return s
+}
+
+func TestPrepareMergesDuplicates(t *testing.T) {
+	spec := intSpec("n > 0", "n", "m")
+	spec.Examples = []synth.Example{
+		intExample(true, "A", 1, 2),
+		intExample(false, "B", 0, 2),
+		intExample(true, "C", 1, 2),
+		intExample(true, "D", 5, 5),
+		intExample(false, "E", 0, 2),
+	}
+	p, err := synth.Prepare(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var origins []string
+	for _, ex := range p.Examples {
+		origins = append(origins, ex.Origin)
+	}
+	if want := []string{"A", "B", "D"}; !slices.Equal(origins, want) {
+		t.Errorf("distinct examples %v, want %v (first seen, in order)", origins, want)
+	}
+	if len(spec.Examples) != 5 {
+		t.Errorf("Prepare changed the spec: %d examples", len(spec.Examples))
+	}
+}
+
+func TestPrepareErrors(t *testing.T) {
+	contra := intSpec("n > 0", "n")
+	contra.Examples = []synth.Example{intExample(true, "TestA", 1), intExample(false, "TestOther", 2), intExample(false, "TestB", 1)}
+	_, err := synth.Prepare(contra)
+	var ce *synth.ContradictionError
+	if !errors.As(err, &ce) || ce.A.Origin != "TestA" || ce.B.Origin != "TestB" {
+		t.Errorf("contradiction: got %v, want a *ContradictionError between TestA and TestB", err)
+	} else if msg := err.Error(); !strings.Contains(msg, "TestA") || !strings.Contains(msg, "TestB") {
+		t.Errorf("message %q does not name both tests", msg)
+	}
+
+	missing := &synth.Spec{Inputs: []synth.Input{{Expr: "p.n", Kind: synth.Int}}}
+	missing.Examples = []synth.Example{
+		{Values: []synth.Value{synth.MissingValue(synth.Int)}, Want: true},
+		{Values: []synth.Value{synth.MissingValue(synth.Int)}, Want: false},
+	}
+	if _, err := synth.Prepare(missing); !errors.As(err, &ce) {
+		t.Errorf("two missing states: got %v, want a *ContradictionError", err)
+	}
+
+	for name, spec := range map[string]*synth.Spec{
+		"count": {Inputs: []synth.Input{{Expr: "n", Kind: synth.Int}}, Examples: []synth.Example{{Values: nil, Want: true}}},
+		"kind":  {Inputs: []synth.Input{{Expr: "n", Kind: synth.Int}}, Examples: []synth.Example{{Values: []synth.Value{synth.BoolValue(true)}, Want: true}}},
+		"expr":  {Inputs: []synth.Input{{Expr: "", Kind: synth.Int}}},
+		"bad":   {Inputs: []synth.Input{{Expr: "n", Kind: 9}}},
+	} {
+		if _, err := synth.Prepare(spec); err == nil {
+			t.Errorf("%s: Prepare accepted an invalid spec", name)
+		}
+	}
+
+	var ne *synth.NoCandidateError
+	if _, err := synth.Prepare(intSpec("", "n")); !errors.As(err, &ne) {
+		t.Errorf("no examples: got %v, want a *NoCandidateError", err)
+	}
+}
+
+func TestSolveUnknownBackend(t *testing.T) {
+	spec := intSpec("", "n")
+	spec.Examples = []synth.Example{intExample(true, "", 1), intExample(false, "", 0)}
+	_, err := synth.Solve(context.Background(), spec, synth.Options{Backend: "nope"})
+	if err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("got %v, want an unknown backend error", err)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	spec := intSpec("n <= 0", "n")
+	spec.Examples = []synth.Example{intExample(true, "", -1), intExample(false, "", 0), intExample(false, "", 3)}
+	p, err := synth.Prepare(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms := []*synth.Term{
+		bin(synth.OpLt, in(0), cst(0)),   // n < 0: kept
+		bin(synth.OpLe, in(0), cst(0)),   // n <= 0: wrong on 0
+		bin(synth.OpLt, in(0), cst(0)),   // duplicate
+		bin(synth.OpLt, lit(-1), cst(0)), // reads no input
+		bin(synth.OpAdd, in(0), lit(1)),  // not a bool
+		nil,
+		bin(synth.OpLe, in(0), lit(-1)), // n <= -1: kept
+	}
+	got := sources(synth.Check(p, terms))
+	if want := []string{"n < 0", "n <= -1"}; !slices.Equal(got, want) {
+		t.Errorf("Check kept %q, want %q", got, want)
+	}
+}
+
+func TestRank(t *testing.T) {
+	spec := &synth.Spec{
+		Inputs: []synth.Input{
+			{Expr: "n", Kind: synth.Int}, {Expr: "m", Kind: synth.Int}, {Expr: "ok", Kind: synth.Bool},
+		},
+		Constants: []synth.Constant{{Expr: "0", Value: synth.IntValue(0)}, {Expr: "limit", Value: synth.IntValue(42)}},
+		Original:  "n <= 0",
+	}
+	// Best first.
+	order := []*synth.Term{
+		bin(synth.OpLt, in(0), cst(0)),                          // n < 0: original operands, one new operator
+		bin(synth.OpGt, cst(0), in(0)),                          // 0 > n: same cost, further from the original
+		bin(synth.OpLe, in(1), cst(0)),                          // m <= 0: a new operand (+15)
+		bin(synth.OpLt, in(0), cst(1)),                          // n < limit: a new operator and code constant (+15), further
+		bin(synth.OpLe, in(0), lit(-1)),                         // n <= -1: an invented constant (+30)
+		bin(synth.OpAnd, bin(synth.OpLe, in(0), cst(0)), in(2)), // n <= 0 && ok: bigger
+		bin(synth.OpAnd, in(2), bin(synth.OpLe, in(0), cst(0))), // ok && n <= 0: same cost, further
+		bin(synth.OpLe, bin(synth.OpMul, in(0), lit(3)), cst(0)),
+	}
+	want := make([]string, len(order))
+	var cands []synth.Candidate
+	for i, term := range order {
+		want[i] = term.Source(spec)
+		cands = append(cands, synth.Candidate{Term: term, Source: want[i], Size: term.Size()})
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20 {
+		r.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+		synth.Rank(spec, cands)
+		if got := sources(cands); !slices.Equal(got, want) {
+			t.Fatalf("Rank order:\n got %q\nwant %q", got, want)
+		}
+	}
+	for i := 1; i < len(cands); i++ {
+		if cands[i].Cost < cands[i-1].Cost {
+			t.Errorf("%q costs %d, less than %q before it (%d)", cands[i].Source, cands[i].Cost, cands[i-1].Source, cands[i-1].Cost)
+		}
+	}
+}
+
+// TestRankFormatting checks that the distance to the original ignores
+// spacing: gofmt writes 2*n where a candidate prints 2 * n.
+func TestRankFormatting(t *testing.T) {
+	spec := intSpec("2*n > m", "n", "m")
+	spec.Constants = append(spec.Constants, synth.Constant{Expr: "2", Value: synth.IntValue(2)})
+	a := bin(synth.OpGe, bin(synth.OpMul, in(0), cst(1)), in(1)) // 2 * n >= m
+	b := bin(synth.OpLe, in(1), bin(synth.OpMul, in(0), cst(1))) // m <= 2 * n
+	cands := []synth.Candidate{{Term: b, Source: b.Source(spec)}, {Term: a, Source: a.Source(spec)}}
+	synth.Rank(spec, cands)
+	if cands[0].Source != "2 * n >= m" {
+		t.Errorf("first %q, want 2 * n >= m", cands[0].Source)
+	}
+}
