@@ -30,8 +30,9 @@ type Unsplit struct {
 // one test function per constituent, in place. Fragment k runs statement k
 // of the test after the earlier statements it depends on (its setup):
 // those that declare or change a variable it uses (transitively), and
-// those with effects outside the test's variables (t.Setenv, t.Parallel, a
-// call that mentions no local variable). Checks (an if statement that
+// those with effects outside the test's variables (t.Setenv, t.Parallel,
+// an assignment to a package variable, a call that mentions no local
+// variable). Checks (an if statement that
 // changes no variable, a t.Error/t.Run call, a helper called with t) are
 // never setup. A statement that is setup of a later fragment gets no
 // fragment of its own. A top-level loop over a slice or array literal (or
@@ -107,6 +108,10 @@ type stmtInfo struct {
 	// simple reports a statement without blocks: a call, an assignment,
 	// inc/dec, defer, go or send.
 	simple bool
+	// assigned are the variables a simple assignment or inc/dec changes:
+	// one that is not local (a package variable) makes it setup of every
+	// later fragment.
+	assigned map[string]bool
 }
 
 // testMethods are the methods of *testing.T by role; others are kindOther.
@@ -162,6 +167,10 @@ func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst
 				take = true
 			default:
 				take = intersects(in.declared, needed) || intersects(in.mutates, needed)
+				for n := range in.assigned {
+					// Output = buf: a package variable set for what follows.
+					take = take || !localBefore(n, j)
+				}
 				if !take && in.simple && len(in.declared) == 0 {
 					local := false
 					for n := range in.uses {
@@ -278,7 +287,7 @@ func intersects(a, b map[string]bool) bool {
 // analyzeStmt classifies a top-level statement of a test whose *testing.T
 // parameter is tname.
 func analyzeStmt(s dst.Stmt, tname string) stmtInfo {
-	in := stmtInfo{declared: map[string]bool{}, uses: map[string]bool{}, mutates: map[string]bool{}}
+	in := stmtInfo{declared: map[string]bool{}, uses: map[string]bool{}, mutates: map[string]bool{}, assigned: map[string]bool{}}
 	inner := s
 	for {
 		l, ok := inner.(*dst.LabeledStmt)
@@ -290,6 +299,11 @@ func analyzeStmt(s dst.Stmt, tname string) stmtInfo {
 	switch x := inner.(type) {
 	case *dst.AssignStmt:
 		in.simple = true
+		if x.Tok != token.DEFINE {
+			for _, e := range x.Lhs {
+				markRoot(in.assigned, e)
+			}
+		}
 		if x.Tok == token.DEFINE {
 			for _, e := range x.Lhs {
 				if id, ok := e.(*dst.Ident); ok && id.Name != "_" {
@@ -317,7 +331,10 @@ func analyzeStmt(s dst.Stmt, tname string) stmtInfo {
 				}
 			}
 		}
-	case *dst.ExprStmt, *dst.IncDecStmt, *dst.DeferStmt, *dst.GoStmt, *dst.SendStmt:
+	case *dst.IncDecStmt:
+		in.simple = true
+		markRoot(in.assigned, x.X)
+	case *dst.ExprStmt, *dst.DeferStmt, *dst.GoStmt, *dst.SendStmt:
 		in.simple = true
 	}
 	dst.Inspect(s, func(n dst.Node) bool {
