@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"os"
 	"slices"
 	"sort"
 
@@ -189,6 +190,20 @@ func (pi *problemInfo) multisets(size int) []multiset {
 	return out
 }
 
+// cost orders levels: the size of their terms, arithmetic counting
+// double, as it is rarer in conditions and dearer to solve.
+func (m multiset) cost() int { return m.size() + 2*(m[ckArithInt]+m[ckArithFloat]) }
+
+// levels lists the levels of terms of size 2 to maxSize, cheapest first.
+func (pi *problemInfo) levels(maxSize int) []multiset {
+	var all []multiset
+	for size := 2; size <= maxSize; size++ {
+		all = append(all, pi.multisets(size)...)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].cost() < all[j].cost() })
+	return all
+}
+
 // valid reports whether m's components can form a tree whose root is a
 // condition, using only kinds that pi's inputs have.
 func (pi *problemInfo) valid(m multiset) bool {
@@ -307,6 +322,8 @@ func (lv *level) sources(k Kind, before int) []int {
 	return dom
 }
 
+var amo = os.Getenv("AMO") != ""
+
 func (lv *level) newPort(c *component, name string, dom []int) *port {
 	p := &port{loc: lv.zc.Const(lv.name("l", c.loc, name), lv.zc.IntSort()), dom: dom}
 	var alts []z3.Expr
@@ -314,6 +331,13 @@ func (lv *level) newPort(c *component, name string, dom []int) *port {
 		alts = append(alts, p.loc.Eq(lv.zc.Int(int64(d))))
 	}
 	lv.s.Assert(lv.zc.Or(alts...))
+	if amo {
+		for x := range alts {
+			for y := x + 1; y < len(alts); y++ {
+				lv.s.Assert(lv.zc.And(alts[x], alts[y]).Not())
+			}
+		}
+	}
 	return p
 }
 
@@ -328,10 +352,7 @@ func (lv *level) wellFormed() bool {
 	for _, c := range lv.comps {
 		t := operand[c.kind]
 		c.op = zc.Const(lv.name("op", c.loc), zc.IntSort())
-		nops := len(ops[c.kind])
-		if c.kind.isArith() && len(lv.pi.mulConsts[t]) == 0 {
-			nops-- // no multiplication without a constant to multiply by
-		}
+		nops := lv.nops(c)
 		lv.s.Assert(c.op.Ge(lv.zero), c.op.Lt(zc.Int(int64(nops))))
 		switch {
 		case c.kind == ckNot:
@@ -351,6 +372,9 @@ func (lv *level) wellFormed() bool {
 			c.a = lv.newPort(c, "a", lv.sources(t, c.loc))
 			dom := append(slices.Clone(lv.pi.inputs[t]), lv.constLocs(t)...)
 			if t != String {
+				c.lit = zc.Const(lv.name("lit", c.loc), lv.sort(t))
+			}
+			if t != String && os.Getenv("NOLIT") == "" {
 				dom = append(dom, lv.lit)
 				c.lit = zc.Const(lv.name("lit", c.loc), lv.sort(t))
 			}
@@ -568,6 +592,10 @@ func (lv *level) addExample(e int) {
 	}
 	for i, c := range lv.comps {
 		t := operand[c.kind]
+		if c.kind.isCmp() || c.kind.isArith() {
+			out[i], def[i] = lv.pairwise(c, e, out, def, hasMissing)
+			continue
+		}
 		a, da := read(c, c.a, "a", t)
 		if c.kind == ckNot {
 			out[i], def[i] = a.Not(), da
@@ -578,51 +606,9 @@ func (lv *level) addExample(e int) {
 		if hasMissing {
 			def[i] = zc.And(da, db)
 		}
-		switch {
-		case c.kind.isArith():
-			var mul z3.Expr
-			for x, j := range lv.pi.mulConsts[t] {
-				cv, _ := lv.value(lv.pi.p.Spec.Constants[j].Value)
-				if x == 0 {
-					mul = a.Mul(cv)
-				} else {
-					mul = zc.Ite(lv.is(c.b.loc, lv.ni+len(lv.comps)+j), a.Mul(cv), mul)
-				}
-			}
-			if mul == (z3.Expr{}) {
-				mul = a.Sub(b) // unreachable: the op range excludes *
-			}
-			out[i] = zc.Ite(lv.is(c.op, 0), a.Add(b), zc.Ite(lv.is(c.op, 1), a.Sub(b), mul))
-		case c.kind == ckBin:
-			out[i] = zc.Ite(lv.is(c.op, 0), zc.And(a, b), zc.Or(a, b))
-			if hasMissing {
-				def[i] = zc.And(da, zc.Ite(lv.is(c.op, 0), a.Implies(db), zc.Or(a, db)))
-			}
-		default:
-			var r z3.Expr
-			for x := len(ops[c.kind]) - 1; x >= 0; x-- {
-				var cmp z3.Expr
-				switch ops[c.kind][x] {
-				case OpLt:
-					cmp = a.Lt(b)
-				case OpLe:
-					cmp = a.Le(b)
-				case OpEq:
-					cmp = a.Eq(b)
-				case OpNe:
-					cmp = a.Ne(b)
-				case OpGt:
-					cmp = a.Gt(b)
-				case OpGe:
-					cmp = a.Ge(b)
-				}
-				if r == (z3.Expr{}) {
-					r = cmp
-				} else {
-					r = zc.Ite(lv.is(c.op, x), cmp, r)
-				}
-			}
-			out[i] = r
+		out[i] = zc.Ite(lv.is(c.op, 0), zc.And(a, b), zc.Or(a, b))
+		if hasMissing {
+			def[i] = zc.And(da, zc.Ite(lv.is(c.op, 0), a.Implies(db), zc.Or(a, db)))
 		}
 	}
 	root := out[len(out)-1]
@@ -724,4 +710,190 @@ func counterexample(p *Problem, t *Term) int {
 		}
 	}
 	return -1
+}
+
+// pairwise encodes comparison or arithmetic component c on example e pair
+// by pair: for each choice (x, y) of its operands' locations, "a = x and
+// b = y" implies that the output is the comparison (or sum, ...) of their
+// values. When both are inputs or constants the operation is folded in Go,
+// so the solver does arithmetic only for literals and sums.
+func (lv *level) pairwise(c *component, e int, out, def []z3.Expr, hasMissing bool) (o, d z3.Expr) {
+	zc := lv.zc
+	ex := &lv.pi.p.Examples[e]
+	o = zc.Const(lv.name("o", c.loc, "_", e), lv.sort(c.kind.output()))
+	if hasMissing {
+		d = zc.Const(lv.name("d", c.loc, "_", e), zc.BoolSort())
+	}
+	ncomp := len(lv.comps)
+	// operand returns the concrete value at loc (ok) or its solver term.
+	operand := func(loc int) (v Value, concrete bool, x z3.Expr, defined z3.Expr) {
+		defined = zc.Bool(true)
+		switch {
+		case loc < lv.ni:
+			v = ex.Values[loc]
+			if v.Missing {
+				defined = zc.Bool(false)
+			}
+			return v, true, z3.Expr{}, defined
+		case loc < lv.ni+ncomp:
+			return Value{}, false, out[loc-lv.ni], def[loc-lv.ni]
+		case loc < lv.lit:
+			return lv.pi.p.Spec.Constants[loc-lv.ni-ncomp].Value, true, z3.Expr{}, defined
+		}
+		return Value{}, false, c.lit, defined
+	}
+	nops := len(ops[c.kind])
+	for _, x := range c.a.dom {
+		va, ca, xa, da := operand(x)
+		for _, y := range c.b.dom {
+			if y == x || c.kind.isCmp() && x < lv.ni && y < lv.ni && x > y {
+				continue // excluded by the well-formedness constraints
+			}
+			vb, cb, xb, db := operand(y)
+			pair := zc.And(lv.is(c.a.loc, x), lv.is(c.b.loc, y))
+			if hasMissing {
+				lv.s.Assert(pair.Implies(d.Eq(zc.And(da, db))))
+			}
+			if c.kind.isArith() {
+				lv.arith(c, pair, o, va, ca, xa, vb, cb, xb)
+				continue
+			}
+			var r z3.Expr
+			switch {
+			case ca && cb:
+				if va.Missing || vb.Missing {
+					continue // left free
+				}
+				var holds []z3.Expr
+				for k := range nops {
+					if opHolds(ops[c.kind][k], va, vb) {
+						holds = append(holds, lv.is(c.op, k))
+					}
+				}
+				r = zc.Or(holds...)
+			default:
+				if ca {
+					var ok bool
+					if xa, ok = lv.value(va); !ok {
+						continue
+					}
+				}
+				if cb {
+					var ok bool
+					if xb, ok = lv.value(vb); !ok {
+						continue
+					}
+				}
+				for k := nops - 1; k >= 0; k-- {
+					cmp := relation(ops[c.kind][k], xa, xb)
+					if k == nops-1 {
+						r = cmp
+					} else {
+						r = zc.Ite(lv.is(c.op, k), cmp, r)
+					}
+				}
+			}
+			lv.s.Assert(pair.Implies(o.Eq(r)))
+		}
+	}
+	return o, d
+}
+
+// relation is the solver term for a op b.
+func relation(op Op, a, b z3.Expr) z3.Expr {
+	switch op {
+	case OpLt:
+		return a.Lt(b)
+	case OpLe:
+		return a.Le(b)
+	case OpEq:
+		return a.Eq(b)
+	case OpNe:
+		return a.Ne(b)
+	case OpGt:
+		return a.Gt(b)
+	}
+	return a.Ge(b)
+}
+
+// opHolds evaluates the comparison a op b with Go semantics.
+func opHolds(op Op, a, b Value) bool {
+	if a.Kind == Float && (math.IsNaN(a.Float) || math.IsNaN(b.Float)) {
+		return op == OpNe
+	}
+	c, err := compare(a, b)
+	if err != nil {
+		return false
+	}
+	switch op {
+	case OpLt:
+		return c < 0
+	case OpLe:
+		return c <= 0
+	case OpEq:
+		return c == 0
+	case OpNe:
+		return c != 0
+	case OpGt:
+		return c > 0
+	}
+	return c >= 0
+}
+
+// arith asserts the value o of arithmetic component c when its operands
+// are a and b (concrete values va, vb when ca, cb).
+func (lv *level) arith(c *component, pair, o z3.Expr, va Value, ca bool, xa z3.Expr, vb Value, cb bool, xb z3.Expr) {
+	zc := lv.zc
+	if ca && cb {
+		if va.Missing || vb.Missing {
+			return
+		}
+		for k, op := range ops[c.kind][:lv.nops(c)] {
+			v, err := BinTerm(op, LitTerm(va), LitTerm(vb)).Eval(lv.pi.p.Spec, nil)
+			if err != nil {
+				continue
+			}
+			x, ok := lv.value(v)
+			if !ok {
+				continue
+			}
+			lv.s.Assert(zc.And(pair, lv.is(c.op, k)).Implies(o.Eq(x)))
+		}
+		return
+	}
+	var ok bool
+	if ca {
+		if xa, ok = lv.value(va); !ok {
+			return
+		}
+	}
+	if cb {
+		if xb, ok = lv.value(vb); !ok {
+			return
+		}
+	}
+	for k, op := range ops[c.kind][:lv.nops(c)] {
+		var v z3.Expr
+		switch op {
+		case OpAdd:
+			v = xa.Add(xb)
+		case OpSub:
+			v = xa.Sub(xb)
+		case OpMul:
+			if !cb {
+				continue // only by a constant: excluded by well-formedness
+			}
+			v = xa.Mul(xb)
+		}
+		lv.s.Assert(zc.And(pair, lv.is(c.op, k)).Implies(o.Eq(v)))
+	}
+}
+
+// nops is the number of operators component c may take.
+func (lv *level) nops(c *component) int {
+	n := len(ops[c.kind])
+	if c.kind.isArith() && len(lv.pi.mulConsts[operand[c.kind]]) == 0 {
+		n-- // no multiplication without a constant to multiply by
+	}
+	return n
 }

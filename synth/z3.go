@@ -5,6 +5,8 @@ package synth
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/nopol-go/nopol/internal/z3"
@@ -37,18 +39,42 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 	defer zc.Close()
 	cg := &cegis{p: p, pi: pi, zc: zc, max: opts.MaxCandidates, found: found}
 	cg.seed()
-	for size := 2; size <= opts.MaxSize; size++ {
-		for _, ms := range pi.multisets(size) {
-			if err := cg.level(ctx, ms); err != nil {
-				return cg.found, err
-			}
-			if len(cg.found) >= cg.max {
-				return cg.found, nil
-			}
+	start := time.Now()
+	firstCost := -1
+	if len(found) > 0 {
+		firstCost = 1
+	}
+	for _, ms := range pi.levels(opts.MaxSize) {
+		if firstCost >= 0 && (ms.cost() > firstCost+extraCost || time.Since(start) > softBudget) {
+			break
+		}
+		lctx, cancel := context.WithTimeout(ctx, levelBudget)
+		err := cg.level(lctx, ms)
+		cancel()
+		if err != nil && ctx.Err() != nil {
+			return cg.found, ctx.Err()
+		}
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return cg.found, err
+		}
+		if len(cg.found) > 0 && firstCost < 0 {
+			firstCost = ms.cost()
+		}
+		if len(cg.found) >= cg.max {
+			break
 		}
 	}
 	return cg.found, nil
 }
+
+// Bounds of the search beyond opts: once a candidate is found, levels
+// costing more than extraCost above it are not explored, nor any level
+// after softBudget; a level is abandoned after levelBudget.
+const (
+	extraCost   = 2
+	softBudget  = 2 * time.Second
+	levelBudget = time.Second
+)
 
 // cegis is the state of one search: the examples the solver has seen so
 // far, carried from level to level, and the terms found.
@@ -100,7 +126,11 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 		if dl, ok := ctx.Deadline(); ok {
 			lv.s.SetTimeout(time.Until(dl))
 		}
+		qs := time.Now()
 		res, err := lv.s.Check(ctx)
+		if os.Getenv("QDBG") != "" {
+			fmt.Fprintf(os.Stderr, "  %v %v %v\n", ms, res, time.Since(qs))
+		}
 		switch {
 		case res == z3.Unsat:
 			return nil

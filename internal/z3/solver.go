@@ -68,6 +68,7 @@ func (ctx *Context) NewSolver() *Solver {
 	C.Z3_solver_inc_ref(ctx.c, s)
 	sv := &Solver{ctx: ctx, s: s}
 	sv.setUint("random_seed", 0)
+	sv.setUint("arith.solver", 2)
 	return sv
 }
 
