@@ -23,7 +23,13 @@ func TestDatasetFiles(t *testing.T) {
 	for _, m := range RealModules {
 		mods[m] = true
 	}
+	same := map[string]string{}
 	for _, b := range bugs {
+		key := b.Module + " " + b.File + " " + b.Func + " " + b.BuggyCondition + " " + b.FixedCondition + " " + b.Mutation
+		if other, ok := same[key]; ok {
+			t.Errorf("%s: same fault as %s", b.ID, other)
+		}
+		same[key] = b.ID
 		if err := b.Check(); err != nil {
 			t.Error(err)
 			continue

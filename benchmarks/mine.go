@@ -171,6 +171,10 @@ func minePair(ctx context.Context, opts MineOptions, mod, oldV, newV string) ([]
 		pkg := path.Dir(c.File)
 		base, err := t.baseline(ctx, pkg)
 		if err != nil || !base.OK() {
+			if !t.skipped[pkg] {
+				t.skipped[pkg] = true
+				fmt.Fprintf(opts.Progress, "  ./%s: suite does not pass on %s, skipped: %v %s\n", pkg, t.Version, err, base.Summary())
+			}
 			continue
 		}
 		buggy := []byte(string(nf.Src[:c.Start]) + c.Text + string(nf.Src[c.End:]))

@@ -213,3 +213,20 @@ func extractTxtar(archive, dst string) error {
 	}
 	return nil
 }
+
+// Summary says in a few words why a run is not OK.
+func (t *TestRun) Summary() string {
+	switch {
+	case t == nil:
+		return ""
+	case t.BuildFailed:
+		return "build failed: " + tail([]byte(t.Output), 300)
+	case t.TimedOut:
+		return "timed out"
+	case len(t.Failed) > 0:
+		return fmt.Sprintf("failing tests %v", t.Failed)
+	case len(t.Passed) == 0:
+		return "no tests"
+	}
+	return "ok"
+}

@@ -124,6 +124,10 @@ func seedModule(ctx context.Context, opts SeedOptions, mod string) ([]*Bug, erro
 		pkg := path.Dir(s.file.Rel)
 		base, err := t.baseline(ctx, pkg)
 		if err != nil || !base.OK() {
+			if !t.skipped[pkg] {
+				t.skipped[pkg] = true
+				fmt.Fprintf(opts.Progress, "  ./%s: suite does not pass on %s, skipped: %v %s\n", pkg, t.Version, err, base.Summary())
+			}
 			continue
 		}
 		buggy := s.m.apply(s.file.Src)

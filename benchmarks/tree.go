@@ -15,6 +15,7 @@ type tree struct {
 	Dir             string // the module root of the copy
 	runner          *Runner
 	baselines       map[string]*TestRun // by package dir
+	skipped         map[string]bool     // packages reported as not passing
 }
 
 // testTimeout is passed to go test so an endless loop fails its test
@@ -32,7 +33,7 @@ func openTree(ctx context.Context, r *Runner, module, version string) (*tree, er
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{Module: module, Version: version, Dir: dir, runner: r, baselines: map[string]*TestRun{}}
+	t := &tree{Module: module, Version: version, Dir: dir, runner: r, baselines: map[string]*TestRun{}, skipped: map[string]bool{}}
 	if err := CopyTree(src, dir); err != nil {
 		t.close()
 		return nil, err
