@@ -106,17 +106,53 @@ func instrument(t *testing.T, name string) *fixture {
 	return f
 }
 
+// TestMain runs the tests with a private TMPDIR and fails if any temp dir
+// of collect is left in it.
 func TestMain(m *testing.M) {
+	tmp, err := os.MkdirTemp("", "nopol-collect-tmp-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("TMPDIR", tmp)
 	code := m.Run()
 	for _, f := range fixtures {
 		if f.build != nil {
-			f.build.Close()
+			if err := f.build.Close(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				code = 1
+			}
 		}
 	}
 	for _, d := range tempDirs {
 		os.RemoveAll(d)
 	}
+	left, _ := filepath.Glob(filepath.Join(tmp, "nopol-*"))
+	if len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "temp dirs left behind: %v\n", left)
+		code = 1
+	}
+	os.RemoveAll(tmp)
 	os.Exit(code)
+}
+
+func TestCancelled(t *testing.T) {
+	f := load(t, "crash")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if b, err := Instrument(ctx, f.prog); err == nil {
+		b.Close()
+		t.Fatal("Instrument with a cancelled context succeeded")
+	}
+	site := f.prog.Sites[0]
+	if s, err := BuildSchema(ctx, f.prog, site, 0, []string{"true"}); err == nil {
+		s.Close()
+		t.Fatal("BuildSchema with a cancelled context succeeded")
+	}
+	if _, err := VerifyPatch(ctx, f.prog, site.File, []byte("package p\n"), time.Minute); err == nil {
+		t.Fatal("VerifyPatch with a cancelled context succeeded")
+	}
+	// TestMain checks that no temp dir is left.
 }
 
 // site returns the ID of the site of kind at file:line.
@@ -491,6 +527,61 @@ func TestVerifyPatch(t *testing.T) {
 				t.Errorf("got %s, want %s\n%s", got, tt.want, res.Output)
 			}
 		})
+	}
+	f.checkUntouched(t)
+}
+
+// TestTricky checks that unusual syntax instruments into a binary that
+// behaves like the original.
+func TestTricky(t *testing.T) {
+	f := instrument(t, "tricky")
+	base, err := Baseline(context.Background(), f.prog, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(base) != 4 {
+		t.Errorf("baseline has %d results, want 4: %+v", len(base), base)
+	}
+	reached := map[int]bool{}
+	for _, b := range base {
+		if !b.Passed {
+			t.Errorf("%s fails in the baseline:\n%s", b.Test, b.Output)
+		}
+		res, err := f.build.Run(context.Background(), Run{Package: b.Package, Test: b.Test, Mode: ModeCover, ForceSegment: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Passed != b.Passed {
+			t.Errorf("%s: instrumented passed=%v\n%s", b.Test, res.Passed, res.Output)
+		}
+		for id := range res.Reached {
+			reached[id] = true
+		}
+	}
+	// Sites in util (no tests of its own) are reached from api's tests,
+	// including the one evaluated while package variables initialise.
+	build := f.site(t, Cond, "util.go", 17)
+	if !reached[build] {
+		t.Errorf("the site run during package initialisation was not recorded")
+	}
+	for _, s := range f.prog.Sites {
+		if strings.HasPrefix(s.Original, "defer") || strings.HasPrefix(s.Original, "go ") {
+			t.Errorf("%s:%d: %s is a site", s.File, s.Line, s.Original)
+		}
+		if s.Line == 0 || s.Original == "" {
+			t.Errorf("bad site %+v", s)
+		}
+	}
+	// The line directive does not move the site.
+	if id := f.site(t, Cond, "line.go", 5); f.prog.Sites[id].Original != "x > 3" {
+		t.Errorf("line.go:5 = %q", f.prog.Sites[id].Original)
+	}
+	// Check's early return is written with explicit zeros: err is
+	// shadowed there.
+	for _, s := range f.prog.Sites {
+		if s.Func == "Check" && s.Kind == Guard && s.Original == "n = x" && s.Return != "return" {
+			t.Errorf("Check: return %q", s.Return)
+		}
 	}
 	f.checkUntouched(t)
 }

@@ -75,17 +75,16 @@ var markTests func(prog *Program, d *pkgData, ov *overlay) error
 // Instrument writes instrumented copies of every file with sites (and the
 // hook file) into a temp dir, and compiles one test binary per package with
 // `go test -c -overlay`. The user's files are never written.
-func Instrument(ctx context.Context, prog *Program) (b *Build, err error) {
+func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 	start := time.Now()
 	dir, err := os.MkdirTemp("", "nopol-build-")
 	if err != nil {
 		return nil, fmt.Errorf("instrumenting: %w", err)
 	}
-	b = &Build{Program: prog, Dir: dir, Binaries: map[string]string{}, runner: gotest.Default}
+	b := &Build{Program: prog, Dir: dir, Binaries: map[string]string{}, runner: gotest.Default}
 	defer func() {
 		if err != nil {
 			b.Close()
-			b = nil
 		}
 	}()
 	ov := newOverlay(dir)

@@ -27,6 +27,8 @@ type pkgData struct {
 	// deps are the import paths this package's test binary links,
 	// test imports included.
 	deps map[string]bool
+	// graph is the initialization graph, built on first use.
+	graph *initGraph
 }
 
 // loadMode is what Load asks go/packages for.

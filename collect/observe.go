@@ -22,6 +22,11 @@ type observer struct {
 	info *types.Info
 	file *ast.File
 	pos  token.Pos
+	// fn is the object of the declared function around the site (nil in
+	// a package-level function literal); graph says which package
+	// variables it may refer to without an initialization cycle.
+	fn    types.Object
+	graph *initGraph
 
 	seen map[string]bool
 }
@@ -66,9 +71,11 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 		}
 	}
 	for _, name := range o.pkg.Scope().Names() {
-		if v, ok := o.pkg.Scope().Lookup(name).(*types.Var); ok && o.visible(inner, v) {
-			o.addVar(&globals, &fields, name, v.Type())
+		v, ok := o.pkg.Scope().Lookup(name).(*types.Var)
+		if !ok || !o.visible(inner, v) || o.fn == nil || o.graph == nil || o.graph.reaches(v, o.fn) {
+			continue
 		}
+		o.addVar(&globals, &fields, name, v.Type())
 	}
 
 	var out []Observed

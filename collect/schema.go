@@ -29,7 +29,7 @@ const defaultSchemaTimeout = 2 * time.Minute
 // `go build` until the ones to blame are found. The test binaries of the
 // site's package and of the module's packages that link it are compiled
 // once; RunSuite selects a candidate with an environment variable.
-func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle, candidates []string) (s *Schema, err error) {
+func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle, candidates []string) (_ *Schema, err error) {
 	start := time.Now()
 	if site.ID < 0 || site.ID >= len(prog.Sites) || prog.Sites[site.ID].File != site.File || prog.Sites[site.ID].Line != site.Line {
 		return nil, fmt.Errorf("building a schema: site %d is not a site of the program", site.ID)
@@ -42,7 +42,7 @@ func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle
 	if err != nil {
 		return nil, fmt.Errorf("building a schema: %w", err)
 	}
-	s = &Schema{
+	s := &Schema{
 		Site:       site,
 		Candidates: candidates,
 		Dropped:    map[int]string{},
@@ -54,7 +54,6 @@ func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle
 	defer func() {
 		if err != nil {
 			s.Close()
-			s = nil
 		}
 	}()
 

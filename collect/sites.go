@@ -81,7 +81,10 @@ func (prog *Program) findSites(d *pkgData) {
 				Func:     fnName,
 				Original: string(src[start:end]),
 			}
-			o := &observer{pkg: tpkg, info: info, file: f, pos: node.Pos()}
+			o := &observer{pkg: tpkg, info: info, file: f, pos: node.Pos(), graph: d.initGraph()}
+			if fd, ok := outermostFunc(stack).(*ast.FuncDecl); ok {
+				o.fn = info.Defs[fd.Name]
+			}
 			s.Observed = o.observe(kind, node)
 			s.Constants = o.constants(outermostFunc(stack))
 			if kind == Guard {

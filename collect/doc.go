@@ -1,0 +1,67 @@
+// Package collect loads a Go module, finds its repair sites, instruments
+// them, and runs the module's tests to collect what nopol's angelic search
+// and synthesis need.
+//
+// # Sites
+//
+// Load type-checks the module with its tests (go/packages) and finds the
+// sites of its non-test, non-generated files: every if condition (else-if
+// included) is a Cond site; every statement that can take a guard
+// (expression statements, assignments that declare nothing, inc/dec,
+// sends, returns that do not end their block) is a Guard site. Site IDs
+// follow package, file and position, so they are stable for the same
+// source. At each site, the observed expressions are the side-effect-free
+// operands of the condition, the variables in scope (types.Info scopes at
+// the site's position) of basic kinds, nil-ness and len of the others, and
+// one level of struct fields; the constants are the literals of the
+// enclosing function and the package's named constants. No function is
+// ever called to observe a value.
+//
+// # Instrumentation
+//
+// Instrument does not print rewritten syntax trees: it splices text into
+// the original source around each site, without newlines, so every line
+// keeps its number and comments and directives stay in place. A condition
+// c of site 3 becomes
+//
+//	NopolCond(3, func() bool { return bool(c) }, snapshot)
+//
+// which does not evaluate c when the site is forced (a forced run can skip
+// a condition that panics). A statement s of site 4 becomes
+//
+//	if g := NopolGuard(4, snapshot); g == 0 { s } else if g == 2 { return zeros }
+//
+// (0 runs s, 1 skips it, 2 returns early). The snapshot function observes
+// each expression under recover, so a nil dereference is a missing value.
+// The hook file that defines these functions (hook.go) is added to every
+// package of the module, and the instrumented files reach the compiler
+// through `go test -overlay`; the user's files are never written. Test
+// files get the constituent markers of internal/purify (NopolSegment,
+// NopolIteration), printed back with /*line*/ directives. One test binary
+// is compiled per package with tests.
+//
+// # Collection protocol
+//
+// A run starts the package's test binary for one test with environment
+// variables read once by the hook: NOPOL_MODE (cover, snapshot), NOPOL_OUT
+// (the record file), NOPOL_FORCE ("3=true,4=false"), NOPOL_RETURN (guard
+// sites whose forced false returns early), NOPOL_SITES (sites recorded in
+// snapshot mode), NOPOL_FORCE_SEG ("segment.iteration": force only within
+// that test constituent), NOPOL_PRINT_CONSTITUENTS and, for schemas,
+// NOPOL_CAND. The hook appends one JSON line per evaluation to NOPOL_OUT
+// with a single write, so a test that panics or exits loses nothing
+// already recorded. Evaluations past a per-site cap (200) are only
+// counted, and the counts written at powers of two. In cover mode, one
+// line is written per site, outcome and constituent. Each run has a
+// timeout that kills the test binary's process group.
+//
+// # Validation
+//
+// BuildSchema compiles all candidate conditions of one site into a single
+// binary, a switch on NopolCand choosing the candidate; candidates that do
+// not type-check in the site's scope are dropped beforehand, and the rest
+// bisected if the schema still fails to compile. RunSuite runs the whole
+// suite of the packages that link the site per candidate. VerifyPatch runs
+// that suite on a patched file through an overlay, and Baseline runs the
+// plain suite once.
+package collect

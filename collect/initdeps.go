@@ -1,0 +1,109 @@
+package collect
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// initGraph holds the references between a package's top-level functions,
+// methods and variables, as Go's initialization order sees them. Observing
+// a package variable v inside function F adds a reference F → v; if v's
+// initializer reaches F, that reference is an initialization cycle, which
+// the compiler rejects. initGraph answers whether it would be.
+type initGraph struct {
+	refs  map[types.Object][]types.Object
+	reach map[types.Object]map[types.Object]bool
+}
+
+// initGraphOf builds the graph of d's non-test package.
+func (d *pkgData) initGraph() *initGraph {
+	if d.graph != nil {
+		return d.graph
+	}
+	g := &initGraph{refs: map[types.Object][]types.Object{}, reach: map[types.Object]map[types.Object]bool{}}
+	d.graph = g
+	tpkg, info := d.pkg.Types, d.pkg.TypesInfo
+	if tpkg == nil || info == nil {
+		return g
+	}
+	collect := func(root ast.Node) []types.Object {
+		var out []types.Object
+		ast.Inspect(root, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			if obj := topLevel(tpkg, info.Uses[id]); obj != nil {
+				out = append(out, obj)
+			}
+			return true
+		})
+		return out
+	}
+	for _, f := range d.pkg.Syntax {
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				if obj := info.Defs[decl.Name]; obj != nil && decl.Body != nil {
+					g.refs[obj] = collect(decl.Body)
+				}
+			case *ast.GenDecl:
+				if decl.Tok != token.VAR {
+					continue
+				}
+				for _, spec := range decl.Specs {
+					vs := spec.(*ast.ValueSpec)
+					var refs []types.Object
+					for _, v := range vs.Values {
+						refs = append(refs, collect(v)...)
+					}
+					for _, name := range vs.Names {
+						if obj := info.Defs[name]; obj != nil {
+							g.refs[obj] = refs
+						}
+					}
+				}
+			}
+		}
+	}
+	return g
+}
+
+// topLevel returns the package-level function, method or variable obj
+// stands for, nil for anything else.
+func topLevel(pkg *types.Package, obj types.Object) types.Object {
+	switch o := obj.(type) {
+	case *types.Func:
+		o = o.Origin()
+		if o.Pkg() == pkg {
+			return o
+		}
+	case *types.Var:
+		o = o.Origin()
+		if o.Pkg() == pkg && o.Parent() == pkg.Scope() {
+			return o
+		}
+	}
+	return nil
+}
+
+// reaches reports whether from's initialization reaches to.
+func (g *initGraph) reaches(from, to types.Object) bool {
+	r, ok := g.reach[from]
+	if !ok {
+		r = map[types.Object]bool{}
+		var walk func(o types.Object)
+		walk = func(o types.Object) {
+			for _, n := range g.refs[o] {
+				if !r[n] {
+					r[n] = true
+					walk(n)
+				}
+			}
+		}
+		walk(from)
+		g.reach[from] = r
+	}
+	return r[to]
+}
