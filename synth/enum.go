@@ -648,9 +648,19 @@ func (e *enumerator) isTarget(v *vec) bool {
 }
 
 // pairs calls f for each ordered pair of distinct kept entries of kind k
-// whose sizes add up to total.
+// whose sizes add up to total, smaller left operands first.
 func (e *enumerator) pairs(k Kind, total int, f func(a, b *entry)) {
-	for sa := 1; sa < total; sa++ {
+	e.pairsFrom(k, total, false, f)
+}
+
+// pairsFrom is pairs, bigger left operands first when leftFirst is set, so
+// that a + b + c comes before a + (b + c).
+func (e *enumerator) pairsFrom(k Kind, total int, leftFirst bool, f func(a, b *entry)) {
+	for i := 1; i < total; i++ {
+		sa := i
+		if leftFirst {
+			sa = total - i
+		}
 		sb := total - sa
 		if sb >= len(e.bank[k]) || sa >= len(e.bank[k]) {
 			continue
@@ -683,7 +693,7 @@ func (e *enumerator) comparable(k Kind, a, b *entry) bool {
 // arithPairs calls f for the arithmetic terms of size s: a + b, a - b and
 // a * c for a constant c other than 0 and 1.
 func (e *enumerator) arithPairs(k Kind, s int, f func(op Op, a, b *entry)) {
-	e.pairs(k, s-1, func(a, b *entry) {
+	e.pairsFrom(k, s-1, true, func(a, b *entry) {
 		if !a.hasInput && !b.hasInput {
 			return
 		}

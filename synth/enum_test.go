@@ -3,6 +3,7 @@ package synth_test
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -115,4 +116,91 @@ func parityLike(n int) *synth.Spec {
 		spec.Examples = append(spec.Examples, synth.Example{Values: vals, Want: vals[0].Int%2 == 0})
 	}
 	return spec
+}
+
+// TestEnumComplete draws random conditions of up to 7 components over a few
+// inputs and the code's constants, and checks that the enumeration finds a
+// condition fitting their examples, no bigger than the drawn one: pruning
+// must not lose what fits.
+func TestEnumComplete(t *testing.T) {
+	spec := synth.Spec{
+		Inputs: []synth.Input{
+			{Expr: "a", Kind: synth.Int}, {Expr: "b", Kind: synth.Int}, {Expr: "c", Kind: synth.Int},
+			{Expr: "ok", Kind: synth.Bool}, {Expr: "p == nil", Kind: synth.Bool}, {Expr: "p.n", Kind: synth.Int},
+		},
+		Constants: []synth.Constant{{Expr: "0", Value: synth.IntValue(0)}, {Expr: "2", Value: synth.IntValue(2)}},
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	var leaf func(k synth.Kind) *synth.Term
+	leaf = func(k synth.Kind) *synth.Term {
+		if k == synth.Bool {
+			return in(3 + r.IntN(2))
+		}
+		if r.IntN(4) == 0 {
+			return cst(r.IntN(2))
+		}
+		return in([]int{0, 1, 2, 5}[r.IntN(4)])
+	}
+	var gen func(k synth.Kind, budget int) *synth.Term
+	gen = func(k synth.Kind, budget int) *synth.Term {
+		if budget < 3 {
+			if k == synth.Bool && budget >= 2 && r.IntN(2) == 0 {
+				return not(leaf(k))
+			}
+			return leaf(k)
+		}
+		left := 1 + r.IntN(budget-2)
+		right := budget - 1 - left
+		if k == synth.Int {
+			if r.IntN(3) == 0 {
+				return bin(synth.OpMul, gen(synth.Int, budget-2), cst(1))
+			}
+			return bin(synth.OpAdd+synth.Op(r.IntN(2)), gen(synth.Int, left), gen(synth.Int, right))
+		}
+		switch r.IntN(3) {
+		case 0:
+			return bin(synth.OpAnd, gen(synth.Bool, left), gen(synth.Bool, right))
+		case 1:
+			return bin(synth.OpOr, gen(synth.Bool, left), gen(synth.Bool, right))
+		}
+		return bin(synth.OpLt+synth.Op(r.IntN(6)), gen(synth.Int, left), gen(synth.Int, right))
+	}
+	tried := 0
+	for tried < 150 {
+		target := gen(synth.Bool, 3+r.IntN(5))
+		if target.Size() < 5 && r.IntN(2) == 0 {
+			continue // mostly big ones
+		}
+		s := spec
+		s.Examples = nil
+		ok := true
+		for range 40 {
+			isNil := r.IntN(5) == 0
+			pn := synth.IntValue(int64(r.IntN(9) - 4))
+			if isNil {
+				pn = synth.MissingValue(synth.Int)
+			}
+			ex := synth.Example{Values: []synth.Value{
+				synth.IntValue(int64(r.IntN(41) - 20)), synth.IntValue(int64(r.IntN(41) - 20)), synth.IntValue(int64(r.IntN(41) - 20)),
+				synth.BoolValue(r.IntN(2) == 0), synth.BoolValue(isNil), pn,
+			}}
+			v, err := target.Eval(&s, &ex)
+			if err != nil {
+				ok = false
+				break
+			}
+			ex.Want = v.Bool
+			s.Examples = append(s.Examples, ex)
+		}
+		if !ok || target.Size() > 7 || trivial(&s, target) {
+			continue
+		}
+		tried++
+		cands, err := synth.Solve(context.Background(), &s, enumOpts(7, 1))
+		if err != nil {
+			t.Errorf("%s (size %d): %v", target.Source(&s), target.Size(), err)
+		} else if cands[0].Size > target.Size() {
+			t.Errorf("%s (size %d): found %s, of size %d", target.Source(&s), target.Size(), cands[0].Source, cands[0].Size)
+		}
+	}
 }

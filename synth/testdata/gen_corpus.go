@@ -27,7 +27,8 @@ type gen struct {
 	constants            []synth.Constant
 	expect               map[string]any
 	examples, heldout    int
-	// draw returns a random state; the values follow inputs.
+	// draw returns a random state; the values follow inputs, then come
+	// hidden values that only cond sees.
 	draw func(r *rand.Rand) []synth.Value
 	// edges are states always included, to pin the boundaries.
 	edges [][]synth.Value
@@ -134,6 +135,26 @@ var gens = []gen{
 		cond: func(v []synth.Value) bool { return v[0].Str == "" || v[0].Str == "-" },
 	},
 	{
+		name:     "unobserved_cause",
+		note:     "The outcome depends on something not observed at the site (a hidden coin): nothing over the six observed ints fits, and the search must say so in time.",
+		original: "a < b",
+		inputs: []synth.Input{
+			in("a", synth.Int), in("b", synth.Int), in("c", synth.Int),
+			in("d", synth.Int), in("e", synth.Int), in("f", synth.Int),
+		},
+		constants: []synth.Constant{cst("0", I(0)), cst("1", I(1))},
+		expect:    map[string]any{"error": "none"},
+		examples:  40,
+		draw: func(r *rand.Rand) []synth.Value {
+			v := make([]synth.Value, 7) // the last one is hidden
+			for k := range v {
+				v[k] = I(between(r, -9, 9))
+			}
+			return v
+		},
+		cond: func(v []synth.Value) bool { return v[6].Int%2 == 0 },
+	},
+	{
 		name:     "irrelevant_ints",
 		note:     "12 integer inputs of which 10 are irrelevant; the limit itself must not count.",
 		original: "count >= limit",
@@ -213,17 +234,20 @@ func main() {
 	for i, g := range gens {
 		r := rand.New(rand.NewPCG(uint64(i)+1, 2026))
 		spec := synth.Spec{Inputs: g.inputs, Constants: g.constants, Original: g.original}
+		// draw may return hidden values after the inputs: cond sees them,
+		// the example does not.
+		example := func(v []synth.Value) synth.Example {
+			return synth.Example{Values: v[:len(g.inputs)], Want: g.cond(v)}
+		}
 		for _, v := range g.edges {
-			spec.Examples = append(spec.Examples, synth.Example{Values: v, Want: g.cond(v)})
+			spec.Examples = append(spec.Examples, example(v))
 		}
 		for len(spec.Examples) < g.examples {
-			v := g.draw(r)
-			spec.Examples = append(spec.Examples, synth.Example{Values: v, Want: g.cond(v)})
+			spec.Examples = append(spec.Examples, example(g.draw(r)))
 		}
 		var heldout []synth.Example
 		for range g.heldout {
-			v := g.draw(r)
-			heldout = append(heldout, synth.Example{Values: v, Want: g.cond(v)})
+			heldout = append(heldout, example(g.draw(r)))
 		}
 		if err := os.WriteFile(g.name+".json", encode(g, &spec, heldout), 0o666); err != nil {
 			log.Fatal(err)
