@@ -31,9 +31,11 @@ type pkgData struct {
 	graph *initGraph
 }
 
-// loadMode is what Load asks go/packages for.
+// loadMode is what Load asks go/packages for. Without NeedDeps, only the
+// module's packages are parsed and type-checked from source; dependencies
+// come from export data, which is many times faster.
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedImports | packages.NeedDeps | packages.NeedTypes | packages.NeedSyntax |
+	packages.NeedImports | packages.NeedTypes | packages.NeedSyntax |
 	packages.NeedTypesInfo | packages.NeedModule | packages.NeedForTest
 
 // Load loads the packages matching patterns in the module at dir, with tests,
@@ -107,6 +109,10 @@ func Load(ctx context.Context, dir string, patterns []string) (*Program, error) 
 			d.dir = filepath.Dir(p.GoFiles[0])
 		}
 	}
+	byID := map[string]*packages.Package{}
+	for _, p := range pkgs {
+		byID[p.ID] = p
+	}
 	var paths []string
 	for path, d := range prog.pkgs {
 		if d.pkg == nil && len(d.tests) == 0 {
@@ -117,7 +123,7 @@ func Load(ctx context.Context, dir string, patterns []string) (*Program, error) 
 		d.deps = map[string]bool{}
 		for _, t := range append([]*packages.Package{d.pkg}, d.tests...) {
 			if t != nil {
-				collectDeps(t, d.deps)
+				collectDeps(t, byID, d.deps)
 			}
 		}
 	}
@@ -177,13 +183,17 @@ func packageErrors(pkgs []*packages.Package) []string {
 	return msgs
 }
 
-func collectDeps(p *packages.Package, into map[string]bool) {
-	for _, imp := range p.Imports {
-		if into[imp.PkgPath] {
+// collectDeps adds the import paths p links to into, following imports
+// through the loaded packages (without NeedDeps, Imports holds only IDs).
+func collectDeps(p *packages.Package, byID map[string]*packages.Package, into map[string]bool) {
+	for path, imp := range p.Imports {
+		if into[path] {
 			continue
 		}
-		into[imp.PkgPath] = true
-		collectDeps(imp, into)
+		into[path] = true
+		if full := byID[imp.ID]; full != nil {
+			collectDeps(full, byID, into)
+		}
 	}
 }
 
@@ -270,15 +280,6 @@ func hasOutput(f *ast.File, fd *ast.FuncDecl) bool {
 		}
 	}
 	return false
-}
-
-// pkgOf returns the loaded data of a package, or an error naming it.
-func (prog *Program) pkgOf(path string) (*pkgData, error) {
-	d := prog.pkgs[path]
-	if d == nil {
-		return nil, fmt.Errorf("package %s is not part of the loaded program", path)
-	}
-	return d, nil
 }
 
 // typesOf returns the type-checked package and info of a non-test package.
