@@ -32,9 +32,10 @@ type Unsplit struct {
 // those that declare or change a variable it uses (transitively), and
 // those with effects outside the test's variables (t.Setenv, t.Parallel,
 // an assignment to a package variable, a call that mentions no local
-// variable). Checks (an if statement that
-// changes no variable, a t.Error/t.Run call, a helper called with t) are
-// never setup. A statement that is setup of a later fragment gets no
+// variable). Checks (an if statement that changes no variable, a
+// t.Error/t.Run call, a helper called with t) are setup only when they
+// change a variable the fragment uses (through a method whose name does not
+// say it only reads, see readMethod). A statement that is setup of a later fragment gets no
 // fragment of its own. A top-level loop over a slice or array literal (or
 // a variable holding one) is split per iteration: fragment TestX_iterN runs
 // iteration N only, skipping the others with a counter, so that keys and
@@ -92,7 +93,7 @@ type stmtKind uint8
 
 const (
 	kindOther stmtKind = iota
-	kindCheck          // never setup
+	kindCheck          // setup only when it changes what a fragment uses
 	kindEnv            // always setup
 )
 
@@ -162,7 +163,9 @@ func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst
 			take := false
 			switch in.kind {
 			case kindCheck:
-				continue
+				// A check is setup only when it changes what the fragment
+				// uses: assert.NoError(t, f.Add(x)).
+				take = intersects(in.mutates, needed)
 			case kindEnv:
 				take = true
 			default:
@@ -375,19 +378,19 @@ func analyzeStmt(s dst.Stmt, tname string) stmtInfo {
 		}
 		return true
 	})
-	// Arguments of a call made for its effects only may be changed by it
-	// (sort.Ints(xs)).
-	if es, ok := inner.(*dst.ExprStmt); ok {
+	delete(in.mutates, tname)
+	in.kind = classify(inner, tname, in)
+	// Arguments of a call made for its effects only, other than a check,
+	// may be changed by it (sort.Ints(xs)).
+	if es, ok := inner.(*dst.ExprStmt); ok && in.kind != kindCheck {
 		if c, ok := es.X.(*dst.CallExpr); ok {
 			for _, a := range c.Args {
-				if _, ok := a.(*dst.Ident); ok {
+				if id, ok := a.(*dst.Ident); ok && id.Name != tname {
 					markRoot(in.mutates, a)
 				}
 			}
 		}
 	}
-	delete(in.mutates, tname)
-	in.kind = classify(inner, tname, in)
 	return in
 }
 
