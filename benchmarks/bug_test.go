@@ -73,8 +73,6 @@ func lineOfCond(line, cond string) bool {
 
 func squash(s string) string { return strings.Join(strings.Fields(s), "") }
 
-func firstLine(s string) string { return strings.SplitN(s, "\n", 2)[0] }
-
 func TestNormalizeCond(t *testing.T) {
 	for _, c := range []struct{ a, b string }{
 		{"a > b", "b < a"},
@@ -247,5 +245,14 @@ func TestSlug(t *testing.T) {
 		if got := slug(in); got != want {
 			t.Errorf("slug(%s) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+func TestStackFunctions(t *testing.T) {
+	f := parseSrc(t, "p/f.go", "package p\n\nfunc A() {\n\tpanic(1)\n}\n\nfunc B() {\n\tif true {\n\t}\n}\n")
+	out := []byte(`{"Action":"output","Output":"\t/tmp/x/p/f.go:4 +0x1d\n"}`)
+	blocks := stackFunctions(out, "/tmp/x", []*srcFile{f})
+	if !covered(blocks, "p/f.go", 4, 2) || covered(blocks, "p/f.go", 8, 2) {
+		t.Errorf("blocks %v: want A covered, B not", blocks)
 	}
 }

@@ -118,8 +118,10 @@ type TestRun struct {
 	// TimedOut is set when the run was killed at its timeout, or the test
 	// binary hit its own -timeout.
 	TimedOut bool
-	// Output is the tail of the output, for diagnostics.
+	// Output is the tail of the output, for diagnostics; Stdout all of
+	// it (the JSON events).
 	Output   string
+	Stdout   []byte
 	Duration time.Duration
 }
 
@@ -140,6 +142,7 @@ func GoTest(ctx context.Context, r *Runner, dir, pkg, run string, extra ...strin
 	out, err := r.Run(ctx, dir, args...)
 	tr := parseTestJSON(out.Stdout)
 	tr.Duration = out.Duration
+	tr.Stdout = out.Stdout
 	tr.Output = tail(append(out.Stdout, out.Stderr...), 2000)
 	if bytes.Contains(out.Stdout, []byte("panic: test timed out")) {
 		tr.TimedOut = true

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,12 +108,18 @@ func MutationRepair(ctx context.Context, opts MutationOptions) (*MutationResult,
 	cover := func(tests []string) (map[string][]coverBlock, error) {
 		prof := filepath.Join(opts.Dir, ".nopol-cover")
 		defer os.Remove(prof)
-		_, err := GoTest(ctx, opts.Runner, opts.Dir, pkg, runPattern(tests), testTimeout, "-covermode=set", "-coverprofile="+prof)
+		tr, err := GoTest(ctx, opts.Runner, opts.Dir, pkg, runPattern(tests), testTimeout, "-covermode=set", "-coverprofile="+prof)
 		res.Runs++
 		if err != nil {
 			return nil, err
 		}
-		return readCoverProfile(prof, modPath)
+		blocks, err := readCoverProfile(prof, modPath)
+		if err == nil && len(blocks) == 0 {
+			// A panicking test writes no profile: take the functions
+			// of the package on its stack instead.
+			blocks = stackFunctions(tr.Stdout, opts.Dir, pkgFiles)
+		}
+		return blocks, err
 	}
 	// Each failing test alone (at most maxCovered of them), the passing
 	// tests together.
@@ -282,4 +289,32 @@ func modulePath(dir string) string {
 		}
 	}
 	return ""
+}
+
+var frameRE = regexp.MustCompile(`([^\s"]+\.go):(\d+)`)
+
+// stackFunctions returns, as cover blocks, the whole functions of files
+// that appear as file:line in out (a panic's stack, an error position).
+func stackFunctions(out []byte, dir string, files []*srcFile) map[string][]coverBlock {
+	blocks := map[string][]coverBlock{}
+	for _, m := range frameRE.FindAllSubmatch(out, -1) {
+		name := filepath.ToSlash(string(m[1]))
+		line, _ := strconv.Atoi(string(m[2]))
+		for _, f := range files {
+			if !strings.HasSuffix(name, "/"+f.Rel) && name != f.Rel {
+				continue
+			}
+			for _, d := range f.AST.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				p0, p1 := f.Fset.Position(fd.Pos()), f.Fset.Position(fd.End())
+				if p0.Line <= line && line <= p1.Line {
+					blocks[f.Rel] = append(blocks[f.Rel], coverBlock{p0.Line, p0.Column, p1.Line, p1.Column})
+				}
+			}
+		}
+	}
+	return blocks
 }
