@@ -572,6 +572,16 @@ func TestTricky(t *testing.T) {
 			t.Errorf("bad site %+v", s)
 		}
 	}
+	// The test constituent marked in api's test file is seen by the hook
+	// copy of util, and values are recorded there.
+	check := f.site(t, Cond, "util.go", 35)
+	res, err := f.build.Run(context.Background(), Run{Package: "example.com/tricky/api", Test: "TestUtil", Mode: ModeSnapshot, Sites: []int{check}, ForceSegment: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Evals) != 2 || res.Evals[0].Segment != 0 || res.Evals[1].Segment != 1 || res.Evals[0].Values[0].Int != -1 {
+		t.Errorf("evals of util.Check = %+v", res.Evals)
+	}
 	// The line directive does not move the site.
 	if id := f.site(t, Cond, "line.go", 5); f.prog.Sites[id].Original != "x > 3" {
 		t.Errorf("line.go:5 = %q", f.prog.Sites[id].Original)

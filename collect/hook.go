@@ -100,25 +100,34 @@ func nopolIDs(s string) map[int]bool {
 	return m
 }
 
-func nopolSetup() {
+// nopolState is shared by the hook copies of all instrumented packages
+// in the binary. As a package variable it is initialised, in the init
+// goroutine, before any variable whose initializer reaches a hook
+// function (through nopolSetup), so the registration never races.
+var nopolState = nopolShare()
+
+func nopolShare() []any {
 	const key = "nopol.shared.state"
 	if f := flag.Lookup(key); f != nil {
 		if g, ok := f.Value.(flag.Getter); ok {
 			if v, ok := g.Get().([]any); ok && len(v) == 3 {
-				nopolCurrent, _ = v[0].(*[2]int64)
-				nopolMu, _ = v[1].(*sync.Mutex)
-				nopolOut, _ = v[2].(*os.File)
+				return v
 			}
 		}
 	}
-	if nopolCurrent == nil {
-		nopolCurrent = &[2]int64{-1, -1}
-		nopolMu = new(sync.Mutex)
-		if name := os.Getenv("NOPOL_OUT"); name != "" {
-			nopolOut, _ = os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		}
-		flag.Var(&nopolShared{[]any{nopolCurrent, nopolMu, nopolOut}}, key, "nopol internal state")
+	var out *os.File
+	if name := os.Getenv("NOPOL_OUT"); name != "" {
+		out, _ = os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	}
+	v := []any{&[2]int64{-1, -1}, new(sync.Mutex), out}
+	flag.Var(&nopolShared{v}, key, "nopol internal state")
+	return v
+}
+
+func nopolSetup() {
+	nopolCurrent, _ = nopolState[0].(*[2]int64)
+	nopolMu, _ = nopolState[1].(*sync.Mutex)
+	nopolOut, _ = nopolState[2].(*os.File)
 	switch os.Getenv("NOPOL_MODE") {
 	case "cover":
 		nopolMode = 1
