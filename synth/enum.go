@@ -28,6 +28,10 @@ type enumBackend struct{}
 // maxInvented bounds the invented integer constants.
 const maxInvented = 10
 
+// maxBankWords bounds the memory of the kept vectors (256 MiB): past it,
+// new terms are still checked against the target but no longer kept.
+const maxBankWords = 32 << 20
+
 func (enumBackend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term, error) {
 	e := newEnumerator(ctx, p, opts)
 	e.run()
@@ -55,7 +59,8 @@ type entry struct {
 	v        vec
 	hasInput bool
 	cost     int
-	id       int // creation order, for orientation rules
+	id       int     // creation order, for orientation rules
+	tie      *tieKey // of term, computed on the first tie
 }
 
 type enumerator struct {
@@ -76,6 +81,8 @@ type enumerator struct {
 	bank  [String + 1][][]*entry // kind, size
 	seen  [String + 1]map[uint64][]*entry
 	ids   int
+	// words64 is the size of the kept vectors, in 64-bit words.
+	words64 int
 
 	strIDs map[string]int32
 	sols   []*Term
@@ -334,11 +341,15 @@ func (e *enumerator) offer(t *Term, k Kind, size int, v vec, hasInput bool, copy
 			return false
 		}
 		c := e.model.cost(t)
-		if c < old.cost || c == old.cost && e.closer(t, old.term) {
-			old.term, old.cost, old.hasInput = t, c, hasInput
+		if c < old.cost || c == old.cost && e.closer(t, old) {
+			old.term, old.cost, old.hasInput, old.tie = t, c, hasInput, nil
 		}
 		return false
 	}
+	if e.words64 > maxBankWords {
+		return false // memory budget spent: t is not kept
+	}
+	e.words64 += len(v.ints) + len(v.floats) + len(v.strs)/2 + len(v.bits) + len(v.miss)
 	if copyVec {
 		v = cloneVec(v)
 	}
@@ -349,10 +360,14 @@ func (e *enumerator) offer(t *Term, k Kind, size int, v vec, hasInput bool, copy
 	return true
 }
 
-// closer reports whether a is closer to the original than b, for terms of
-// equal cost.
-func (e *enumerator) closer(a, b *Term) bool {
-	return e.model.closer(a, a.Source(e.spec), b, b.Source(e.spec))
+// closer reports whether a is closer to the original than the kept term
+// of old, for terms of equal cost.
+func (e *enumerator) closer(a *Term, old *entry) bool {
+	if old.tie == nil {
+		k := e.model.tie(old.term, old.term.Source(e.spec))
+		old.tie = &k
+	}
+	return e.model.tie(a, a.Source(e.spec)).less(*old.tie)
 }
 
 // known reports whether a vector is already kept at a size below size.

@@ -22,37 +22,65 @@ const (
 
 // Rank sorts cands best first and sets their Cost: fewer components, the
 // original condition's operands and operators, code constants over invented
-// ones, then the candidate textually closest to the original (see closer),
+// ones, then the candidate textually closest to the original (see tieKey),
 // then source order, so that the same candidates always rank the same.
 func Rank(spec *Spec, cands []Candidate) {
 	m := newCostModel(spec)
 	for i := range cands {
 		cands[i].Cost = m.cost(cands[i].Term)
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
-		if a.Cost != b.Cost {
-			return a.Cost < b.Cost
+	ties := make([]tieKey, len(cands))
+	for i := range cands {
+		ties[i] = m.tie(cands[i].Term, cands[i].Source)
+	}
+	idx := make([]int, len(cands))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		a, b := idx[i], idx[j]
+		if ca, cb := cands[a].Cost, cands[b].Cost; ca != cb {
+			return ca < cb
 		}
-		return m.closer(a.Term, a.Source, b.Term, b.Source)
+		return ties[a].less(ties[b])
 	})
+	sorted := make([]Candidate, len(cands))
+	for i, k := range idx {
+		sorted[i] = cands[k]
+	}
+	copy(cands, sorted)
 }
 
-// closer orders terms of equal cost: the smaller token edit distance to the
+// tieKey orders terms of equal cost: the smaller token edit distance to the
 // original, then the longer common token prefix with it (the original kept
-// and a clause appended), then fewer backward comparisons, then the source.
-func (m *costModel) closer(a *Term, sa string, b *Term, sb string) bool {
-	ta, tb := goTokens(sa), goTokens(sb)
-	if da, db := tokenDistance(ta, m.origTokens), tokenDistance(tb, m.origTokens); da != db {
-		return da < db
+// and a clause appended), then fewer backward comparisons (see flips), then
+// the source.
+type tieKey struct {
+	dist, prefix, flips int
+	src                 string
+}
+
+func (m *costModel) tie(t *Term, src string) tieKey {
+	toks := goTokens(src)
+	return tieKey{
+		dist:   tokenDistance(toks, m.origTokens),
+		prefix: commonPrefix(toks, m.origTokens),
+		flips:  flips(t),
+		src:    src,
 	}
-	if pa, pb := commonPrefix(ta, m.origTokens), commonPrefix(tb, m.origTokens); pa != pb {
-		return pa > pb
+}
+
+func (a tieKey) less(b tieKey) bool {
+	if a.dist != b.dist {
+		return a.dist < b.dist
 	}
-	if fa, fb := flips(a), flips(b); fa != fb {
-		return fa < fb
+	if a.prefix != b.prefix {
+		return a.prefix > b.prefix
 	}
-	return sa < sb
+	if a.flips != b.flips {
+		return a.flips < b.flips
+	}
+	return a.src < b.src
 }
 
 func commonPrefix(x, y []string) int {

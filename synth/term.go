@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Op is the operator at the root of a Term.
@@ -291,15 +292,30 @@ func negateEquality(src string) (string, bool) {
 // writeOperand writes an observed expression, parenthesised when it is itself
 // a binary expression (such as "p == nil") inside a tighter context.
 func writeOperand(b *strings.Builder, src string, outer int) {
-	if outer > 0 {
-		if e, err := parser.ParseExpr(src); err == nil {
-			if be, ok := e.(*ast.BinaryExpr); ok && precOfToken(be.Op.String()) < outer {
-				b.WriteString("(" + src + ")")
-				return
-			}
-		}
+	if outer > 0 && operandPrec(src) < outer {
+		b.WriteString("(" + src + ")")
+		return
 	}
 	b.WriteString(src)
+}
+
+// operandPrecs caches operandPrec: terms are rendered many times.
+var operandPrecs sync.Map // string → int
+
+// operandPrec is the precedence of the operator at the root of src, 6 for
+// an operand that needs no parentheses.
+func operandPrec(src string) int {
+	if p, ok := operandPrecs.Load(src); ok {
+		return p.(int)
+	}
+	p := 6
+	if e, err := parser.ParseExpr(src); err == nil {
+		if be, ok := e.(*ast.BinaryExpr); ok {
+			p = precOfToken(be.Op.String())
+		}
+	}
+	operandPrecs.Store(src, p)
+	return p
 }
 
 func precOfToken(tok string) int {
