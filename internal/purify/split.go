@@ -340,18 +340,15 @@ func analyzeStmt(s dst.Stmt, tname string) stmtInfo {
 	case *dst.ExprStmt, *dst.DeferStmt, *dst.GoStmt, *dst.SendStmt:
 		in.simple = true
 	}
+	sels := map[*dst.Ident]bool{}
 	dst.Inspect(s, func(n dst.Node) bool {
 		switch n := n.(type) {
 		case *dst.SelectorExpr:
-			dst.Inspect(n.X, func(m dst.Node) bool {
-				if id, ok := m.(*dst.Ident); ok {
-					in.uses[id.Name] = true
-				}
-				return true
-			})
-			return false
+			sels[n.Sel] = true
 		case *dst.Ident:
-			in.uses[n.Name] = true
+			if !sels[n] {
+				in.uses[n.Name] = true
+			}
 		case *dst.AssignStmt:
 			if n.Tok != token.DEFINE {
 				for _, e := range n.Lhs {
