@@ -131,8 +131,7 @@ func TestEnumComplete(t *testing.T) {
 		Constants: []synth.Constant{{Expr: "0", Value: synth.IntValue(0)}, {Expr: "2", Value: synth.IntValue(2)}},
 	}
 	r := rand.New(rand.NewPCG(5, 6))
-	var leaf func(k synth.Kind) *synth.Term
-	leaf = func(k synth.Kind) *synth.Term {
+	leaf := func(k synth.Kind) *synth.Term {
 		if k == synth.Bool {
 			return in(3 + r.IntN(2))
 		}

@@ -83,13 +83,12 @@ type Value struct {
 }
 
 // BoolValue, IntValue, FloatValue and StringValue build Values.
-func BoolValue(b bool) Value       { return Value{Kind: Bool, Bool: b} }
-func IntValue(i int64) Value       { return Value{Kind: Int, Int: i} }
-func FloatValue(f float64) Value   { return Value{Kind: Float, Float: f} }
-func StringValue(s string) Value   { return Value{Kind: String, Str: s} }
-func MissingValue(k Kind) Value    { return Value{Kind: k, Missing: true} }
-func (v Value) String() string     { return v.GoString() }
-func (v Value) equal(w Value) bool { return v == w }
+func BoolValue(b bool) Value     { return Value{Kind: Bool, Bool: b} }
+func IntValue(i int64) Value     { return Value{Kind: Int, Int: i} }
+func FloatValue(f float64) Value { return Value{Kind: Float, Float: f} }
+func StringValue(s string) Value { return Value{Kind: String, Str: s} }
+func MissingValue(k Kind) Value  { return Value{Kind: k, Missing: true} }
+func (v Value) String() string   { return v.GoString() }
 
 // GoString renders v as a Go literal ("<missing>" for a missing value).
 func (v Value) GoString() string {

@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"strconv"
 	"strings"
 	"sync"
 )
@@ -332,21 +331,4 @@ func precOfToken(tok string) int {
 // AST parses t's Go source into an expression.
 func (t *Term) AST(spec *Spec) (ast.Expr, error) {
 	return parser.ParseExpr(t.Source(spec))
-}
-
-// key is a canonical text for t, independent of spec, for deduplication.
-func (t *Term) key() string {
-	switch t.Op {
-	case OpInput:
-		return "i" + strconv.Itoa(t.Index)
-	case OpConst:
-		return "c" + strconv.Itoa(t.Index)
-	case OpLit:
-		return "l" + t.Lit.GoString()
-	}
-	parts := make([]string, len(t.Args))
-	for i, a := range t.Args {
-		parts[i] = a.key()
-	}
-	return "(" + opToken[t.Op] + " " + strings.Join(parts, " ") + ")"
 }
