@@ -190,7 +190,7 @@ func (r *repairer) load(ctx context.Context) error {
 	prog, err := r.c.Load(ctx, r.opts.Dir, r.opts.Patterns)
 	var le *collect.LoadError
 	if errors.As(err, &le) {
-		return &InputError{Msg: fmt.Sprintf("loading %s: the module does not compile; fix the build first:\n%s", what, strings.TrimSpace(le.Msg))}
+		return &InputError{Msg: le.Msg} // it names the operation and what to do
 	}
 	if err != nil {
 		return fmt.Errorf("loading %s: %w", what, err)
@@ -209,7 +209,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 	results, err := r.c.Baseline(ctx, r.prog, r.opts.Timeout)
 	var le *collect.LoadError
 	if errors.As(err, &le) {
-		return &InputError{Msg: fmt.Sprintf("testing %s: the tests do not compile; fix the build first:\n%s", r.prog.Module, strings.TrimSpace(le.Msg))}
+		return &InputError{Msg: le.Msg}
 	}
 	if err != nil {
 		return fmt.Errorf("testing %s: %w", r.prog.Module, err)

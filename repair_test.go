@@ -264,7 +264,9 @@ func TestRepairOutcomes(t *testing.T) {
 		input  string // substring of an *InputError
 		reason string // substring of Result.Reason
 	}{
-		{name: "does not compile", edit: func(f *fake) { f.loadErr = &collect.LoadError{Msg: "m.go:3:1: syntax error"} }, input: "does not compile"},
+		{name: "does not compile", edit: func(f *fake) {
+			f.loadErr = &collect.LoadError{Msg: "loading ./...: the module does not compile: m.go:3:1: syntax error"}
+		}, input: "m.go:3:1: syntax error"},
 		{name: "nothing fails", edit: func(f *fake) { f.tests = f.tests[:2] }, input: "all 2 tests pass"},
 		{name: "flaky", edit: func(f *fake) { f.flaky = true }, input: "flaky"},
 		{name: "run matches nothing", opts: Options{Run: regexp.MustCompile("Nope")}, input: "no failing test matches -run"},

@@ -168,11 +168,22 @@ func TestSearch(t *testing.T) {
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
 			{Name: "T1", Counts: Counts{True: 1, False: 1}, Constituents: []Constituent{
 				{Segment: 1, Iteration: 4, Counts: Counts{True: 1, False: 1}},
+				{Segment: 2, Counts: Counts{False: 2}},
 			}},
 		}},
 		ruledOut: "T1",
 		calls: []string{"T1:true", "T1:false",
-			"T1:true in segment 1 iteration 4", "T1:false in segment 1 iteration 4"},
+			"T1:true in segment 1 iteration 4", "T1:false in segment 1 iteration 4",
+			"T1:true in segment 2 iteration 0"},
+	}, {
+		name: "a single constituent is the whole test: not forced again",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{True: 1, False: 1}, Constituents: []Constituent{
+				{Segment: 1, Counts: Counts{True: 1, False: 1}},
+			}},
+		}},
+		ruledOut: "T1",
+		calls:    []string{"T1:true", "T1:false"},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -163,7 +163,9 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				need.Also = append(need.Also, f)
 			}
 		}
-		for i := 0; !found && i < len(t.Constituents) && i < max; i++ {
+		// With one constituent reaching the site, forcing it alone is
+		// forcing the whole test again.
+		for i := 0; !found && len(t.Constituents) > 1 && i < len(t.Constituents) && i < max; i++ {
 			k := t.Constituents[i]
 			for _, c := range p.Choices {
 				f := Force{Value: c.Value, Return: c.Return, Segment: k.Segment, Iteration: k.Iteration}

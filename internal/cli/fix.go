@@ -155,6 +155,7 @@ func writeJSON(w io.Writer, res *nopol.Result) error {
 	}{res, float64(res.Total.Microseconds()) / 1000}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }
 
