@@ -110,7 +110,7 @@ func newEnumerator(ctx context.Context, p *Problem, opts Options) *enumerator {
 		words:   (n + 63) / 64,
 		maxSize: opts.MaxSize,
 		want:    opts.MaxCandidates,
-		cap:     4 * opts.MaxCandidates,
+		cap:     10 * opts.MaxCandidates,
 		model:   newCostModel(p.Spec),
 		strIDs:  map[string]int32{},
 	}
