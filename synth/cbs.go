@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"os"
 	"slices"
 	"sort"
 
@@ -26,41 +25,51 @@ import (
 // component that points there reads its component's own free literal.
 
 // compKind is the kind of a component; the order is a topological order of
-// the kinds (arithmetic feeds comparisons, comparisons and negations feed
-// && and ||).
+// the kinds (sums feed offsets and comparisons, offsets feed comparisons,
+// comparisons and negations feed && and ||). A sum adds or subtracts two
+// inputs (x + y, x - y); an offset adds, subtracts or multiplies by a
+// constant or literal (x + 1, 2 * x). Sums cost more: there are quadratically
+// many.
 type compKind uint8
 
 const (
-	ckArithInt compKind = iota
-	ckArithFloat
+	ckSumInt compKind = iota
+	ckSumFloat
+	ckOffInt
+	ckOffFloat
 	ckNot
 	ckCmpInt
 	ckCmpFloat
 	ckCmpString
+	ckCmpBool
 	ckBin
 	numCompKinds
 )
 
 // operand is the kind of the values a component of each kind reads.
-var operand = [numCompKinds]Kind{Int, Float, Bool, Int, Float, String, Bool}
+var operand = [numCompKinds]Kind{Int, Float, Int, Float, Bool, Int, Float, String, Bool, Bool}
 
 // ops lists the operators a component of each kind can take; its op
 // variable is an index into the list.
 var ops = [numCompKinds][]Op{
-	ckArithInt:   {OpAdd, OpSub, OpMul},
-	ckArithFloat: {OpAdd, OpSub, OpMul},
+	ckSumInt:    {OpAdd, OpSub},
+	ckSumFloat:  {OpAdd, OpSub},
+	ckOffInt:    {OpAdd, OpSub, OpMul},
+	ckOffFloat:  {OpAdd, OpSub, OpMul},
 	ckNot:        {OpNot},
 	ckCmpInt:     {OpLt, OpLe, OpEq, OpNe, OpGt, OpGe},
 	ckCmpFloat:   {OpLt, OpLe, OpEq, OpNe, OpGt, OpGe},
 	ckCmpString:  {OpEq, OpNe},
+	ckCmpBool:    {OpEq, OpNe},
 	ckBin:        {OpAnd, OpOr},
 }
 
 // arity is the number of ports of a component of each kind.
-var arity = [numCompKinds]int{2, 2, 1, 2, 2, 2, 2}
+var arity = [numCompKinds]int{2, 2, 2, 2, 1, 2, 2, 2, 2, 2}
 
-func (k compKind) isArith() bool { return k == ckArithInt || k == ckArithFloat }
-func (k compKind) isCmp() bool   { return k == ckCmpInt || k == ckCmpFloat || k == ckCmpString }
+func (k compKind) isArith() bool { return k <= ckOffFloat }
+func (k compKind) isSum() bool   { return k == ckSumInt || k == ckSumFloat }
+func (k compKind) isCmp() bool   { return k >= ckCmpInt && k <= ckCmpBool }
 
 // output is the kind of a component's value.
 func (k compKind) output() Kind {
@@ -84,7 +93,7 @@ func (m multiset) size() int {
 }
 
 func (m multiset) String() string {
-	names := [numCompKinds]string{"arith.int", "arith.float", "not", "cmp.int", "cmp.float", "cmp.string", "andor"}
+	names := [numCompKinds]string{"sum.int", "sum.float", "offset.int", "offset.float", "not", "cmp.int", "cmp.float", "cmp.string", "cmp.bool", "andor"}
 	s := "{"
 	for k, c := range m {
 		for range c {
@@ -104,8 +113,14 @@ type problemInfo struct {
 	// inputs and consts list, per kind, the indices of the spec's inputs and
 	// usable constants of that kind, in spec order.
 	inputs, consts [String + 1][]int
-	// mulConsts are the numeric constants that make a useful multiplier.
-	mulConsts [String + 1][]int
+	// constVals are the values of the spec's constants followed by extra
+	// small literals (1, 2) offsets may use; a location's constant index
+	// points here. nspec is the number of the spec's constants.
+	constVals []Value
+	nspec     int
+	// offConsts are the indices of the constants an offset may add or
+	// subtract (no zero), mulConsts those that make a useful multiplier.
+	offConsts, mulConsts [String + 1][]int
 	// ids interns strings: each distinct string of the examples and
 	// constants gets an integer, in sorted order.
 	ids map[string]int64
@@ -135,13 +150,29 @@ func newProblemInfo(p *Problem) *problemInfo {
 			continue // true/false and constants no input can meet are useless
 		}
 		pi.consts[k] = append(pi.consts[k], j)
-		switch {
-		case k == String:
+		if k == String {
 			strs = append(strs, c.Value.Str)
-		case k == Int && c.Value.Int != 0 && c.Value.Int != 1,
-			k == Float && c.Value.Float != 0 && c.Value.Float != 1 && isFinite(c.Value.Float):
-			pi.mulConsts[k] = append(pi.mulConsts[k], j)
 		}
+	}
+	pi.constVals = make([]Value, len(p.Spec.Constants))
+	for j, c := range p.Spec.Constants {
+		pi.constVals[j] = c.Value
+	}
+	pi.nspec = len(pi.constVals)
+	if len(pi.inputs[Int]) > 0 {
+		for _, extra := range []int64{1, 2} {
+			if !slices.ContainsFunc(pi.consts[Int], func(j int) bool { return pi.constVals[j].Int == extra }) {
+				pi.constVals = append(pi.constVals, IntValue(extra))
+			}
+		}
+	}
+	for _, k := range []Kind{Int, Float} {
+		for _, j := range pi.consts[k] {
+			pi.addOffset(k, j)
+		}
+	}
+	for j := pi.nspec; j < len(pi.constVals); j++ {
+		pi.addOffset(pi.constVals[j].Kind, j)
 	}
 	sort.Strings(strs)
 	for _, s := range strs {
@@ -150,6 +181,17 @@ func newProblemInfo(p *Problem) *problemInfo {
 		}
 	}
 	return pi
+}
+
+// addOffset records constant j of kind k as a useful offset or multiplier.
+func (pi *problemInfo) addOffset(k Kind, j int) {
+	v := pi.constVals[j]
+	if k == Int && v.Int != 0 || k == Float && v.Float != 0 && isFinite(v.Float) {
+		pi.offConsts[k] = append(pi.offConsts[k], j)
+	}
+	if k == Int && v.Int != 0 && v.Int != 1 || k == Float && v.Float != 0 && v.Float != 1 && isFinite(v.Float) {
+		pi.mulConsts[k] = append(pi.mulConsts[k], j)
+	}
 }
 
 func isFinite(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
@@ -176,7 +218,7 @@ func (pi *problemInfo) multisets(size int) []multiset {
 	}
 	rec(0, size-1)
 	key := func(m multiset) [3]int {
-		return [3]int{m[ckArithInt] + m[ckArithFloat], m[ckBin], m[ckNot]}
+		return [3]int{m.arith(), m[ckBin], m[ckNot]}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := key(out[i]), key(out[j])
@@ -191,8 +233,12 @@ func (pi *problemInfo) multisets(size int) []multiset {
 }
 
 // cost orders levels: the size of their terms, arithmetic counting
-// double, as it is rarer in conditions and dearer to solve.
-func (m multiset) cost() int { return m.size() + 2*(m[ckArithInt]+m[ckArithFloat]) }
+// more, as it is rarer in conditions and dearer to solve.
+func (m multiset) cost() int {
+	return m.size() + m[ckOffInt] + m[ckOffFloat] + 2*(m[ckSumInt]+m[ckSumFloat])
+}
+
+func (m multiset) arith() int { return m[ckSumInt] + m[ckSumFloat] + m[ckOffInt] + m[ckOffFloat] }
 
 // levels lists the levels of terms of size 2 to maxSize, cheapest first.
 func (pi *problemInfo) levels(maxSize int) []multiset {
@@ -213,13 +259,16 @@ func (pi *problemInfo) valid(m multiset) bool {
 			return false
 		}
 	}
-	if m[ckArithInt] > 0 && m[ckCmpInt] == 0 || m[ckArithFloat] > 0 && m[ckCmpFloat] == 0 {
+	if m[ckSumInt]+m[ckOffInt] > 0 && m[ckCmpInt] == 0 || m[ckSumFloat]+m[ckOffFloat] > 0 && m[ckCmpFloat] == 0 {
 		return false
 	}
 	if m[ckNot] > nBool {
 		return false
 	}
-	leaves := m[ckNot] + m[ckCmpInt] + m[ckCmpFloat] + m[ckCmpString]
+	if m[ckCmpBool] > 0 && nBool < 2 {
+		return false
+	}
+	leaves := m[ckNot] + m[ckCmpInt] + m[ckCmpFloat] + m[ckCmpString] + m[ckCmpBool]
 	if m[ckBin] == 0 {
 		return leaves == 1
 	}
@@ -270,7 +319,7 @@ func newLevel(pi *problemInfo, zc *z3.Context, ms multiset) *level {
 	lv := &level{
 		pi: pi, zc: zc, ms: ms,
 		ni:    len(pi.p.Spec.Inputs),
-		nc:    len(pi.p.Spec.Constants),
+		nc:    len(pi.constVals),
 		added: map[int]bool{},
 		out:   map[int][]z3.Expr{},
 		def:   map[int][]z3.Expr{},
@@ -311,18 +360,18 @@ func (lv *level) name(parts ...any) string {
 }
 
 // sources lists the locations holding values of kind k that a port of a
-// component at location before may read: inputs and earlier components.
-func (lv *level) sources(k Kind, before int) []int {
+// component at location before may read: inputs and earlier components
+// (offsets only when withOffsets).
+func (lv *level) sources(k Kind, before int, withOffsets bool) []int {
 	dom := slices.Clone(lv.pi.inputs[k])
 	for _, c := range lv.comps {
-		if c.loc < before && c.kind.output() == k {
+		if c.loc < before && c.kind.output() == k && (withOffsets || !c.kind.isArith() || c.kind.isSum()) {
 			dom = append(dom, c.loc)
 		}
 	}
 	return dom
 }
 
-var amo = os.Getenv("AMO") != ""
 
 func (lv *level) newPort(c *component, name string, dom []int) *port {
 	p := &port{loc: lv.zc.Const(lv.name("l", c.loc, name), lv.zc.IntSort()), dom: dom}
@@ -331,13 +380,6 @@ func (lv *level) newPort(c *component, name string, dom []int) *port {
 		alts = append(alts, p.loc.Eq(lv.zc.Int(int64(d))))
 	}
 	lv.s.Assert(lv.zc.Or(alts...))
-	if amo {
-		for x := range alts {
-			for y := x + 1; y < len(alts); y++ {
-				lv.s.Assert(lv.zc.And(alts[x], alts[y]).Not())
-			}
-		}
-	}
 	return p
 }
 
@@ -358,7 +400,7 @@ func (lv *level) wellFormed() bool {
 		case c.kind == ckNot:
 			c.a = lv.newPort(c, "a", lv.pi.inputs[Bool])
 		case c.kind == ckBin:
-			dom := lv.sources(Bool, c.loc)
+			dom := lv.sources(Bool, c.loc, true)
 			c.a = lv.newPort(c, "a", dom)
 			c.b = lv.newPort(c, "b", dom)
 			if lv.pi.missing {
@@ -366,20 +408,30 @@ func (lv *level) wellFormed() bool {
 			} else {
 				lv.s.Assert(c.a.loc.Lt(c.b.loc))
 			}
+		case c.kind == ckCmpBool:
+			c.a = lv.newPort(c, "a", lv.pi.inputs[Bool])
+			c.b = lv.newPort(c, "b", lv.pi.inputs[Bool])
+			lv.s.Assert(c.a.loc.Lt(c.b.loc))
 		default: // comparisons and arithmetic
 			// Only the left operand may be an arithmetic component: sums
 			// are left-deep ((x + y) - z) and comparisons read "x + 1 < n".
-			c.a = lv.newPort(c, "a", lv.sources(t, c.loc))
-			dom := append(slices.Clone(lv.pi.inputs[t]), lv.constLocs(t)...)
-			if t != String {
-				c.lit = zc.Const(lv.name("lit", c.loc), lv.sort(t))
+			c.a = lv.newPort(c, "a", lv.sources(t, c.loc, !c.kind.isArith()))
+			var dom []int
+			if !c.kind.isArith() || c.kind.isSum() {
+				dom = slices.Clone(lv.pi.inputs[t])
 			}
-			if t != String && os.Getenv("NOLIT") == "" {
-				dom = append(dom, lv.lit)
-				c.lit = zc.Const(lv.name("lit", c.loc), lv.sort(t))
-			}
-			if c.kind.isArith() {
-				dom = lv.withoutZero(dom, t)
+			switch {
+			case c.kind.isSum():
+			case c.kind.isArith():
+				for _, j := range lv.pi.offConsts[t] {
+					dom = append(dom, lv.ni+len(lv.comps)+j)
+				}
+			default:
+				dom = append(dom, lv.constLocs(t)...)
+				if t != String {
+					dom = append(dom, lv.lit)
+					c.lit = zc.Const(lv.name("lit", c.loc), lv.sort(t))
+				}
 			}
 			c.b = lv.newPort(c, "b", dom)
 			if c.kind.isArith() {
@@ -388,8 +440,10 @@ func (lv *level) wellFormed() bool {
 				lv.s.Assert(
 					zc.And(add, lv.isInput(c.a.loc), lv.isInput(c.b.loc)).Implies(c.a.loc.Lt(c.b.loc)),
 					sub.Implies(c.a.loc.Ne(c.b.loc)),
-					lv.is(c.b.loc, lv.lit).Implies(c.lit.Gt(lv.num(t, 0))),
 				)
+				if c.lit != (z3.Expr{}) {
+					lv.s.Assert(lv.is(c.b.loc, lv.lit).Implies(c.lit.Gt(lv.num(t, 0))))
+				}
 				if nops == 3 {
 					var mul []z3.Expr
 					for _, j := range lv.pi.mulConsts[t] {
@@ -402,14 +456,22 @@ func (lv *level) wellFormed() bool {
 			}
 		}
 	}
-	// At most one invented literal per comparison: x + 1 < 5 is x < 4.
-	for _, c := range lv.comps {
-		if !c.kind.isArith() {
+	// An offset is compared with an input only (x + 1 < n, never
+	// x + 1 < 5), a sum never with a literal.
+	for _, d := range lv.comps {
+		if !d.kind.isCmp() {
 			continue
 		}
-		for _, d := range lv.comps {
-			if d.loc > c.loc && d.b != nil && contains(d.a.dom, c.loc) && contains(d.b.dom, lv.lit) {
-				lv.s.Assert(zc.And(lv.is(d.a.loc, c.loc), lv.is(c.b.loc, lv.lit), lv.is(d.b.loc, lv.lit)).Not())
+		for _, c := range lv.comps {
+			if !c.kind.isArith() || !contains(d.a.dom, c.loc) {
+				continue
+			}
+			if c.kind.isSum() {
+				if contains(d.b.dom, lv.lit) {
+					lv.s.Assert(lv.is(d.a.loc, c.loc).Implies(lv.is(d.b.loc, lv.lit).Not()))
+				}
+			} else {
+				lv.s.Assert(lv.is(d.a.loc, c.loc).Implies(lv.isInput(d.b.loc)))
 			}
 		}
 	}
@@ -484,22 +546,6 @@ func (lv *level) constLocs(k Kind) []int {
 
 // isInput says that location x holds one of the spec's inputs.
 func (lv *level) isInput(x z3.Expr) z3.Expr { return x.Lt(lv.zc.Int(int64(lv.ni))) }
-
-// withoutZero drops the constants of value 0 from an arithmetic operand's
-// domain: x + 0 and x - 0 are never wanted.
-func (lv *level) withoutZero(dom []int, t Kind) []int {
-	var out []int
-	for _, d := range dom {
-		if j := d - lv.ni - len(lv.comps); j >= 0 && j < lv.nc {
-			v := lv.pi.p.Spec.Constants[j].Value
-			if t == Int && v.Int == 0 || t == Float && v.Float == 0 {
-				continue
-			}
-		}
-		out = append(out, d)
-	}
-	return out
-}
 
 func contains(xs []int, x int) bool {
 	for _, y := range xs {
@@ -576,7 +622,7 @@ func (lv *level) addExample(e int) {
 			case loc < lv.ni+len(lv.comps):
 				val, dv = out[loc-lv.ni], def[loc-lv.ni]
 			case loc < lv.lit:
-				val, ok = lv.value(lv.pi.p.Spec.Constants[loc-lv.ni-len(lv.comps)].Value)
+				val, ok = lv.value(lv.pi.constVals[loc-lv.ni-len(lv.comps)])
 			default:
 				val = c.lit
 			}
@@ -678,6 +724,9 @@ func (lv *level) decode(m *z3.Model) (*Term, z3.Expr, error) {
 			}
 			return BinTerm(ops[d.kind][ch.op], a, b), nil
 		case loc < lv.lit:
+			if j := loc - lv.ni - len(lv.comps); j >= lv.pi.nspec {
+				return LitTerm(lv.pi.constVals[j]), nil
+			}
 			return ConstTerm(loc - lv.ni - len(lv.comps)), nil
 		}
 		if c == nil || c.lit == (z3.Expr{}) {
@@ -738,22 +787,37 @@ func (lv *level) pairwise(c *component, e int, out, def []z3.Expr, hasMissing bo
 		case loc < lv.ni+ncomp:
 			return Value{}, false, out[loc-lv.ni], def[loc-lv.ni]
 		case loc < lv.lit:
-			return lv.pi.p.Spec.Constants[loc-lv.ni-ncomp].Value, true, z3.Expr{}, defined
+			return lv.pi.constVals[loc-lv.ni-ncomp], true, z3.Expr{}, defined
 		}
 		return Value{}, false, c.lit, defined
 	}
+	if hasMissing {
+		// d = (a defined) and (b defined), each read through its port.
+		var dd [2]z3.Expr
+		for i, p := range []*port{c.a, c.b} {
+			dd[i] = zc.Const(lv.name("d", c.loc, "ab"[i:i+1], "_", e), zc.BoolSort())
+			for _, x := range p.dom {
+				_, _, _, dx := operand(x)
+				lv.s.Assert(lv.is(p.loc, x).Implies(dd[i].Eq(dx)))
+			}
+		}
+		lv.s.Assert(d.Eq(zc.And(dd[0], dd[1])))
+	}
+	if c.kind.isCmp() {
+		lv.ordered(c, e, o, operand)
+	}
 	nops := len(ops[c.kind])
 	for _, x := range c.a.dom {
-		va, ca, xa, da := operand(x)
+		va, ca, xa, _ := operand(x)
 		for _, y := range c.b.dom {
 			if y == x || c.kind.isCmp() && x < lv.ni && y < lv.ni && x > y {
 				continue // excluded by the well-formedness constraints
 			}
-			vb, cb, xb, db := operand(y)
-			pair := zc.And(lv.is(c.a.loc, x), lv.is(c.b.loc, y))
-			if hasMissing {
-				lv.s.Assert(pair.Implies(d.Eq(zc.And(da, db))))
+			vb, cb, xb, _ := operand(y)
+			if c.kind.isCmp() && ca && cb {
+				continue // encoded by ordered
 			}
+			pair := zc.And(lv.is(c.a.loc, x), lv.is(c.b.loc, y))
 			if c.kind.isArith() {
 				lv.arith(c, pair, o, va, ca, xa, vb, cb, xb)
 				continue
@@ -896,4 +960,92 @@ func (lv *level) nops(c *component) int {
 		n-- // no multiplication without a constant to multiply by
 	}
 	return n
+}
+
+// ordered encodes comparison c on example e for the operand choices where
+// both are inputs or constants, in size linear in the domains (an order
+// encoding): the distinct values b may take are sorted, le[k] says that b
+// picks a value at most the k-th, and for each choice of a the sign of
+// a - b follows from two of the le[k].
+func (lv *level) ordered(c *component, e int, o z3.Expr, operand func(int) (Value, bool, z3.Expr, z3.Expr)) {
+	zc := lv.zc
+	usable := func(v Value, concrete bool) bool {
+		return concrete && !v.Missing && !(v.Kind == Float && math.IsNaN(v.Float))
+	}
+	type choice struct {
+		loc int
+		v   Value
+	}
+	var bs []choice
+	for _, y := range c.b.dom {
+		if v, conc, _, _ := operand(y); usable(v, conc) {
+			bs = append(bs, choice{y, v})
+		}
+	}
+	if len(bs) == 0 {
+		return
+	}
+	order := func(a, b Value) int {
+		if a.Kind == Bool {
+			return cmp3(!a.Bool && b.Bool, a.Bool && !b.Bool)
+		}
+		if a.Kind == String {
+			return cmp3(lv.pi.ids[a.Str] < lv.pi.ids[b.Str], lv.pi.ids[a.Str] > lv.pi.ids[b.Str])
+		}
+		r, _ := compare(a, b)
+		return r
+	}
+	sort.SliceStable(bs, func(i, j int) bool { return order(bs[i].v, bs[j].v) < 0 })
+	// le[k]: b picks one of the values u_0..u_k.
+	var le []z3.Expr
+	var vals []Value
+	prev := zc.Bool(false)
+	for i := 0; i < len(bs); {
+		j := i
+		picks := []z3.Expr{prev}
+		for ; j < len(bs) && order(bs[j].v, bs[i].v) == 0; j++ {
+			picks = append(picks, lv.is(c.b.loc, bs[j].loc))
+		}
+		k := zc.Const(lv.name("le", c.loc, "_", e, "_", len(le)), zc.BoolSort())
+		lv.s.Assert(k.Eq(zc.Or(picks...)))
+		le = append(le, k)
+		vals = append(vals, bs[i].v)
+		prev = k
+		i = j
+	}
+	any := le[len(le)-1]
+	// holds[s] is the operator choice that makes a op b true when a - b
+	// has sign s-1.
+	var holds [3]z3.Expr
+	for s, pair := range [3][2]int64{{0, 1}, {0, 0}, {1, 0}} {
+		var sel []z3.Expr
+		for k, op := range ops[c.kind] {
+			if opHolds(op, IntValue(pair[0]), IntValue(pair[1])) {
+				sel = append(sel, lv.is(c.op, k))
+			}
+		}
+		holds[s] = zc.Or(sel...)
+	}
+	fls := zc.Bool(false)
+	for _, x := range c.a.dom {
+		w, conc, _, _ := operand(x)
+		if !usable(w, conc) {
+			continue
+		}
+		less := sort.Search(len(vals), func(i int) bool { return order(vals[i], w) >= 0 })
+		lessEq := sort.Search(len(vals), func(i int) bool { return order(vals[i], w) > 0 })
+		bLt, bLe := fls, fls // b < w, b <= w
+		if less > 0 {
+			bLt = le[less-1]
+		}
+		if lessEq > 0 {
+			bLe = le[lessEq-1]
+		}
+		f := zc.Or(
+			zc.And(bLt, holds[2]),
+			zc.And(bLe, bLt.Not(), holds[1]),
+			zc.And(bLe.Not(), holds[0]),
+		)
+		lv.s.Assert(zc.And(lv.is(c.a.loc, x), any).Implies(o.Eq(f)))
+	}
 }

@@ -71,7 +71,7 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 // costing more than extraCost above it are not explored, nor any level
 // after softBudget; a level is abandoned after levelBudget.
 const (
-	extraCost   = 2
+	extraCost   = 1
 	softBudget  = 2 * time.Second
 	levelBudget = time.Second
 )
