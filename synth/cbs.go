@@ -56,12 +56,12 @@ var ops = [numCompKinds][]Op{
 	ckSumFloat:  {OpAdd, OpSub},
 	ckOffInt:    {OpAdd, OpSub, OpMul},
 	ckOffFloat:  {OpAdd, OpSub, OpMul},
-	ckNot:        {OpNot},
-	ckCmpInt:     {OpLt, OpLe, OpEq, OpNe, OpGt, OpGe},
-	ckCmpFloat:   {OpLt, OpLe, OpEq, OpNe, OpGt, OpGe},
-	ckCmpString:  {OpEq, OpNe},
-	ckCmpBool:    {OpEq, OpNe},
-	ckBin:        {OpAnd, OpOr},
+	ckNot:       {OpNot},
+	ckCmpInt:    {OpLt, OpLe, OpEq, OpNe, OpGt, OpGe},
+	ckCmpFloat:  {OpLt, OpLe, OpEq, OpNe, OpGt, OpGe},
+	ckCmpString: {OpEq, OpNe},
+	ckCmpBool:   {OpEq, OpNe},
+	ckBin:       {OpAnd, OpOr},
 }
 
 // arity is the number of ports of a component of each kind.
@@ -371,7 +371,6 @@ func (lv *level) sources(k Kind, before int, withOffsets bool) []int {
 	}
 	return dom
 }
-
 
 func (lv *level) newPort(c *component, name string, dom []int) *port {
 	p := &port{loc: lv.zc.Const(lv.name("l", c.loc, name), lv.zc.IntSort()), dom: dom}
