@@ -29,7 +29,9 @@ type Unsplit struct {
 // Split replaces each test function of f for which split returns true by
 // one test function per constituent, in place. Fragment k runs statement k
 // of the test after the earlier statements it depends on (its setup):
-// those that declare or change a variable it uses (transitively), and
+// those that declare or change a variable it uses (transitively; a
+// variable declared from another, such as sub := r.Sub(), is taken to share
+// its state), and
 // those with effects outside the test's variables (t.Setenv, t.Parallel,
 // an assignment to a package variable, a call that mentions no local
 // variable). Checks (an if statement that changes no variable, a
@@ -150,6 +152,41 @@ func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst
 		}
 		return false
 	}
+	// Variables declared from other locals may share state with them
+	// (sub := router.Subrouter()): a change to one may change the other.
+	// alias maps each local to a representative of its group.
+	alias := map[string]string{}
+	find := func(n string) string {
+		for alias[n] != "" && alias[n] != n {
+			n = alias[n]
+		}
+		return n
+	}
+	for j, in := range infos {
+		for _, v := range in.vars {
+			for u := range in.uses {
+				if u != v && localBefore(u, j) {
+					if a, b := find(v), find(u); a != b {
+						alias[a] = b
+					}
+				}
+			}
+		}
+	}
+	// changes reports whether a statement changing mutates may change a
+	// variable of needed.
+	changes := func(mutates, needed map[string]bool) bool {
+		groups := map[string]bool{}
+		for n := range needed {
+			groups[find(n)] = true
+		}
+		for n := range mutates {
+			if groups[find(n)] {
+				return true
+			}
+		}
+		return false
+	}
 	setup := func(k int) []int {
 		needed := map[string]bool{}
 		for n := range infos[k].uses {
@@ -165,11 +202,11 @@ func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst
 			case kindCheck:
 				// A check is setup only when it changes what the fragment
 				// uses: assert.NoError(t, f.Add(x)).
-				take = intersects(in.mutates, needed)
+				take = changes(in.mutates, needed)
 			case kindEnv:
 				take = true
 			default:
-				take = intersects(in.declared, needed) || intersects(in.mutates, needed)
+				take = intersects(in.declared, needed) || changes(in.mutates, needed)
 				for n := range in.assigned {
 					// Output = buf: a package variable set for what follows.
 					take = take || !localBefore(n, j)
