@@ -74,6 +74,8 @@ type enumerator struct {
 	ids   int
 	// words64 is the size of the kept vectors, in 64-bit words.
 	words64 int
+	// numStored is the size of the biggest numeric terms kept.
+	numStored int
 
 	strIDs map[string]int32
 	sols   []*Term
@@ -156,6 +158,7 @@ func (e *enumerator) tick() bool {
 
 func (e *enumerator) run() {
 	e.leaves()
+	e.shrink(1)
 	for s := 2; s <= e.maxSize && !e.stop; s++ {
 		if s == e.maxSize {
 			e.lastLevel()
@@ -165,6 +168,16 @@ func (e *enumerator) run() {
 		if len(e.sols) >= e.want {
 			return
 		}
+		e.shrink(s)
+	}
+}
+
+// shrink lowers the size limit to two components above the first solution,
+// found at size s: bigger alternatives rank far behind it, and the last
+// levels cost the most.
+func (e *enumerator) shrink(s int) {
+	if len(e.sols) > 0 && s+2 < e.maxSize {
+		e.maxSize = s + 2
 	}
 }
 
@@ -377,6 +390,7 @@ func (e *enumerator) level(s int) {
 	if !storeNum {
 		return
 	}
+	e.numStored = s
 	for _, k := range [2]Kind{Int, Float} {
 		e.arithPairs(k, s, func(op Op, a, b *entry) {
 			v := e.arith(op, k, &a.v, &b.v)
@@ -408,8 +422,9 @@ func (e *enumerator) lastLevel() {
 			}
 		})
 	}
-	// Numeric terms of size s-2, built on the fly and compared with leaves.
-	if s-2 < 3 {
+	// Numeric terms of size s-2, built on the fly and compared with leaves,
+	// unless they were kept (the limit was lowered by shrink).
+	if s-2 < 3 || s-2 <= e.numStored {
 		return
 	}
 	e.stream = map[[2]uint64]bool{}
