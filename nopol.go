@@ -110,8 +110,9 @@ type Result struct {
 	Sites []SiteReport `json:"sites"`
 	// Candidates are the candidates validated, in order.
 	Candidates []CandidateReport `json:"candidates"`
-	// Phases are the time spent per phase, in pipeline order; Total the
-	// whole repair.
+	// Phases are the wall-clock time spent per phase, in pipeline order
+	// (instrumenting overlaps the baseline run: its phase is the wait
+	// after it); Total the whole repair.
 	Phases []Phase       `json:"phases"`
 	Total  time.Duration `json:"-"`
 	// Runs counts the test processes run.

@@ -152,16 +152,33 @@ func (r *repairer) run(ctx context.Context) error {
 	if err := r.load(ctx); err != nil {
 		return err
 	}
+	// Instrumenting needs only the loaded program: it compiles while the
+	// baseline runs, and its phase counts the wait after the baseline.
+	type built struct {
+		bin testBinary
+		err error
+	}
+	ictx, icancel := context.WithCancel(ctx)
+	defer icancel()
+	done := make(chan built, 1)
+	r.logf("instrumenting %d sites in %d packages", len(r.prog.Sites), len(r.prog.Packages))
+	go func() {
+		bin, err := r.c.Instrument(ictx, r.prog)
+		done <- built{bin, err}
+	}()
 	if err := r.baseline(ctx); err != nil {
+		icancel()
+		if b := <-done; b.err == nil {
+			b.bin.Close()
+		}
 		return err
 	}
 	r.enter("instrument")
-	r.logf("instrumenting %d sites in %d packages", len(r.prog.Sites), len(r.prog.Packages))
-	bin, err := r.c.Instrument(ctx, r.prog)
-	if err != nil {
-		return fmt.Errorf("instrumenting %s: %w", r.prog.Module, err)
+	b := <-done
+	if b.err != nil {
+		return fmt.Errorf("instrumenting %s: %w", r.prog.Module, b.err)
 	}
-	r.bin = bin
+	r.bin = b.bin
 	if err := r.coverage(ctx); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,6 +46,7 @@ type fake struct {
 	flaky     bool   // failing tests pass when instrumented
 	hang      bool   // forced runs hang until their timeout
 	good      string // the candidate that passes the suite
+	mu        sync.Mutex // guards runs
 	runs      []collect.Run
 	closed    int
 	solutions []*synth.Term
@@ -85,7 +87,9 @@ func (f *fake) Instrument(ctx context.Context, prog *collect.Program) (testBinar
 func (f *fake) Close() error { f.closed++; return nil }
 
 func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
+	f.mu.Lock()
 	f.runs = append(f.runs, r)
+	f.mu.Unlock()
 	for _, t := range f.tests {
 		if t.name == r.Test {
 			if f.hang && len(r.Force) > 0 {
