@@ -43,9 +43,9 @@ type fake struct {
 	dir       string
 	tests     []fakeTest
 	loadErr   error
-	flaky     bool   // failing tests pass when instrumented
-	hang      bool   // forced runs hang until their timeout
-	good      string // the candidate that passes the suite
+	flaky     bool       // failing tests pass when instrumented
+	hang      bool       // forced runs hang until their timeout
+	good      string     // the candidate that passes the suite
 	mu        sync.Mutex // guards runs
 	runs      []collect.Run
 	closed    int
