@@ -209,6 +209,18 @@ func (e *enumerator) leaves() {
 		}
 		e.offerLeaf(ConstTerm(i), c.Value.Kind, v, false)
 	}
+	// Integer literals also serve as float constants (x > 0 for a float x).
+	if slices.ContainsFunc(e.spec.Inputs, func(in Input) bool { return in.Kind == Float }) {
+		for i, c := range e.spec.Constants {
+			if t := ConstTerm(i); t.IsIntLiteral(e.spec) {
+				v := e.newVec(Float)
+				for j := range v.floats {
+					v.floats[j] = float64(c.Value.Int)
+				}
+				e.offerLeaf(t, Float, v, false)
+			}
+		}
+	}
 	for _, x := range e.invented() {
 		v := e.newVec(Int)
 		for j := range v.ints {

@@ -78,9 +78,41 @@ func (t *Term) Kind(spec *Spec) Kind {
 	case OpLit:
 		return t.Lit.Kind
 	case OpAdd, OpSub, OpMul:
-		return t.Args[0].Kind(spec)
+		// An untyped integer literal takes the float kind of the other
+		// operand, as in x * 2 for a float x.
+		k := t.Args[0].Kind(spec)
+		if k == Int && t.Args[1].Kind(spec) == Float {
+			return Float
+		}
+		return k
 	}
 	return Bool
+}
+
+// IsIntLiteral reports whether t is an untyped integer constant: an
+// invented one, or a code constant written as an integer literal (not a
+// named constant, which may be typed). Go converts such a constant to
+// float64 next to a float operand, and so does Eval.
+func (t *Term) IsIntLiteral(spec *Spec) bool {
+	switch t.Op {
+	case OpLit:
+		return t.Lit.Kind == Int
+	case OpConst:
+		c := spec.Constants[t.Index]
+		if c.Value.Kind != Int {
+			return false
+		}
+		e, err := parser.ParseExpr(c.Expr)
+		if err != nil {
+			return false
+		}
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.SUB {
+			e = u.X
+		}
+		lit, ok := e.(*ast.BasicLit)
+		return ok && lit.Kind == token.INT
+	}
+	return false
 }
 
 // errMissing is returned by Eval when t reads a missing value.
@@ -123,6 +155,11 @@ func (t *Term) Eval(spec *Spec, ex *Example) (Value, error) {
 	b, err := t.Args[1].Eval(spec, ex)
 	if err != nil {
 		return b, err
+	}
+	if a.Kind == Float && b.Kind == Int && t.Args[1].IsIntLiteral(spec) {
+		b = FloatValue(float64(b.Int))
+	} else if a.Kind == Int && b.Kind == Float && t.Args[0].IsIntLiteral(spec) {
+		a = FloatValue(float64(a.Int))
 	}
 	if a.Kind != b.Kind {
 		return a, fmt.Errorf("%s %s %s: mixed kinds", a.Kind, opToken[t.Op], b.Kind)

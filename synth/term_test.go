@@ -269,3 +269,41 @@ func TestKindJSON(t *testing.T) {
 		t.Errorf("Marshal value = %s", data)
 	}
 }
+
+func TestEvalUntypedConstants(t *testing.T) {
+	ex := synth.Example{Values: make([]synth.Value, len(termSpec.Inputs))}
+	for i, in := range termSpec.Inputs {
+		ex.Values[i] = synth.Value{Kind: in.Kind}
+	}
+	ex.Values[7] = synth.FloatValue(0.5) // x
+	tests := []struct {
+		term *synth.Term
+		want bool
+		ok   bool
+	}{
+		{bin(synth.OpGt, in(7), cst(0)), true, true},                            // x > 0
+		{bin(synth.OpLt, cst(0), in(7)), true, true},                            // 0 < x
+		{bin(synth.OpGt, in(7), lit(1)), false, true},                           // x > 1
+		{bin(synth.OpLt, bin(synth.OpMul, in(7), lit(2)), lit(1)), false, true}, // 2 * x < 1
+		{bin(synth.OpGt, bin(synth.OpSub, lit(1), in(7)), cst(3)), false, true}, // 1 - x > 1.5
+		{bin(synth.OpGt, in(7), cst(2)), false, false},                          // x > maxDepth: maybe typed
+		{bin(synth.OpGt, in(7), in(0)), false, false},                           // x > a: an int variable
+		{bin(synth.OpEq, bin(synth.OpAdd, in(0), cst(3)), in(0)), false, false}, // a + 1.5 == a
+	}
+	for _, tt := range tests {
+		src := tt.term.Source(termSpec)
+		v, err := tt.term.Eval(termSpec, &ex)
+		if !tt.ok {
+			if err == nil {
+				t.Errorf("%s: got %v, want a mixed kinds error", src, v)
+			}
+			continue
+		}
+		if err != nil || v.Bool != tt.want {
+			t.Errorf("%s = %v, %v; want %v", src, v, err, tt.want)
+		}
+	}
+	if k := bin(synth.OpSub, lit(1), in(7)).Kind(termSpec); k != synth.Float {
+		t.Errorf("kind of 1 - x is %v, want float", k)
+	}
+}
