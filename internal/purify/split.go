@@ -3,6 +3,7 @@ package purify
 import (
 	"fmt"
 	"go/token"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -163,7 +164,16 @@ func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst
 		return n
 	}
 	for j, in := range infos {
-		for _, v := range in.vars {
+		// Declared variables, and changed ones (r.Handle(sub) makes r
+		// hold sub), are grouped with the locals the statement mentions.
+		group := append([]string(nil), in.vars...)
+		for m := range in.mutates {
+			if localBefore(m, j) {
+				group = append(group, m)
+			}
+		}
+		sort.Strings(group)
+		for _, v := range group {
 			for u := range in.uses {
 				if u != v && localBefore(u, j) {
 					if a, b := find(v), find(u); a != b {
@@ -187,6 +197,36 @@ func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst
 		}
 		return false
 	}
+	// take reports whether statement j is setup for a fragment using
+	// needed.
+	take := func(j int, needed map[string]bool) bool {
+		in := infos[j]
+		switch in.kind {
+		case kindCheck:
+			// A check is setup only when it changes what the fragment
+			// uses: assert.NoError(t, f.Add(x)).
+			return changes(in.mutates, needed)
+		case kindEnv:
+			return true
+		}
+		if intersects(in.declared, needed) || changes(in.mutates, needed) {
+			return true
+		}
+		for n := range in.assigned {
+			if !localBefore(n, j) {
+				return true // Output = buf: a package variable set for what follows
+			}
+		}
+		if !in.simple || len(in.declared) > 0 {
+			return false
+		}
+		for n := range in.uses {
+			if localBefore(n, j) {
+				return false
+			}
+		}
+		return true // a call with effects outside the test: reset()
+	}
 	setup := func(k int) []int {
 		needed := map[string]bool{}
 		for n := range infos[k].uses {
@@ -194,43 +234,30 @@ func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst
 				needed[n] = true
 			}
 		}
-		var incl []int
-		for j := k - 1; j >= 0; j-- {
-			in := infos[j]
-			take := false
-			switch in.kind {
-			case kindCheck:
-				// A check is setup only when it changes what the fragment
-				// uses: assert.NoError(t, f.Add(x)).
-				take = changes(in.mutates, needed)
-			case kindEnv:
-				take = true
-			default:
-				take = intersects(in.declared, needed) || changes(in.mutates, needed)
-				for n := range in.assigned {
-					// Output = buf: a package variable set for what follows.
-					take = take || !localBefore(n, j)
+		included := make([]bool, k)
+		for changed := true; changed; {
+			// Until a fixed point: a statement taken may make an earlier
+			// examined one needed.
+			changed = false
+			for j := k - 1; j >= 0; j-- {
+				if included[j] {
+					continue
 				}
-				if !take && in.simple && len(in.declared) == 0 {
-					local := false
-					for n := range in.uses {
-						local = local || localBefore(n, j)
+				if take(j, needed) {
+					included[j], changed = true, true
+					for n := range infos[j].uses {
+						if localBefore(n, j) {
+							needed[n] = true
+						}
 					}
-					take = !local
-				}
-			}
-			if !take {
-				continue
-			}
-			incl = append(incl, j)
-			for n := range in.uses {
-				if localBefore(n, j) {
-					needed[n] = true
 				}
 			}
 		}
-		for i, j := 0, len(incl)-1; i < j; i, j = i+1, j-1 {
-			incl[i], incl[j] = incl[j], incl[i]
+		var incl []int
+		for j, ok := range included {
+			if ok {
+				incl = append(incl, j)
+			}
 		}
 		return incl
 	}
