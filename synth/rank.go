@@ -131,6 +131,7 @@ type costModel struct {
 	orig       original
 	origTokens []string
 	input      []int // costNewOperand or 0, per input
+	negated    []int // for equality inputs, the cost of the operator of their negation; else -1
 	constant   []int // costCodeConst or 0, per constant
 	operator   [OpMul + 1]int
 }
@@ -138,9 +139,19 @@ type costModel struct {
 func newCostModel(spec *Spec) *costModel {
 	m := &costModel{orig: parseOriginal(spec.Original), origTokens: goTokens(spec.Original)}
 	m.input = make([]int, len(spec.Inputs))
+	m.negated = make([]int, len(spec.Inputs))
 	for i, in := range spec.Inputs {
-		if !m.orig.operands[normalize(in.Expr)] {
+		neg, negOp, isEq := negateEqualityOp(in.Expr)
+		if !m.orig.operands[normalize(in.Expr)] && !(isEq && m.orig.operands[normalize(neg)]) {
 			m.input[i] = costNewOperand
+		}
+		// !(p == nil) is written p != nil: it costs the operator != .
+		m.negated[i] = -1
+		if isEq {
+			m.negated[i] = 0
+			if !m.orig.operators[negOp.String()] {
+				m.negated[i] = costNewOperator
+			}
 		}
 	}
 	m.constant = make([]int, len(spec.Constants))
@@ -175,6 +186,11 @@ func (m *costModel) cost(t *Term) int {
 		case OpLit:
 			if !m.orig.operands[t.Lit.GoString()] {
 				c += costInvented
+			}
+		case OpNot:
+			c += m.operator[OpNot]
+			if a := t.Args[0]; a.Op == OpInput && m.negated[a.Index] >= 0 {
+				c += m.negated[a.Index] - m.operator[OpNot]
 			}
 		default:
 			// Writing a < b as b > a is no change of operator: a

@@ -173,3 +173,20 @@ func TestRankFormatting(t *testing.T) {
 		t.Errorf("first %q, want 2 * n >= m", cands[0].Source)
 	}
 }
+
+// TestRankNegatedInput checks that !(p == nil), printed p != nil, costs
+// nothing more than the original p != nil itself.
+func TestRankNegatedInput(t *testing.T) {
+	spec := &synth.Spec{
+		Inputs:   []synth.Input{{Expr: "p == nil", Kind: synth.Bool}, {Expr: "q", Kind: synth.Bool}},
+		Original: "p != nil",
+	}
+	cands := []synth.Candidate{{Term: not(in(1))}, {Term: not(in(0))}}
+	for i := range cands {
+		cands[i].Source = cands[i].Term.Source(spec)
+	}
+	synth.Rank(spec, cands)
+	if cands[0].Source != "p != nil" || cands[0].Cost != 200 {
+		t.Errorf("first %q cost %d, want p != nil at 200 (two components, nothing new)", cands[0].Source, cands[0].Cost)
+	}
+}

@@ -309,20 +309,45 @@ func isConstLeaf(t *Term) bool { return t.Op == OpConst || t.Op == OpLit }
 // negateEquality turns "x == y" into "x != y" and back; ok is false when src
 // is not an equality.
 func negateEquality(src string) (string, bool) {
+	neg, _, ok := negateEqualityOp(src)
+	return neg, ok
+}
+
+type negation struct {
+	src string
+	op  token.Token
+	ok  bool
+}
+
+// negations caches negateEqualityOp.
+var negations sync.Map // string → negation
+
+// negateEqualityOp is negateEquality that also returns the new operator.
+func negateEqualityOp(src string) (string, token.Token, bool) {
+	if n, ok := negations.Load(src); ok {
+		n := n.(negation)
+		return n.src, n.op, n.ok
+	}
+	neg, op, ok := parseNegation(src)
+	negations.Store(src, negation{neg, op, ok})
+	return neg, op, ok
+}
+
+func parseNegation(src string) (string, token.Token, bool) {
 	e, err := parser.ParseExpr(src)
 	if err != nil {
-		return "", false
+		return "", 0, false
 	}
 	be, ok := e.(*ast.BinaryExpr)
 	if !ok || (be.Op != token.EQL && be.Op != token.NEQ) {
-		return "", false
+		return "", 0, false
 	}
 	op := token.NEQ
 	if be.Op == token.NEQ {
 		op = token.EQL
 	}
 	x, y := src[be.X.Pos()-1:be.X.End()-1], src[be.Y.Pos()-1:be.Y.End()-1]
-	return x + " " + op.String() + " " + y, true
+	return x + " " + op.String() + " " + y, op, true
 }
 
 // writeOperand writes an observed expression, parenthesised when it is itself
