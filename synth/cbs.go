@@ -113,11 +113,13 @@ type problemInfo struct {
 	// inputs and consts list, per kind, the indices of the spec's inputs and
 	// usable constants of that kind, in spec order.
 	inputs, consts [String + 1][]int
-	// constVals are the values of the spec's constants followed by extra
-	// small literals (1, 2) offsets may use; a location's constant index
-	// points here. nspec is the number of the spec's constants.
+	// constVals are the values of the spec's constants, then float views
+	// of its integer literals (Go converts 1 to 1.0 next to a float), then
+	// extra small literals (1, 2) offsets may use; a location's constant
+	// index points here. constSpec is the index of the spec's constant
+	// each value comes from, -1 for the extra literals.
 	constVals []Value
-	nspec     int
+	constSpec []int
 	// offConsts are the indices of the constants an offset may add or
 	// subtract (no zero), mulConsts those that make a useful multiplier.
 	offConsts, mulConsts [String + 1][]int
@@ -154,15 +156,16 @@ func newProblemInfo(p *Problem) *problemInfo {
 			strs = append(strs, c.Value.Str)
 		}
 	}
-	pi.constVals = make([]Value, len(p.Spec.Constants))
 	for j, c := range p.Spec.Constants {
-		pi.constVals[j] = c.Value
+		pi.constVals = append(pi.constVals, c.Value)
+		pi.constSpec = append(pi.constSpec, j)
 	}
-	pi.nspec = len(pi.constVals)
-	if len(pi.inputs[Int]) > 0 {
-		for _, extra := range []int64{1, 2} {
-			if !slices.ContainsFunc(pi.consts[Int], func(j int) bool { return pi.constVals[j].Int == extra }) {
-				pi.constVals = append(pi.constVals, IntValue(extra))
+	if len(pi.inputs[Float]) > 0 {
+		for j, c := range p.Spec.Constants {
+			if c.Value.Kind == Int && ConstTerm(j).IsIntLiteral(p.Spec) {
+				pi.consts[Float] = append(pi.consts[Float], len(pi.constVals))
+				pi.constVals = append(pi.constVals, FloatValue(float64(c.Value.Int)))
+				pi.constSpec = append(pi.constSpec, j)
 			}
 		}
 	}
@@ -171,8 +174,14 @@ func newProblemInfo(p *Problem) *problemInfo {
 			pi.addOffset(k, j)
 		}
 	}
-	for j := pi.nspec; j < len(pi.constVals); j++ {
-		pi.addOffset(pi.constVals[j].Kind, j)
+	if len(pi.inputs[Int]) > 0 {
+		for _, extra := range []int64{1, 2} {
+			if !slices.ContainsFunc(pi.consts[Int], func(j int) bool { return pi.constVals[j].Int == extra }) {
+				pi.constVals = append(pi.constVals, IntValue(extra))
+				pi.constSpec = append(pi.constSpec, -1)
+				pi.addOffset(Int, len(pi.constVals)-1)
+			}
+		}
 	}
 	sort.Strings(strs)
 	for _, s := range strs {
@@ -723,10 +732,11 @@ func (lv *level) decode(m *z3.Model) (*Term, z3.Expr, error) {
 			}
 			return BinTerm(ops[d.kind][ch.op], a, b), nil
 		case loc < lv.lit:
-			if j := loc - lv.ni - len(lv.comps); j >= lv.pi.nspec {
+			j := loc - lv.ni - len(lv.comps)
+			if lv.pi.constSpec[j] < 0 {
 				return LitTerm(lv.pi.constVals[j]), nil
 			}
-			return ConstTerm(loc - lv.ni - len(lv.comps)), nil
+			return ConstTerm(lv.pi.constSpec[j]), nil
 		}
 		if c == nil || c.lit == (z3.Expr{}) {
 			return nil, fmt.Errorf("literal location outside a numeric component")

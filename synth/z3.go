@@ -45,10 +45,13 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 		firstCost = 1
 	}
 	for _, ms := range pi.levels(opts.MaxSize) {
-		if firstCost >= 0 && (ms.cost() > firstCost+extraCost || time.Since(start) > softBudget) {
+		if firstCost >= 0 && (ms.cost() > firstCost+extraCost || cg.work > afterFoundWork || time.Since(start) > afterFoundTime) {
 			break
 		}
-		lctx, cancel := context.WithTimeout(ctx, levelBudget)
+		if cg.work > searchWork {
+			break
+		}
+		lctx, cancel := context.WithTimeout(ctx, levelTime)
 		err := cg.level(lctx, ms)
 		cancel()
 		if err != nil && ctx.Err() != nil {
@@ -67,13 +70,21 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 	return cg.found, nil
 }
 
-// Bounds of the search beyond opts: once a candidate is found, levels
-// costing more than extraCost above it are not explored, nor any level
-// after softBudget; a level is abandoned after levelBudget.
+// Bounds of the search beyond opts. Work is counted in units of Z3's
+// resource counter (rlimit), which does not depend on the machine's speed or
+// load, so that a bounded search stays deterministic; the counter runs at
+// 2 to 20 million a second depending on the query, so wall-clock bounds
+// back it up. Once a candidate is found, levels costing more than extraCost
+// above it are not explored, nor any level once the search has used
+// afterFoundWork or afterFoundTime; no level starts after searchWork; a
+// level is abandoned after levelWork or levelTime.
 const (
-	extraCost   = 1
-	softBudget  = 2 * time.Second
-	levelBudget = time.Second
+	extraCost      = 1
+	levelWork      = 4_000_000
+	levelTime      = 1500 * time.Millisecond
+	afterFoundWork = 8_000_000
+	afterFoundTime = 2 * time.Second
+	searchWork     = 40_000_000
 )
 
 // cegis is the state of one search: the examples the solver has seen so
@@ -88,6 +99,8 @@ type cegis struct {
 	// added.
 	seen   []int
 	inSeen map[int]bool
+	// work is the resource count used by the levels solved so far.
+	work float64
 }
 
 // seed starts with the first example of each outcome.
@@ -119,17 +132,24 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 		return nil
 	}
 	defer lv.close()
+	used := 0.0
+	defer func() { cg.work += used }()
 	for _, e := range cg.seen {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		lv.addExample(e)
 	}
 	for len(cg.found) < cg.max {
 		if dl, ok := ctx.Deadline(); ok {
 			lv.s.SetTimeout(time.Until(dl))
 		}
+		lv.s.SetResourceLimit(uint(max(levelWork-used, 1)))
 		qs := time.Now()
 		res, err := lv.s.Check(ctx)
+		used, _ = lv.s.Statistic("rlimit count")
 		if os.Getenv("QDBG") != "" {
-			fmt.Fprintf(os.Stderr, "  %v %v %v\n", ms, res, time.Since(qs))
+			fmt.Fprintf(os.Stderr, "  %v %v %v %v\n", ms, res, time.Since(qs), used)
 		}
 		switch {
 		case res == z3.Unsat:
@@ -140,7 +160,7 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 			}
 			var ue *z3.UnknownError
 			if errors.As(err, &ue) {
-				return nil // give up on this level only
+				return nil // out of work or time: give up on this level only
 			}
 			return err
 		}

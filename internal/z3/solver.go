@@ -104,6 +104,32 @@ func (s *Solver) SetTimeout(d time.Duration) {
 	s.setUint("timeout", ms)
 }
 
+// SetResourceLimit bounds each later Check to n units of Z3's resource
+// counter (parameter rlimit); unlike a timeout, the bound does not depend
+// on the machine's speed or load, so a bounded search stays deterministic.
+// Zero removes the bound.
+func (s *Solver) SetResourceLimit(n uint) { s.setUint("rlimit", n) }
+
+// Statistic returns the value of the statistic key ("rlimit count",
+// "conflicts", ...) after the last Check, and whether Z3 reported it.
+func (s *Solver) Statistic(key string) (float64, bool) {
+	c := s.ctx.c
+	st := C.Z3_solver_get_statistics(c, s.s)
+	C.Z3_stats_inc_ref(c, st)
+	defer C.Z3_stats_dec_ref(c, st)
+	n := int(C.Z3_stats_size(c, st))
+	for i := range n {
+		if C.GoString(C.Z3_stats_get_key(c, st, C.uint(i))) != key {
+			continue
+		}
+		if C.Z3_stats_is_uint(c, st, C.uint(i)) {
+			return float64(C.Z3_stats_get_uint_value(c, st, C.uint(i))), true
+		}
+		return float64(C.Z3_stats_get_double_value(c, st, C.uint(i))), true
+	}
+	return 0, false
+}
+
 // Assert adds the Bool terms fs to the solver.
 func (s *Solver) Assert(fs ...Expr) {
 	for _, f := range fs {

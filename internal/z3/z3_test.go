@@ -235,3 +235,30 @@ func TestNoLeak(t *testing.T) {
 		t.Errorf("RSS grew by %d KiB over 2000 contexts", after-before)
 	}
 }
+
+// TestResourceLimit checks that a resource limit stops a check with a
+// reason, again on each later check of the same solver.
+func TestResourceLimit(t *testing.T) {
+	c := NewContext()
+	defer c.Close()
+	s := c.NewSolver()
+	defer s.Close()
+	hard(c, s, 14)
+	s.SetResourceLimit(2000000)
+	for i := range 2 {
+		start := time.Now()
+		res, err := s.Check(context.Background())
+		n, _ := s.Statistic("rlimit count")
+		t.Logf("check %d: %v, %v after %v, rlimit count %v", i, res, err, time.Since(start), n)
+		var ue *UnknownError
+		if res != Unknown || !errors.As(err, &ue) || ue.Err != nil {
+			t.Fatalf("check %d = %v, %v; want unknown from the resource limit", i, res, err)
+		}
+		if took := time.Since(start); took < time.Millisecond || took > 5*time.Second {
+			t.Errorf("check %d took %v", i, took)
+		}
+		if n, ok := s.Statistic("rlimit count"); !ok || n < 1000000 {
+			t.Errorf("rlimit count = %v, %v after check %d", n, ok, i)
+		}
+	}
+}
