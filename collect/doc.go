@@ -24,15 +24,17 @@
 // keeps its number and comments and directives stay in place. A condition
 // c of site 3 becomes
 //
-//	NopolCond(3, func() bool { return bool(c) }, snapshot)
+//	NopolCond(3, func() bool { return bool(c) }, "ib", func(i int) NopolValue { switch i { ... } })
 //
 // which does not evaluate c when the site is forced (a forced run can skip
 // a condition that panics). A statement s of site 4 becomes
 //
 //	if g := NopolGuard(4, snapshot); g == 0 { s } else if g == 2 { return zeros }
 //
-// (0 runs s, 1 skips it, 2 returns early). The snapshot function observes
-// each expression under recover, so a nil dereference is a missing value.
+// (0 runs s, 1 skips it, 2 returns early). The snapshot arguments are the
+// kinds of the observed expressions and one function that evaluates the
+// i-th of them; the hook calls it under recover for each, so a nil
+// dereference is a missing value.
 // The hook file that defines these functions (hook.go) is added to every
 // package of the module, and the instrumented files reach the compiler
 // through `go test -overlay`; the user's files are never written. Test

@@ -187,11 +187,11 @@ func nopolForced(id int) (value, forced bool) {
 
 // NopolCond evaluates the condition of site id, or returns its forced
 // value without evaluating it.
-func NopolCond(id int, cond func() bool, snap func() []NopolValue) bool {
+func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue) bool {
 	nopolOnce.Do(nopolSetup)
 	var vals []NopolValue
 	if nopolMode == 2 && snap != nil && nopolSites[id] {
-		vals = snap()
+		vals = nopolSnapshot(kinds, snap)
 	}
 	v, forced := nopolForced(id)
 	if !forced {
@@ -205,11 +205,11 @@ func NopolCond(id int, cond func() bool, snap func() []NopolValue) bool {
 
 // NopolGuard says what to do with the statement of site id: 0 run it,
 // 1 skip it, 2 return from the function.
-func NopolGuard(id int, snap func() []NopolValue) int {
+func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 	nopolOnce.Do(nopolSetup)
 	var vals []NopolValue
 	if nopolMode == 2 && snap != nil && nopolSites[id] {
-		vals = snap()
+		vals = nopolSnapshot(kinds, snap)
 	}
 	run, forced := nopolForced(id)
 	act := 0
@@ -266,40 +266,40 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	nopolOut.Write(append(line, '\n'))
 }
 
-func nopolValue(k int, f func(v *NopolValue)) (v NopolValue) {
-	v.K = k
+// nopolSnapshot evaluates the observed values of a site; a value whose
+// evaluation panics (a nil pointer, a division by zero) is missing.
+func nopolSnapshot(kinds string, snap func(int) NopolValue) []NopolValue {
+	vals := make([]NopolValue, len(kinds))
+	for i := range vals {
+		vals[i] = nopolEval(kinds, snap, i)
+	}
+	return vals
+}
+
+func nopolEval(kinds string, snap func(int) NopolValue, i int) (v NopolValue) {
 	defer func() {
 		if recover() != nil {
-			v = NopolValue{K: k, M: true}
+			v = NopolValue{K: strings.IndexByte("bifs", kinds[i]) + 1, M: true}
 		}
 	}()
-	f(&v)
-	return v
+	return snap(i)
 }
 
-// NopolInt observes an integer; a panic records a missing value.
-func NopolInt(f func() int64) NopolValue {
-	return nopolValue(2, func(v *NopolValue) { v.I = f() })
-}
+// NopolI observes an integer.
+func NopolI(i int64) NopolValue { return NopolValue{K: 2, I: i} }
 
-// NopolFloat observes a float.
-func NopolFloat(f func() float64) NopolValue {
-	return nopolValue(3, func(v *NopolValue) { v.F = f() })
-}
+// NopolF observes a float.
+func NopolF(f float64) NopolValue { return NopolValue{K: 3, F: f} }
 
-// NopolBool observes a bool.
-func NopolBool(f func() bool) NopolValue {
-	return nopolValue(1, func(v *NopolValue) { v.B = f() })
-}
+// NopolB observes a bool.
+func NopolB(b bool) NopolValue { return NopolValue{K: 1, B: b} }
 
-// NopolString observes a string, truncated to a bounded length.
-func NopolString(f func() string) NopolValue {
-	return nopolValue(4, func(v *NopolValue) {
-		v.S = f()
-		if len(v.S) > nopolMaxString {
-			v.S = v.S[:nopolMaxString]
-		}
-	})
+// NopolS observes a string, truncated to a bounded length.
+func NopolS(s string) NopolValue {
+	if len(s) > nopolMaxString {
+		s = s[:nopolMaxString]
+	}
+	return NopolValue{K: 4, S: s}
 }
 `
 

@@ -58,31 +58,38 @@ func splice(src []byte, wraps []wrap) []byte {
 	return []byte(b.String())
 }
 
-// snapSource returns the Go source of the function that evaluates the
-// observed expressions, or "nil".
+// snapSource returns the Go source of the snapshot arguments of a hook
+// call: the kinds of the observed expressions as a string ("ibs...") and
+// one function that evaluates the i-th of them. One function per site, with
+// a switch, keeps the instrumented code small (a closure per value makes
+// compiling large packages several times slower); the hook calls it under
+// recover for each i, so a panic makes one value missing.
 func snapSource(obs []Observed) string {
 	if len(obs) == 0 {
-		return "nil"
+		return `"", nil`
 	}
-	var b strings.Builder
-	b.WriteString("func() []NopolValue { return []NopolValue{")
+	var kinds, b strings.Builder
+	b.WriteString("func(nopolI int) NopolValue { switch nopolI {")
 	for i, ob := range obs {
-		if i > 0 {
-			b.WriteString(", ")
-		}
+		b.WriteString(" case " + strconv.Itoa(i) + ": return ")
 		switch ob.Kind {
 		case KindBool:
-			b.WriteString("NopolBool(func() bool { return bool(" + ob.Expr + ") })")
+			kinds.WriteByte('b')
+			b.WriteString("NopolB(bool(" + ob.Expr + "))")
 		case KindInt:
-			b.WriteString("NopolInt(func() int64 { return int64(" + ob.Expr + ") })")
+			kinds.WriteByte('i')
+			b.WriteString("NopolI(int64(" + ob.Expr + "))")
 		case KindFloat:
-			b.WriteString("NopolFloat(func() float64 { return float64(" + ob.Expr + ") })")
+			kinds.WriteByte('f')
+			b.WriteString("NopolF(float64(" + ob.Expr + "))")
 		case KindString:
-			b.WriteString("NopolString(func() string { return string(" + ob.Expr + ") })")
+			kinds.WriteByte('s')
+			b.WriteString("NopolS(string(" + ob.Expr + "))")
 		}
+		b.WriteString(";")
 	}
-	b.WriteString("} }")
-	return b.String()
+	b.WriteString(" }; return NopolValue{} }")
+	return strconv.Quote(kinds.String()) + ", " + b.String()
 }
 
 // siteWrap returns the instrumentation edit of site i.

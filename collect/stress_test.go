@@ -1,0 +1,58 @@
+package collect
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStress instruments a real module named by NOPOL_STRESS_DIR (patterns
+// in NOPOL_STRESS_PATTERNS) and checks that every test behaves the same
+// instrumented. It is skipped without the variable.
+func TestStress(t *testing.T) {
+	dir := os.Getenv("NOPOL_STRESS_DIR")
+	if dir == "" {
+		t.Skip("NOPOL_STRESS_DIR not set")
+	}
+	ctx := context.Background()
+	start := time.Now()
+	prog, err := Load(ctx, dir, strings.Fields(os.Getenv("NOPOL_STRESS_PATTERNS")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("load: %v, %d packages with tests, %d sites", time.Since(start), len(prog.Packages), len(prog.Sites))
+	start = time.Now()
+	base, err := Baseline(ctx, prog, 5*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("baseline: %v, %d tests", time.Since(start), len(base))
+	b, err := Instrument(ctx, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	t.Logf("instrument: %v", b.BuildTime)
+	start = time.Now()
+	var total time.Duration
+	reached := map[int]bool{}
+	for _, r := range base {
+		if r.Skipped {
+			continue
+		}
+		res, err := b.Run(ctx, Run{Package: r.Package, Test: r.Test, Mode: ModeCover, ForceSegment: -1, Timeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += res.Duration
+		for id := range res.Reached {
+			reached[id] = true
+		}
+		if res.Passed != r.Passed {
+			t.Errorf("%s.%s: instrumented passed=%v, plain %v\n%s", r.Package, r.Test, res.Passed, r.Passed, res.Output)
+		}
+	}
+	t.Logf("cover runs: %v (sum of run durations %v), %d sites reached", time.Since(start), total, len(reached))
+}
