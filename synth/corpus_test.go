@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/parser"
+	"go/token"
 	"go/types"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -300,4 +303,115 @@ func sources(cands []synth.Candidate) []string {
 		out = append(out, c.Source)
 	}
 	return out
+}
+
+// TestCorpusExpectations checks the corpus itself: every expected source is
+// a term over the spec's inputs and constants that prints back as written and
+// gives every example and every held-out example its outcome.
+func TestCorpusExpectations(t *testing.T) {
+	for _, p := range loadCorpus(t) {
+		if p.Expect.Error == "" && len(p.expected()) == 0 && p.Name != "all_true" {
+			t.Errorf("%s: expects nothing", p.Name)
+		}
+		for _, src := range append([]string{p.Expect.First}, p.Expect.Any...) {
+			if src == "" {
+				continue
+			}
+			term, err := parseTerm(&p.Spec, src)
+			if err != nil {
+				t.Errorf("%s: expected %q: %v", p.Name, src, err)
+				continue
+			}
+			if got := term.Source(&p.Spec); normalize(got) != normalize(src) {
+				t.Errorf("%s: expected %q prints as %q", p.Name, src, got)
+			}
+			for _, exs := range [][]synth.Example{p.Spec.Examples, p.Heldout} {
+				if !synth.Satisfies(&p.Spec, term, exs) {
+					t.Errorf("%s: expected %q does not fit the examples", p.Name, src)
+				}
+			}
+		}
+	}
+}
+
+var binaryOps = map[token.Token]synth.Op{
+	token.LAND: synth.OpAnd, token.LOR: synth.OpOr, token.LSS: synth.OpLt, token.LEQ: synth.OpLe,
+	token.EQL: synth.OpEq, token.NEQ: synth.OpNe, token.GTR: synth.OpGt, token.GEQ: synth.OpGe,
+	token.ADD: synth.OpAdd, token.SUB: synth.OpSub, token.MUL: synth.OpMul,
+}
+
+// parseTerm turns Go source over spec's inputs and constants into a term:
+// the inverse of Term.Source.
+func parseTerm(spec *synth.Spec, src string) (*synth.Term, error) {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return nil, err
+	}
+	return termOf(spec, e)
+}
+
+func termOf(spec *synth.Spec, e ast.Expr) (*synth.Term, error) {
+	if p, ok := e.(*ast.ParenExpr); ok {
+		return termOf(spec, p.X)
+	}
+	text := types.ExprString(e)
+	for i, in := range spec.Inputs {
+		if normalize(in.Expr) == text {
+			return synth.InputTerm(i), nil
+		}
+		// p != nil is !(p == nil) when p == nil is observed.
+		if be, ok := e.(*ast.BinaryExpr); ok && be.Op == token.NEQ {
+			if normalize(in.Expr) == types.ExprString(&ast.BinaryExpr{X: be.X, Op: token.EQL, Y: be.Y}) {
+				return synth.NotTerm(synth.InputTerm(i)), nil
+			}
+		}
+	}
+	for i, c := range spec.Constants {
+		if normalize(c.Expr) == text {
+			return synth.ConstTerm(i), nil
+		}
+	}
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		switch e.Kind {
+		case token.INT:
+			n, err := strconv.ParseInt(e.Value, 0, 64)
+			return synth.LitTerm(synth.IntValue(n)), err
+		case token.FLOAT:
+			f, err := strconv.ParseFloat(e.Value, 64)
+			return synth.LitTerm(synth.FloatValue(f)), err
+		}
+	case *ast.UnaryExpr:
+		if e.Op == token.SUB {
+			if lit, ok := e.X.(*ast.BasicLit); ok && lit.Kind == token.INT {
+				n, err := strconv.ParseInt("-"+lit.Value, 0, 64)
+				return synth.LitTerm(synth.IntValue(n)), err
+			}
+		}
+		if e.Op == token.NOT {
+			a, err := termOf(spec, e.X)
+			if err != nil {
+				return nil, err
+			}
+			return synth.NotTerm(a), nil
+		}
+	case *ast.BinaryExpr:
+		op, ok := binaryOps[e.Op]
+		if !ok {
+			break
+		}
+		a, err := termOf(spec, e.X)
+		if err != nil {
+			return nil, err
+		}
+		b, err := termOf(spec, e.Y)
+		if err != nil {
+			return nil, err
+		}
+		if op == synth.OpMul && (a.Op == synth.OpLit || a.Op == synth.OpConst) {
+			a, b = b, a // the constant factor is the right operand
+		}
+		return synth.BinTerm(op, a, b), nil
+	}
+	return nil, fmt.Errorf("%s is not an observed expression, a constant or an operator", text)
 }
