@@ -112,6 +112,9 @@ type stmtInfo struct {
 	// simple reports a statement without blocks: a call, an assignment,
 	// inc/dec, defer, go or send.
 	simple bool
+	// calls are the functions called by name: calling a local closure may
+	// change what it captured.
+	calls map[string]bool
 	// assigned are the variables a simple assignment or inc/dec changes:
 	// one that is not local (a package variable) makes it setup of every
 	// later fragment.
@@ -152,6 +155,20 @@ func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst
 			}
 		}
 		return false
+	}
+	for j := range infos {
+		in := &infos[j]
+		for c := range in.calls {
+			if localBefore(c, j) {
+				// reset(): a closure changing what it captured.
+				in.mutates[c] = true
+				if in.kind == kindCheck {
+					if _, ok := body[j].(*dst.IfStmt); ok {
+						in.kind = kindOther
+					}
+				}
+			}
+		}
 	}
 	// Variables declared from other locals may share state with them
 	// (sub := router.Subrouter()): a change to one may change the other.
@@ -354,7 +371,7 @@ func intersects(a, b map[string]bool) bool {
 // analyzeStmt classifies a top-level statement of a test whose *testing.T
 // parameter is tname.
 func analyzeStmt(s dst.Stmt, tname string) stmtInfo {
-	in := stmtInfo{declared: map[string]bool{}, uses: map[string]bool{}, mutates: map[string]bool{}, assigned: map[string]bool{}}
+	in := stmtInfo{declared: map[string]bool{}, uses: map[string]bool{}, mutates: map[string]bool{}, assigned: map[string]bool{}, calls: map[string]bool{}}
 	inner := s
 	for {
 		l, ok := inner.(*dst.LabeledStmt)
@@ -435,6 +452,9 @@ func analyzeStmt(s dst.Stmt, tname string) stmtInfo {
 			// name says it reads.
 			if sel, ok := n.Fun.(*dst.SelectorExpr); ok && !readMethod(sel.Sel.Name) {
 				markRoot(in.mutates, sel.X)
+			}
+			if id, ok := unparen(n.Fun).(*dst.Ident); ok {
+				in.calls[id.Name] = true
 			}
 		}
 		return true
