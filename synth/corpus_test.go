@@ -155,6 +155,20 @@ func checkProblem(t *testing.T, backend string, p *problem) {
 			}
 		}
 	}
+	// The expectation follows the ranking rules: no candidate found ranks
+	// before it.
+	if want := p.expected(); len(want) > 0 {
+		all := slices.Clone(cands)
+		for _, src := range want {
+			if term, err := parseTerm(&spec, src); err == nil && !slices.Contains(sources(all), term.Source(&spec)) {
+				all = append(all, synth.Candidate{Term: term, Source: term.Source(&spec), Size: term.Size()})
+			}
+		}
+		synth.Rank(&spec, all)
+		if !slices.Contains(want, normalize(all[0].Source)) {
+			t.Errorf("%q (cost %d) ranks before the expected %q", all[0].Source, all[0].Cost, want)
+		}
+	}
 	for i := range p.Heldout {
 		ex := &p.Heldout[i]
 		v, err := cands[0].Term.Eval(&spec, ex)
