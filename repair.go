@@ -307,6 +307,15 @@ func reachedCount(res collect.Result) int {
 	return n
 }
 
+// suiteTime is the baseline time of all tests.
+func (r *repairer) suiteTime() time.Duration {
+	var total time.Duration
+	for _, d := range r.elapsed {
+		total += d
+	}
+	return total
+}
+
 // timeout is the limit of one instrumented run of test k.
 func (r *repairer) timeout(k testKey) time.Duration {
 	return runTimeout(r.elapsed[k])
@@ -663,7 +672,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 // first that passes and survives the patched-source check.
 func (r *repairer) validate(ctx context.Context, site collect.Site, st style, srcs []string, rep *SiteReport) (bool, error) {
 	r.enter("validation")
-	schema, err := r.c.BuildSchema(ctx, r.prog, site, st.guard, srcs)
+	schema, err := r.c.BuildSchema(ctx, r.prog, site, st.guard, srcs, suiteTimeout(r.suiteTime()))
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
@@ -739,11 +748,7 @@ func (r *repairer) finish(ctx context.Context, site collect.Site, st style, cond
 	if err != nil {
 		return false, "writing the patch: " + err.Error(), nil
 	}
-	var total time.Duration
-	for _, d := range r.elapsed {
-		total += d
-	}
-	sr, err := r.c.VerifyPatch(ctx, r.prog, site.File, src, 10*total+time.Minute)
+	sr, err := r.c.VerifyPatch(ctx, r.prog, site.File, src, suiteTimeout(r.suiteTime())+time.Minute)
 	r.res.Runs++
 	if err != nil {
 		return false, "", fmt.Errorf("verifying the patch of %s: %w", rep.File, err)

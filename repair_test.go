@@ -37,6 +37,7 @@ func sign(n int) int {
 type fakeTest struct {
 	name   string
 	inputs []int64
+	broken bool // fails whatever the condition
 }
 
 type fake struct {
@@ -113,7 +114,7 @@ func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
 // exec simulates test t: site 0 decides, site 1 always evaluates false,
 // and forcing site 1 or skipping site 2 breaks the test.
 func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
-	res := collect.Result{Passed: true, Reached: map[int][2]int{}}
+	res := collect.Result{Passed: !t.broken, Reached: map[int][2]int{}}
 	eval := func(site int, v bool, n int64) bool {
 		if forced, ok := r.Force[site]; ok {
 			v = forced
@@ -143,7 +144,7 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 	return res
 }
 
-func (f *fake) BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, cands []string) (suiteRunner, error) {
+func (f *fake) BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, cands []string, timeout time.Duration) (suiteRunner, error) {
 	return &fakeSchema{f: f, cands: cands}, nil
 }
 
@@ -153,16 +154,27 @@ type fakeSchema struct {
 }
 
 func (s *fakeSchema) RunSuite(ctx context.Context, k int) (collect.SuiteResult, error) {
-	if s.cands[k] == s.f.good {
-		return collect.SuiteResult{Passed: true}, nil
+	return s.f.suite(s.cands[k] == s.f.good), nil
+}
+
+// suite is the outcome of the whole suite with a good or bad condition.
+func (f *fake) suite(good bool) collect.SuiteResult {
+	var failed []string
+	if !good {
+		failed = append(failed, "TestZero")
 	}
-	return collect.SuiteResult{Failed: []string{"TestZero"}}, nil
+	for _, t := range f.tests {
+		if t.broken {
+			failed = append(failed, t.name+"/sub")
+		}
+	}
+	return collect.SuiteResult{Passed: len(failed) == 0, Failed: failed}
 }
 
 func (s *fakeSchema) Close() error { return nil }
 
 func (f *fake) VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error) {
-	return collect.SuiteResult{Passed: strings.Contains(string(src), "if "+f.good+" {")}, nil
+	return f.suite(strings.Contains(string(src), "if "+f.good+" {")), nil
 }
 
 // fakeBackend returns fixed terms.
@@ -181,9 +193,9 @@ func newFake(t *testing.T) *fake {
 	}
 	f := &fake{dir: dir, good: "n < 0",
 		tests: []fakeTest{
-			{"TestNegative", []int64{-1, -7}},
-			{"TestPositive", []int64{3, 200}},
-			{"TestZero", []int64{0}},
+			{name: "TestNegative", inputs: []int64{-1, -7}},
+			{name: "TestPositive", inputs: []int64{3, 200}},
+			{name: "TestZero", inputs: []int64{0}},
 		},
 		solutions: []*synth.Term{
 			// n <= -1 ranks after n < 0 (same size, further from the original);
@@ -266,7 +278,7 @@ func TestRepairOutcomes(t *testing.T) {
 		edit   func(*fake)
 		opts   Options
 		input  string // substring of an *InputError
-		reason string // substring of Result.Reason
+		reason string // substring of Result.Reason; "" means a patch
 	}{
 		{name: "does not compile", edit: func(f *fake) {
 			f.loadErr = &collect.LoadError{Msg: "loading ./...: the module does not compile: m.go:3:1: syntax error"}
@@ -277,6 +289,11 @@ func TestRepairOutcomes(t *testing.T) {
 		{name: "no candidate passes", edit: func(f *fake) { f.good = "x" }, reason: "no patch at the 2 most suspicious sites"},
 		{name: "guards only", opts: Options{Kinds: KindGuard}, reason: "no repair site is reached"},
 		{name: "hang until timeout", edit: func(f *fake) { f.hang = true }, opts: Options{Timeout: 300 * time.Millisecond}, reason: "timed out"},
+		{name: "another failing test left out with -run", opts: Options{Run: regexp.MustCompile("Zero")},
+			edit: func(f *fake) { f.tests = append(f.tests, fakeTest{name: "TestBroken", broken: true}) }},
+		{name: "another failing test not left out", edit: func(f *fake) {
+			f.tests = append(f.tests, fakeTest{name: "TestBroken", inputs: []int64{1}, broken: true})
+		}, reason: "no patch"},
 		{name: "unknown backend", opts: Options{Backend: "nope"}, input: `backend "nope"`},
 	}
 	for _, tc := range tests {
@@ -299,7 +316,9 @@ func TestRepairOutcomes(t *testing.T) {
 				}
 			case err != nil:
 				t.Fatalf("error %v", err)
-			case res.Patched || !strings.Contains(res.Reason, tc.reason):
+			case tc.reason == "" && !res.Patched:
+				t.Fatalf("no patch: %s", res.Reason)
+			case tc.reason != "" && (res.Patched || !strings.Contains(res.Reason, tc.reason)):
 				t.Fatalf("patched=%v reason %q, want %q", res.Patched, res.Reason, tc.reason)
 			}
 		})

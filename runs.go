@@ -17,7 +17,7 @@ type collector interface {
 	Load(ctx context.Context, dir string, patterns []string) (*collect.Program, error)
 	Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error)
 	Instrument(ctx context.Context, prog *collect.Program) (testBinary, error)
-	BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, candidates []string) (suiteRunner, error)
+	BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, candidates []string, timeout time.Duration) (suiteRunner, error)
 	VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error)
 }
 
@@ -52,11 +52,13 @@ func (realCollector) Instrument(ctx context.Context, prog *collect.Program) (tes
 	return b, nil
 }
 
-func (realCollector) BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, candidates []string) (suiteRunner, error) {
+// BuildSchema builds the schema; timeout bounds each of its suite runs.
+func (realCollector) BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, candidates []string, timeout time.Duration) (suiteRunner, error) {
 	s, err := collect.BuildSchema(ctx, prog, site, style, candidates)
 	if err != nil {
 		return nil, err
 	}
+	s.Timeout = timeout
 	return s, nil
 }
 
@@ -104,6 +106,12 @@ func defaultParallel() int {
 // plain run took d: ten times as long plus 2s, at most a minute.
 func runTimeout(d time.Duration) time.Duration {
 	return min(10*d+2*time.Second, time.Minute)
+}
+
+// suiteTimeout is the time limit of a whole-suite run whose tests took
+// total in the baseline: ten times as long plus 5s, at most 2 minutes.
+func suiteTimeout(total time.Duration) time.Duration {
+	return min(10*total+5*time.Second, 2*time.Minute)
 }
 
 // testKey identifies a test across packages.
