@@ -494,6 +494,32 @@ func TestSchema(t *testing.T) {
 	}
 }
 
+// TestSchemaBisect checks that candidates the compiler rejects are found
+// by bisection when type-checking lets them through.
+func TestSchemaBisect(t *testing.T) {
+	skipTypeCheck = true
+	defer func() { skipTypeCheck = false }()
+	f := load(t, "crash")
+	site := f.prog.Sites[f.site(t, Cond, "p.go", 6)]
+	cands := []string{"i >= len(xs)", "i >= len(xz)", "i > len(xs)", "i", "true"}
+	s, err := BuildSchema(context.Background(), f.prog, site, 0, cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var dropped []int
+	for k := range s.Dropped {
+		dropped = append(dropped, k)
+	}
+	sort.Ints(dropped)
+	if fmt.Sprint(dropped) != "[1 3]" {
+		t.Errorf("dropped = %v (%v)", dropped, s.Dropped)
+	}
+	if res, err := s.RunSuite(context.Background(), 0); err != nil || !res.Passed {
+		t.Errorf("candidate 0: %+v, %v", res, err)
+	}
+}
+
 func TestVerifyPatch(t *testing.T) {
 	f := load(t, "basic")
 	file := filepath.Join(f.dir, "calc", "calc.go")

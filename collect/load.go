@@ -222,7 +222,9 @@ func testNames(fset *token.FileSet, variants []*packages.Package) []string {
 				}
 				n := fd.Name.Name
 				switch {
-				case isTest(n, "Test") && n != "TestMain" && isTestFunc(fd):
+				case isTest(n, "Test") && n != "TestMain" && isTestFunc(fd, "T"),
+					isTest(n, "Fuzz") && isTestFunc(fd, "F"):
+					// go test runs a fuzz test's seed corpus.
 					ff.tests = append(ff.tests, n)
 				case isTest(n, "Example") && hasOutput(f, fd):
 					ff.example = append(ff.example, n)
@@ -254,7 +256,8 @@ func isTest(name, prefix string) bool {
 	return !unicode.IsLower(r)
 }
 
-func isTestFunc(fd *ast.FuncDecl) bool {
+// isTestFunc reports whether fd takes one *testing.<typ> (T or F).
+func isTestFunc(fd *ast.FuncDecl, typ string) bool {
 	params := fd.Type.Params.List
 	if len(params) != 1 || fd.Type.TypeParams != nil {
 		return false
@@ -264,7 +267,7 @@ func isTestFunc(fd *ast.FuncDecl) bool {
 		return false
 	}
 	sel, ok := star.X.(*ast.SelectorExpr)
-	return ok && sel.Sel.Name == "T"
+	return ok && sel.Sel.Name == typ
 }
 
 // hasOutput reports whether an example function has an output comment, so

@@ -35,20 +35,13 @@ func markWithPurify(prog *Program, d *pkgData, ov *overlay) error {
 					continue // the external test file does not import the package
 				}
 			}
-			dec := decorator.NewDecorator(prog.fset)
-			df, err := dec.DecorateFile(f)
-			if err != nil {
-				return err
-			}
-			cons := purify.Mark(dec, df, qualifier)
-			if len(cons) == 0 {
+			// Markers are a refinement: a file they cannot be put into
+			// runs unmarked (constituent -1).
+			src, cons, ok := markFile(prog, f, qualifier)
+			if !ok || len(cons) == 0 {
 				continue
 			}
-			var buf bytes.Buffer
-			if err := decorator.NewRestorer().Fprint(&buf, df); err != nil {
-				return err
-			}
-			if err := ov.add(name, buf.Bytes()); err != nil {
+			if err := ov.add(name, src); err != nil {
 				return err
 			}
 			if prog.constituents == nil {
@@ -58,6 +51,30 @@ func markWithPurify(prog *Program, d *pkgData, ov *overlay) error {
 		}
 	}
 	return nil
+}
+
+// markFile returns the source of f with markers, and its constituents; ok
+// is false if the file could not be marked.
+func markFile(prog *Program, f *ast.File, qualifier string) (src []byte, cons []purify.Constituent, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	dec := decorator.NewDecorator(prog.fset)
+	df, err := dec.DecorateFile(f)
+	if err != nil {
+		return nil, nil, false
+	}
+	cons = purify.Mark(dec, df, qualifier)
+	if len(cons) == 0 {
+		return nil, nil, true
+	}
+	var buf bytes.Buffer
+	if err := decorator.NewRestorer().Fprint(&buf, df); err != nil {
+		return nil, nil, false
+	}
+	return buf.Bytes(), cons, true
 }
 
 // importName returns the name under which f imports path.
