@@ -114,6 +114,9 @@ type Program struct {
 	pkgs    map[string]*pkgData // by import path
 	syn     []siteSyntax        // parallel to Sites
 	sources map[string][]byte   // file contents, read once
+	// suiteTime is the time each package's tests took in Baseline, the
+	// base of RunSuite's default timeout.
+	suiteTime map[string]time.Duration
 	// constituents are the marked test constituents per package, set by
 	// Instrument.
 	constituents map[string][]purify.Constituent
@@ -222,7 +225,8 @@ type Schema struct {
 	// Binaries maps the import paths of the packages whose tests can
 	// reach the site to their schema test binaries.
 	Binaries map[string]string
-	// Timeout bounds each test binary run of RunSuite; 0 means 2m.
+	// Timeout bounds each test binary run of RunSuite; 0 means ten times
+	// the package's time in Baseline plus 10s (2m without a baseline).
 	Timeout time.Duration
 	// BuildTime is how long type-checking and compiling took.
 	BuildTime time.Duration

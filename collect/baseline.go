@@ -113,7 +113,15 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 		pending, run = next, namesPattern(left)
 	}
 	var out []TestResult
+	if prog.suiteTime == nil {
+		prog.suiteTime = map[string]time.Duration{}
+	}
 	for _, p := range prog.Packages {
+		var total time.Duration
+		for _, t := range got[p] {
+			total += t.Elapsed
+		}
+		prog.suiteTime[p] = total
 		names := append(append([]string(nil), prog.Tests[p]...), extra[p]...)
 		for _, name := range names {
 			t, ok := got[p][name]

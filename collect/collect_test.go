@@ -520,6 +520,33 @@ func TestSchemaBisect(t *testing.T) {
 	}
 }
 
+// TestSchemaTimeout checks that a candidate that makes a loop endless is
+// killed and reported as timed out, with the running test failed.
+func TestSchemaTimeout(t *testing.T) {
+	f := load(t, "basic")
+	site := f.prog.Sites[f.site(t, Cond, "calc.go", 40)]
+	s, err := BuildSchema(context.Background(), f.prog, site, 0, []string{"false", "c >= n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Timeout = 3 * time.Second
+	res, err := s.RunSuite(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Passed || !res.TimedOut || !contains(res.Failed, "TestCount") || res.Duration > 20*time.Second {
+		t.Errorf("endless candidate: %+v", res)
+	}
+	res, err = s.RunSuite(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TimedOut || strings.Join(res.Failed, " ") != "TestAbs TestAbsNegative" {
+		t.Errorf("original candidate: %+v", res)
+	}
+}
+
 func TestVerifyPatch(t *testing.T) {
 	f := load(t, "basic")
 	file := filepath.Join(f.dir, "calc", "calc.go")

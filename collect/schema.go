@@ -231,16 +231,19 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 	if s.dir == "" {
 		return SuiteResult{}, errors.New("running candidate " + strconv.Itoa(k) + ": the schema is closed")
 	}
-	timeout := s.Timeout
-	if timeout <= 0 {
-		timeout = defaultSchemaTimeout
-	}
 	res := SuiteResult{Passed: true}
 	start := time.Now()
 	for _, path := range s.prog.dependents(s.Site.Package) {
 		bin := s.Binaries[path]
 		if bin == "" {
 			continue
+		}
+		timeout := s.Timeout
+		if timeout <= 0 {
+			timeout = defaultSchemaTimeout
+			if d, ok := s.prog.suiteTime[path]; ok {
+				timeout = min(10*d+10*time.Second, defaultSchemaTimeout)
+			}
 		}
 		out, err := s.runner.Run(ctx, &gotest.Invocation{
 			Path:    bin,
