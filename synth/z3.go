@@ -37,7 +37,7 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 	}
 	zc := z3.NewContext()
 	defer zc.Close()
-	cg := &cegis{p: p, pi: pi, zc: zc, max: opts.MaxCandidates, found: found}
+	cg := &cegis{p: p, pi: pi, zc: zc, max: opts.MaxCandidates, found: found, costs: newCostModel(p.Spec)}
 	cg.seed()
 	start := time.Now()
 	firstCost := -1
@@ -101,6 +101,8 @@ type cegis struct {
 	inSeen map[int]bool
 	// work is the resource count used by the levels solved so far.
 	work float64
+	// costs ranks the orientations of a found term.
+	costs *costModel
 }
 
 // seed starts with the first example of each outcome.
@@ -177,7 +179,7 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 		e := counterexample(cg.p, t)
 		switch {
 		case e < 0:
-			cg.found = append(cg.found, t)
+			cg.found = append(cg.found, orient(cg.p, cg.costs, t))
 			lv.s.Assert(block)
 		case lv.added[e]:
 			// The solver's semantics and Go's disagree on an example it
@@ -189,4 +191,51 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 		}
 	}
 	return nil
+}
+
+// orient returns the variant of t, among those swapping the operands of
+// comparisons (a < b as b > a) and of && and ||, that ranks best
+// (rank.go: closest to the original condition) and still satisfies every
+// example (a swapped && may read a missing value). The encoding fixes one
+// operand order to avoid symmetric solutions; this gives back the order the
+// developer wrote.
+func orient(p *Problem, m *costModel, t *Term) *Term {
+	best := t
+	bestCost, bestTie := m.cost(t), m.tie(t, t.Source(p.Spec))
+	for _, v := range variants(t) {
+		c, tie := m.cost(v), m.tie(v, v.Source(p.Spec))
+		if (c < bestCost || c == bestCost && tie.less(bestTie)) && counterexample(p, v) < 0 {
+			best, bestCost, bestTie = v, c, tie
+		}
+	}
+	return best
+}
+
+
+// variants lists t and the terms equal to it up to swapped operands of
+// comparisons, && and ||, in a fixed order.
+func variants(t *Term) []*Term {
+	switch t.Op {
+	case OpInput, OpConst, OpLit:
+		return []*Term{t}
+	case OpNot:
+		var out []*Term
+		for _, a := range variants(t.Args[0]) {
+			out = append(out, NotTerm(a))
+		}
+		return out
+	}
+	var out []*Term
+	for _, a := range variants(t.Args[0]) {
+		for _, b := range variants(t.Args[1]) {
+			out = append(out, BinTerm(t.Op, a, b))
+			switch {
+			case t.Op == OpAnd || t.Op == OpOr:
+				out = append(out, BinTerm(t.Op, b, a))
+			case mirror[t.Op] != 0:
+				out = append(out, BinTerm(mirror[t.Op], b, a))
+			}
+		}
+	}
+	return out
 }
