@@ -211,7 +211,6 @@ func orient(p *Problem, m *costModel, t *Term) *Term {
 	return best
 }
 
-
 // variants lists t and the terms equal to it up to swapped operands of
 // comparisons, && and ||, in a fixed order.
 func variants(t *Term) []*Term {
