@@ -102,6 +102,9 @@ func TestInterrupt(t *testing.T) {
 			for sc.Scan() {
 				log.WriteString(sc.Text() + "\n")
 				if !sent && strings.Contains(sc.Text(), after) {
+					if during, _ := nopolTemps(tmp); len(during) == 0 {
+						t.Errorf("no nopol-* temp dir in %s while running: the check below proves nothing", tmp)
+					}
 					if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 						t.Fatal(err)
 					}
