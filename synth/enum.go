@@ -342,10 +342,11 @@ func (e *enumerator) offer(t *Term, k Kind, size int, v vec, hasInput bool, copy
 // of old, for terms of equal cost.
 func (e *enumerator) closer(a *Term, old *entry) bool {
 	if old.tie == nil {
-		k := e.model.tie(old.term, old.term.Source(e.spec))
+		k := e.model.tie(old.term)
 		old.tie = &k
 	}
-	return e.model.tie(a, a.Source(e.spec)).less(*old.tie)
+	k := e.model.tie(a)
+	return e.model.less(&k, old.tie)
 }
 
 // known reports whether a vector is already kept at a size below size.

@@ -318,21 +318,103 @@ func (e *enumerator) matchAll(k Kind, ta, tb *Term, a, b *vec) {
 		return
 	}
 	ops := opsFor(k)
+	agree := &agreeNumeric
+	if len(ops) == 2 {
+		agree = &agreeEquality
+	}
+	// Example by example: most pairs fail every operator within a few.
 	alive := uint8(1)<<len(ops) - 1
-	for w := 0; w < e.words && alive != 0; w++ {
-		lt, eq, gt := signs(k, a, b, w, e.n)
-		valid := e.validMask(w)
-		for i, op := range ops {
-			if alive&(1<<i) != 0 && opBits(op, lt, eq, gt, valid) != e.target[w] {
-				alive &^= 1 << i
-			}
-		}
+	for j := 0; j < e.n && alive != 0; j++ {
+		want := e.target[j/64] >> (j % 64) & 1
+		alive &= agree[signAt(k, a, b, j)][want]
 	}
 	for i, op := range ops {
 		if alive&(1<<i) != 0 && !e.stop {
 			e.addSolution(BinTerm(op, ta, tb))
 		}
 	}
+}
+
+// Signs of a comparison on one example.
+const (
+	signLt = iota
+	signEq
+	signGt
+	signNone // NaN
+)
+
+// agreeNumeric[sign][want] is the set of operators of cmpOps whose value
+// under sign is want; agreeEquality the same for == and !=.
+var agreeNumeric, agreeEquality = agreeTables()
+
+func agreeTables() (num, eq [4][2]uint8) {
+	val := func(op Op, sign int) bool {
+		switch op {
+		case OpLt:
+			return sign == signLt
+		case OpLe:
+			return sign == signLt || sign == signEq
+		case OpEq:
+			return sign == signEq
+		case OpNe:
+			return sign != signEq
+		case OpGt:
+			return sign == signGt
+		}
+		return sign == signGt || sign == signEq
+	}
+	for sign := range 4 {
+		for i, op := range cmpOps {
+			w := 0
+			if val(op, sign) {
+				w = 1
+			}
+			num[sign][w] |= 1 << i
+		}
+		for i, op := range cmpOps[2:4] {
+			w := 0
+			if val(op, sign) {
+				w = 1
+			}
+			eq[sign][w] |= 1 << i
+		}
+	}
+	return num, eq
+}
+
+// signAt compares a and b on example j.
+func signAt(k Kind, a, b *vec, j int) int {
+	switch k {
+	case Int:
+		x, y := a.ints[j], b.ints[j]
+		switch {
+		case x < y:
+			return signLt
+		case x == y:
+			return signEq
+		}
+		return signGt
+	case Float:
+		x, y := a.floats[j], b.floats[j]
+		switch {
+		case x < y:
+			return signLt
+		case x == y:
+			return signEq
+		case x > y:
+			return signGt
+		}
+		return signNone
+	case String:
+		if a.strs[j] == b.strs[j] {
+			return signEq
+		}
+		return signGt
+	}
+	if (a.bits[j/64]^b.bits[j/64])>>(j%64)&1 == 0 {
+		return signEq
+	}
+	return signGt
 }
 
 // arith computes a op b into the scratch numeric vector.

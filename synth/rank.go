@@ -31,7 +31,8 @@ func Rank(spec *Spec, cands []Candidate) {
 	}
 	ties := make([]tieKey, len(cands))
 	for i := range cands {
-		ties[i] = m.tie(cands[i].Term, cands[i].Source)
+		ties[i] = m.tie(cands[i].Term)
+		ties[i].src = cands[i].Source
 	}
 	idx := make([]int, len(cands))
 	for i := range idx {
@@ -42,7 +43,7 @@ func Rank(spec *Spec, cands []Candidate) {
 		if ca, cb := cands[a].Cost, cands[b].Cost; ca != cb {
 			return ca < cb
 		}
-		return ties[a].less(ties[b])
+		return m.less(&ties[a], &ties[b])
 	})
 	sorted := make([]Candidate, len(cands))
 	for i, k := range idx {
@@ -57,20 +58,21 @@ func Rank(spec *Spec, cands []Candidate) {
 // the source.
 type tieKey struct {
 	dist, prefix, flips int
-	src                 string
+	term                *Term
+	src                 string // computed when needed
 }
 
-func (m *costModel) tie(t *Term, src string) tieKey {
-	toks := goTokens(src)
+func (m *costModel) tie(t *Term) tieKey {
+	toks := t.tokens(m.spec)
 	return tieKey{
 		dist:   tokenDistance(toks, m.origTokens),
 		prefix: commonPrefix(toks, m.origTokens),
 		flips:  flips(t),
-		src:    src,
+		term:   t,
 	}
 }
 
-func (a tieKey) less(b tieKey) bool {
+func (m *costModel) less(a, b *tieKey) bool {
 	if a.dist != b.dist {
 		return a.dist < b.dist
 	}
@@ -79,6 +81,11 @@ func (a tieKey) less(b tieKey) bool {
 	}
 	if a.flips != b.flips {
 		return a.flips < b.flips
+	}
+	for _, k := range []*tieKey{a, b} {
+		if k.src == "" {
+			k.src = k.term.Source(m.spec)
+		}
 	}
 	return a.src < b.src
 }
@@ -128,6 +135,7 @@ func firstInput(t *Term) int {
 // costModel holds the per-spec parts of the cost, computed once: what each
 // input, constant and operator adds.
 type costModel struct {
+	spec       *Spec
 	orig       original
 	origTokens []string
 	input      []int // costNewOperand or 0, per input
@@ -137,7 +145,7 @@ type costModel struct {
 }
 
 func newCostModel(spec *Spec) *costModel {
-	m := &costModel{orig: parseOriginal(spec.Original), origTokens: goTokens(spec.Original)}
+	m := &costModel{spec: spec, orig: parseOriginal(spec.Original), origTokens: goTokens(spec.Original)}
 	m.input = make([]int, len(spec.Inputs))
 	m.negated = make([]int, len(spec.Inputs))
 	for i, in := range spec.Inputs {

@@ -248,40 +248,95 @@ func cmp3(less, greater bool) int {
 // parentheses Go needs.
 func (t *Term) Source(spec *Spec) string {
 	var b strings.Builder
-	t.write(&b, spec, 0)
+	t.write(termWriter{b: &b}, spec, 0)
 	return b.String()
 }
 
-func (t *Term) write(b *strings.Builder, spec *Spec, outer int) {
+// tokens returns the Go tokens of t's source.
+func (t *Term) tokens(spec *Spec) []string {
+	var toks []string
+	t.write(termWriter{toks: &toks}, spec, 0)
+	return toks
+}
+
+// termWriter collects a term's source text, its Go tokens, or both.
+type termWriter struct {
+	b    *strings.Builder
+	toks *[]string
+}
+
+// punct writes a token such as "(" or "!".
+func (w termWriter) punct(s string) {
+	if w.b != nil {
+		w.b.WriteString(s)
+	}
+	if w.toks != nil {
+		*w.toks = append(*w.toks, s)
+	}
+}
+
+// binary writes a binary operator between spaces.
+func (w termWriter) binary(op Op) {
+	if w.b != nil {
+		w.b.WriteString(" " + opToken[op] + " ")
+	}
+	if w.toks != nil {
+		*w.toks = append(*w.toks, opToken[op])
+	}
+}
+
+// operand writes the source of an observed expression or constant.
+func (w termWriter) operand(src string) {
+	if w.b != nil {
+		w.b.WriteString(src)
+	}
+	if w.toks != nil {
+		*w.toks = append(*w.toks, cachedTokens(src)...)
+	}
+}
+
+// tokenCache caches goTokens for operand texts.
+var tokenCache sync.Map // string → []string
+
+func cachedTokens(src string) []string {
+	if t, ok := tokenCache.Load(src); ok {
+		return t.([]string)
+	}
+	t := goTokens(src)
+	tokenCache.Store(src, t)
+	return t
+}
+
+func (t *Term) write(w termWriter, spec *Spec, outer int) {
 	switch t.Op {
 	case OpInput:
-		writeOperand(b, spec.Inputs[t.Index].Expr, outer)
+		writeOperand(w, spec.Inputs[t.Index].Expr, outer)
 		return
 	case OpConst:
-		writeOperand(b, spec.Constants[t.Index].Expr, outer)
+		writeOperand(w, spec.Constants[t.Index].Expr, outer)
 		return
 	case OpLit:
 		// Unary minus binds tighter than every binary operator: "n < -1"
 		// and "a - -1" need no parentheses.
-		b.WriteString(t.Lit.GoString())
+		w.operand(t.Lit.GoString())
 		return
 	case OpNot:
 		a := t.Args[0]
 		if a.Op == OpInput {
 			// !(p == nil) reads better as p != nil.
 			if neg, ok := negateEquality(spec.Inputs[a.Index].Expr); ok {
-				writeOperand(b, neg, outer)
+				writeOperand(w, neg, outer)
 				return
 			}
 		}
-		b.WriteString("!")
-		a.write(b, spec, 6)
+		w.punct("!")
+		a.write(w, spec, 6)
 		return
 	}
 	p := opPrec[t.Op]
 	paren := p < outer
 	if paren {
-		b.WriteString("(")
+		w.punct("(")
 	}
 	left, right := t.Args[0], t.Args[1]
 	if t.Op == OpMul && isConstLeaf(right) && !isConstLeaf(left) {
@@ -294,13 +349,13 @@ func (t *Term) write(b *strings.Builder, spec *Spec, outer int) {
 		// parenthesised on both sides: (p == nil) == q.
 		leftOuter = p + 1
 	}
-	left.write(b, spec, leftOuter)
-	b.WriteString(" " + opToken[t.Op] + " ")
+	left.write(w, spec, leftOuter)
+	w.binary(t.Op)
 	// Right operands of the same precedence need parentheses for
 	// non-associative operators (a - (b - c)) and comparisons.
-	right.write(b, spec, p+1)
+	right.write(w, spec, p+1)
 	if paren {
-		b.WriteString(")")
+		w.punct(")")
 	}
 }
 
@@ -352,12 +407,14 @@ func parseNegation(src string) (string, token.Token, bool) {
 
 // writeOperand writes an observed expression, parenthesised when it is itself
 // a binary expression (such as "p == nil") inside a tighter context.
-func writeOperand(b *strings.Builder, src string, outer int) {
+func writeOperand(w termWriter, src string, outer int) {
 	if outer > 0 && operandPrec(src) < outer {
-		b.WriteString("(" + src + ")")
+		w.punct("(")
+		w.operand(src)
+		w.punct(")")
 		return
 	}
-	b.WriteString(src)
+	w.operand(src)
 }
 
 // operandPrecs caches operandPrec: terms are rendered many times.
