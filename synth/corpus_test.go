@@ -240,9 +240,15 @@ func TestCorpusTimes(t *testing.T) {
 			desc = append(desc, fmt.Sprintf("%s %v", n, times[n].Round(time.Millisecond)))
 		}
 		t.Logf("%-5s %d problems: median %v, max %v (slowest: %s)", backend, len(names), med.Round(10*time.Microsecond), times[names[len(names)-1]].Round(time.Millisecond), strings.Join(desc, ", "))
-		for _, n := range names {
-			if times[n] > maxSolveTime {
-				t.Errorf("%s/%s took %v, over %v", backend, n, times[n].Round(time.Millisecond), maxSolveTime)
+		for _, p := range corpus {
+			if d := times[p.Name]; d > maxSolveTime {
+				// Once more, in case the machine was busy.
+				spec := p.Spec
+				start := time.Now()
+				synth.Solve(context.Background(), &spec, p.options(backend))
+				if again := time.Since(start); again > maxSolveTime {
+					t.Errorf("%s/%s took %v and %v, over %v", backend, p.Name, d.Round(time.Millisecond), again.Round(time.Millisecond), maxSolveTime)
+				}
 			}
 		}
 	}
