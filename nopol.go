@@ -1,6 +1,7 @@
 package nopol
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"regexp"
@@ -146,7 +147,8 @@ type SiteReport struct {
 	Style string `json:"style"`
 	// Needs are the failing tests' angelic values ("TestX=false").
 	Needs []string `json:"needs,omitempty"`
-	// Examples and Distinct count the synthesis examples.
+	// Examples counts the evaluations recorded in passing runs, Distinct
+	// their distinct states (at most 200 go to synthesis).
 	Examples int `json:"examples,omitempty"`
 	Distinct int `json:"distinct,omitempty"`
 	// Outcome says how the search of this site ended.
@@ -165,6 +167,29 @@ type CandidateReport struct {
 	Duration time.Duration `json:"-"`
 }
 
+// MarshalJSON adds the duration in milliseconds.
+func (c CandidateReport) MarshalJSON() ([]byte, error) {
+	type plain CandidateReport
+	return marshal(struct {
+		plain
+		MS float64 `json:"ms"`
+	}{plain(c), millis(c.Duration)})
+}
+
+// marshal is json.Marshal without HTML escaping: conditions keep their
+// "<" and "&&".
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
 // Phase is the time spent in one phase of the repair.
 type Phase struct {
 	Name     string
@@ -176,7 +201,7 @@ func (p Phase) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Name string  `json:"name"`
 		MS   float64 `json:"ms"`
-	}{p.Name, float64(p.Duration.Microseconds()) / 1000})
+	}{p.Name, millis(p.Duration)})
 }
 
 // InputError reports that the module cannot be repaired as given: it does

@@ -552,15 +552,15 @@ func counts(c [2]int) angelic.Counts {
 // synthesizes candidates and validates them.
 func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st style, needs []angelic.Need, names map[string]testKey, rep *SiteReport) (bool, error) {
 	r.enter("snapshot")
-	spec, sum, err := r.snapshot(ctx, site, st, needs, names)
+	spec, sum, why, err := r.snapshot(ctx, site, st, needs, names)
 	if err != nil {
 		return false, err
 	}
+	rep.Examples, rep.Distinct = sum.Examples, sum.Distinct
 	if spec == nil {
-		rep.Outcome = sum
+		rep.Outcome = why
 		return false, nil
 	}
-	rep.Examples, rep.Distinct = len(spec.Examples), distinct(spec.Examples)
 
 	r.enter("synthesis")
 	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout}
@@ -580,18 +580,10 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	return r.validate(ctx, site, st, srcs, rep)
 }
 
-func distinct(exs []synth.Example) int {
-	seen := map[string]bool{}
-	for _, ex := range exs {
-		seen[stateKey(ex.Values)] = true
-	}
-	return len(seen)
-}
-
 // snapshot runs every test reaching the site in snapshot mode (failing
-// tests with their angelic value) and builds the synthesis spec. A nil spec
-// comes with the reason.
-func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, needs []angelic.Need, names map[string]testKey) (*synth.Spec, string, error) {
+// tests with their angelic value) and builds the synthesis spec, with a
+// summary of the examples. A nil spec comes with the reason.
+func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, needs []angelic.Need, names map[string]testKey) (*synth.Spec, angelic.Summary, string, error) {
 	var (
 		runs []collect.Run
 		keys []testKey
@@ -617,7 +609,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	results, err := runAll(ctx, r.bin, runs, r.opts.Parallel)
 	r.res.Runs += len(runs)
 	if err != nil {
-		return nil, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
+		return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
 	}
 	inputs, consts, keep := specInputs(site)
 	spec := &synth.Spec{Inputs: inputs, Constants: consts}
@@ -632,7 +624,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		k := keys[i]
 		if !res.Passed {
 			if i < nFailing {
-				return nil, fmt.Sprintf("%s failed in its snapshot run with the angelic value (timed out: %v)", k.name, res.TimedOut), nil
+				return nil, angelic.Summary{}, fmt.Sprintf("%s failed in its snapshot run with the angelic value (timed out: %v)", k.name, res.TimedOut), nil
 			}
 			r.vlogf("snapshot %s failed; its states are left out", k.name)
 			continue
@@ -660,12 +652,12 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	}
 	sum := angelic.Summarize(all)
 	if why := sum.Trivial(); why != "" {
-		return nil, fmt.Sprintf("no specification: %s (%d examples)", why, sum.Examples), nil
+		return nil, sum, fmt.Sprintf("no specification: %s (%d examples)", why, sum.Examples), nil
 	}
 	if len(inputs) == 0 {
-		return nil, "no specification: nothing observable at the site", nil
+		return nil, sum, "no specification: nothing observable at the site", nil
 	}
-	return spec, "", nil
+	return spec, sum, "", nil
 }
 
 // validate runs the suite for each candidate in order and stops at the

@@ -68,10 +68,18 @@ func TestWriteJSONAndApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := &nopol.Result{Module: "example.com/a", Dir: dir, Patched: true, File: "a.go", Source: []byte("package b\n"),
-		Phases: []nopol.Phase{{Name: "load", Duration: 1500 * time.Microsecond}}, Total: 2 * time.Second}
+		Phases: []nopol.Phase{{Name: "load", Duration: 1500 * time.Microsecond}}, Total: 2 * time.Second,
+		Condition:  "a >= 1 && b < 2",
+		Candidates: []nopol.CandidateReport{{Condition: "a >= 1 && b < 2", Passed: true, Duration: time.Second}}}
 	var buf bytes.Buffer
 	if err := writeJSON(&buf, res); err != nil {
 		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), `"a >= 1 && b < 2"`); n != 2 {
+		t.Errorf("conditions escaped or missing (%d):\n%s", n, buf.String())
+	}
+	if !strings.Contains(buf.String(), `"ms": 1000`) {
+		t.Errorf("no candidate time:\n%s", buf.String())
 	}
 	var got struct {
 		Module  string
