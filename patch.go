@@ -46,9 +46,14 @@ func patchSource(src []byte, site collect.Site, style collect.GuardStyle, cond s
 		indent := lineIndent(src, start)
 		switch style {
 		case collect.GuardReturn:
-			ret := "return"
-			if zeros := zeroValues(f, fn, src, tf); zeros != "" {
-				ret += " " + zeros
+			// The schema that validated the candidate used site.Return;
+			// the zero values from the syntax are the fallback.
+			ret := site.Return
+			if ret == "" {
+				ret = "return"
+				if zeros := zeroValues(f, fn, src, tf); zeros != "" {
+					ret += " " + zeros
+				}
 			}
 			guard := "if " + cond + " {\n" + indent + "\t" + ret + "\n" + indent + "}\n" + indent
 			out = splice(src, start, start, guard)

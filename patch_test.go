@@ -62,6 +62,12 @@ func TestPatchSource(t *testing.T) {
 		style: collect.GuardReturn,
 		cond:  "i >= len(x)",
 		want:  "\tif i >= len(x) {\n\t\treturn point{}, 0, \"\", nil, [2]int{}, false\n\t}\n\t_ = x[i]\n",
+	}, {
+		name:  "the site's return statement first",
+		site:  collect.Site{Kind: collect.Guard, File: file, Line: 14, Col: 2, Return: "return -1, errShort"},
+		style: collect.GuardReturn,
+		cond:  "i >= len(xs)",
+		want:  "\tif i >= len(xs) {\n\t\treturn -1, errShort\n\t}\n\tv := xs[i]\n",
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
