@@ -1,7 +1,9 @@
 package gotest
 
 import (
+	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -80,5 +82,25 @@ panic: boom
 	}
 	if got := ParseVerbose(out, false); got[2].Action != "" {
 		t.Errorf("not crashed: TestC = %q", got[2].Action)
+	}
+}
+
+func TestTestJSONSeam(t *testing.T) {
+	r := &Runner{Exec: func(ctx context.Context, inv *Invocation) (Outcome, error) {
+		if inv.Path != "go" || inv.Args[0] != "test" || inv.Args[1] != "-json" {
+			t.Errorf("invocation %s", inv)
+		}
+		// Failing tests: exit status 1 with events.
+		return Outcome{ExitCode: 1, Stdout: []byte(`{"Action":"fail","Package":"m","Test":"TestX","Elapsed":0.1}` + "\n")}, nil
+	}}
+	events, _, err := r.TestJSON(context.Background(), "/m", time.Minute, nil, "./...")
+	if err != nil || len(events) != 1 || events[0].Test != "TestX" {
+		t.Errorf("events %+v, err %v", events, err)
+	}
+	r.Exec = func(ctx context.Context, inv *Invocation) (Outcome, error) {
+		return Outcome{ExitCode: 2, Stderr: []byte("go: cannot find main module")}, nil
+	}
+	if _, _, err := r.TestJSON(context.Background(), "/m", time.Minute, nil, "./..."); err == nil || !strings.Contains(err.Error(), "cannot find main module") {
+		t.Errorf("err = %v", err)
 	}
 }
