@@ -243,8 +243,9 @@ func (e *enumerator) offerLeaf(t *Term, k Kind, v vec, hasInput bool) {
 
 // invented returns integer constants suggested by the examples: 0, and the
 // values on both sides of each change of outcome along an integer input
-// that looks like a threshold (few changes), with their neighbours. Values of
-// code constants are left out: the code's own constant is preferred.
+// that looks like a threshold (few changes), with their neighbours, then the
+// ends of the runs of one outcome of the other inputs (see pureEdges). Values
+// of code constants are left out: the code's own constant is preferred.
 func (e *enumerator) invented() []int64 {
 	have := map[int64]bool{}
 	for _, c := range e.spec.Constants {
@@ -257,6 +258,7 @@ func (e *enumerator) invented() []int64 {
 		vals           []int64
 	}
 	var cands []cand
+	var edges []int64
 	for i, in := range e.spec.Inputs {
 		if in.Kind != Int {
 			continue
@@ -286,6 +288,8 @@ func (e *enumerator) invented() []int64 {
 		}
 		if c.changes > 0 && c.changes <= 3 {
 			cands = append(cands, c)
+		} else if c.changes > 3 {
+			edges = append(edges, pureEdges(keys, outcome)...)
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].changes < cands[j].changes })
@@ -302,7 +306,35 @@ func (e *enumerator) invented() []int64 {
 			add(x)
 		}
 	}
+	for _, x := range edges {
+		add(x)
+	}
 	slices.Sort(out)
+	return out
+}
+
+// pureEdges returns, for an input with many changes of outcome, the values
+// around the ends of its longest runs of one outcome at either end (three
+// distinct values at least): n < 42 in ok && n < 42 leaves every n >= 42
+// false whatever ok is.
+func pureEdges(keys []int64, outcome map[int64]uint8) []int64 {
+	const minRun = 3
+	var out []int64
+	run := func(at func(int) int64) {
+		o := outcome[at(0)]
+		if o == 3 {
+			return // both outcomes at the extreme value
+		}
+		j := 1
+		for j < len(keys) && outcome[at(j)] == o {
+			j++
+		}
+		if j >= minRun && j < len(keys) {
+			out = append(out, at(j-1), at(j))
+		}
+	}
+	run(func(j int) int64 { return keys[j] })
+	run(func(j int) int64 { return keys[len(keys)-1-j] })
 	return out
 }
 
