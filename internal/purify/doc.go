@@ -10,17 +10,21 @@
 // which outcome the test needs. Go's table-driven tests loop over cases in
 // one function and are even less pure. The constituents of a test are its
 // top-level statements; a top-level table loop's iterations are
-// constituents of their own.
+// constituents of their own. Subtests (t.Run) are not looked into: the
+// statement holding the call is the constituent.
 //
 // # Markers
 //
 // Mark rewrites a test file so that the running constituent is known at run
-// time: NopolSegment(k) before the k-th top-level statement and
+// time: NopolSegment(k) before the k-th top-level statement (from 0) and
 // NopolIteration() at the start of each table loop iteration. Both are hook
 // functions of the instrumented package (package collect provides them and
 // records the constituent, Segment and Iteration, with every evaluation).
-// /*line*/ directives keep the original line numbers, so failure messages
-// and stack traces point into the original source.
+// NopolSegment(k) sets the iteration to 0; NopolIteration increments it, so
+// iterations count from 1 and 0 is the loop's range expression (and any
+// statement outside a loop). /*line*/ directives keep the original line
+// numbers, so failure messages and stack traces point into the original
+// source.
 //
 // # Attributing a failure
 //
@@ -30,21 +34,39 @@
 // is dynamic: when asked to, the hook prints ConstituentLine at every
 // marker, and ParseOutput, reading -test.v output in which testing writes
 // failures as they happen, tags each location with the constituent running
-// at the time. AttributeOutput combines both. A failure in a helper that
-// does not call t.Helper is attributed through a later location (a panic's
-// stack has the test's frame) or not at all.
+// at the time. AttributeOutput combines both: run the failing test with
+// collect.Run.PrintConstituents and pass its Output. A failure in a helper
+// that does not call t.Helper is attributed through a later location (a
+// panic's stack has the test's frame) or not at all.
 //
 // # Purity analysis
 //
 // Analyze takes execution signatures per site, test and constituent (how
 // often the condition was true and false) and classifies tests as in the
 // thesis: pure, impure without impure constituent (splitting makes them
-// pure), and absolutely impure; and sites as purely covered before and
-// after purification.
+// pure), and absolutely impure (a constituent evaluates a condition both
+// ways); and sites as purely covered before (every test reaching it is pure
+// on it) and after purification (no test is absolutely impure on it).
+// Report.WriteText prints the table of Tables 4.3 and 4.5 of the thesis per
+// package; Report.WriteJSON the whole report.
+//
+// # Repairing with constituents
+//
+// For a failing test T and a site s, Reaching lists the constituents of T
+// evaluating s. The failing constituent (AttributeOutput) is the one whose
+// angelic value is searched, forcing s only while it runs
+// (collect.Run.ForceSegment, ForceIteration); every other constituent of T
+// that evaluates s one way gives examples with its actual values, like a
+// passing test. A constituent evaluating s both ways is absolutely impure:
+// it gives no single needed outcome.
 //
 // # Purified test files
 //
 // Split rewrites impure tests into one test function per constituent, each
-// with the earlier statements it depends on as setup, and per-iteration
-// tests for table loops whose table is a literal.
+// with the earlier statements it depends on as setup (declarations of what
+// it uses, statements that may change those variables or package state),
+// and per-iteration tests for table loops over a slice or array literal.
+// The dependency analysis is syntactic and errs on the side of including a
+// statement: a fragment must pass or fail as the original test did, which
+// nopol purify -write checks by running the purified files.
 package purify

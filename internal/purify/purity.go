@@ -319,3 +319,25 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }
+
+// Reaching returns the signatures of the constituents of test (in package
+// pkg) that evaluate site, in constituent order. For per-fragment angelic
+// values: force the failing constituent's (Run.ForceSegment and
+// ForceIteration), take the others' evaluations as examples with their
+// actual outcomes; a constituent with both Then and Else is absolutely
+// impure on site and gives no single needed outcome.
+func Reaching(sigs []Signature, pkg, test string, site int) []Signature {
+	var out []Signature
+	for _, s := range sigs {
+		if s.Package == pkg && s.Test == test && s.Site == site && s.Then+s.Else > 0 {
+			out = append(out, s)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Segment != out[j].Segment {
+			return out[i].Segment < out[j].Segment
+		}
+		return out[i].Iteration < out[j].Iteration
+	})
+	return out
+}

@@ -106,3 +106,22 @@ func lines(data []byte) []string {
 	}
 	return out
 }
+
+func TestReaching(t *testing.T) {
+	sigs := []Signature{
+		{Package: "p", Test: "TestA", Site: 1, Segment: 2, Iteration: 1, Else: 1},
+		{Package: "p", Test: "TestA", Site: 1, Segment: 0, Then: 2},
+		{Package: "p", Test: "TestA", Site: 2, Segment: 0, Then: 1},
+		{Package: "p", Test: "TestA", Site: 1, Segment: 1},
+		{Package: "q", Test: "TestA", Site: 1, Segment: 0, Then: 1},
+		{Package: "p", Test: "TestB", Site: 1, Segment: 0, Then: 1},
+		{Package: "p", Test: "TestA", Site: 1, Segment: 2, Iteration: 0, Then: 1},
+	}
+	var got []string
+	for _, s := range Reaching(sigs, "p", "TestA", 1) {
+		got = append(got, fmt.Sprintf("%d.%d:%d/%d", s.Segment, s.Iteration, s.Then, s.Else))
+	}
+	if want := "[0.0:2/0 2.0:1/0 2.1:0/1]"; fmt.Sprint(got) != want {
+		t.Errorf("Reaching = %v, want %s", got, want)
+	}
+}
