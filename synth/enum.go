@@ -156,6 +156,8 @@ func (e *enumerator) tick() bool {
 	return e.stop
 }
 
+// run enumerates level by level, smallest terms first, until MaxSize, the
+// wanted number of solutions after a level, the hard cap or the context.
 func (e *enumerator) run() {
 	e.leaves()
 	e.shrink(1)
@@ -189,6 +191,8 @@ func (e *enumerator) addSolution(t *Term) {
 	}
 }
 
+// leaves keeps the terms of size 1: inputs, code constants and invented
+// constants.
 func (e *enumerator) leaves() {
 	for i, in := range e.spec.Inputs {
 		v := e.newVec(in.Kind)
@@ -230,6 +234,8 @@ func (e *enumerator) leaves() {
 	}
 }
 
+// offerLeaf keeps a leaf, and records a bool input that is a solution by
+// itself.
 func (e *enumerator) offerLeaf(t *Term, k Kind, v vec, hasInput bool) {
 	if k == Bool && hasInput && v.miss == nil {
 		if slices.Equal(v.bits, e.target) {
