@@ -64,12 +64,16 @@ func TestParseVerbose(t *testing.T) {
     b_test.go:3: oops
 --- FAIL: TestB (0.00s)
     --- FAIL: TestB/sub (0.00s)
+=== RUN   TestP
+=== PAUSE TestP
 === RUN   TestC
+=== CONT  TestP
+=== NAME  TestC
 panic: boom
 `
 	got := ParseVerbose(out, true)
-	want := map[string]string{"TestA": "pass", "TestB": "fail", "TestC": "fail"}
-	if len(got) != 3 {
+	want := map[string]string{"TestA": "pass", "TestB": "fail", "TestC": "fail", "TestP": "fail"}
+	if len(got) != 4 {
 		t.Fatalf("got %+v", got)
 	}
 	for _, s := range got {
@@ -80,8 +84,11 @@ panic: boom
 	if got[0].Elapsed != 10*time.Millisecond {
 		t.Errorf("elapsed = %v", got[0].Elapsed)
 	}
-	if got := ParseVerbose(out, false); got[2].Action != "" {
-		t.Errorf("not crashed: TestC = %q", got[2].Action)
+	if got := ParseVerbose(out, false); got[3].Action != "" || got[3].Test != "TestC" {
+		t.Errorf("not crashed: %s = %q", got[3].Test, got[3].Action)
+	}
+	if !strings.Contains(got[3].Output, "panic: boom") {
+		t.Errorf("TestC output = %q", got[3].Output)
 	}
 }
 

@@ -27,7 +27,8 @@ func ParseVerbose(output string, crashed bool) []TestSummary {
 		trim := strings.TrimLeft(line, " ")
 		indented := len(trim) != len(line)
 		switch {
-		case strings.HasPrefix(trim, "=== RUN   "), strings.HasPrefix(trim, "=== CONT  "):
+		case strings.HasPrefix(trim, "=== RUN   "), strings.HasPrefix(trim, "=== CONT  "),
+			strings.HasPrefix(trim, "=== NAME  "), strings.HasPrefix(trim, "=== PAUSE "):
 			name := strings.TrimSpace(trim[len("=== RUN   "):])
 			top, _, _ := strings.Cut(name, "/")
 			current = top
