@@ -1,0 +1,57 @@
+package nopol
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the want.diff files of the examples")
+
+// TestExamples repairs every module of examples/ and compares the patch
+// with its want.diff (rewritten with -update).
+func TestExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the examples' tests")
+	}
+	dirs, err := filepath.Glob("examples/*/go.mod")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no examples (%v)", err)
+	}
+	for _, gomod := range dirs {
+		dir, _ := filepath.Abs(filepath.Dir(gomod))
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			before, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Repair(context.Background(), Options{Dir: dir, Timeout: 5 * time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Patched {
+				t.Fatalf("no patch: %s", res.Reason)
+			}
+			golden := filepath.Join(dir, "want.diff")
+			if *update {
+				if err := os.WriteFile(golden, []byte(res.Diff), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Diff != string(want) {
+				t.Errorf("patch:\n%s\nwant:\n%s", res.Diff, want)
+			}
+			if after, _ := os.ReadDir(dir); len(after) != len(before) {
+				t.Errorf("the example's directory changed: %d entries, had %d", len(after), len(before))
+			}
+		})
+	}
+}
