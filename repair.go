@@ -285,7 +285,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 		res := results[i]
 		failing := i < len(r.failing)
 		if failing && res.Passed {
-			return &InputError{Msg: fmt.Sprintf("checking %s: it failed in the plain run but passed when run again: the test is flaky; make it deterministic or leave it out with -run", k.name)}
+			return &InputError{Msg: fmt.Sprintf("checking %s: it failed in the plain run but passed when run again alone: the test is flaky or depends on other tests; make it deterministic or leave it out with -run", k.name)}
 		}
 		if !failing && !res.Passed {
 			r.logf("warning: %s passed in the plain run but failed instrumented; left out of the search", k.name)
@@ -703,10 +703,13 @@ func suiteSummary(sr collect.SuiteResult, ok bool) string {
 	switch {
 	case ok:
 		return "the suite passes"
+	case sr.BuildFailed:
+		msg, _, _ := strings.Cut(strings.TrimSpace(sr.Output), "\n")
+		return "does not compile: " + msg
 	case sr.TimedOut:
 		return "the suite timed out"
 	case len(sr.Failed) == 0:
-		return "the suite fails (does not build?)"
+		return "the suite fails"
 	}
 	return "fails " + strings.Join(sr.Failed, ", ")
 }
