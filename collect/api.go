@@ -206,9 +206,11 @@ type Result struct {
 	// sites; ModeCover: every site, without values, at most a few per site).
 	Evals []Eval
 	// Reached counts evaluations per site, true and false outcomes apart.
-	// Index 0 counts false outcomes, 1 true. Counts are exact up to the
-	// hook's per-site record cap (200; in ModeCover, per distinct test
-	// constituent); past it they are a lower bound within a factor of two.
+	// Index 0 counts false outcomes, 1 true. Counts are exact while every
+	// evaluation is written (ModeSnapshot, up to 200 per site); otherwise
+	// (past the cap, and in ModeCover, which writes one evaluation per
+	// site, outcome and test constituent) a lower bound within a factor
+	// of two.
 	Reached map[int][2]int
 	// Output is the test's output (for failure messages, file:line).
 	Output   string

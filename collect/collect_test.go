@@ -201,7 +201,7 @@ func TestLoadSites(t *testing.T) {
 	if g := strings.Join(f.prog.Packages, ","); g != "example.com/basic/calc" {
 		t.Errorf("packages = %s", g)
 	}
-	if g := strings.Join(f.prog.Tests["example.com/basic/calc"], ","); g != "TestAbs,TestAbsNegative,TestWithdraw,TestCount,TestClamp,TestExternal,ExampleClamp" {
+	if g := strings.Join(f.prog.Tests["example.com/basic/calc"], ","); g != "TestAbs,TestAbsNegative,TestWithdraw,TestCount,TestCountMany,TestClamp,TestExternal,ExampleClamp" {
 		t.Errorf("tests = %s", g)
 	}
 }
@@ -270,7 +270,7 @@ func TestBaseline(t *testing.T) {
 	for _, r := range res {
 		got = append(got, fmt.Sprintf("%s:%v", r.Test, r.Passed))
 	}
-	want := "TestAbs:false TestAbsNegative:false TestWithdraw:true TestCount:true TestClamp:true TestExternal:true ExampleClamp:true"
+	want := "TestAbs:false TestAbsNegative:false TestWithdraw:true TestCount:true TestCountMany:true TestClamp:true TestExternal:true ExampleClamp:true"
 	if strings.Join(got, " ") != want {
 		t.Errorf("baseline = %s\nwant %s", strings.Join(got, " "), want)
 	}
@@ -375,6 +375,28 @@ func TestRun(t *testing.T) {
 			}
 		}},
 		{"subtest", Run{Test: "TestAbs", Subtest: "TestAbs/#02"}, true, false, nil},
+		{"snapshot cap", Run{Test: "TestCountMany", Mode: ModeSnapshot, Sites: []int{count}}, true, false, func(t *testing.T, res Result) {
+			if len(res.Evals) != 200 {
+				t.Errorf("%d evals, want the cap of 200", len(res.Evals))
+			}
+			if r := res.Reached[count]; r[1] != 1 || r[0] < 500 || r[0] > 1000 {
+				t.Errorf("reached = %v, want about [1000 1]", r)
+			}
+		}},
+		{"cover lines", Run{Test: "TestCountMany"}, true, false, func(t *testing.T, res Result) {
+			n := 0
+			for _, e := range res.Evals {
+				if e.Site == count {
+					n++
+				}
+			}
+			if n != 2 {
+				t.Errorf("%d cover evals of the loop condition, want one per outcome", n)
+			}
+			if r := res.Reached[count]; r[1] != 1 || r[0] < 500 {
+				t.Errorf("reached = %v", r)
+			}
+		}},
 		{"failing subtest", Run{Test: "TestAbs", Subtest: "TestAbs/#00"}, false, false, nil},
 		{"segment forcing elsewhere", Run{Test: "TestAbsNegative", Force: map[int]bool{abs: true}, ForceSegment: 5}, false, false, nil},
 		{"segment forcing", Run{Test: "TestAbsNegative", Force: map[int]bool{abs: true}, ForceSegment: 0}, true, false, nil},

@@ -52,9 +52,9 @@
 // that test constituent), NOPOL_PRINT_CONSTITUENTS and, for schemas,
 // NOPOL_CAND. The hook appends one JSON line per evaluation to NOPOL_OUT
 // with a single write, so a test that panics or exits loses nothing
-// already recorded. Evaluations past a per-site cap (200) are only
-// counted, and the counts written at powers of two. In cover mode, one
-// line is written per site, outcome and constituent. Each run has a
+// already recorded. At most 200 lines are written per site (NOPOL_CAP);
+// in cover mode, one per site, outcome and test constituent. Evaluations
+// not written are counted, and the counts written at powers of two. Each run has a
 // timeout that kills the test binary's process group.
 //
 // # Validation

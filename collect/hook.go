@@ -70,7 +70,7 @@ var (
 	nopolCurrent *[2]int64 // segment, iteration; shared
 	nopolMu      *sync.Mutex
 	nopolOut     *os.File
-	nopolCounts  map[int]*[2]int64
+	nopolCounts  map[int]*[3]int64
 	nopolSeen    map[[4]int64]bool
 )
 
@@ -146,7 +146,7 @@ func nopolSetup() {
 	}
 	nopolCap = int64(nopolAtoi(os.Getenv("NOPOL_CAP"), 200))
 	nopolPrint = os.Getenv("NOPOL_PRINT_CONSTITUENTS") == "1"
-	nopolCounts = map[int]*[2]int64{}
+	nopolCounts = map[int]*[3]int64{}
 	nopolSeen = map[[4]int64]bool{}
 }
 
@@ -238,21 +238,22 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	defer nopolMu.Unlock()
 	c := nopolCounts[id]
 	if c == nil {
-		c = new([2]int64)
+		c = new([3]int64) // false count, true count, lines written
 		nopolCounts[id] = c
 	}
 	c[o]++
-	n := c[0] + c[1]
 	rec := nopolRecord{S: id, O: outcome, V: vals, G: seg, I: iter}
-	write := n <= nopolCap
-	if nopolMode == 1 {
+	write := c[2] < nopolCap
+	if write && nopolMode == 1 {
 		// Coverage: one line per distinct constituent and outcome.
 		key := [4]int64{int64(id), int64(o), seg, iter}
-		write = write && !nopolSeen[key]
+		write = !nopolSeen[key]
 		nopolSeen[key] = true
 	}
-	if !write && c[o]&(c[o]-1) == 0 {
-		// Past the cap, counts are written at powers of two.
+	if write {
+		c[2]++
+	} else if c[o]&(c[o]-1) == 0 {
+		// Counts are written at powers of two.
 		rec = nopolRecord{S: id, O: outcome, G: seg, I: iter, N: c[o]}
 		write = true
 	}
