@@ -429,12 +429,18 @@ func (e *enumerator) level(s int) {
 		if (k == String || k == Bool) && s != 3 {
 			continue
 		}
-		e.pairs(k, s-1, func(a, b *entry) {
-			if !e.comparable(k, a, b) {
+		e.unorderedPairs(k, s-1, func(a, b *entry) {
+			fwd, bwd := orientations(k, a, b)
+			if !fwd && !bwd {
 				return
 			}
-			e.compareAll(k, &a.v, &b.v, func(op Op, bits, miss []uint64) {
-				e.boolResult(s, func() *Term { return BinTerm(op, a.term, b.term) }, true, false)
+			e.compareAll(k, &a.v, &b.v, func(op Op) {
+				if fwd {
+					e.boolResult(s, func() *Term { return BinTerm(op, a.term, b.term) }, true, false)
+				}
+				if bwd {
+					e.boolResult(s, func() *Term { return BinTerm(mirror[op], b.term, a.term) }, true, false)
+				}
 			})
 		})
 	}
@@ -467,9 +473,16 @@ func (e *enumerator) lastLevel() {
 		if (k == String || k == Bool) && s != 3 {
 			continue
 		}
-		e.pairs(k, s-1, func(a, b *entry) {
-			if e.comparable(k, a, b) {
-				e.matchAll(k, a.term, b.term, &a.v, &b.v)
+		e.unorderedPairs(k, s-1, func(a, b *entry) {
+			if fwd, bwd := orientations(k, a, b); fwd || bwd {
+				e.matchAll(k, &a.v, &b.v, func(op Op) {
+					if fwd {
+						e.addSolution(BinTerm(op, a.term, b.term))
+					}
+					if bwd && !e.stop {
+						e.addSolution(BinTerm(mirror[op], b.term, a.term))
+					}
+				})
 			}
 		})
 	}
@@ -502,10 +515,12 @@ func (e *enumerator) lastLevel() {
 				if l.v.miss != nil {
 					continue
 				}
-				e.matchAll(k, x, l.term, &v, &l.v)
-				if l.hasInput {
-					e.matchAll(k, l.term, x, &l.v, &v)
-				}
+				e.matchAll(k, &v, &l.v, func(op Op) {
+					e.addSolution(BinTerm(op, x, l.term))
+					if l.hasInput && !e.stop {
+						e.addSolution(BinTerm(mirror[op], l.term, x))
+					}
+				})
 			}
 		})
 	}
@@ -606,16 +621,35 @@ func (e *enumerator) pairsFrom(k Kind, total int, leftFirst bool, f func(a, b *e
 	}
 }
 
-// comparable says whether a op b is worth building: it reads an input, and
-// a constant goes on the right; bools and strings compare leaves only.
-func (e *enumerator) comparable(k Kind, a, b *entry) bool {
-	if !a.hasInput {
-		return false
-	}
+// orientations says which of a op b (fwd) and b op a (bwd) are worth
+// building: they read an input, with the constant on the right; bools
+// compare inputs only, and in one orientation.
+func orientations(k Kind, a, b *entry) (fwd, bwd bool) {
 	if k == Bool {
-		return b.hasInput && a.id < b.id
+		return a.hasInput && b.hasInput, false
 	}
-	return true
+	return a.hasInput, b.hasInput
+}
+
+// unorderedPairs calls f once for each pair of distinct kept entries of
+// kind k whose sizes add up to total, the smaller one first.
+func (e *enumerator) unorderedPairs(k Kind, total int, f func(a, b *entry)) {
+	for sa := 1; sa <= total-sa; sa++ {
+		sb := total - sa
+		if sb >= len(e.bank[k]) {
+			continue
+		}
+		for _, a := range e.bank[k][sa] {
+			for _, b := range e.bank[k][sb] {
+				if e.tick() {
+					return
+				}
+				if sa < sb || a.id < b.id {
+					f(a, b)
+				}
+			}
+		}
+	}
 }
 
 // arithPairs calls f for the arithmetic terms of size s: a + b, a - b and

@@ -292,7 +292,7 @@ func (e *enumerator) validMask(w int) uint64 {
 
 // compareAll computes a op b for every comparison op of kind k into the
 // scratch bool result and calls f for each.
-func (e *enumerator) compareAll(k Kind, a, b *vec, f func(op Op, bits, miss []uint64)) {
+func (e *enumerator) compareAll(k Kind, a, b *vec, f func(op Op)) {
 	miss := e.orMiss(a.miss, b.miss)
 	lt, eq, gt := e.sLt, e.sEq, e.sGt
 	for w := range e.words {
@@ -307,14 +307,14 @@ func (e *enumerator) compareAll(k Kind, a, b *vec, f func(op Op, bits, miss []ui
 			e.sBits[w] = opBits(op, lt[w], eq[w], gt[w], e.validMask(w)) &^ m
 		}
 		e.setBMiss(miss)
-		f(op, e.sBits, e.sBMiss())
+		f(op)
 	}
 }
 
-// matchAll records ta op tb as a solution for every op under which it equals
-// the target, stopping at the first word where no op does.
-func (e *enumerator) matchAll(k Kind, ta, tb *Term, a, b *vec) {
-	if e.tick() || a.miss != nil && !isZero(a.miss) || b.miss != nil && !isZero(b.miss) {
+// matchAll calls found for every op under which a op b equals the target,
+// and needs no missing value.
+func (e *enumerator) matchAll(k Kind, a, b *vec, found func(op Op)) {
+	if e.tick() || a.miss != nil || b.miss != nil {
 		return
 	}
 	ops := opsFor(k)
@@ -324,13 +324,25 @@ func (e *enumerator) matchAll(k Kind, ta, tb *Term, a, b *vec) {
 	}
 	// Example by example: most pairs fail every operator within a few.
 	alive := uint8(1)<<len(ops) - 1
-	for j := 0; j < e.n && alive != 0; j++ {
-		want := e.target[j/64] >> (j % 64) & 1
-		alive &= agree[signAt(k, a, b, j)][want]
+	if k == Int {
+		x, y := a.ints, b.ints
+		for j := 0; j < len(x) && alive != 0; j++ {
+			sign := signGt
+			if x[j] < y[j] {
+				sign = signLt
+			} else if x[j] == y[j] {
+				sign = signEq
+			}
+			alive &= agree[sign][e.target[j>>6]>>(j&63)&1]
+		}
+	} else {
+		for j := 0; j < e.n && alive != 0; j++ {
+			alive &= agree[signAt(k, a, b, j)][e.target[j>>6]>>(j&63)&1]
+		}
 	}
 	for i, op := range ops {
 		if alive&(1<<i) != 0 && !e.stop {
-			e.addSolution(BinTerm(op, ta, tb))
+			found(op)
 		}
 	}
 }
