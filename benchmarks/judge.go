@@ -69,10 +69,28 @@ func identical(ctx context.Context, r *Runner, dir string, b *Bug, res *Result) 
 		return false
 	}
 	want := b.FixedCondition
-	if b.Fault == FaultGuard && res.Style == "guard" {
+	if b.Fault == FaultGuard && (res.Style == "guard") == exitGuard(b) {
+		// An early return's condition is the negation of the condition
+		// of a guard wrapping the rest.
 		want = "!(" + want + ")"
 	}
 	return NormalizeCond(res.Condition) == NormalizeCond(want)
+}
+
+// exitGuard reports whether the developer's guard of a missing-guard bug
+// leaves the block (return, break, continue, panic) rather than wrapping
+// statements: the lines the patch removes hold such a statement.
+func exitGuard(b *Bug) bool {
+	for _, l := range strings.Split(b.Patch, "\n") {
+		if !strings.HasPrefix(l, "-") || strings.HasPrefix(l, "---") {
+			continue
+		}
+		f := strings.Fields(l[1:])
+		if len(f) > 0 && (f[0] == "return" || f[0] == "break" || f[0] == "continue" || strings.HasPrefix(f[0], "panic(")) {
+			return true
+		}
+	}
+	return false
 }
 
 // fixedFile reads b.File of the fixed tree (the module cache, or the

@@ -175,58 +175,182 @@ func MutationRepair(ctx context.Context, opts MutationOptions) (*MutationResult,
 
 	start = time.Now()
 	defer func() { phase("validate", start) }()
-	for _, s := range sites {
-		cs, ce := s.file.Fset.Position(s.ifs.Cond.Pos()).Offset, s.file.Fset.Position(s.ifs.Cond.End()).Offset
-		line := s.file.Fset.Position(s.ifs.Pos()).Line
-		for _, m := range condMutations(s.file.Fset, s.file.Src, s.ifs.Cond, true) {
-			if ctx.Err() != nil {
-				return res, ctx.Err()
-			}
-			mutant := m.apply(s.file.Src)
-			rep := MutationReport{File: s.file.Rel, Line: line, Op: m.Op, Condition: mutatedCond(s.file.Src, cs, ce, m), Score: s.score}
-			outcome, err := tryMutant(ctx, opts, pkg, s.file, mutant, base.Failed)
+	// All mutants go into one schema build; when it does not compile,
+	// one build per site, skipping the sites that do not compile.
+	runTimeout := min(max(10*time.Second, 5*base.Duration), 60*time.Second)
+	try := func(mutants []*mutant) (bool, error) {
+		bin, err := buildSchema(ctx, opts, pkg, mutants)
+		res.Runs++
+		if err != nil {
+			return false, err
+		}
+		for _, m := range mutants {
+			outcome, err := runMutant(ctx, opts, pkg, bin, m.id, base.Failed, runTimeout)
 			res.Runs += 2
 			if err != nil {
-				return res, err
+				return false, err
 			}
+			rep := m.report
 			rep.Outcome = outcome
 			res.Candidates = append(res.Candidates, rep)
 			if opts.Progress != nil {
-				fmt.Fprintf(opts.Progress, "%s:%d %s %s: %s\n", s.file.Rel, line, m.Op, rep.Condition, outcome)
+				fmt.Fprintf(opts.Progress, "%s:%d %s %s: %s\n", rep.File, rep.Line, rep.Op, rep.Condition, outcome)
 			}
 			if outcome == "passed" {
-				res.Patched, res.Style, res.Condition, res.File = true, "cond", rep.Condition, s.file.Rel
-				res.Diff = MakePatch(s.file.Rel, s.file.Src, mutant)
-				return res, nil
+				res.Patched, res.Style, res.Condition, res.File = true, "cond", rep.Condition, rep.File
+				res.Diff = MakePatch(rep.File, m.site.file.Src, m.m.apply(m.site.file.Src))
+				return true, nil
 			}
 		}
+		return false, nil
+	}
+	ids := 0
+	var all []*mutant
+	for _, st := range sites {
+		all = append(all, siteMutants(st, &ids)...)
+	}
+	found, err := try(all)
+	if err != nil && ctx.Err() == nil && len(res.Candidates) == 0 {
+		for _, st := range sites {
+			if found, _ = try(siteMutants(st, &ids)); found || ctx.Err() != nil {
+				break
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	if found {
+		return res, nil
 	}
 	res.Reason = fmt.Sprintf("no mutant of %d conditions passes the suite", len(sites))
 	return res, nil
 }
 
-// tryMutant writes the mutant, runs the failing tests then the suite, and
-// restores the file.
-func tryMutant(ctx context.Context, opts MutationOptions, pkg string, f *srcFile, mutant []byte, failing []string) (string, error) {
-	p := filepath.Join(opts.Dir, filepath.FromSlash(f.Rel))
-	if err := os.WriteFile(p, mutant, 0o644); err != nil {
+// mutant is one mutation of a ranked site, with its id in the schema.
+type mutant struct {
+	id     int
+	site   mutSite
+	m      Mutation
+	report MutationReport
+}
+
+// siteMutants lists the mutants of a site, numbered from *ids+1.
+func siteMutants(st mutSite, ids *int) []*mutant {
+	f := st.file
+	cs, ce := f.Fset.Position(st.ifs.Cond.Pos()).Offset, f.Fset.Position(st.ifs.Cond.End()).Offset
+	line := f.Fset.Position(st.ifs.Pos()).Line
+	var out []*mutant
+	for _, m := range condMutations(f.Fset, f.Src, st.ifs.Cond, true) {
+		*ids++
+		out = append(out, &mutant{id: *ids, site: st, m: m, report: MutationReport{
+			File: f.Rel, Line: line, Op: m.Op, Condition: mutatedCond(f.Src, cs, ce, m), Score: st.score}})
+	}
+	return out
+}
+
+// schemaHelper selects the mutant from $NOPOL_BENCH_MUT in the schema.
+const schemaHelper = `package %s
+
+import (
+	"os"
+	"strconv"
+)
+
+var nopolBenchMutID, _ = strconv.Atoi(os.Getenv("NOPOL_BENCH_MUT"))
+
+func nopolBenchMut() int { return nopolBenchMutID }
+`
+
+// buildSchema writes every mutant into its condition as a case of a
+// switch on $NOPOL_BENCH_MUT (the original condition otherwise), builds
+// the package's test binary once, restores the sources, and returns the
+// binary's path.
+func buildSchema(ctx context.Context, opts MutationOptions, pkg string, mutants []*mutant) (string, error) {
+	byFile := map[*srcFile]map[*ast.IfStmt][]*mutant{}
+	for _, m := range mutants {
+		f := m.site.file
+		if byFile[f] == nil {
+			byFile[f] = map[*ast.IfStmt][]*mutant{}
+		}
+		byFile[f][m.site.ifs] = append(byFile[f][m.site.ifs], m)
+	}
+	pkgName := ""
+	for f, sites := range byFile {
+		pkgName = f.AST.Name.Name
+		type edit struct {
+			start, end int
+			text       string
+		}
+		var edits []edit
+		for s, ms := range sites {
+			cs, ce := f.Fset.Position(s.Cond.Pos()).Offset, f.Fset.Position(s.Cond.End()).Offset
+			var b strings.Builder
+			b.WriteString("func() bool { switch nopolBenchMut() {")
+			for _, m := range ms {
+				fmt.Fprintf(&b, " case %d: return (%s);", m.id, string(f.Src[cs:m.m.Start])+m.m.Text+string(f.Src[m.m.End:ce]))
+			}
+			fmt.Fprintf(&b, " }; return (%s) }()", f.Src[cs:ce])
+			edits = append(edits, edit{cs, ce, b.String()})
+		}
+		// Apply from the end; conditions of different if statements do
+		// not overlap unless one contains a function literal: such
+		// inner edits are dropped.
+		sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+		src := append([]byte(nil), f.Src...)
+		last := len(src) + 1
+		for _, e := range edits {
+			if e.end > last {
+				continue
+			}
+			src = append(src[:e.start:e.start], append([]byte(e.text), src[e.end:]...)...)
+			last = e.start
+		}
+		p := filepath.Join(opts.Dir, filepath.FromSlash(f.Rel))
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			return "", err
+		}
+		defer os.WriteFile(p, f.Src, 0o644)
+	}
+	if pkgName == "" {
+		return "", fmt.Errorf("no mutant")
+	}
+	helper := filepath.Join(opts.Dir, filepath.FromSlash(pkg), "zz_nopol_bench_mut.go")
+	if err := os.WriteFile(helper, fmt.Appendf(nil, schemaHelper, pkgName), 0o644); err != nil {
 		return "", err
 	}
-	defer os.WriteFile(p, f.Src, 0o644)
-	tr, err := GoTest(ctx, opts.Runner, opts.Dir, pkg, runPattern(failing), testTimeout)
-	switch {
-	case err != nil:
+	defer os.Remove(helper)
+	bin := filepath.Join(opts.Dir, ".nopol-mut.test")
+	out, err := opts.Runner.Run(ctx, opts.Dir, "go", "test", "-c", "-vet=off", "-o", bin, "./"+pkg)
+	if err != nil {
 		return "", err
-	case tr.BuildFailed:
-		return "build", nil
-	case !tr.OK():
+	}
+	if out.ExitCode != 0 {
+		return "", fmt.Errorf("building the mutant schema: %s", tail(out.Stderr, 1000))
+	}
+	return bin, nil
+}
+
+// runMutant runs the failing tests, then the whole suite, with mutant id
+// selected in the schema binary (in the package directory, as go test
+// does).
+func runMutant(ctx context.Context, opts MutationOptions, pkg, bin string, id int, failing []string, timeout time.Duration) (string, error) {
+	limit := "-test.timeout=" + timeout.String()
+	r := *opts.Runner
+	r.Env = append(append([]string{}, r.Env...), "NOPOL_BENCH_MUT="+strconv.Itoa(id))
+	dir := filepath.Join(opts.Dir, filepath.FromSlash(pkg))
+	out, err := r.Run(ctx, dir, bin, "-test.run", runPattern(failing), "-test.count=1", limit)
+	if err != nil {
+		return "", err
+	}
+	if out.ExitCode != 0 {
 		return "failing", nil
 	}
-	tr, err = GoTest(ctx, opts.Runner, opts.Dir, pkg, "", testTimeout)
-	switch {
-	case err != nil:
+	out, err = r.Run(ctx, dir, bin, "-test.count=1", limit)
+	if err != nil {
 		return "", err
-	case !tr.OK():
+	}
+	if out.ExitCode != 0 {
 		return "suite", nil
 	}
 	return "passed", nil
