@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/types"
 	"os"
 	"path/filepath"
 	"slices"
@@ -561,6 +564,22 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		rep.Outcome = why
 		return false, nil
 	}
+	// When every state needs the same outcome, any condition constant on
+	// them fits: only a change of the original condition, reading all of
+	// its operands, has a claim to be the fix.
+	var keep []int
+	if sum.Constant() {
+		ops := originalOperands(spec)
+		if len(ops) == 0 {
+			rep.Outcome = "no specification: " + why + " and the original's operands are not observed"
+			return false, nil
+		}
+		spec = project(spec, ops)
+		for i := range ops {
+			keep = append(keep, i)
+		}
+		r.logf("snapshot: %s; searching over the original's operands only", why)
+	}
 
 	r.enter("synthesis")
 	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout}
@@ -572,17 +591,27 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		rep.Outcome = "synthesis: " + err.Error()
 		return false, nil
 	}
-	srcs := make([]string, len(cands))
-	for i, c := range cands {
-		srcs[i] = c.Source
+	var srcs, dropped []string
+	for _, c := range cands {
+		if readsAll(c.Term, keep) {
+			srcs = append(srcs, c.Source)
+		} else {
+			dropped = append(dropped, c.Source)
+		}
 	}
-	r.logf("synthesis: %d examples (%d distinct), %d candidates: %s", rep.Examples, rep.Distinct, len(cands), strings.Join(srcs, " | "))
+	if len(srcs) == 0 {
+		rep.Outcome = fmt.Sprintf("synthesis: no candidate reads all of the original's operands (%s)", strings.Join(dropped, " | "))
+		return false, nil
+	}
+	r.logf("synthesis: %d examples (%d distinct), %d candidates: %s", rep.Examples, rep.Distinct, len(srcs), strings.Join(srcs, " | "))
 	return r.validate(ctx, site, st, srcs, rep)
 }
 
 // snapshot runs every test reaching the site in snapshot mode (failing
 // tests with their angelic value) and builds the synthesis spec, with a
-// summary of the examples. A nil spec comes with the reason.
+// summary of the examples. A nil spec comes with the reason; a spec whose
+// states all need one outcome (kept only when there is an original
+// condition) comes with that remark.
 func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, needs []angelic.Need, names map[string]testKey) (*synth.Spec, angelic.Summary, string, error) {
 	var (
 		runs []collect.Run
@@ -651,13 +680,14 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		}
 	}
 	sum := angelic.Summarize(all)
-	if why := sum.Trivial(); why != "" {
-		return nil, sum, fmt.Sprintf("no specification: %s (%d examples)", why, sum.Examples), nil
-	}
 	if len(inputs) == 0 {
 		return nil, sum, "no specification: nothing observable at the site", nil
 	}
-	return spec, sum, "", nil
+	why := sum.Trivial()
+	if why != "" && !(sum.Constant() && spec.Original != "") {
+		return nil, sum, fmt.Sprintf("no specification: %s (%d examples)", why, sum.Examples), nil
+	}
+	return spec, sum, why, nil
 }
 
 // validate runs the suite for each candidate in order and stops at the
@@ -761,4 +791,67 @@ func (r *repairer) finish(ctx context.Context, site collect.Site, st style, cond
 	r.res.Diff = diff.Unified(rep.File, old, src)
 	r.logf("patched %s:%d in %s", rep.File, site.Line, time.Since(r.start).Round(time.Millisecond))
 	return true, "", nil
+}
+
+// originalOperands returns the indexes of spec's inputs that are operands
+// of the original condition.
+func originalOperands(spec *synth.Spec) []int {
+	orig, err := parser.ParseExpr(spec.Original)
+	if err != nil {
+		return nil
+	}
+	in := map[string]bool{}
+	ast.Inspect(orig, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok {
+			in[types.ExprString(e)] = true
+		}
+		return true
+	})
+	var out []int
+	for i, input := range spec.Inputs {
+		if e, err := parser.ParseExpr(input.Expr); err == nil && in[types.ExprString(e)] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// project restricts spec to the inputs idx.
+func project(spec *synth.Spec, idx []int) *synth.Spec {
+	out := *spec
+	out.Inputs = nil
+	for _, i := range idx {
+		out.Inputs = append(out.Inputs, spec.Inputs[i])
+	}
+	out.Examples = nil
+	for _, ex := range spec.Examples {
+		vals := make([]synth.Value, len(idx))
+		for j, i := range idx {
+			vals[j] = ex.Values[i]
+		}
+		ex.Values = vals
+		out.Examples = append(out.Examples, ex)
+	}
+	return &out
+}
+
+// readsAll reports whether t reads every input of idx.
+func readsAll(t *synth.Term, idx []int) bool {
+	read := map[int]bool{}
+	var walk func(*synth.Term)
+	walk = func(t *synth.Term) {
+		if t.Op == synth.OpInput {
+			read[t.Index] = true
+		}
+		for _, a := range t.Args {
+			walk(a)
+		}
+	}
+	walk(t)
+	for _, i := range idx {
+		if !read[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package nopol
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -294,6 +295,7 @@ func TestRepairOutcomes(t *testing.T) {
 		{name: "another failing test not left out", edit: func(f *fake) {
 			f.tests = append(f.tests, fakeTest{name: "TestBroken", inputs: []int64{1}, broken: true})
 		}, reason: "no patch"},
+		{name: "every state needs false: a change of the original still fits", edit: func(f *fake) { f.tests = f.tests[1:] }},
 		{name: "unknown backend", opts: Options{Backend: "nope"}, input: `backend "nope"`},
 	}
 	for _, tc := range tests {
@@ -336,5 +338,34 @@ func TestRepairInterrupted(t *testing.T) {
 	}
 	if f.closed != 1 {
 		t.Errorf("build closed %d times", f.closed)
+	}
+}
+
+func TestOriginalOperands(t *testing.T) {
+	spec := &synth.Spec{
+		Original: "len(item.Keys) > len( keys )",
+		Inputs: []synth.Input{
+			{Expr: "item == nil", Kind: synth.Bool},
+			{Expr: "len(keys)", Kind: synth.Int},
+			{Expr: "len(item.Keys)", Kind: synth.Int},
+			{Expr: "n", Kind: synth.Int},
+		},
+		Examples: []synth.Example{{Values: []synth.Value{synth.BoolValue(false), synth.IntValue(1), synth.IntValue(2), synth.IntValue(7)}}},
+	}
+	ops := originalOperands(spec)
+	if fmt.Sprint(ops) != "[1 2]" {
+		t.Fatalf("operands %v, want [1 2]", ops)
+	}
+	p := project(spec, ops)
+	if len(p.Inputs) != 2 || p.Inputs[0].Expr != "len(keys)" || fmt.Sprint(p.Examples[0].Values) != "[1 2]" {
+		t.Errorf("projected %+v", p)
+	}
+	if len(spec.Inputs) != 4 || len(spec.Examples[0].Values) != 4 {
+		t.Error("project changed its argument")
+	}
+	both := synth.BinTerm(synth.OpLt, synth.InputTerm(1), synth.InputTerm(0))
+	one := synth.BinTerm(synth.OpLt, synth.InputTerm(1), synth.LitTerm(synth.IntValue(0)))
+	if !readsAll(both, []int{0, 1}) || readsAll(one, []int{0, 1}) {
+		t.Error("readsAll")
 	}
 }

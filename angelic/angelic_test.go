@@ -248,6 +248,9 @@ func TestSummarize(t *testing.T) {
 		if s != tc.sum {
 			t.Errorf("%s: %+v, want %+v", tc.name, s, tc.sum)
 		}
+		if got, want := s.Constant(), tc.trivial && s.Conflict == ""; got != want {
+			t.Errorf("%s: constant = %v, want %v", tc.name, got, want)
+		}
 		if got := s.Trivial() != ""; got != tc.trivial {
 			t.Errorf("%s: trivial = %v (%q), want %v", tc.name, got, s.Trivial(), tc.trivial)
 		}

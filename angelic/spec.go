@@ -57,6 +57,12 @@ func Summarize(examples []Example) Summary {
 	return s
 }
 
+// Constant reports whether every distinct state needs the same outcome
+// (and no state needs both).
+func (s Summary) Constant() bool {
+	return s.Conflict == "" && s.Distinct > 0 && (s.True == 0 || s.False == 0)
+}
+
 // Trivial says why the examples cannot specify a condition worth
 // synthesizing, or "" when they can: fewer than two distinct states, or
 // every state needing the same outcome (the "repair" would be a constant
