@@ -47,6 +47,8 @@ var (
 
 func between(r *rand.Rand, lo, hi int64) int64 { return lo + r.Int64N(hi-lo+1) }
 
+// gens are the generated problems. The random source of each is seeded with
+// its position: add new problems at the end.
 var gens = []gen{
 	{
 		name:     "many_range",
@@ -228,6 +230,37 @@ var gens = []gen{
 		},
 		cond: func(v []synth.Value) bool { return v[2].Float > 0.75 },
 	},
+	{
+		name:     "wide_site",
+		note:     "A wide site as collect observes it: 8 int variables and 30 code constants (its limit), a half-open range to find among them.",
+		original: "lo <= x && x <= hi",
+		inputs: []synth.Input{
+			in("x", synth.Int), in("lo", synth.Int), in("hi", synth.Int), in("n", synth.Int),
+			in("i", synth.Int), in("j", synth.Int), in("len(buf)", synth.Int), in("depth", synth.Int),
+		},
+		constants: wideConstants(),
+		expect:    map[string]any{"first": "lo <= x && x < hi"},
+		examples:  50, heldout: 30,
+		draw: func(r *rand.Rand) []synth.Value {
+			lo := between(r, -20, 20)
+			hi := lo + between(r, 1, 15)
+			v := []synth.Value{I(between(r, lo-5, hi+5)), I(lo), I(hi)}
+			for range 5 {
+				v = append(v, I(between(r, -20, 40)))
+			}
+			return v
+		},
+		cond: func(v []synth.Value) bool { return v[1].Int <= v[0].Int && v[0].Int < v[2].Int },
+	},
+}
+
+// wideConstants are 30 integer literals as a long function has them.
+func wideConstants() []synth.Constant {
+	var cs []synth.Constant
+	for _, x := range []int64{0, 1, 2, 3, 4, 5, 8, 10, 16, 20, 24, 32, 50, 64, 100, 128, 255, 256, 1000, 1024, -1, 7, 9, 12, 15, 31, 60, 99, 512, 4096} {
+		cs = append(cs, cst(fmt.Sprint(x), I(x)))
+	}
+	return cs
 }
 
 func main() {
