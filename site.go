@@ -1,0 +1,400 @@
+package nopol
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/types"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nopol-go/nopol/angelic"
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
+)
+
+// style is one way of repairing a site.
+type style struct {
+	name  string // "cond", "guard", "return"
+	guard collect.GuardStyle
+	force angelic.Force
+}
+
+func stylesOf(s collect.Site) []style {
+	if s.Kind == collect.Cond {
+		return []style{{name: "cond"}}
+	}
+	st := []style{{name: "guard", guard: collect.GuardWrap, force: angelic.Force{Value: false}}}
+	if s.CanReturn {
+		st = append(st, style{name: "return", guard: collect.GuardReturn, force: angelic.Force{Value: false, Return: true}})
+	}
+	return st
+}
+
+// site searches one ranked site in each of its styles; done reports a
+// patch.
+func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion) (done bool, err error) {
+	site := r.prog.Sites[s.Site]
+	for _, st := range stylesOf(site) {
+		rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
+			Func: site.Func, Original: site.Original, Score: s.Score, Style: st.name}
+		r.logf("site %d/%d: %s:%d %s `%s` (%s, score %.2f)", i+1, n, rep.File, rep.Line, site.Func, oneLine(site.Original), st.name, s.Score)
+		done, err := r.searchSite(ctx, site, st, &rep)
+		r.logf("site %d/%d: %s", i+1, n, rep.Outcome)
+		r.res.Sites = append(r.res.Sites, rep)
+		if err != nil || done {
+			return done, err
+		}
+	}
+	return false, nil
+}
+
+func kindName(k collect.SiteKind) string {
+	if k == collect.Guard {
+		return "guard"
+	}
+	return "cond"
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+// searchSite runs the angelic search, the snapshots, synthesis and
+// validation at one site in one style.
+func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, rep *SiteReport) (bool, error) {
+	r.enter("angelic")
+	verdict, err := r.angelicSearch(ctx, site, st)
+	if err != nil {
+		return false, err
+	}
+	names := map[string]testKey{}
+	for _, k := range r.failing {
+		names[k.pkg+" "+k.name] = k
+	}
+	if !verdict.Qualified {
+		rep.Outcome = fmt.Sprintf("not angelic: %s %s", names[verdict.RuledOutBy].name, verdict.Reason)
+		return false, nil
+	}
+	for _, nd := range verdict.Needs {
+		rep.Needs = append(rep.Needs, names[nd.Test].name+"="+forceName(st, nd.Force))
+	}
+	r.logf("angelic: %s", strings.Join(rep.Needs, ", "))
+
+	// The needs to specify: the first force of every test, then, if that
+	// gives no candidate, the alternatives of the tests that have one.
+	sets := [][]angelic.Need{verdict.Needs}
+	if alt := alternative(verdict.Needs); alt != nil {
+		sets = append(sets, alt)
+	}
+	for _, needs := range sets {
+		done, err := r.specifyAndValidate(ctx, site, st, needs, names, rep)
+		if err != nil || done {
+			return done, err
+		}
+	}
+	return false, nil
+}
+
+// alternative replaces each need that has an alternative force by it; nil
+// when none has.
+func alternative(needs []angelic.Need) []angelic.Need {
+	var out []angelic.Need
+	changed := false
+	for _, nd := range needs {
+		if len(nd.Also) > 0 {
+			nd.Force, changed = nd.Also[0], true
+		}
+		out = append(out, nd)
+	}
+	if !changed {
+		return nil
+	}
+	return out
+}
+
+func forceName(st style, f angelic.Force) string {
+	s := fmt.Sprint(f.Value)
+	switch {
+	case f.Return:
+		s = "return"
+	case st.name == "guard":
+		s = "skip"
+	}
+	if !f.Whole() {
+		s += fmt.Sprintf("@%d.%d", f.Segment, f.Iteration)
+	}
+	return s
+}
+
+// forcedRun is the run of failing test k with site forced as f.
+func (r *repairer) forcedRun(k testKey, site collect.Site, f angelic.Force, mode collect.Mode) collect.Run {
+	run := collect.Run{Package: k.pkg, Test: k.name, Mode: mode, Timeout: r.timeout(k),
+		Force: map[int]bool{site.ID: f.Value}, ForceSegment: f.Segment, ForceIteration: f.Iteration}
+	if f.Return {
+		run.ForceReturn = map[int]bool{site.ID: true}
+	}
+	if mode == collect.ModeSnapshot {
+		run.Sites = []int{site.ID}
+	}
+	return run
+}
+
+func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st style) (angelic.Verdict, error) {
+	names := map[string]testKey{}
+	p := angelic.Problem{}
+	if site.Kind == collect.Cond {
+		p.Choices = []angelic.Force{{Value: true}, {Value: false}}
+	} else {
+		p.Choices = []angelic.Force{st.force}
+	}
+	for _, k := range r.failing {
+		id := k.pkg + " " + k.name
+		names[id] = k
+		res := r.cover[k]
+		ft := angelic.FailingTest{Name: id, Counts: counts(res.Reached[site.ID])}
+		for _, e := range res.Evals {
+			if e.Site != site.ID || e.Segment < 0 {
+				continue
+			}
+			j := slices.IndexFunc(ft.Constituents, func(c angelic.Constituent) bool {
+				return c.Segment == e.Segment && c.Iteration == e.Iteration
+			})
+			if j < 0 {
+				ft.Constituents = append(ft.Constituents, angelic.Constituent{Segment: e.Segment, Iteration: e.Iteration})
+				j = len(ft.Constituents) - 1
+			}
+			if e.Outcome {
+				ft.Constituents[j].True++
+			} else {
+				ft.Constituents[j].False++
+			}
+		}
+		p.Tests = append(p.Tests, ft)
+	}
+	run := func(ctx context.Context, test string, f angelic.Force) (angelic.Outcome, error) {
+		k := names[test]
+		res, err := r.bin.Run(ctx, r.forcedRun(k, site, f, collect.ModeCover))
+		r.res.Runs++
+		if err != nil {
+			return angelic.Outcome{}, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
+		}
+		r.vlogf("forced %s=%s: passed=%v timed out=%v (%s)", k.name, forceName(st, f), res.Passed, res.TimedOut, res.Duration.Round(time.Millisecond))
+		return angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut}, nil
+	}
+	return angelic.Search(ctx, p, run)
+}
+
+// counts converts collect's per-site counts, indexed by outcome: [0]
+// false, [1] true.
+func counts(c [2]int) angelic.Counts {
+	return angelic.Counts{True: c[1], False: c[0]}
+}
+
+// specifyAndValidate records the examples of the site under needs,
+// synthesizes candidates and validates them.
+func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st style, needs []angelic.Need, names map[string]testKey, rep *SiteReport) (bool, error) {
+	r.enter("snapshot")
+	spec, sum, why, err := r.snapshot(ctx, site, st, needs, names)
+	if err != nil {
+		return false, err
+	}
+	rep.Examples, rep.Distinct = sum.Examples, sum.Distinct
+	if spec == nil {
+		rep.Outcome = why
+		return false, nil
+	}
+	// When every state needs the same outcome, any condition constant on
+	// them fits: only a change of the original condition, reading all of
+	// its operands, has a claim to be the fix.
+	var keep []int
+	if sum.Constant() {
+		ops := originalOperands(spec)
+		if len(ops) == 0 {
+			rep.Outcome = "no specification: " + why + " and the original's operands are not observed"
+			return false, nil
+		}
+		spec = project(spec, ops)
+		for i := range ops {
+			keep = append(keep, i)
+		}
+		r.logf("snapshot: %s; searching over the original's operands only", why)
+	}
+
+	r.enter("synthesis")
+	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout}
+	cands, err := synth.Solve(ctx, spec, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		rep.Outcome = "synthesis: " + err.Error()
+		return false, nil
+	}
+	var srcs, dropped []string
+	for _, c := range cands {
+		if readsAll(c.Term, keep) {
+			srcs = append(srcs, c.Source)
+		} else {
+			dropped = append(dropped, c.Source)
+		}
+	}
+	if len(srcs) == 0 {
+		rep.Outcome = fmt.Sprintf("synthesis: no candidate reads all of the original's operands (%s)", strings.Join(dropped, " | "))
+		return false, nil
+	}
+	r.logf("synthesis: %d examples (%d distinct), %d candidates: %s", rep.Examples, rep.Distinct, len(srcs), strings.Join(srcs, " | "))
+	return r.validate(ctx, site, st, srcs, rep)
+}
+
+// snapshot runs every test reaching the site in snapshot mode (failing
+// tests with their angelic value) and builds the synthesis spec, with a
+// summary of the examples. A nil spec comes with the reason; a spec whose
+// states all need one outcome (kept only when there is an original
+// condition) comes with that remark.
+func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, needs []angelic.Need, names map[string]testKey) (*synth.Spec, angelic.Summary, string, error) {
+	var (
+		runs []collect.Run
+		keys []testKey
+	)
+	for _, nd := range needs {
+		k := names[nd.Test]
+		runs = append(runs, r.forcedRun(k, site, nd.Force, collect.ModeSnapshot))
+		keys = append(keys, k)
+	}
+	nFailing := len(runs)
+	for _, k := range r.passing {
+		res, ok := r.cover[k]
+		if !ok {
+			continue
+		}
+		if c := res.Reached[site.ID]; c[0]+c[1] == 0 {
+			continue
+		}
+		runs = append(runs, collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeSnapshot, Sites: []int{site.ID}, ForceSegment: -1, Timeout: r.timeout(k)})
+		keys = append(keys, k)
+	}
+	r.logf("snapshot: running %d tests (%d failing with their angelic value)", len(runs), nFailing)
+	results, err := runAll(ctx, r.bin, runs, r.opts.Parallel)
+	r.res.Runs += len(runs)
+	if err != nil {
+		return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
+	}
+	inputs, consts, keep := specInputs(site)
+	spec := &synth.Spec{Inputs: inputs, Constants: consts}
+	if site.Kind == collect.Cond {
+		spec.Original = site.Original
+	}
+	var all []angelic.Example
+	// Failing tests' examples come first, so that the cap on examples
+	// never drops them.
+	seen := map[string]bool{}
+	for i, res := range results {
+		k := keys[i]
+		if !res.Passed {
+			if i < nFailing {
+				return nil, angelic.Summary{}, fmt.Sprintf("%s failed in its snapshot run with the angelic value (timed out: %v)", k.name, res.TimedOut), nil
+			}
+			r.vlogf("snapshot %s failed; its states are left out", k.name)
+			continue
+		}
+		for _, e := range res.Evals {
+			if e.Site != site.ID || len(e.Values) != len(site.Observed) {
+				continue
+			}
+			vals := make([]synth.Value, len(keep))
+			for j, oi := range keep {
+				vals[j] = synthValue(e.Values[oi], site.Observed[oi].Kind)
+			}
+			want := e.Outcome
+			if st.name == "return" {
+				want = !want
+			}
+			key := stateKey(vals)
+			all = append(all, angelic.Example{State: key, Want: want, Origin: k.name})
+			if seen[fmt.Sprint(want)+key] || len(spec.Examples) >= maxExamples {
+				continue
+			}
+			seen[fmt.Sprint(want)+key] = true
+			spec.Examples = append(spec.Examples, synth.Example{Values: vals, Want: want, Origin: k.name})
+		}
+	}
+	sum := angelic.Summarize(all)
+	if len(inputs) == 0 {
+		return nil, sum, "no specification: nothing observable at the site", nil
+	}
+	why := sum.Trivial()
+	if why != "" && !(sum.Constant() && spec.Original != "") {
+		return nil, sum, fmt.Sprintf("no specification: %s (%d examples)", why, sum.Examples), nil
+	}
+	return spec, sum, why, nil
+}
+
+// originalOperands returns the indexes of spec's inputs that are operands
+// of the original condition.
+func originalOperands(spec *synth.Spec) []int {
+	orig, err := parser.ParseExpr(spec.Original)
+	if err != nil {
+		return nil
+	}
+	in := map[string]bool{}
+	ast.Inspect(orig, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok {
+			in[types.ExprString(e)] = true
+		}
+		return true
+	})
+	var out []int
+	for i, input := range spec.Inputs {
+		if e, err := parser.ParseExpr(input.Expr); err == nil && in[types.ExprString(e)] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// project restricts spec to the inputs idx.
+func project(spec *synth.Spec, idx []int) *synth.Spec {
+	out := *spec
+	out.Inputs = nil
+	for _, i := range idx {
+		out.Inputs = append(out.Inputs, spec.Inputs[i])
+	}
+	out.Examples = nil
+	for _, ex := range spec.Examples {
+		vals := make([]synth.Value, len(idx))
+		for j, i := range idx {
+			vals[j] = ex.Values[i]
+		}
+		ex.Values = vals
+		out.Examples = append(out.Examples, ex)
+	}
+	return &out
+}
+
+// readsAll reports whether t reads every input of idx.
+func readsAll(t *synth.Term, idx []int) bool {
+	read := map[int]bool{}
+	var walk func(*synth.Term)
+	walk = func(t *synth.Term) {
+		if t.Op == synth.OpInput {
+			read[t.Index] = true
+		}
+		for _, a := range t.Args {
+			walk(a)
+		}
+	}
+	walk(t)
+	for _, i := range idx {
+		if !read[i] {
+			return false
+		}
+	}
+	return true
+}
