@@ -255,7 +255,14 @@ func (pi *problemInfo) levels(maxSize int) []multiset {
 	for size := 2; size <= maxSize; size++ {
 		all = append(all, pi.multisets(size)...)
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].cost() < all[j].cost() })
+	// At equal cost, && and || of comparisons come before arithmetic.
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.cost() != b.cost() {
+			return a.cost() < b.cost()
+		}
+		return a.arith() < b.arith()
+	})
 	return all
 }
 

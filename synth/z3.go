@@ -37,7 +37,7 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 	}
 	zc := z3.NewContext()
 	defer zc.Close()
-	cg := &cegis{p: p, pi: pi, zc: zc, max: opts.MaxCandidates, found: found, costs: newCostModel(p.Spec)}
+	cg := &cegis{p: p, pi: pi, zc: zc, max: opts.MaxCandidates, found: found}
 	cg.seed()
 	start := time.Now()
 	firstCost := -1
@@ -101,8 +101,6 @@ type cegis struct {
 	inSeen map[int]bool
 	// work is the resource count used by the levels solved so far.
 	work float64
-	// costs ranks the orientations of a found term.
-	costs *costModel
 }
 
 // seed starts with the first example of each outcome.
@@ -143,9 +141,6 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 		lv.addExample(e)
 	}
 	for len(cg.found) < cg.max {
-		if dl, ok := ctx.Deadline(); ok {
-			lv.s.SetTimeout(time.Until(dl))
-		}
 		lv.s.SetResourceLimit(uint(max(levelWork-used, 1)))
 		qs := time.Now()
 		res, err := lv.s.Check(ctx)
@@ -179,7 +174,7 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 		e := counterexample(cg.p, t)
 		switch {
 		case e < 0:
-			cg.found = append(cg.found, orient(cg.p, cg.costs, t))
+			cg.found = append(cg.found, orient(cg.p, t))
 			lv.s.Assert(block)
 		case lv.added[e]:
 			// The solver's semantics and Go's disagree on an example it
@@ -194,21 +189,23 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 }
 
 // orient returns the variant of t, among those swapping the operands of
-// comparisons (a < b as b > a) and of && and ||, that ranks best
-// (rank.go: closest to the original condition) and still satisfies every
-// example (a swapped && may read a missing value). The encoding fixes one
-// operand order to avoid symmetric solutions; this gives back the order the
+// comparisons (a < b as b > a) and of && and ||, that Rank puts first
+// (closest to the original condition) and still satisfies every example (a
+// swapped && may read a missing value). The encoding fixes one operand
+// order to avoid symmetric solutions; this gives back the order the
 // developer wrote.
-func orient(p *Problem, m *costModel, t *Term) *Term {
-	best := t
-	bestCost, bestTie := m.cost(t), m.tie(t, t.Source(p.Spec))
+func orient(p *Problem, t *Term) *Term {
+	var cands []Candidate
 	for _, v := range variants(t) {
-		c, tie := m.cost(v), m.tie(v, v.Source(p.Spec))
-		if (c < bestCost || c == bestCost && tie.less(bestTie)) && counterexample(p, v) < 0 {
-			best, bestCost, bestTie = v, c, tie
+		cands = append(cands, Candidate{Term: v, Source: v.Source(p.Spec), Size: v.Size()})
+	}
+	Rank(p.Spec, cands)
+	for _, c := range cands {
+		if c.Term == t || counterexample(p, c.Term) < 0 {
+			return c.Term
 		}
 	}
-	return best
+	return t
 }
 
 // variants lists t and the terms equal to it up to swapped operands of

@@ -169,6 +169,31 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// TestInterruptLeavesContextUsable checks that an interruption, during a
+// check or between checks, does not make later checks fail.
+func TestInterruptLeavesContextUsable(t *testing.T) {
+	c := NewContext()
+	defer c.Close()
+	s := c.NewSolver()
+	hard(c, s, 14)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if res, err := s.Check(ctx); res != Unknown {
+		t.Fatalf("hard Check = %v, %v; want unknown", res, err)
+	}
+	s.Close()
+	s2 := c.NewSolver()
+	defer s2.Close()
+	s2.Assert(c.Const("x", c.IntSort()).Gt(c.Int(1)))
+	if res, err := s2.Check(context.Background()); res != Sat {
+		t.Errorf("Check after an interrupted check = %v, %v; want sat", res, err)
+	}
+	c.Interrupt()
+	if res, err := s2.Check(context.Background()); res != Sat {
+		t.Errorf("Check after an interrupt between checks = %v, %v; want sat", res, err)
+	}
+}
+
 func TestInterruptAfterClose(t *testing.T) {
 	c := NewContext()
 	c.Close()
