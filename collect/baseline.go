@@ -46,39 +46,54 @@ func namesPattern(names []string) string {
 	return "^(" + strings.Join(q, "|") + ")$"
 }
 
-// Baseline runs the plain (uninstrumented) suite of prog's packages once with
-// `go test -json` and returns one result per top-level test, in package and
-// source order. A build failure gives a *LoadError.
-//
-// A test that crashes its binary (a panic, os.Exit) keeps the tests after
-// it from running; those are run again, without the tests already
-// reported, until every test has a result.
-func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]TestResult, error) {
-	r := gotest.Default
-	got := map[string]map[string]gotest.TestSummary{}
-	var extra = map[string][]string{} // reported tests not in prog.Tests
-	pending := append([]string(nil), prog.Packages...)
-	for _, p := range pending {
-		got[p] = map[string]gotest.TestSummary{}
+// suiteRun is the outcome of `go test -json` over some packages, with the
+// tests that a crash kept from running run again.
+type suiteRun struct {
+	// tests are the results per package and top-level test; extra the
+	// reported tests not in prog.Tests, per package.
+	tests map[string]map[string]gotest.TestSummary
+	extra map[string][]string
+	// buildFailed has the packages whose tests do not compile, with the
+	// compiler output; pkgFailed the packages that failed without a
+	// failing test (TestMain, init), with their output.
+	buildFailed map[string]string
+	pkgFailed   map[string]string
+}
+
+// runSuite runs the tests of pkgs with `go test -json`. A test that crashes
+// its binary (a panic, os.Exit) keeps the tests after it from running;
+// those are run again, without the tests already reported, until every
+// test has a result or a round makes no progress.
+func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string, timeout time.Duration) (*suiteRun, error) {
+	sr := &suiteRun{
+		tests:       map[string]map[string]gotest.TestSummary{},
+		extra:       map[string][]string{},
+		buildFailed: map[string]string{},
+		pkgFailed:   map[string]string{},
 	}
-	run := ""
+	for _, p := range pkgs {
+		sr.tests[p] = map[string]gotest.TestSummary{}
+	}
+	pending, run := pkgs, ""
 	for round := 0; len(pending) > 0 && round < 20; round++ {
-		sums, err := goTest(ctx, r, prog, pending, "", run, timeout)
+		sums, err := goTest(ctx, gotest.Default, prog, pending, overlay, run, timeout)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return nil, fmt.Errorf("running the tests: %w", err)
+			return nil, err
 		}
 		progress := false
 		for _, s := range sums {
-			if s.BuildFailed {
-				return nil, &LoadError{Msg: fmt.Sprintf("building the tests of %s: the package does not compile; fix these errors first:\n%s", s.Package, strings.TrimSpace(s.Output))}
-			}
-			m := got[s.Package]
+			m := sr.tests[s.Package]
 			if m == nil {
 				continue
 			}
+			if s.BuildFailed {
+				sr.buildFailed[s.Package] = strings.TrimSpace(s.Output)
+				continue
+			}
+			failedTest := false
 			for _, t := range s.Tests {
 				if t.Action == "" {
 					continue
@@ -86,19 +101,24 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 				if _, ok := m[t.Test]; !ok {
 					progress = true
 					if !contains(prog.Tests[s.Package], t.Test) {
-						extra[s.Package] = append(extra[s.Package], t.Test)
+						sr.extra[s.Package] = append(sr.extra[s.Package], t.Test)
 					}
 				}
 				m[t.Test] = t
+				failedTest = failedTest || t.Action == "fail"
+			}
+			if s.Action == "fail" && !failedTest {
+				sr.pkgFailed[s.Package] = strings.TrimSpace(s.Output)
 			}
 		}
-		// What is left: tests that never ran.
-		var next []string
-		var left []string
+		var next, left []string
 		for _, p := range pending {
+			if _, ok := sr.buildFailed[p]; ok {
+				continue
+			}
 			var missing []string
 			for _, name := range prog.Tests[p] {
-				if _, ok := got[p][name]; !ok {
+				if _, ok := sr.tests[p][name]; !ok {
 					missing = append(missing, name)
 				}
 			}
@@ -112,21 +132,41 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 		}
 		pending, run = next, namesPattern(left)
 	}
+	return sr, nil
+}
+
+// Baseline runs the plain (uninstrumented) suite of prog's packages once with
+// `go test -json` and returns one result per top-level test, in package and
+// source order. A build failure gives a *LoadError. Tests kept from running
+// by a crashing test are run again (see runSuite).
+func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]TestResult, error) {
+	sr, err := runSuite(ctx, prog, prog.Packages, "", timeout)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("running the tests: %w", err)
+	}
+	for _, p := range prog.Packages {
+		if out, ok := sr.buildFailed[p]; ok {
+			return nil, &LoadError{Msg: fmt.Sprintf("building the tests of %s: the package does not compile; fix these errors first:\n%s", p, out)}
+		}
+	}
 	var out []TestResult
 	if prog.suiteTime == nil {
 		prog.suiteTime = map[string]time.Duration{}
 	}
 	for _, p := range prog.Packages {
 		var total time.Duration
-		for _, t := range got[p] {
+		for _, t := range sr.tests[p] {
 			total += t.Elapsed
 		}
 		prog.suiteTime[p] = total
-		names := append(append([]string(nil), prog.Tests[p]...), extra[p]...)
+		names := append(append([]string(nil), prog.Tests[p]...), sr.extra[p]...)
 		for _, name := range names {
-			t, ok := got[p][name]
+			t, ok := sr.tests[p][name]
 			if !ok {
-				continue // never ran: an example without output, a skipped build
+				continue // never ran
 			}
 			out = append(out, TestResult{
 				Package: p,
@@ -211,7 +251,7 @@ func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, ti
 	if len(pkgs) == 0 {
 		return SuiteResult{Passed: true, Duration: time.Since(start)}, nil
 	}
-	sums, err := goTest(ctx, gotest.Default, prog, pkgs, ovPath, "", timeout)
+	sr, err := runSuite(ctx, prog, pkgs, ovPath, timeout)
 	res := SuiteResult{Duration: time.Since(start)}
 	if gotest.IsTimeout(err) {
 		res.TimedOut = true
@@ -222,31 +262,30 @@ func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, ti
 		return res, fmt.Errorf("verifying a patch of %s: %w", file, err)
 	}
 	res.Passed = true
-	for _, s := range sums {
-		if s.BuildFailed {
+	for _, p := range pkgs {
+		if out, ok := sr.buildFailed[p]; ok {
 			res.Passed, res.BuildFailed = false, true
-			res.Output += s.Output
+			res.Output += out + "\n"
 			continue
 		}
-		failed := false
-		for _, t := range s.Tests {
-			if t.Action == "fail" || t.Action == "" {
-				name := t.Test
-				if s.Package != path {
-					name = s.Package + "." + t.Test
-				}
-				res.Failed = append(res.Failed, name)
-				res.Output += t.Output
-				failed = true
+		if out, ok := sr.pkgFailed[p]; ok {
+			res.Passed = false
+			res.Output += out + "\n"
+		}
+		names := append(append([]string(nil), prog.Tests[p]...), sr.extra[p]...)
+		for _, name := range names {
+			t, ok := sr.tests[p][name]
+			if !ok || t.Action != "fail" {
+				continue
 			}
+			if p != path {
+				name = p + "." + name
+			}
+			res.Passed = false
+			res.Failed = append(res.Failed, name)
+			res.Output += t.Output
 			if strings.Contains(t.Output, "panic: test timed out") {
 				res.TimedOut = true
-			}
-		}
-		if s.Action != "pass" || failed {
-			res.Passed = false
-			if !failed {
-				res.Output += s.Output
 			}
 		}
 	}

@@ -435,11 +435,24 @@ func TestCrash(t *testing.T) {
 	for _, r := range base {
 		got = append(got, fmt.Sprintf("%s:%v", r.Test, r.Passed))
 	}
-	if g := strings.Join(got, " "); g != "TestA:true TestPanics:false TestB:true" {
+	if g := strings.Join(got, " "); g != "TestA:true TestPanics:false TestB:true TestNameNil:false" {
 		t.Errorf("baseline = %s", g)
 	}
+	// VerifyPatch sees every failing test, even after a crash.
+	file := filepath.Join(f.dir, "p", "p.go")
+	orig, _ := os.ReadFile(file)
+	vr, err := VerifyPatch(context.Background(), f.prog, file, orig, time.Minute)
+	if err != nil || strings.Join(vr.Failed, " ") != "TestPanics TestNameNil" {
+		t.Errorf("VerifyPatch of the original: %v %+v", err, vr)
+	}
+	// Forcing a condition that panics does not evaluate it.
+	name := f.site(t, Cond, "p.go", 17)
+	res, err := f.build.Run(context.Background(), Run{Package: "example.com/crash/p", Test: "TestNameNil", Force: map[int]bool{name: false}, ForceSegment: -1})
+	if err != nil || !res.Passed {
+		t.Errorf("forced TestNameNil: %v %+v", err, res)
+	}
 	site := f.site(t, Cond, "p.go", 6)
-	res, err := f.build.Run(context.Background(), Run{Package: "example.com/crash/p", Test: "TestPanics", Mode: ModeSnapshot, Sites: []int{site}, ForceSegment: -1})
+	res, err = f.build.Run(context.Background(), Run{Package: "example.com/crash/p", Test: "TestPanics", Mode: ModeSnapshot, Sites: []int{site}, ForceSegment: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +479,7 @@ func TestSchema(t *testing.T) {
 	}{
 		{"crash", Cond, "p.go", 6, 0,
 			[]string{"i >= len(xs)", "i > len(xs)", "i >= len(xz)", "i", "len(xs) <= i && i >= 0"},
-			[]string{"pass", "TestPanics", "drop", "drop", "pass"}},
+			[]string{"TestNameNil", "TestPanics TestNameNil", "drop", "drop", "TestNameNil"}},
 		{"basic", Cond, "calc.go", 13, 0,
 			[]string{"x < 0", "x > 0", "c < 0"},
 			[]string{"pass", "TestAbs TestAbsNegative", "drop"}},
@@ -537,7 +550,7 @@ func TestSchemaBisect(t *testing.T) {
 	if fmt.Sprint(dropped) != "[1 3]" {
 		t.Errorf("dropped = %v (%v)", dropped, s.Dropped)
 	}
-	if res, err := s.RunSuite(context.Background(), 0); err != nil || !res.Passed {
+	if res, err := s.RunSuite(context.Background(), 0); err != nil || strings.Join(res.Failed, " ") != "TestNameNil" {
 		t.Errorf("candidate 0: %+v, %v", res, err)
 	}
 }

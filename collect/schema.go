@@ -245,38 +245,60 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 				timeout = min(10*d+10*time.Second, defaultSchemaTimeout)
 			}
 		}
-		out, err := s.runner.Run(ctx, &gotest.Invocation{
-			Path:    bin,
-			Args:    []string{"-test.count=1", "-test.v", "-test.timeout=0"},
-			Dir:     s.prog.pkgDir(path),
-			Env:     []string{"NOPOL_CAND=" + strconv.Itoa(k), "NOPOL_MODE=", "NOPOL_OUT=", "NOPOL_FORCE="},
-			Timeout: timeout,
-		})
-		var exit *gotest.ExitError
-		switch {
-		case err == nil:
-		case gotest.IsTimeout(err):
-			res.TimedOut = true
-		case errors.As(err, &exit):
-		default:
-			return res, fmt.Errorf("running candidate %d: %w", k, err)
-		}
-		output := string(out.Stdout) + string(out.Stderr)
-		failed := false
-		for _, t := range gotest.ParseVerbose(output, err != nil) {
-			if t.Action != "fail" {
-				continue
+		// A crash keeps later tests from running: run those again.
+		ran := map[string]bool{}
+		args := []string{"-test.count=1", "-test.v", "-test.timeout=0"}
+		for round := 0; round < 20; round++ {
+			out, err := s.runner.Run(ctx, &gotest.Invocation{
+				Path:    bin,
+				Args:    args,
+				Dir:     s.prog.pkgDir(path),
+				Env:     []string{"NOPOL_CAND=" + strconv.Itoa(k), "NOPOL_MODE=", "NOPOL_OUT=", "NOPOL_FORCE="},
+				Timeout: timeout,
+			})
+			var exit *gotest.ExitError
+			switch {
+			case err == nil:
+			case gotest.IsTimeout(err):
+				res.TimedOut = true
+			case errors.As(err, &exit):
+			default:
+				return res, fmt.Errorf("running candidate %d: %w", k, err)
 			}
-			failed = true
-			name := t.Test
-			if path != s.Site.Package {
-				name = path + "." + name
+			output := string(out.Stdout) + string(out.Stderr)
+			failed, progress := false, false
+			for _, t := range gotest.ParseVerbose(output, err != nil) {
+				if t.Action == "" || ran[t.Test] {
+					continue
+				}
+				ran[t.Test], progress = true, true
+				if t.Action != "fail" {
+					continue
+				}
+				failed = true
+				name := t.Test
+				if path != s.Site.Package {
+					name = path + "." + name
+				}
+				res.Failed = append(res.Failed, name)
 			}
-			res.Failed = append(res.Failed, name)
-		}
-		if err != nil || failed {
-			res.Passed = false
-			res.Output += output
+			if err != nil || failed {
+				res.Passed = false
+				res.Output += output
+			}
+			if err == nil || res.TimedOut || !progress {
+				break
+			}
+			var left []string
+			for _, name := range s.prog.Tests[path] {
+				if !ran[name] {
+					left = append(left, name)
+				}
+			}
+			if len(left) == 0 {
+				break
+			}
+			args = []string{"-test.count=1", "-test.v", "-test.timeout=0", "-test.run=" + namesPattern(left)}
 		}
 		if res.TimedOut {
 			break
