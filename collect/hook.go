@@ -49,11 +49,11 @@ type nopolRecord struct {
 	N int64        ` + "`json:\"n,omitempty\"`" + `
 }
 
-type nopolShared struct{ v []any }
+type nopolShared struct{ v []interface{} }
 
 func (*nopolShared) String() string   { return "" }
 func (*nopolShared) Set(string) error { return nil }
-func (s *nopolShared) Get() any       { return s.v }
+func (s *nopolShared) Get() interface{}       { return s.v }
 
 const nopolMaxString = 4096
 
@@ -106,20 +106,20 @@ func nopolIDs(s string) map[int]bool {
 // function (through nopolSetup), so the registration never races.
 var nopolState = nopolShare()
 
-func nopolShare() []any {
+func nopolShare() []interface{} {
 	const key = "nopol.shared.state"
 	if f := flag.Lookup(key); f != nil {
 		if g, ok := f.Value.(flag.Getter); ok {
-			if v, ok := g.Get().([]any); ok && len(v) == 3 {
+			if v, ok := g.Get().([]interface{}); ok && len(v) == 3 {
 				return v
 			}
 		}
 	}
 	var out *os.File
 	if name := os.Getenv("NOPOL_OUT"); name != "" {
-		out, _ = os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		out, _ = os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0644)
 	}
-	v := []any{&[2]int64{-1, -1}, new(sync.Mutex), out}
+	v := []interface{}{&[2]int64{-1, -1}, new(sync.Mutex), out}
 	flag.Var(&nopolShared{v}, key, "nopol internal state")
 	return v
 }
