@@ -282,7 +282,7 @@ func checkCandidates(t *testing.T, spec *synth.Spec, cands []synth.Candidate) {
 				break
 			}
 		}
-		if trivial(spec, c.Term) {
+		if trivial(spec, c.Term) || sameWant(spec.Examples) && constantNearby(spec, c.Term) {
 			t.Errorf("candidate %q is trivial", c.Source)
 		}
 	}
@@ -303,6 +303,48 @@ func trivial(spec *synth.Spec, t *synth.Term) bool {
 		}
 	}
 	return false
+}
+
+// constantNearby reports whether t has one value on every example and on
+// every state one step away from one (a bool flipped, a number moved by
+// one or negated, a string emptied).
+func constantNearby(spec *synth.Spec, t *synth.Term) bool {
+	var first *bool
+	for _, ex := range spec.Examples {
+		for i := -1; i < len(ex.Values); i++ {
+			for _, step := range []int{-1, 1, 0} {
+				st := synth.Example{Values: slices.Clone(ex.Values)}
+				if i >= 0 {
+					switch v := &st.Values[i]; v.Kind {
+					case synth.Bool:
+						v.Bool = !v.Bool
+					case synth.Int:
+						v.Int += int64(step)
+						if step == 0 {
+							v.Int = -v.Int
+						}
+					case synth.Float:
+						v.Float += float64(step)
+						if step == 0 {
+							v.Float = -v.Float
+						}
+					case synth.String:
+						v.Str = ""
+					}
+				}
+				r, err := t.Eval(spec, &st)
+				if err != nil {
+					continue
+				}
+				if first == nil {
+					first = &r.Bool
+				} else if *first != r.Bool {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 func readsInput(t *synth.Term) bool {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -184,10 +185,18 @@ func Solve(ctx context.Context, spec *Spec, opts Options) ([]Candidate, error) {
 }
 
 // Check keeps the terms that give every example of p its outcome with Go
-// semantics, are not trivial, render to parseable Go, and are distinct.
+// semantics, are not trivial (they read an input and, when every example
+// wants the same outcome, change value on some probe state), render to
+// parseable Go, and are distinct.
 func Check(p *Problem, terms []*Term) []Candidate {
 	var out []Candidate
 	seen := map[string]bool{}
+	// When every example wants the same outcome, a candidate is constant on
+	// them: probe states tell a real condition from ok || !ok.
+	var probes []Example
+	if sameWant(p.Examples) {
+		probes = probeStates(p)
+	}
 	for _, t := range terms {
 		if t == nil || t.Kind(p.Spec) != Bool || !usesInput(t) {
 			continue
@@ -200,6 +209,9 @@ func Check(p *Problem, terms []*Term) []Candidate {
 		if !Satisfies(p.Spec, t, p.Examples) {
 			continue
 		}
+		if probes != nil && constantOn(p.Spec, t, probes, p.Examples[0].Want) {
+			continue
+		}
 		e, err := t.AST(p.Spec)
 		if err != nil {
 			continue
@@ -207,6 +219,65 @@ func Check(p *Problem, terms []*Term) []Candidate {
 		out = append(out, Candidate{Term: t, Source: src, Expr: e, Size: t.Size()})
 	}
 	return out
+}
+
+func sameWant(exs []Example) bool {
+	for _, ex := range exs {
+		if ex.Want != exs[0].Want {
+			return false
+		}
+	}
+	return true
+}
+
+// maxProbed bounds the examples probeStates varies.
+const maxProbed = 20
+
+// probeStates returns variations of the first examples, one input changed
+// at a time: a bool flipped, a number moved by one, to zero or negated, a
+// value another example has, an empty string.
+func probeStates(p *Problem) []Example {
+	var out []Example
+	exs := p.Examples[:min(len(p.Examples), maxProbed)]
+	for _, ex := range exs {
+		for i, v := range ex.Values {
+			var alts []Value
+			switch v.Kind {
+			case Bool:
+				alts = append(alts, BoolValue(!v.Bool))
+			case Int:
+				alts = append(alts, IntValue(v.Int-1), IntValue(v.Int+1), IntValue(0), IntValue(-v.Int))
+			case Float:
+				alts = append(alts, FloatValue(v.Float-1), FloatValue(v.Float+1), FloatValue(0), FloatValue(-v.Float))
+			case String:
+				alts = append(alts, StringValue(""))
+			}
+			for _, other := range exs {
+				if w := other.Values[i]; !w.Missing {
+					alts = append(alts, w)
+				}
+			}
+			for _, alt := range alts {
+				if alt == v {
+					continue
+				}
+				probe := Example{Values: slices.Clone(ex.Values)}
+				probe.Values[i] = alt
+				out = append(out, probe)
+			}
+		}
+	}
+	return out
+}
+
+// constantOn reports whether t gives want on every probe it can evaluate.
+func constantOn(spec *Spec, t *Term, probes []Example, want bool) bool {
+	for i := range probes {
+		if v, err := t.Eval(spec, &probes[i]); err == nil && v.Bool != want {
+			return false
+		}
+	}
+	return true
 }
 
 // Satisfies reports whether t evaluates to each example's Want.

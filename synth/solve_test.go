@@ -190,3 +190,34 @@ func TestRankNegatedInput(t *testing.T) {
 		t.Errorf("first %q cost %d, want p != nil at 200 (two components, nothing new)", cands[0].Source, cands[0].Cost)
 	}
 }
+
+// TestCheckTautologies checks that when every example wants the same
+// outcome, conditions true whatever the inputs are refused and real ones
+// kept.
+func TestCheckTautologies(t *testing.T) {
+	spec := &synth.Spec{
+		Inputs:    []synth.Input{{Expr: "ok", Kind: synth.Bool}, {Expr: "n", Kind: synth.Int}},
+		Constants: []synth.Constant{{Expr: "0", Value: synth.IntValue(0)}},
+	}
+	for _, n := range []int64{1, 2, 3} {
+		spec.Examples = append(spec.Examples, synth.Example{
+			Values: []synth.Value{synth.BoolValue(n != 2), synth.IntValue(n)},
+			Want:   true,
+		})
+	}
+	p, err := synth.Prepare(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms := []*synth.Term{
+		bin(synth.OpOr, in(0), not(in(0))),                                              // ok || !ok
+		not(bin(synth.OpAnd, in(0), not(in(0)))),                                        // !(ok && !ok)
+		bin(synth.OpOr, bin(synth.OpLt, in(1), cst(0)), bin(synth.OpGe, in(1), cst(0))), // n < 0 || n >= 0
+		bin(synth.OpGt, in(1), cst(0)),                                                  // n > 0: kept
+		bin(synth.OpOr, in(0), bin(synth.OpGt, in(1), cst(0))),                          // ok || n > 0: kept
+	}
+	got := sources(synth.Check(p, terms))
+	if want := []string{"n > 0", "ok || n > 0"}; !slices.Equal(got, want) {
+		t.Errorf("Check kept %q, want %q", got, want)
+	}
+}
