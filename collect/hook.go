@@ -32,28 +32,28 @@ import (
 
 // NopolValue is one observed value, encoded as collect.Value.
 type NopolValue struct {
-	K int     ` + "`json:\"k\"`" + `
-	B bool    ` + "`json:\"b,omitempty\"`" + `
-	I int64   ` + "`json:\"i,omitempty\"`" + `
-	F float64 ` + "`json:\"f,omitempty\"`" + `
-	S string  ` + "`json:\"s,omitempty\"`" + `
-	M bool    ` + "`json:\"m,omitempty\"`" + `
+	K int     "json:\"k\""
+	B bool    "json:\"b,omitempty\""
+	I int64   "json:\"i,omitempty\""
+	F float64 "json:\"f,omitempty\""
+	S string  "json:\"s,omitempty\""
+	M bool    "json:\"m,omitempty\""
 }
 
 type nopolRecord struct {
-	S int          ` + "`json:\"s\"`" + `
-	O bool         ` + "`json:\"o\"`" + `
-	V []NopolValue ` + "`json:\"v,omitempty\"`" + `
-	G int64        ` + "`json:\"g\"`" + `
-	I int64        ` + "`json:\"i\"`" + `
-	N int64        ` + "`json:\"n,omitempty\"`" + `
+	S int          "json:\"s\""
+	O bool         "json:\"o\""
+	V []NopolValue "json:\"v,omitempty\""
+	G int64        "json:\"g\""
+	I int64        "json:\"i\""
+	N int64        "json:\"n,omitempty\""
 }
 
 type nopolShared struct{ v []interface{} }
 
-func (*nopolShared) String() string   { return "" }
-func (*nopolShared) Set(string) error { return nil }
-func (s *nopolShared) Get() interface{}       { return s.v }
+func (*nopolShared) String() string     { return "" }
+func (*nopolShared) Set(string) error   { return nil }
+func (s *nopolShared) Get() interface{} { return s.v }
 
 const nopolMaxString = 4096
 
