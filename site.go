@@ -291,10 +291,12 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	if site.Kind == collect.Cond {
 		spec.Original = site.Original
 	}
-	var all []angelic.Example
 	// Failing tests' examples come first, so that the cap on examples
 	// never drops them.
-	seen := map[string]bool{}
+	var (
+		all  []angelic.Example
+		vals [][]synth.Value
+	)
 	for i, res := range results {
 		k := keys[i]
 		if !res.Passed {
@@ -308,24 +310,30 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			if e.Site != site.ID || len(e.Values) != len(site.Observed) {
 				continue
 			}
-			vals := make([]synth.Value, len(keep))
+			v := make([]synth.Value, len(keep))
 			for j, oi := range keep {
-				vals[j] = synthValue(e.Values[oi], site.Observed[oi].Kind)
+				v[j] = synthValue(e.Values[oi], site.Observed[oi].Kind)
 			}
 			want := e.Outcome
 			if st.name == "return" {
 				want = !want
 			}
-			key := stateKey(vals)
-			all = append(all, angelic.Example{State: key, Want: want, Origin: k.name})
-			if seen[fmt.Sprint(want)+key] || len(spec.Examples) >= maxExamples {
-				continue
-			}
-			seen[fmt.Sprint(want)+key] = true
-			spec.Examples = append(spec.Examples, synth.Example{Values: vals, Want: want, Origin: k.name})
+			all = append(all, angelic.Example{State: stateKey(v), Want: want, Origin: k.name})
+			vals = append(vals, v)
 		}
 	}
 	sum := angelic.Summarize(all)
+	seen := map[string]bool{}
+	for i, ex := range all {
+		if seen[ex.State] || sum.IsDontCare(ex.State) || len(spec.Examples) >= maxExamples {
+			continue
+		}
+		seen[ex.State] = true
+		spec.Examples = append(spec.Examples, synth.Example{Values: vals[i], Want: ex.Want, Origin: ex.Origin})
+	}
+	if len(sum.DontCare) > 0 {
+		r.logf("snapshot: %d states had both outcomes in passing runs and are left out (%s)", len(sum.DontCare), sum.Conflict)
+	}
 	if len(inputs) == 0 {
 		return nil, sum, "no specification: nothing observable at the site", nil
 	}

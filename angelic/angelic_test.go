@@ -229,30 +229,41 @@ func TestSearchErrors(t *testing.T) {
 
 func TestSummarize(t *testing.T) {
 	tests := []struct {
-		name    string
-		ex      []Example
-		trivial bool
-		sum     Summary
+		name     string
+		ex       []Example
+		trivial  bool
+		constant bool
+		sum      Summary
 	}{
-		{"mixed", []Example{{"a", true, "T1"}, {"b", false, "T2"}, {"a", true, "T3"}}, false,
+		{"mixed", []Example{{"a", true, "T1"}, {"b", false, "T2"}, {"a", true, "T3"}}, false, false,
 			Summary{Examples: 3, Distinct: 2, True: 1, False: 1}},
-		{"one state", []Example{{"a", true, "T1"}, {"a", true, "T2"}}, true,
+		{"one state", []Example{{"a", true, "T1"}, {"a", true, "T2"}}, true, true,
 			Summary{Examples: 2, Distinct: 1, True: 1}},
-		{"constant", []Example{{"a", false, "T1"}, {"b", false, "T2"}}, true,
+		{"constant", []Example{{"a", false, "T1"}, {"b", false, "T2"}}, true, true,
 			Summary{Examples: 2, Distinct: 2, False: 2}},
-		{"conflict", []Example{{"a", false, "T1"}, {"b", true, "T2"}, {"a", true, "T3"}}, true,
-			Summary{Examples: 3, Distinct: 2, True: 1, False: 1, Conflict: "T1 needs false and T3 needs true in the same state"}},
+		{"a don't-care state is left out", []Example{{"a", false, "T1"}, {"b", true, "T2"}, {"a", true, "T3"}, {"c", false, "T1"}, {"a", false, "T4"}}, false, false,
+			Summary{Examples: 5, Distinct: 2, True: 1, False: 1, DontCare: []string{"a"}, Conflict: "T1 needs false and T3 needs true in the same state"}},
+		{"only don't-cares", []Example{{"a", false, "T1"}, {"a", true, "T3"}}, true, false,
+			Summary{Examples: 2, DontCare: []string{"a"}, Conflict: "T1 needs false and T3 needs true in the same state"}},
 	}
 	for _, tc := range tests {
 		s := Summarize(tc.ex)
-		if s != tc.sum {
+		if !reflect.DeepEqual(s, tc.sum) {
 			t.Errorf("%s: %+v, want %+v", tc.name, s, tc.sum)
 		}
-		if got, want := s.Constant(), tc.trivial && s.Conflict == ""; got != want {
-			t.Errorf("%s: constant = %v, want %v", tc.name, got, want)
+		if got := s.Constant(); got != tc.constant {
+			t.Errorf("%s: constant = %v, want %v", tc.name, got, tc.constant)
 		}
 		if got := s.Trivial() != ""; got != tc.trivial {
 			t.Errorf("%s: trivial = %v (%q), want %v", tc.name, got, s.Trivial(), tc.trivial)
+		}
+		for _, dc := range tc.sum.DontCare {
+			if !s.IsDontCare(dc) {
+				t.Errorf("%s: %q is not a don't-care", tc.name, dc)
+			}
+		}
+		if s.IsDontCare("zz") {
+			t.Errorf("%s: zz is a don't-care", tc.name)
 		}
 	}
 }

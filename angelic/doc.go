@@ -54,5 +54,7 @@
 // tests run unforced, and the failing tests run with their angelic value.
 // In each such run every evaluation of the site had the outcome it needed,
 // so each evaluation's observed state and outcome is one input/output
-// example for synthesis (see [Example] and [Distinct]).
+// example for synthesis (see [Example] and [Summarize]). A state that had
+// both outcomes in passing runs is a don't-care and is left out: a test
+// passed with each outcome there.
 package angelic

@@ -19,20 +19,27 @@ type Example struct {
 
 // Summary describes a site's examples.
 type Summary struct {
-	// Examples is the number of examples, Distinct the number of
-	// distinct states.
+	// Examples is the number of examples, Distinct the number of distinct
+	// states that are not don't-cares.
 	Examples, Distinct int
 	// True and False count the distinct states needing each outcome.
 	True, False int
-	// Conflict names two origins with the same state and different needs,
-	// "" if none.
+	// DontCare lists the states that had both outcomes in passing runs,
+	// sorted; Conflict describes the first such pair of examples.
+	DontCare []string
 	Conflict string
 }
 
-// Summarize counts examples, distinct states and needed outcomes.
+// Summarize counts examples, distinct states and needed outcomes. A state
+// that had both outcomes in runs that passed is a don't-care: some test
+// passed with each outcome there (the state does not observe what decides,
+// or a passing test does not check the difference), so it specifies
+// nothing; it is counted apart and should be left out of the examples.
+// Validating candidates on the whole suite makes up for it.
 func Summarize(examples []Example) Summary {
 	s := Summary{Examples: len(examples)}
 	first := map[string]Example{}
+	both := map[string]bool{}
 	var keys []string
 	for _, ex := range examples {
 		prev, ok := first[ex.State]
@@ -41,42 +48,57 @@ func Summarize(examples []Example) Summary {
 			keys = append(keys, ex.State)
 			continue
 		}
-		if prev.Want != ex.Want && s.Conflict == "" {
-			s.Conflict = fmt.Sprintf("%s needs %v and %s needs %v in the same state", prev.Origin, prev.Want, ex.Origin, ex.Want)
+		if prev.Want != ex.Want && !both[ex.State] {
+			both[ex.State] = true
+			s.DontCare = append(s.DontCare, ex.State)
+			if s.Conflict == "" {
+				s.Conflict = fmt.Sprintf("%s needs %v and %s needs %v in the same state", prev.Origin, prev.Want, ex.Origin, ex.Want)
+			}
 		}
 	}
-	sort.Strings(keys)
-	s.Distinct = len(keys)
+	sort.Strings(s.DontCare)
 	for _, k := range keys {
-		if first[k].Want {
+		switch {
+		case both[k]:
+			continue
+		case first[k].Want:
 			s.True++
-		} else {
+		default:
 			s.False++
 		}
+		s.Distinct++
 	}
 	return s
 }
 
-// Constant reports whether every distinct state needs the same outcome
-// (and no state needs both).
+// IsDontCare reports whether state is one of s's don't-cares.
+func (s Summary) IsDontCare(state string) bool {
+	i := sort.SearchStrings(s.DontCare, state)
+	return i < len(s.DontCare) && s.DontCare[i] == state
+}
+
+// Constant reports whether every distinct state (don't-cares aside) needs
+// the same outcome.
 func (s Summary) Constant() bool {
-	return s.Conflict == "" && s.Distinct > 0 && (s.True == 0 || s.False == 0)
+	return s.Distinct > 0 && (s.True == 0 || s.False == 0)
 }
 
 // Trivial says why the examples cannot specify a condition worth
 // synthesizing, or "" when they can: fewer than two distinct states, or
 // every state needing the same outcome (the "repair" would be a constant
-// condition that only looks like one), or the same state needing both.
+// condition that only looks like one).
 func (s Summary) Trivial() string {
+	dc := ""
+	if len(s.DontCare) > 0 {
+		dc = fmt.Sprintf(" (and %d don't-care states: %s)", len(s.DontCare), s.Conflict)
+	}
 	switch {
-	case s.Conflict != "":
-		return "contradictory examples: " + s.Conflict
 	case s.Distinct < 2:
-		return fmt.Sprintf("%d distinct observed state(s); at least 2 are needed", s.Distinct)
+		return fmt.Sprintf("%d distinct observed state(s)%s; at least 2 are needed", s.Distinct, dc)
 	case s.True == 0:
-		return fmt.Sprintf("all %d distinct states need false: the fix would be a constant", s.Distinct)
+		return fmt.Sprintf("all %d distinct states need false%s: the fix would be a constant", s.Distinct, dc)
 	case s.False == 0:
-		return fmt.Sprintf("all %d distinct states need true: the fix would be a constant", s.Distinct)
+		return fmt.Sprintf("all %d distinct states need true%s: the fix would be a constant", s.Distinct, dc)
 	}
 	return ""
 }
