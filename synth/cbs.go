@@ -192,16 +192,34 @@ func newProblemInfo(p *Problem) *problemInfo {
 	return pi
 }
 
-// addOffset records constant j of kind k as a useful offset or multiplier.
+// addOffset records constant j of kind k as a useful offset (x + 1: a
+// small nonzero value) or multiplier (2 * x: small, not 0 or 1). Offsets
+// and multipliers by large constants are rare in conditions, and a wide site
+// has many constants: each one would multiply the terms to search.
 func (pi *problemInfo) addOffset(k Kind, j int) {
 	v := pi.constVals[j]
-	if k == Int && v.Int != 0 || k == Float && v.Float != 0 && isFinite(v.Float) {
+	var f float64
+	switch k {
+	case Int:
+		f = float64(v.Int)
+	case Float:
+		f = v.Float
+	default:
+		return
+	}
+	if f != 0 && math.Abs(f) <= maxOffset {
 		pi.offConsts[k] = append(pi.offConsts[k], j)
 	}
-	if k == Int && v.Int != 0 && v.Int != 1 || k == Float && v.Float != 0 && v.Float != 1 && isFinite(v.Float) {
+	if f != 0 && f != 1 && math.Abs(f) <= maxMultiplier {
 		pi.mulConsts[k] = append(pi.mulConsts[k], j)
 	}
 }
+
+// The largest constants an offset adds and a multiplier multiplies by.
+const (
+	maxOffset     = 2
+	maxMultiplier = 4
+)
 
 func isFinite(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
 
@@ -441,12 +459,14 @@ func (lv *level) wellFormed() bool {
 				for _, j := range lv.pi.offConsts[t] {
 					dom = append(dom, lv.ni+len(lv.comps)+j)
 				}
-			default:
+			case t == String:
 				dom = append(dom, lv.constLocs(t)...)
-				if t != String {
-					dom = append(dom, lv.lit)
-					c.lit = zc.Const(lv.name("lit", c.loc), lv.sort(t))
-				}
+			default:
+				// A number is compared with a free literal, not with each
+				// of the code's constants: snapLiterals puts a constant
+				// back where one fits.
+				dom = append(dom, lv.lit)
+				c.lit = zc.Const(lv.name("lit", c.loc), lv.sort(t))
 			}
 			c.b = lv.newPort(c, "b", dom)
 			if c.kind.isArith() {
@@ -472,7 +492,7 @@ func (lv *level) wellFormed() bool {
 		}
 	}
 	// An offset is compared with an input only (x + 1 < n, never
-	// x + 1 < 5), a sum never with a literal.
+	// x + 1 < 5).
 	for _, d := range lv.comps {
 		if !d.kind.isCmp() {
 			continue
@@ -481,11 +501,7 @@ func (lv *level) wellFormed() bool {
 			if !c.kind.isArith() || !contains(d.a.dom, c.loc) {
 				continue
 			}
-			if c.kind.isSum() {
-				if contains(d.b.dom, lv.lit) {
-					lv.s.Assert(lv.is(d.a.loc, c.loc).Implies(lv.is(d.b.loc, lv.lit).Not()))
-				}
-			} else {
+			if !c.kind.isSum() {
 				lv.s.Assert(lv.is(d.a.loc, c.loc).Implies(lv.isInput(d.b.loc)))
 			}
 		}

@@ -174,7 +174,7 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 		e := counterexample(cg.p, t)
 		switch {
 		case e < 0:
-			cg.found = append(cg.found, orient(cg.p, t))
+			cg.found = append(cg.found, orient(cg.p, snapLiterals(cg.p, t)))
 			lv.s.Assert(block)
 		case lv.added[e]:
 			// The solver's semantics and Go's disagree on an example it
@@ -234,4 +234,43 @@ func variants(t *Term) []*Term {
 		}
 	}
 	return out
+}
+
+// snapLiterals replaces the invented literals of t by code constants where
+// t still satisfies every example: first a constant of the same value, then
+// the first one in the spec's order that fits (n < 37 becomes n < max when
+// max is 40 and no example lies between).
+func snapLiterals(p *Problem, t *Term) *Term {
+	var lits []*Term
+	var walk func(*Term)
+	walk = func(u *Term) {
+		if u.Op == OpLit {
+			lits = append(lits, u)
+		}
+		for _, a := range u.Args {
+			walk(a)
+		}
+	}
+	walk(t)
+	for _, lit := range lits {
+		saved := *lit
+		var same, other []int
+		for j, c := range p.Spec.Constants {
+			switch {
+			case c.Value == saved.Lit:
+				same = append(same, j)
+			case c.Value.Kind == saved.Lit.Kind,
+				saved.Lit.Kind == Float && ConstTerm(j).IsIntLiteral(p.Spec):
+				other = append(other, j)
+			}
+		}
+		for _, j := range append(same, other...) {
+			*lit = *ConstTerm(j) // t is ours: decode built it
+			if counterexample(p, t) < 0 {
+				break
+			}
+			*lit = saved
+		}
+	}
+	return t
 }
