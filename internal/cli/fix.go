@@ -131,8 +131,8 @@ func runFix(ctx context.Context, env *Env, args []string) error {
 		return Exit(ExitNoPatch, fmt.Errorf("no patch found: %s", res.Reason))
 	}
 	if !f.quiet {
-		fmt.Fprintf(env.Stderr, "nopol: patch: %s:%d `%s` -> `%s` (%s, %d candidates validated, %s)\n",
-			res.File, res.Site.Line, oneLine(res.Site.Original), res.Condition, res.Style, len(res.Candidates), res.Total.Round(time.Millisecond))
+		fmt.Fprintf(env.Stderr, "nopol: patch: %s:%d `%s` -> `%s` (%s; %d candidates validated, %d test runs, %s)\n",
+			res.File, res.Site.Line, oneLine(res.Site.Original), res.Condition, res.Style, len(res.Candidates), res.Runs, res.Total.Round(time.Millisecond))
 	}
 	if f.apply {
 		if err := applyPatch(res); err != nil {
