@@ -476,9 +476,6 @@ func (lv *level) wellFormed() bool {
 					zc.And(add, lv.isInput(c.a.loc), lv.isInput(c.b.loc)).Implies(c.a.loc.Lt(c.b.loc)),
 					sub.Implies(c.a.loc.Ne(c.b.loc)),
 				)
-				if c.lit != (z3.Expr{}) {
-					lv.s.Assert(lv.is(c.b.loc, lv.lit).Implies(c.lit.Gt(lv.num(t, 0))))
-				}
 				if nops == 3 {
 					var mul []z3.Expr
 					for _, j := range lv.pi.mulConsts[t] {
@@ -585,14 +582,6 @@ func contains(xs []int, x int) bool {
 		}
 	}
 	return false
-}
-
-// num makes the numeral i of kind t.
-func (lv *level) num(t Kind, i int64) z3.Expr {
-	if t == Float {
-		return lv.zc.Real(new(big.Rat).SetInt64(i))
-	}
-	return lv.zc.Int(i)
 }
 
 // value encodes v; ok is false for values the solver cannot represent

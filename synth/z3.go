@@ -5,8 +5,6 @@ package synth
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"time"
 
 	"github.com/nopol-go/nopol/internal/z3"
@@ -142,12 +140,8 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 	}
 	for len(cg.found) < cg.max {
 		lv.s.SetResourceLimit(uint(max(levelWork-used, 1)))
-		qs := time.Now()
 		res, err := lv.s.Check(ctx)
 		used, _ = lv.s.Statistic("rlimit count")
-		if os.Getenv("QDBG") != "" {
-			fmt.Fprintf(os.Stderr, "  %v %v %v %v\n", ms, res, time.Since(qs), used)
-		}
 		switch {
 		case res == z3.Unsat:
 			return nil

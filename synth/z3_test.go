@@ -121,7 +121,7 @@ var z3Specs = []struct {
 				ex(true, F(-1), F(-1), F(0)), ex(false, F(0), F(0), F(-0.5)), ex(true, F(0.5), F(0.25), F(1)),
 			},
 		},
-		want: []string{"x + y < z"},
+		want: []string{"x + y < z", "z > x + y"},
 	},
 	{
 		name: "negated bool",
@@ -156,6 +156,41 @@ var z3Specs = []struct {
 			},
 		},
 		want: []string{"i + 1 < n", "i < n - 1"},
+	},
+	{
+		name: "literal snapped to a code constant",
+		spec: Spec{
+			Inputs:    []Input{{"n", Int}, {"m", Int}},
+			Constants: []Constant{{"0", I(0)}, {"limit", I(40)}},
+			Original:  "n <= limit",
+			Examples: []Example{
+				ex(true, I(10), I(3)), ex(true, I(36), I(1)), ex(false, I(41), I(3)), ex(false, I(50), I(0)),
+			},
+		},
+		want: []string{"n < limit"},
+	},
+	{
+		name: "integer literal with a float",
+		spec: Spec{
+			Inputs:    []Input{{"ratio", Float}, {"n", Int}},
+			Constants: []Constant{{"1", I(1)}, {"0", I(0)}},
+			Original:  "ratio >= 1",
+			Examples: []Example{
+				ex(false, F(1), I(1)), ex(true, F(1.5), I(2)), ex(false, F(0.5), I(3)), ex(true, F(3), I(0)),
+			},
+		},
+		want: []string{"ratio > 1"},
+	},
+	{
+		name: "bool equality",
+		spec: Spec{
+			Inputs: []Input{{"on", Bool}, {"want", Bool}, {"n", Int}},
+			Examples: []Example{
+				ex(true, B(true), B(true), I(1)), ex(false, B(true), B(false), I(2)), ex(true, B(false), B(false), I(3)),
+				ex(false, B(false), B(true), I(0)), ex(true, B(true), B(true), I(7)),
+			},
+		},
+		want: []string{"on == want"},
 	},
 	{
 		name: "unsat xor",
@@ -206,23 +241,26 @@ func TestZ3Specs(t *testing.T) {
 	}
 }
 
-// TestZ3Deterministic checks that the same spec gives the same candidates.
+// TestZ3Deterministic checks that the same spec gives the same terms in
+// the same order.
 func TestZ3Deterministic(t *testing.T) {
-	spec := &z3Specs[1].spec
-	var first []string
-	for i := range 3 {
-		cands, err := Solve(context.Background(), spec, Options{Backend: "z3"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var srcs []string
-		for _, c := range cands {
-			srcs = append(srcs, c.Source)
-		}
-		if i == 0 {
-			first = srcs
-		} else if !slices.Equal(first, srcs) {
-			t.Fatalf("run %d: %q, first run %q", i, srcs, first)
+	for _, tt := range z3Specs {
+		p := mustPrepare(t, &tt.spec)
+		var first []string
+		for i := range 2 {
+			terms, err := z3Backend{}.Search(context.Background(), p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var srcs []string
+			for _, term := range terms {
+				srcs = append(srcs, term.Source(p.Spec))
+			}
+			if i == 0 {
+				first = srcs
+			} else if !slices.Equal(first, srcs) {
+				t.Errorf("%s: run %d: %q, first run %q", tt.name, i, srcs, first)
+			}
 		}
 	}
 }
