@@ -214,6 +214,7 @@ func TestCorpusTimes(t *testing.T) {
 	}
 	corpus := loadCorpus(t)
 	medians := map[string]time.Duration{}
+	all := map[string]map[string]time.Duration{}
 	for _, backend := range synth.Backends() {
 		solveTimesMu.Lock()
 		times := maps.Clone(solveTimes[backend])
@@ -227,6 +228,7 @@ func TestCorpusTimes(t *testing.T) {
 				times[p.Name] = time.Since(start)
 			}
 		}
+		all[backend] = times
 		names := slices.Collect(maps.Keys(times))
 		slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(times[a], times[b]), cmp.Compare(a, b)) })
 		med := times[names[len(names)/2]]
@@ -254,6 +256,20 @@ func TestCorpusTimes(t *testing.T) {
 	}
 	if z, e := medians["z3"], medians["enum"]; z > 0 && e > 0 {
 		t.Logf("median ratio z3/enum: %.1f", float64(z)/float64(e))
+	}
+	if testing.Verbose() {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%-24s", "problem (ms)")
+		for _, backend := range synth.Backends() {
+			fmt.Fprintf(&b, " %9s", backend)
+		}
+		for _, p := range corpus {
+			fmt.Fprintf(&b, "\n%-24s", p.Name)
+			for _, backend := range synth.Backends() {
+				fmt.Fprintf(&b, " %9.2f", float64(all[backend][p.Name].Microseconds())/1000)
+			}
+		}
+		t.Log("\n" + b.String())
 	}
 }
 
