@@ -77,6 +77,9 @@ func TestPurify(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("exit %d\n%s", code, stderr.String())
 			}
+			if strings.Contains(stderr.String(), "warning") {
+				t.Errorf("warnings:\n%s", stderr.String())
+			}
 			got := map[string][]byte{"stdout": stdout.Bytes()}
 			err = filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
 				if err != nil || d.IsDir() {
@@ -164,7 +167,7 @@ func TestPurifyJSON(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: mod}, []string{"purify", "-json"}); code != ExitOK {
+	if code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: mod}, []string{"purify", "-json", "-write", t.TempDir()}); code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
 	var r struct {
@@ -175,16 +178,25 @@ func TestPurifyJSON(t *testing.T) {
 			Test  string `json:"test"`
 			Class string `json:"class"`
 		} `json:"tests"`
+		Written []struct {
+			Prefix    []string `json:"prefix"`
+			Fragments []struct {
+				Name string
+			} `json:"fragments"`
+		} `json:"written"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
 		t.Fatalf("%v\n%s", err, stdout.String())
 	}
 	classes := fmt.Sprint(r.Tests)
-	want := "[{TestMixed absolutely-impure} {TestPure pure} {TestSign impure} {TestTable impure}]"
-	if r.Total.Tests != 4 || classes != want {
-		t.Errorf("tests %d, classes %s, want 4, %s", r.Total.Tests, classes, want)
+	want := "[{TestMixed absolutely-impure} {TestPure pure} {TestRegistry impure} {TestSign impure} {TestTable impure}]"
+	if r.Total.Tests != 5 || classes != want {
+		t.Errorf("tests %d, classes %s, want 5, %s", r.Total.Tests, classes, want)
 	}
-	if !strings.Contains(stderr.String(), "[4/4]") {
+	if len(r.Written) != 1 || fmt.Sprint(r.Written[0].Prefix) != "[TestRegistry]" || len(r.Written[0].Fragments) != 8 {
+		t.Errorf("written %+v, want one file, TestRegistry split in prefix mode, 8 fragments", r.Written)
+	}
+	if !strings.Contains(stderr.String(), "[5/5]") {
 		t.Errorf("no progress on stderr:\n%s", stderr.String())
 	}
 }
@@ -281,10 +293,14 @@ func TestPurifyMismatches(t *testing.T) {
 		"TestB_1": "pass", "TestB_2": "pass", // a failing test's fragments all pass
 		"TestC_iter1": "pass", // TestC_iter2 did not finish
 	}
-	got := strings.Join(mismatches(w, actions, passed), "\n")
-	want := "TestA passes but its fragment TestA_2: fail\n" +
-		"TestC passes but its fragment TestC_iter2: did not finish\n" +
-		"TestB fails but none of its fragments does"
+	var msgs []string
+	for _, m := range mismatches(w, actions, passed) {
+		msgs = append(msgs, m.test+": "+m.msg)
+	}
+	got := strings.Join(msgs, "\n")
+	want := "TestA: TestA passes but its fragment TestA_2: fail\n" +
+		"TestC: TestC passes but its fragment TestC_iter2: did not finish\n" +
+		"TestB: TestB fails but none of its fragments does"
 	if got != want {
 		t.Errorf("mismatches:\n%s\nwant:\n%s", got, want)
 	}

@@ -47,7 +47,10 @@ type Unsplit struct {
 // Fragments are named TestX_N for statement N counted from 1 (segment N-1)
 // and TestX_iterN (TestX_S_iterN when the test has several split loops).
 // Variables declared and no longer used in a fragment get a `_ = v`.
-func Split(f *dst.File, split func(test string) bool) ([]Fragment, []Unsplit) {
+//
+// mode, called once per test function, says how it is split; Keep leaves
+// it as it is.
+func Split(f *dst.File, mode func(test string) Mode) ([]Fragment, []Unsplit) {
 	testing := testingName(f)
 	names := map[string]bool{}
 	pkgTables := map[string]dst.Expr{}
@@ -74,11 +77,16 @@ func Split(f *dst.File, split func(test string) bool) ([]Fragment, []Unsplit) {
 	var decls []dst.Decl
 	for _, d := range f.Decls {
 		fn, ok := d.(*dst.FuncDecl)
-		if !ok || !IsTestFunc(fn, testing) || !split(fn.Name.Name) {
+		if !ok || !IsTestFunc(fn, testing) {
 			decls = append(decls, d)
 			continue
 		}
-		fns, fs, reason := splitFunc(fn, names, pkgTables)
+		m := mode(fn.Name.Name)
+		if m == Keep {
+			decls = append(decls, d)
+			continue
+		}
+		fns, fs, reason := splitFunc(fn, names, pkgTables, m == Prefix)
 		if reason != "" {
 			unsplit = append(unsplit, Unsplit{Test: fn.Name.Name, Reason: reason})
 			decls = append(decls, d)
@@ -89,6 +97,69 @@ func Split(f *dst.File, split func(test string) bool) ([]Fragment, []Unsplit) {
 	}
 	f.Decls = decls
 	return frags, unsplit
+}
+
+// Mode says how Split splits a test.
+type Mode uint8
+
+const (
+	// Keep leaves the test as it is.
+	Keep Mode = iota
+	// Minimal gives each fragment the earlier statements it depends on.
+	Minimal
+	// Prefix gives each fragment every earlier statement but those that
+	// only check and report (t.Errorf, an if statement calling nothing but
+	// t's reporting methods and fmt, strings, bytes, errors, strconv,
+	// reflect or math): for tests whose Minimal fragments do not behave as
+	// the test did, because of state the analysis does not see.
+	Prefix
+)
+
+// pureFuncPkgs are packages whose functions a check may call and stay a
+// check in Prefix mode.
+var pureFuncPkgs = map[string]bool{
+	"fmt": true, "strings": true, "bytes": true, "errors": true, "strconv": true, "reflect": true, "math": true,
+}
+
+// reportsOnly reports whether s calls nothing but t's reporting methods,
+// builtins and functions of pureFuncPkgs, and declares and assigns nothing
+// outside itself: dropping it from a fragment changes no state.
+func reportsOnly(s dst.Stmt, tname string) bool {
+	switch s.(type) {
+	case *dst.IfStmt, *dst.ExprStmt:
+	default:
+		return false
+	}
+	ok := true
+	dst.Inspect(s, func(n dst.Node) bool {
+		switch n := n.(type) {
+		case *dst.FuncLit, *dst.AssignStmt, *dst.IncDecStmt, *dst.SendStmt, *dst.GoStmt, *dst.DeferStmt:
+			ok = false
+		case *dst.CallExpr:
+			switch fun := unparen(n.Fun).(type) {
+			case *dst.Ident:
+				switch fun.Name {
+				case "len", "cap", "string", "int", "float64", "byte", "rune":
+				default:
+					ok = false
+				}
+			case *dst.SelectorExpr:
+				id, isID := fun.X.(*dst.Ident)
+				switch {
+				case !isID:
+					ok = false
+				case id.Name == tname && tname != "":
+					ok = ok && checkMethods[fun.Sel.Name] && fun.Sel.Name != "Run"
+				default:
+					ok = ok && pureFuncPkgs[id.Name]
+				}
+			default:
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // stmtKind says what a top-level statement is to the fragments after it.
@@ -131,7 +202,7 @@ var (
 	envMethods = map[string]bool{"Parallel": true, "Setenv": true, "Chdir": true, "Cleanup": true}
 )
 
-func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst.Expr) ([]dst.Decl, []Fragment, string) {
+func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst.Expr, prefix bool) ([]dst.Decl, []Fragment, string) {
 	body := fn.Body.List
 	if len(body) < 2 && !(len(body) == 1 && tableLoop(body[0]) != nil) {
 		return nil, nil, "fewer than two statements"
@@ -218,6 +289,9 @@ func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst
 	// needed.
 	take := func(j int, needed map[string]bool) bool {
 		in := infos[j]
+		if prefix {
+			return !reportsOnly(body[j], tname) || changes(in.mutates, needed)
+		}
 		switch in.kind {
 		case kindCheck:
 			// A check is setup only when it changes what the fragment

@@ -16,7 +16,8 @@ import (
 )
 
 // TestSplit splits every test of the test files of each testdata/split
-// module and compares the purified files with the golden sections
+// module (in Minimal mode, or Prefix for the tests listed in the section
+// "prefix") and compares the purified files with the golden sections
 // "purified/<file>"; unless -short, it then runs the original and the
 // purified module and checks that every fragment of a passing test passes
 // and that some fragment of a failing test fails (golden "outcomes").
@@ -30,6 +31,15 @@ func TestSplit(t *testing.T) {
 			ar, err := txtar.ParseFile(file)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// Tests listed in the section "prefix" are split in Prefix mode.
+			prefix := map[string]bool{}
+			for _, f := range ar.Files {
+				if f.Name == "prefix" {
+					for _, l := range lines(f.Data) {
+						prefix[l] = true
+					}
+				}
 			}
 			got := map[string][]byte{}
 			var frags []Fragment
@@ -48,7 +58,12 @@ func TestSplit(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				fs, unsplit := Split(df, func(string) bool { return true })
+				fs, unsplit := Split(df, func(test string) Mode {
+					if prefix[test] {
+						return Prefix
+					}
+					return Minimal
+				})
 				frags = append(frags, fs...)
 				for _, u := range unsplit {
 					fmt.Fprintf(&notes, "%s not split: %s\n", u.Test, u.Reason)
