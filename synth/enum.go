@@ -18,7 +18,16 @@ import (
 // target; numeric terms of size MaxSize-2 can only be compared with a leaf,
 // so they are built on the fly at the last level and dropped; at the last
 // level only the terms equal to the target matter, so "&&" and "||" combine
-// only operands that agree with the target where they must.
+// only operands that agree with the target where they must, and comparisons
+// stop at the first example where no operator agrees.
+//
+// The leaves are the inputs, the code's constants (integer literals also as
+// floats) and a few invented integers (see invented). All solutions of a
+// level are collected (up to 10 × MaxCandidates); once one is found, the
+// search goes at most two components further (see shrink), and stops after
+// a level that brought MaxCandidates solutions. Ties between equivalent
+// terms of one size are broken by the ranking cost, so that the kept term is
+// the one Rank would prefer.
 
 func init() { Register("enum", enumBackend{}) }
 
