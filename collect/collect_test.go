@@ -671,8 +671,8 @@ func TestTricky(t *testing.T) {
 		t.Errorf("evals of util.Check = %+v", res.Evals)
 	}
 	// The line directive does not move the site.
-	if id := f.site(t, Cond, "line.go", 5); f.prog.Sites[id].Original != "x > 3" {
-		t.Errorf("line.go:5 = %q", f.prog.Sites[id].Original)
+	if id := f.site(t, Cond, "line.go", 8); f.prog.Sites[id].Original != "x > 3" {
+		t.Errorf("line.go:8 = %q", f.prog.Sites[id].Original)
 	}
 	// Check's early return is written with explicit zeros: err is
 	// shadowed there.
