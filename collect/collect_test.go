@@ -683,3 +683,39 @@ func TestTricky(t *testing.T) {
 	}
 	f.checkUntouched(t)
 }
+
+// TestRunConcurrent checks that concurrent runs of one build do not mix
+// their records.
+func TestRunConcurrent(t *testing.T) {
+	f := instrument(t, "basic")
+	abs := f.site(t, Cond, "calc.go", 13)
+	runs := []Run{
+		{Test: "TestAbsNegative", Force: map[int]bool{abs: true}},
+		{Test: "TestAbsNegative"},
+		{Test: "TestCountMany", Mode: ModeSnapshot, Sites: []int{f.site(t, Cond, "calc.go", 40)}},
+		{Test: "TestAbs", Mode: ModeSnapshot, Sites: []int{abs}},
+	}
+	want := []struct {
+		passed bool
+		evals  int
+	}{{true, 2}, {false, 2}, {true, 200}, {false, 3}}
+	errs := make(chan error, len(runs))
+	for i, r := range runs {
+		go func() {
+			r.Package, r.ForceSegment = "example.com/basic/calc", -1
+			if r.Mode == 0 {
+				r.Mode = ModeCover
+			}
+			res, err := f.build.Run(context.Background(), r)
+			if err == nil && (res.Passed != want[i].passed || len(res.Evals) != want[i].evals) {
+				err = fmt.Errorf("run %d: passed=%v with %d evals, want %v %d", i, res.Passed, len(res.Evals), want[i].passed, want[i].evals)
+			}
+			errs <- err
+		}()
+	}
+	for range runs {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
