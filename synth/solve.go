@@ -15,11 +15,12 @@ import (
 type Options struct {
 	// Backend names the search: "z3" (default when built with Z3) or "enum".
 	Backend string
-	// MaxSize is the largest candidate, in components; 0 means 7.
+	// MaxSize is the largest candidate, in components; 0 (or less) means 7.
 	MaxSize int
-	// MaxCandidates is how many distinct candidates to return at most; 0 means 10.
+	// MaxCandidates is how many distinct candidates to return at most; 0 (or
+	// less) means 10.
 	MaxCandidates int
-	// Timeout bounds the whole search; 0 means 10s. Each solver query also
+	// Timeout bounds the whole search; 0 (or less) means 10s. Each solver query also
 	// stops when ctx is cancelled.
 	Timeout time.Duration
 }
@@ -28,13 +29,13 @@ func (o Options) withDefaults() Options {
 	if o.Backend == "" {
 		o.Backend = DefaultBackend()
 	}
-	if o.MaxSize == 0 {
+	if o.MaxSize <= 0 {
 		o.MaxSize = 7
 	}
-	if o.MaxCandidates == 0 {
+	if o.MaxCandidates <= 0 {
 		o.MaxCandidates = 10
 	}
-	if o.Timeout == 0 {
+	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
 	return o

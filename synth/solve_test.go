@@ -221,3 +221,12 @@ func TestCheckTautologies(t *testing.T) {
 		t.Errorf("Check kept %q, want %q", got, want)
 	}
 }
+
+func TestSolveNegativeOptions(t *testing.T) {
+	spec := intSpec("", "n")
+	spec.Examples = []synth.Example{intExample(true, "", 1), intExample(false, "", 0)}
+	cands, err := synth.Solve(context.Background(), spec, synth.Options{Backend: "enum", MaxSize: -1, MaxCandidates: -1, Timeout: -1})
+	if err != nil || len(cands) == 0 || len(cands) > 10 {
+		t.Errorf("got %d candidates, %v; want the defaults to apply", len(cands), err)
+	}
+}
