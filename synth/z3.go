@@ -78,7 +78,7 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 // level is abandoned after levelWork or levelTime.
 const (
 	extraCost      = 1
-	levelWork      = 4_000_000
+	levelWork      = 3_000_000
 	levelTime      = 1500 * time.Millisecond
 	afterFoundWork = 8_000_000
 	afterFoundTime = 2 * time.Second
