@@ -719,3 +719,28 @@ func TestRunConcurrent(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadPatterns(t *testing.T) {
+	f := load(t, "tricky")
+	tests := []struct {
+		dir      string
+		patterns []string
+		want     string
+	}{
+		{"api", []string{"."}, "example.com/tricky/api"},
+		{"", []string{"./util", "./api"}, "example.com/tricky/api"},
+		{"", nil, "example.com/tricky/api example.com/tricky/onlytests"},
+	}
+	for _, tt := range tests {
+		prog, err := Load(context.Background(), filepath.Join(f.dir, tt.dir), tt.patterns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(prog.Packages, " "); got != tt.want || prog.Dir != f.dir {
+			t.Errorf("Load(%s, %v): packages %q in %s, want %q", tt.dir, tt.patterns, got, prog.Dir, tt.want)
+		}
+	}
+	if _, err := Load(context.Background(), t.TempDir(), nil); err == nil {
+		t.Error("Load outside a module succeeded")
+	}
+}
