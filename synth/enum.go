@@ -662,7 +662,7 @@ func (e *enumerator) unorderedPairs(k Kind, total int, f func(a, b *entry)) {
 }
 
 // arithPairs calls f for the arithmetic terms of size s: a + b, a - b and
-// a * c for a constant c other than 0 and 1.
+// a * c for a constant c other than 0, 1 and -1.
 func (e *enumerator) arithPairs(k Kind, s int, f func(op Op, a, b *entry)) {
 	e.pairsFrom(k, s-1, true, func(a, b *entry) {
 		if !a.hasInput && !b.hasInput {
@@ -677,7 +677,7 @@ func (e *enumerator) arithPairs(k Kind, s int, f func(op Op, a, b *entry)) {
 		if !isZeroLeaf(a) {
 			f(OpSub, a, b) // 0 - b is a negation, found as a comparison
 		}
-		if a.hasInput && isConstLeaf(b.term) && !isOneLeaf(b) {
+		if a.hasInput && isConstLeaf(b.term) && !isUnitLeaf(b) {
 			f(OpMul, a, b)
 		}
 	})
@@ -687,8 +687,11 @@ func isZeroLeaf(en *entry) bool {
 	return !en.hasInput && en.size == 1 && (en.v.ints != nil && en.v.ints[0] == 0 || en.v.floats != nil && en.v.floats[0] == 0)
 }
 
-func isOneLeaf(en *entry) bool {
-	return en.v.ints != nil && en.v.ints[0] == 1 || en.v.floats != nil && en.v.floats[0] == 1
+// isUnitLeaf reports whether en is 1 or -1: multiplying by it adds nothing
+// a comparison or a subtraction does not say more simply.
+func isUnitLeaf(en *entry) bool {
+	return en.v.ints != nil && (en.v.ints[0] == 1 || en.v.ints[0] == -1) ||
+		en.v.floats != nil && (en.v.floats[0] == 1 || en.v.floats[0] == -1)
 }
 
 // boolResult handles the bool vector in the scratch buffers, built by mk at
