@@ -291,15 +291,17 @@ func TestPurifyMismatches(t *testing.T) {
 	actions := map[string]string{
 		"TestA_1": "pass", "TestA_2": "fail", // a passing test's fragment fails
 		"TestB_1": "pass", "TestB_2": "pass", // a failing test's fragments all pass
-		"TestC_iter1": "pass", // TestC_iter2 did not finish
+		"TestC_iter1": "pass", "TestC_iter2": "", // TestC_iter2 made the binary exit
 	}
+	w.Fragments = append(w.Fragments, purify.Fragment{Test: "TestD", Name: "TestD_1"}) // never ran
 	var msgs []string
 	for _, m := range mismatches(w, actions, passed) {
 		msgs = append(msgs, m.test+": "+m.msg)
 	}
 	got := strings.Join(msgs, "\n")
 	want := "TestA: TestA passes but its fragment TestA_2: fail\n" +
-		"TestC: TestC passes but its fragment TestC_iter2: did not finish\n" +
+		"TestC: TestC passes but its fragment TestC_iter2: made the test binary exit\n" +
+		": TestD_1 not verified: the test binary exited before it ran\n" +
 		"TestB: TestB fails but none of its fragments does"
 	if got != want {
 		t.Errorf("mismatches:\n%s\nwant:\n%s", got, want)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -108,7 +109,7 @@ func purifyTests(ctx context.Context, build *collect.Build, report *purify.Repor
 			fmt.Fprintf(progress, "nopol: %s not split: %s\n", u.Test, u.Reason)
 		}
 		for _, m := range w.Mismatches {
-			fmt.Fprintf(stderr, "nopol: warning: %s: %s (a nopol bug; please report it)\n", w.Path, m)
+			fmt.Fprintf(stderr, "nopol: warning: %s: %s\n", w.Path, m)
 		}
 	}
 	return written, nil
@@ -203,6 +204,11 @@ func sameFile(a, b string) (bool, error) {
 	return os.SameFile(sa, sb), nil
 }
 
+// verifyPasses bounds the go test runs per package in one verification:
+// a fragment that makes the test binary exit stops the fragments after
+// it, which run again without it.
+const verifyPasses = 8
+
 // verifyPurified runs the tests of each package with purified files, the
 // files (written under tmp) replacing the originals through an overlay,
 // and records in written where their outcomes differ from those of the
@@ -223,12 +229,16 @@ func verifyPurified(ctx context.Context, written []writtenFile, passed map[purif
 	}
 	for n, dir := range dirs {
 		replace := map[string]string{}
+		var frags []string
 		for k, i := range byDir[dir] {
 			path := filepath.Join(tmp, fmt.Sprintf("%d_%d_%s", n, k, filepath.Base(written[i].Source)))
 			if err := os.WriteFile(path, written[i].data, 0o644); err != nil {
 				return fmt.Errorf("verifying purified tests: %w", err)
 			}
 			replace[written[i].Source] = path
+			for _, fr := range written[i].Fragments {
+				frags = append(frags, fr.Name)
+			}
 		}
 		ov, err := json.Marshal(map[string]any{"Replace": replace})
 		if err != nil {
@@ -238,26 +248,9 @@ func verifyPurified(ctx context.Context, written []writtenFile, passed map[purif
 		if err := os.WriteFile(ovFile, ov, 0o644); err != nil {
 			return fmt.Errorf("verifying purified tests: %w", err)
 		}
-		out, err := gotest.Default.Run(ctx, &gotest.Invocation{
-			Path:    "go",
-			Args:    []string{"test", "-json", "-count=1", "-vet=off", "-overlay", ovFile, "."},
-			Dir:     dir,
-			Timeout: 10 * time.Minute,
-		})
-		var exit *gotest.ExitError
-		if err != nil && !errors.As(err, &exit) {
-			return fmt.Errorf("verifying purified tests in %s: %w", dir, err)
-		}
-		events, _ := gotest.ParseEvents(out.Stdout)
-		actions := map[string]string{}
-		build := ""
-		for _, p := range gotest.Summarize(events) {
-			if p.BuildFailed {
-				build += p.Output
-			}
-			for _, t := range p.Tests {
-				actions[t.Test] = t.Action
-			}
+		actions, build, err := runFragments(ctx, dir, ovFile, frags)
+		if err != nil {
+			return err
 		}
 		for _, i := range byDir[dir] {
 			w := &written[i]
@@ -273,7 +266,7 @@ func verifyPurified(ctx context.Context, written []writtenFile, passed map[purif
 			}
 			for _, m := range mismatches(w, actions, passed) {
 				w.Mismatches = append(w.Mismatches, m.msg)
-				if len(w.bad) == 0 || w.bad[len(w.bad)-1] != m.test {
+				if m.test != "" && (len(w.bad) == 0 || w.bad[len(w.bad)-1] != m.test) {
 					w.bad = append(w.bad, m.test)
 				}
 			}
@@ -282,11 +275,56 @@ func verifyPurified(ctx context.Context, written []writtenFile, passed map[purif
 	return nil
 }
 
+// runFragments runs the tests of the package in dir with the overlay until
+// every fragment of frags ran or verifyPasses runs were made, and returns
+// each test's action ("" for a test that started and did not finish: it
+// made the binary exit) and the compiler's errors if it does not build.
+func runFragments(ctx context.Context, dir, overlay string, frags []string) (map[string]string, string, error) {
+	actions := map[string]string{}
+	for pass := 0; pass < verifyPasses; pass++ {
+		args := []string{"test", "-json", "-count=1", "-vet=off", "-overlay", overlay}
+		if pass > 0 {
+			var left []string
+			for _, f := range frags {
+				if _, ran := actions[f]; !ran {
+					left = append(left, regexp.QuoteMeta(f))
+				}
+			}
+			if len(left) == 0 {
+				break
+			}
+			args = append(args, "-run", "^("+strings.Join(left, "|")+")$")
+		}
+		out, err := gotest.Default.Run(ctx, &gotest.Invocation{
+			Path: "go", Args: append(args, "."), Dir: dir, Timeout: 10 * time.Minute,
+		})
+		var exit *gotest.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			return nil, "", fmt.Errorf("verifying purified tests in %s: %w", dir, err)
+		}
+		events, _ := gotest.ParseEvents(out.Stdout)
+		before := len(actions)
+		for _, p := range gotest.Summarize(events) {
+			if p.BuildFailed {
+				return nil, p.Output, nil
+			}
+			for _, t := range p.Tests {
+				actions[t.Test] = t.Action
+			}
+		}
+		if len(actions) == before {
+			break // no progress
+		}
+	}
+	return actions, "", nil
+}
+
 // mismatch is a difference between a test and its fragments.
 type mismatch struct{ test, msg string }
 
 // mismatches compares the outcomes of w's fragments (actions) with those
-// of the original tests.
+// of the original tests. A fragment that never ran is reported without a
+// test to blame.
 func mismatches(w *writtenFile, actions map[string]string, passed map[purify.TestID]bool) []mismatch {
 	var out []mismatch
 	failed := map[string]bool{}
@@ -297,13 +335,18 @@ func mismatches(w *writtenFile, actions map[string]string, passed map[purify.Tes
 			tests = append(tests, fr.Test)
 			failed[fr.Test] = false
 		}
-		act := actions[fr.Name]
+		act, ran := actions[fr.Name]
+		if !ran {
+			out = append(out, mismatch{"", fmt.Sprintf("%s not verified: the test binary exited before it ran", fr.Name)})
+			failed[fr.Test] = true // unknown: do not blame the test either way
+			continue
+		}
 		if act == "fail" || act == "" {
 			failed[fr.Test] = true
 		}
 		if passed[id] && act != "pass" && act != "skip" {
 			if act == "" {
-				act = "did not finish"
+				act = "made the test binary exit"
 			}
 			out = append(out, mismatch{fr.Test, fmt.Sprintf("%s passes but its fragment %s: %s", fr.Test, fr.Name, act)})
 		}
