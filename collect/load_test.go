@@ -1,0 +1,185 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadSites(t *testing.T) {
+	f := load(t, "basic")
+	var got []string
+	for _, s := range f.prog.Sites {
+		kind := map[SiteKind]string{Cond: "cond", Guard: "guard"}[s.Kind]
+		got = append(got, fmt.Sprintf("%d %s:%d %s %s %s ret=%v %q", s.ID, filepath.Base(s.File), s.Line, kind, s.Func, s.Original, s.CanReturn, s.Return))
+	}
+	want := []string{
+		`0 calc.go:12 guard Abs Calls++ ret=true "return 0"`,
+		`1 calc.go:13 cond Abs x > 0 ret=false ""`,
+		`2 calc.go:27 cond Withdraw n == 0 ret=false ""`,
+		`3 calc.go:29 cond Withdraw a != nil && a.Balance >= n ret=false ""`,
+		`4 calc.go:30 guard Withdraw a.Balance -= n ret=true "return false"`,
+		`5 calc.go:40 cond Count c >= n ret=false ""`,
+		`6 calc.go:43 guard Count c++ ret=false "return 0"`,
+		`7 calc.go:50 guard Clamp x = min(x, Limit) ret=true "return 0"`,
+		`8 calc.go:56 cond Name len(a.Name) > 0 ret=false ""`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if f.prog.Module != "example.com/basic" || f.prog.Dir != f.dir {
+		t.Errorf("module %q dir %q", f.prog.Module, f.prog.Dir)
+	}
+	if g := strings.Join(f.prog.Packages, ","); g != "example.com/basic/calc" {
+		t.Errorf("packages = %s", g)
+	}
+	if g := strings.Join(f.prog.Tests["example.com/basic/calc"], ","); g != "TestAbs,TestAbsNegative,TestWithdraw,TestCount,TestCountMany,TestClamp,TestExternal,ExampleClamp" {
+		t.Errorf("tests = %s", g)
+	}
+}
+
+func TestObserved(t *testing.T) {
+	f := load(t, "basic")
+	render := func(id int) (string, string) {
+		s := f.prog.Sites[id]
+		var obs, cons []string
+		for _, o := range s.Observed {
+			e := fmt.Sprintf("%s:%d", o.Expr, o.Kind)
+			if o.NilGuard != "" {
+				e += "?" + o.NilGuard
+			}
+			obs = append(obs, e)
+		}
+		for _, c := range s.Constants {
+			cons = append(cons, fmt.Sprintf("%s=%v", c.Expr, c.Value))
+		}
+		return strings.Join(obs, " "), strings.Join(cons, " ")
+	}
+	tests := []struct {
+		file     string
+		line     int
+		kind     SiteKind
+		obs, con string
+	}{
+		{"calc.go", 13, Cond, "x:2 Calls:2", "0={2 false 0 0  false} Limit={2 false 100 0  false}"},
+		{"calc.go", 29, Cond, "a != nil:1 a.Balance >= n:1 a.Balance:2?a n:2 a == nil:1 a.Name:4?a Calls:2",
+			"0={2 false 0 0  false} Limit={2 false 100 0  false}"},
+		{"calc.go", 56, Cond, "len(a.Name):2 a.Name:4?a a == nil:1 a.Balance:2?a Calls:2", "0={2 false 0 0  false} \"\"={4 false 0 0  false} Limit={2 false 100 0  false}"},
+		{"calc.go", 43, Guard, "c:2 n:2 Calls:2", "0={2 false 0 0  false} Limit={2 false 100 0  false}"},
+	}
+	for _, tt := range tests {
+		obs, con := render(f.site(t, tt.kind, tt.file, tt.line))
+		if obs != tt.obs {
+			t.Errorf("%s:%d observed = %s\nwant %s", tt.file, tt.line, obs, tt.obs)
+		}
+		if con != tt.con {
+			t.Errorf("%s:%d constants = %s\nwant %s", tt.file, tt.line, con, tt.con)
+		}
+	}
+}
+
+func TestLoadError(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package m\n\nfunc F() int { return undefined }\n"), 0o644)
+	_, err := Load(context.Background(), dir, nil)
+	le, ok := err.(*LoadError)
+	if !ok {
+		t.Fatalf("err = %v, want *LoadError", err)
+	}
+	if !strings.Contains(le.Msg, "a.go:3:") || !strings.Contains(le.Msg, "undefined") {
+		t.Errorf("message lacks file:line: %s", le.Msg)
+	}
+}
+
+func TestTricky(t *testing.T) {
+	f := instrument(t, "tricky")
+	base, err := Baseline(context.Background(), f.prog, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(base) != 4 {
+		t.Errorf("baseline has %d results, want 4: %+v", len(base), base)
+	}
+	reached := map[int]bool{}
+	for _, b := range base {
+		if !b.Passed {
+			t.Errorf("%s fails in the baseline:\n%s", b.Test, b.Output)
+		}
+		res, err := f.build.Run(context.Background(), Run{Package: b.Package, Test: b.Test, Mode: ModeCover, ForceSegment: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Passed != b.Passed {
+			t.Errorf("%s: instrumented passed=%v\n%s", b.Test, res.Passed, res.Output)
+		}
+		for id := range res.Reached {
+			reached[id] = true
+		}
+	}
+	// Sites in util (no tests of its own) are reached from api's tests,
+	// including the one evaluated while package variables initialise.
+	build := f.site(t, Cond, "util.go", 17)
+	if !reached[build] {
+		t.Errorf("the site run during package initialisation was not recorded")
+	}
+	for _, s := range f.prog.Sites {
+		if strings.HasPrefix(s.Original, "defer") || strings.HasPrefix(s.Original, "go ") {
+			t.Errorf("%s:%d: %s is a site", s.File, s.Line, s.Original)
+		}
+		if s.Line == 0 || s.Original == "" {
+			t.Errorf("bad site %+v", s)
+		}
+	}
+	// The test constituent marked in api's test file is seen by the hook
+	// copy of util, and values are recorded there.
+	check := f.site(t, Cond, "util.go", 35)
+	res, err := f.build.Run(context.Background(), Run{Package: "example.com/tricky/api", Test: "TestUtil", Mode: ModeSnapshot, Sites: []int{check}, ForceSegment: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Evals) != 2 || res.Evals[0].Segment != 0 || res.Evals[1].Segment != 1 || res.Evals[0].Values[0].Int != -1 {
+		t.Errorf("evals of util.Check = %+v", res.Evals)
+	}
+	// The line directive does not move the site.
+	if id := f.site(t, Cond, "line.go", 8); f.prog.Sites[id].Original != "x > 3" {
+		t.Errorf("line.go:8 = %q", f.prog.Sites[id].Original)
+	}
+	// Check's early return is written with explicit zeros: err is
+	// shadowed there.
+	for _, s := range f.prog.Sites {
+		if s.Func == "Check" && s.Kind == Guard && s.Original == "n = x" && s.Return != "return" {
+			t.Errorf("Check: return %q", s.Return)
+		}
+	}
+	f.checkUntouched(t)
+}
+
+func TestLoadPatterns(t *testing.T) {
+	f := load(t, "tricky")
+	tests := []struct {
+		dir      string
+		patterns []string
+		want     string
+	}{
+		{"api", []string{"."}, "example.com/tricky/api"},
+		{"", []string{"./util", "./api"}, "example.com/tricky/api"},
+		{"", nil, "example.com/tricky/api example.com/tricky/onlytests"},
+	}
+	for _, tt := range tests {
+		prog, err := Load(context.Background(), filepath.Join(f.dir, tt.dir), tt.patterns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(prog.Packages, " "); got != tt.want || prog.Dir != f.dir {
+			t.Errorf("Load(%s, %v): packages %q in %s, want %q", tt.dir, tt.patterns, got, prog.Dir, tt.want)
+		}
+	}
+	if _, err := Load(context.Background(), t.TempDir(), nil); err == nil {
+		t.Error("Load outside a module succeeded")
+	}
+}

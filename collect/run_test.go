@@ -1,0 +1,269 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCancelled(t *testing.T) {
+	f := load(t, "crash")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if b, err := Instrument(ctx, f.prog); err == nil {
+		b.Close()
+		t.Fatal("Instrument with a cancelled context succeeded")
+	}
+	site := f.prog.Sites[0]
+	if s, err := BuildSchema(ctx, f.prog, site, 0, []string{"true"}); err == nil {
+		s.Close()
+		t.Fatal("BuildSchema with a cancelled context succeeded")
+	}
+	if _, err := VerifyPatch(ctx, f.prog, site.File, []byte("package p\n"), time.Minute); err == nil {
+		t.Fatal("VerifyPatch with a cancelled context succeeded")
+	}
+	// TestMain checks that no temp dir is left.
+}
+
+func TestBaseline(t *testing.T) {
+	f := load(t, "basic")
+	res, err := Baseline(context.Background(), f.prog, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res {
+		got = append(got, fmt.Sprintf("%s:%v", r.Test, r.Passed))
+	}
+	want := "TestAbs:false TestAbsNegative:false TestWithdraw:true TestCount:true TestCountMany:true TestClamp:true TestExternal:true ExampleClamp:true"
+	if strings.Join(got, " ") != want {
+		t.Errorf("baseline = %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if !strings.Contains(res[1].Output, "calc_test.go:17: Abs(-5) = -5") {
+		t.Errorf("TestAbsNegative output lacks the failure: %q", res[1].Output)
+	}
+	f.checkUntouched(t)
+}
+
+func TestInstrumentPlainSameOutcomes(t *testing.T) {
+	f := instrument(t, "basic")
+	base, err := Baseline(context.Background(), f.prog, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range base {
+		res, err := f.build.Run(context.Background(), Run{Package: b.Package, Test: b.Test, Mode: ModeCover, ForceSegment: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Passed != b.Passed {
+			t.Errorf("%s: instrumented passed=%v, plain %v\n%s", b.Test, res.Passed, b.Passed, res.Output)
+		}
+		if len(res.Reached) == 0 {
+			t.Errorf("%s: reached no site", b.Test)
+		}
+	}
+	f.checkUntouched(t)
+}
+
+func TestRun(t *testing.T) {
+	f := instrument(t, "basic")
+	const pkg = "example.com/basic/calc"
+	abs := f.site(t, Cond, "calc.go", 13)
+	withdraw := f.site(t, Cond, "calc.go", 29)
+	balance := f.site(t, Guard, "calc.go", 30)
+	count := f.site(t, Cond, "calc.go", 40)
+	clamp := f.site(t, Guard, "calc.go", 50)
+	tests := []struct {
+		name     string
+		run      Run
+		passed   bool
+		timedOut bool
+		check    func(t *testing.T, res Result)
+	}{
+		{"plain failing", Run{Test: "TestAbsNegative"}, false, false, func(t *testing.T, res Result) {
+			if res.Reached[abs] != [2]int{1, 0} {
+				t.Errorf("reached = %v", res.Reached[abs])
+			}
+			if !strings.Contains(res.Output, "calc_test.go:17: Abs(-5) = -5") {
+				t.Errorf("output lacks the original file:line:\n%s", res.Output)
+			}
+		}},
+		{"forcing flips", Run{Test: "TestAbsNegative", Force: map[int]bool{abs: true}}, true, false, func(t *testing.T, res Result) {
+			var evals []Eval
+			for _, e := range res.Evals {
+				if e.Site == abs {
+					evals = append(evals, e)
+				}
+			}
+			if len(evals) != 1 || !evals[0].Outcome || evals[0].Values != nil || evals[0].Segment != 0 {
+				t.Errorf("evals = %+v", res.Evals)
+			}
+		}},
+		{"snapshot", Run{Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}}, false, false, func(t *testing.T, res Result) {
+			if len(res.Evals) != 1 {
+				t.Fatalf("evals = %+v", res.Evals)
+			}
+			want := []Value{{Kind: KindInt, Int: -5}, {Kind: KindInt, Int: 1}}
+			if fmt.Sprint(res.Evals[0].Values) != fmt.Sprint(want) {
+				t.Errorf("values = %v, want %v", res.Evals[0].Values, want)
+			}
+		}},
+		{"nil field missing", Run{Test: "TestWithdraw", Mode: ModeSnapshot, Sites: []int{withdraw}}, true, false, func(t *testing.T, res Result) {
+			if len(res.Evals) != 2 {
+				t.Fatalf("evals = %+v", res.Evals)
+			}
+			// a != nil, a.Balance >= n, a.Balance, n, a == nil, a.Name, Calls
+			v := res.Evals[1].Values
+			if v[0].Bool || !v[2].Missing || v[3].Int != 3 || !v[4].Bool || !v[5].Missing {
+				t.Errorf("values with a nil account = %+v", v)
+			}
+			if w := res.Evals[0].Values; w[2].Missing || w[2].Int != 10 || w[5].Str != "x" {
+				t.Errorf("values with an account = %+v", w)
+			}
+			if res.Evals[0].Segment != 2 || res.Evals[1].Segment != 3 {
+				t.Errorf("segments = %d, %d, want 2, 3", res.Evals[0].Segment, res.Evals[1].Segment)
+			}
+		}},
+		{"guard skip", Run{Test: "TestWithdraw", Force: map[int]bool{balance: false}}, false, false, func(t *testing.T, res Result) {
+			if res.Reached[balance] != [2]int{1, 0} {
+				t.Errorf("reached = %v", res.Reached[balance])
+			}
+		}},
+		{"guard return", Run{Test: "TestClamp", Force: map[int]bool{clamp: false}, ForceReturn: map[int]bool{clamp: true}}, false, false, nil},
+		{"example", Run{Test: "ExampleClamp"}, true, false, nil},
+		{"example guard return", Run{Test: "ExampleClamp", Force: map[int]bool{clamp: false}, ForceReturn: map[int]bool{clamp: true}}, false, false, nil},
+		{"external", Run{Test: "TestExternal"}, true, false, nil},
+		{"endless loop", Run{Test: "TestCount", Force: map[int]bool{count: false}, Timeout: 2 * time.Second}, false, true, func(t *testing.T, res Result) {
+			if res.Duration > 10*time.Second {
+				t.Errorf("took %v", res.Duration)
+			}
+		}},
+		{"subtest", Run{Test: "TestAbs", Subtest: "TestAbs/#02"}, true, false, nil},
+		{"snapshot cap", Run{Test: "TestCountMany", Mode: ModeSnapshot, Sites: []int{count}}, true, false, func(t *testing.T, res Result) {
+			if len(res.Evals) != 200 {
+				t.Errorf("%d evals, want the cap of 200", len(res.Evals))
+			}
+			if r := res.Reached[count]; r[1] != 1 || r[0] < 500 || r[0] > 1000 {
+				t.Errorf("reached = %v, want about [1000 1]", r)
+			}
+		}},
+		{"cover lines", Run{Test: "TestCountMany"}, true, false, func(t *testing.T, res Result) {
+			n := 0
+			for _, e := range res.Evals {
+				if e.Site == count {
+					n++
+				}
+			}
+			if n != 2 {
+				t.Errorf("%d cover evals of the loop condition, want one per outcome", n)
+			}
+			if r := res.Reached[count]; r[1] != 1 || r[0] < 500 {
+				t.Errorf("reached = %v", r)
+			}
+		}},
+		{"failing subtest", Run{Test: "TestAbs", Subtest: "TestAbs/#00"}, false, false, nil},
+		{"segment forcing elsewhere", Run{Test: "TestAbsNegative", Force: map[int]bool{abs: true}, ForceSegment: 5}, false, false, nil},
+		{"segment forcing", Run{Test: "TestAbsNegative", Force: map[int]bool{abs: true}, ForceSegment: 0}, true, false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.run.Package = pkg
+			if tt.run.Mode == 0 {
+				tt.run.Mode = ModeCover
+			}
+			if tt.run.ForceSegment == 0 && !strings.HasPrefix(tt.name, "segment") {
+				tt.run.ForceSegment = -1
+			}
+			res, err := f.build.Run(context.Background(), tt.run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Passed != tt.passed || res.TimedOut != tt.timedOut {
+				t.Errorf("passed=%v timedOut=%v, want %v %v\n%s", res.Passed, res.TimedOut, tt.passed, tt.timedOut, res.Output)
+			}
+			if tt.check != nil {
+				tt.check(t, res)
+			}
+		})
+	}
+	f.checkUntouched(t)
+}
+
+func TestCrash(t *testing.T) {
+	f := instrument(t, "crash")
+	base, err := Baseline(context.Background(), f.prog, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range base {
+		got = append(got, fmt.Sprintf("%s:%v", r.Test, r.Passed))
+	}
+	if g := strings.Join(got, " "); g != "TestA:true TestPanics:false TestB:true TestNameNil:false" {
+		t.Errorf("baseline = %s", g)
+	}
+	// VerifyPatch sees every failing test, even after a crash.
+	file := filepath.Join(f.dir, "p", "p.go")
+	orig, _ := os.ReadFile(file)
+	vr, err := VerifyPatch(context.Background(), f.prog, file, orig, time.Minute)
+	if err != nil || strings.Join(vr.Failed, " ") != "TestPanics TestNameNil" {
+		t.Errorf("VerifyPatch of the original: %v %+v", err, vr)
+	}
+	// Forcing a condition that panics does not evaluate it.
+	name := f.site(t, Cond, "p.go", 17)
+	res, err := f.build.Run(context.Background(), Run{Package: "example.com/crash/p", Test: "TestNameNil", Force: map[int]bool{name: false}, ForceSegment: -1})
+	if err != nil || !res.Passed {
+		t.Errorf("forced TestNameNil: %v %+v", err, res)
+	}
+	site := f.site(t, Cond, "p.go", 6)
+	res, err = f.build.Run(context.Background(), Run{Package: "example.com/crash/p", Test: "TestPanics", Mode: ModeSnapshot, Sites: []int{site}, ForceSegment: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Passed || res.TimedOut || !strings.Contains(res.Output, "index out of range") {
+		t.Errorf("passed=%v timedOut=%v output:\n%s", res.Passed, res.TimedOut, res.Output)
+	}
+	if len(res.Evals) != 1 || res.Evals[0].Outcome {
+		t.Errorf("evals before the panic = %+v", res.Evals)
+	}
+	f.checkUntouched(t)
+}
+
+func TestRunConcurrent(t *testing.T) {
+	f := instrument(t, "basic")
+	abs := f.site(t, Cond, "calc.go", 13)
+	runs := []Run{
+		{Test: "TestAbsNegative", Force: map[int]bool{abs: true}},
+		{Test: "TestAbsNegative"},
+		{Test: "TestCountMany", Mode: ModeSnapshot, Sites: []int{f.site(t, Cond, "calc.go", 40)}},
+		{Test: "TestAbs", Mode: ModeSnapshot, Sites: []int{abs}},
+	}
+	want := []struct {
+		passed bool
+		evals  int
+	}{{true, 2}, {false, 2}, {true, 200}, {false, 3}}
+	errs := make(chan error, len(runs))
+	for i, r := range runs {
+		go func() {
+			r.Package, r.ForceSegment = "example.com/basic/calc", -1
+			if r.Mode == 0 {
+				r.Mode = ModeCover
+			}
+			res, err := f.build.Run(context.Background(), r)
+			if err == nil && (res.Passed != want[i].passed || len(res.Evals) != want[i].evals) {
+				err = fmt.Errorf("run %d: passed=%v with %d evals, want %v %d", i, res.Passed, len(res.Evals), want[i].passed, want[i].evals)
+			}
+			errs <- err
+		}()
+	}
+	for range runs {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

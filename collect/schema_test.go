@@ -1,0 +1,162 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSchema(t *testing.T) {
+	tests := []struct {
+		archive    string
+		kind       SiteKind
+		file       string
+		line       int
+		style      GuardStyle
+		candidates []string
+		// want per candidate: "pass", "drop", or the failed tests (in
+		// basic, TestAbs and TestAbsNegative fail before any change).
+		want []string
+	}{
+		{"crash", Cond, "p.go", 6, 0,
+			[]string{"i >= len(xs)", "i > len(xs)", "i >= len(xz)", "i", "len(xs) <= i && i >= 0"},
+			[]string{"TestNameNil", "TestPanics TestNameNil", "drop", "drop", "TestNameNil"}},
+		{"basic", Cond, "calc.go", 13, 0,
+			[]string{"x < 0", "x > 0", "c < 0"},
+			[]string{"pass", "TestAbs TestAbsNegative", "drop"}},
+		{"basic", Guard, "calc.go", 30, GuardWrap,
+			[]string{"n > 0", "false"},
+			[]string{"TestAbs TestAbsNegative", "TestAbs TestAbsNegative TestWithdraw"}},
+		{"basic", Guard, "calc.go", 50, GuardReturn,
+			[]string{"x > 1000", "true"},
+			[]string{"TestAbs TestAbsNegative", "TestAbs TestAbsNegative TestClamp ExampleClamp"}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s:%d", tt.file, tt.line), func(t *testing.T) {
+			f := load(t, tt.archive)
+			site := f.prog.Sites[f.site(t, tt.kind, tt.file, tt.line)]
+			s, err := BuildSchema(context.Background(), f.prog, site, tt.style, tt.candidates)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				dir := s.dir
+				if err := s.Close(); err != nil {
+					t.Error(err)
+				}
+				if _, err := os.Stat(dir); !os.IsNotExist(err) {
+					t.Errorf("schema dir %s left behind", dir)
+				}
+			}()
+			t.Logf("schema built in %v", s.BuildTime)
+			for k, want := range tt.want {
+				res, err := s.RunSuite(context.Background(), k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := "pass"
+				switch {
+				case res.BuildFailed:
+					got = "drop"
+				case !res.Passed:
+					got = strings.Join(res.Failed, " ")
+				}
+				if got != want {
+					t.Errorf("candidate %q: %s, want %s\n%s", tt.candidates[k], got, want, res.Output)
+				}
+			}
+			f.checkUntouched(t)
+		})
+	}
+}
+
+func TestSchemaBisect(t *testing.T) {
+	skipTypeCheck = true
+	defer func() { skipTypeCheck = false }()
+	f := load(t, "crash")
+	site := f.prog.Sites[f.site(t, Cond, "p.go", 6)]
+	cands := []string{"i >= len(xs)", "i >= len(xz)", "i > len(xs)", "i", "true"}
+	s, err := BuildSchema(context.Background(), f.prog, site, 0, cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var dropped []int
+	for k := range s.Dropped {
+		dropped = append(dropped, k)
+	}
+	sort.Ints(dropped)
+	if fmt.Sprint(dropped) != "[1 3]" {
+		t.Errorf("dropped = %v (%v)", dropped, s.Dropped)
+	}
+	if res, err := s.RunSuite(context.Background(), 0); err != nil || strings.Join(res.Failed, " ") != "TestNameNil" {
+		t.Errorf("candidate 0: %+v, %v", res, err)
+	}
+}
+
+func TestSchemaTimeout(t *testing.T) {
+	f := load(t, "basic")
+	site := f.prog.Sites[f.site(t, Cond, "calc.go", 40)]
+	s, err := BuildSchema(context.Background(), f.prog, site, 0, []string{"false", "c >= n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Timeout = 3 * time.Second
+	res, err := s.RunSuite(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Passed || !res.TimedOut || !contains(res.Failed, "TestCount") || res.Duration > 20*time.Second {
+		t.Errorf("endless candidate: %+v", res)
+	}
+	res, err = s.RunSuite(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TimedOut || strings.Join(res.Failed, " ") != "TestAbs TestAbsNegative" {
+		t.Errorf("original candidate: %+v", res)
+	}
+}
+
+func TestVerifyPatch(t *testing.T) {
+	f := load(t, "basic")
+	file := filepath.Join(f.dir, "calc", "calc.go")
+	orig, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		src  []byte
+		want string
+	}{
+		{"fix", []byte(strings.Replace(string(orig), "if x > 0 {", "if x < 0 {", 1)), "pass"},
+		{"unchanged", orig, "TestAbs TestAbsNegative"},
+		{"broken", []byte(strings.Replace(string(orig), "if x > 0 {", "if x > zz {", 1)), "build failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := VerifyPatch(context.Background(), f.prog, file, tt.src, time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := "pass"
+			switch {
+			case res.BuildFailed:
+				got = "build failed"
+			case !res.Passed:
+				got = strings.Join(res.Failed, " ")
+			}
+			if got != tt.want {
+				t.Errorf("got %s, want %s\n%s", got, tt.want, res.Output)
+			}
+		})
+	}
+	f.checkUntouched(t)
+}
