@@ -54,6 +54,8 @@ type repairer struct {
 	// tests (by name), passing the passing tests, in baseline order.
 	failing, passing []testKey
 	ignored          map[string]bool
+	// failingByID maps the failing tests' ids to them.
+	failingByID map[string]testKey
 	// cover is each test's coverage run.
 	cover map[testKey]collect.Result
 }
@@ -232,6 +234,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 	}
 	r.elapsed = map[testKey]time.Duration{}
 	r.ignored = map[string]bool{}
+	r.failingByID = map[string]testKey{}
 	var allFailing []string
 	for _, t := range results {
 		k := testKey{t.Package, t.Test}
@@ -246,6 +249,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 			allFailing = append(allFailing, t.Test)
 			if r.opts.Run == nil || r.opts.Run.MatchString(t.Test) {
 				r.failing = append(r.failing, k)
+				r.failingByID[k.id()] = k
 				rep.Repaired = true
 			} else {
 				r.ignored[t.Test] = true

@@ -117,7 +117,8 @@ func suiteTimeout(total time.Duration) time.Duration {
 // testKey identifies a test across packages.
 type testKey struct{ pkg, name string }
 
-func (k testKey) String() string { return k.name }
+// id is the test's name in the angelic search, unique across packages.
+func (k testKey) id() string { return k.pkg + " " + k.name }
 
 // synthKind converts a collect kind.
 func synthKind(k collect.ValueKind) synth.Kind {

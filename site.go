@@ -74,16 +74,12 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 	if err != nil {
 		return false, err
 	}
-	names := map[string]testKey{}
-	for _, k := range r.failing {
-		names[k.pkg+" "+k.name] = k
-	}
 	if !verdict.Qualified {
-		rep.Outcome = fmt.Sprintf("not angelic: %s %s", names[verdict.RuledOutBy].name, verdict.Reason)
+		rep.Outcome = fmt.Sprintf("not angelic: %s %s", r.failingByID[verdict.RuledOutBy].name, verdict.Reason)
 		return false, nil
 	}
 	for _, nd := range verdict.Needs {
-		rep.Needs = append(rep.Needs, names[nd.Test].name+"="+forceName(st, nd.Force))
+		rep.Needs = append(rep.Needs, r.failingByID[nd.Test].name+"="+forceName(st, nd.Force))
 	}
 	r.logf("angelic: %s", strings.Join(rep.Needs, ", "))
 
@@ -94,7 +90,7 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 		sets = append(sets, alt)
 	}
 	for _, needs := range sets {
-		done, err := r.specifyAndValidate(ctx, site, st, needs, names, rep)
+		done, err := r.specifyAndValidate(ctx, site, st, needs, rep)
 		if err != nil || done {
 			return done, err
 		}
@@ -147,7 +143,6 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, f angelic.Force, mode
 }
 
 func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st style) (angelic.Verdict, error) {
-	names := map[string]testKey{}
 	p := angelic.Problem{}
 	if site.Kind == collect.Cond {
 		p.Choices = []angelic.Force{{Value: true}, {Value: false}}
@@ -155,10 +150,8 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		p.Choices = []angelic.Force{st.force}
 	}
 	for _, k := range r.failing {
-		id := k.pkg + " " + k.name
-		names[id] = k
 		res := r.cover[k]
-		ft := angelic.FailingTest{Name: id, Counts: counts(res.Reached[site.ID])}
+		ft := angelic.FailingTest{Name: k.id(), Counts: counts(res.Reached[site.ID])}
 		for _, e := range res.Evals {
 			if e.Site != site.ID || e.Segment < 0 {
 				continue
@@ -179,7 +172,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		p.Tests = append(p.Tests, ft)
 	}
 	run := func(ctx context.Context, test string, f angelic.Force) (angelic.Outcome, error) {
-		k := names[test]
+		k := r.failingByID[test]
 		res, err := r.bin.Run(ctx, r.forcedRun(k, site, f, collect.ModeCover))
 		r.res.Runs++
 		if err != nil {
@@ -199,9 +192,9 @@ func counts(c [2]int) angelic.Counts {
 
 // specifyAndValidate records the examples of the site under needs,
 // synthesizes candidates and validates them.
-func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st style, needs []angelic.Need, names map[string]testKey, rep *SiteReport) (bool, error) {
+func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st style, needs []angelic.Need, rep *SiteReport) (bool, error) {
 	r.enter("snapshot")
-	spec, sum, why, err := r.snapshot(ctx, site, st, needs, names)
+	spec, sum, why, err := r.snapshot(ctx, site, st, needs)
 	if err != nil {
 		return false, err
 	}
@@ -258,13 +251,13 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 // summary of the examples. A nil spec comes with the reason; a spec whose
 // states all need one outcome (kept only when there is an original
 // condition) comes with that remark.
-func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, needs []angelic.Need, names map[string]testKey) (*synth.Spec, angelic.Summary, string, error) {
+func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, needs []angelic.Need) (*synth.Spec, angelic.Summary, string, error) {
 	var (
 		runs []collect.Run
 		keys []testKey
 	)
 	for _, nd := range needs {
-		k := names[nd.Test]
+		k := r.failingByID[nd.Test]
 		runs = append(runs, r.forcedRun(k, site, nd.Force, collect.ModeSnapshot))
 		keys = append(keys, k)
 	}
