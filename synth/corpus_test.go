@@ -323,27 +323,21 @@ func trivial(spec *synth.Spec, t *synth.Term) bool {
 
 // constantNearby reports whether t has one value on every example and on
 // every state one step away from one (a bool flipped, a number moved by
-// one or negated, a string emptied).
+// one, negated or zeroed, a string emptied).
 func constantNearby(spec *synth.Spec, t *synth.Term) bool {
 	var first *bool
 	for _, ex := range spec.Examples {
 		for i := -1; i < len(ex.Values); i++ {
-			for _, step := range []int{-1, 1, 0} {
+			for variant := range 4 {
 				st := synth.Example{Values: slices.Clone(ex.Values)}
 				if i >= 0 {
 					switch v := &st.Values[i]; v.Kind {
 					case synth.Bool:
 						v.Bool = !v.Bool
 					case synth.Int:
-						v.Int += int64(step)
-						if step == 0 {
-							v.Int = -v.Int
-						}
+						v.Int = []int64{v.Int - 1, v.Int + 1, -v.Int, 0}[variant]
 					case synth.Float:
-						v.Float += float64(step)
-						if step == 0 {
-							v.Float = -v.Float
-						}
+						v.Float = []float64{v.Float - 1, v.Float + 1, -v.Float, 0}[variant]
 					case synth.String:
 						v.Str = ""
 					}
