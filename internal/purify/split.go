@@ -113,6 +113,8 @@ const (
 	Prefix
 )
 
+// splitFunc returns the test functions replacing fn and their fragments,
+// or the reason fn is left whole. prefix chooses Prefix mode.
 func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst.Expr, prefix bool) ([]dst.Decl, []Fragment, string) {
 	body := fn.Body.List
 	if len(body) < 2 && !(len(body) == 1 && tableLoop(body[0]) != nil) {
