@@ -145,30 +145,69 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 }
 
 // buildTests compiles the test binaries of pkgs with the overlay into
-// binDir, two at a time.
+// binDir. Packages go into one go command per group of distinct binary
+// names (most modules need one), which loads the module once and shares
+// the compile work; if a group's binaries do not appear where expected,
+// its packages are built one by one.
 func buildTests(ctx context.Context, r *gotest.Runner, prog *Program, pkgs []string, ovPath, binDir string) (map[string]string, error) {
-	if err := os.MkdirAll(binDir, 0o755); err != nil {
-		return nil, err
+	var groups []map[string]string // binary name -> import path
+	for _, path := range pkgs {
+		name := gotest.TestBinaryName(path)
+		placed := false
+		for _, g := range groups {
+			if _, taken := g[name]; !taken {
+				g[name] = path
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			groups = append(groups, map[string]string{name: path})
+		}
 	}
 	bins := map[string]string{}
-	errs := make([]error, len(pkgs))
 	var mu sync.Mutex
+	errs := make([]error, len(groups))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
-	for i, path := range pkgs {
+	for i, g := range groups {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out := filepath.Join(binDir, strconv.Itoa(i)+".test")
-			if err := r.BuildTest(ctx, prog.Dir, path, ovPath, out); err != nil {
+			dir := filepath.Join(binDir, strconv.Itoa(i))
+			if err := os.MkdirAll(dir, 0o755); err != nil {
 				errs[i] = err
 				return
 			}
-			mu.Lock()
-			bins[path] = out
-			mu.Unlock()
+			names := make([]string, 0, len(g))
+			for name := range g {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			paths := make([]string, len(names))
+			for k, name := range names {
+				paths[k] = g[name]
+			}
+			if err := r.BuildTests(ctx, prog.Dir, paths, ovPath, dir); err != nil {
+				errs[i] = err
+				return
+			}
+			for k, name := range names {
+				out := filepath.Join(dir, name)
+				if _, err := os.Stat(out); err != nil {
+					// Not where expected: build this one alone.
+					out = filepath.Join(dir, strconv.Itoa(k)+".test")
+					if err := r.BuildTest(ctx, prog.Dir, paths[k], ovPath, out); err != nil {
+						errs[i] = err
+						return
+					}
+				}
+				mu.Lock()
+				bins[paths[k]] = out
+				mu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()

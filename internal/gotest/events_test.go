@@ -111,3 +111,18 @@ func TestTestJSONSeam(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestTestBinaryName(t *testing.T) {
+	for path, want := range map[string]string{
+		"example.com/m":        "m.test",
+		"example.com/m/parser": "parser.test",
+		"example.com/m/v2":     "m.test",
+		"example.com/m/v1":     "v1.test",
+		"m":                    "m.test",
+		"gopkg.in/ini.v1":      "ini.v1.test",
+	} {
+		if got := TestBinaryName(path); got != want {
+			t.Errorf("TestBinaryName(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -50,6 +50,48 @@ func (r *Runner) BuildTest(ctx context.Context, dir, pkg, overlay, out string) e
 	return nil
 }
 
+// BuildTests compiles the test binaries of several packages in one go
+// command, into outDir (`go test -c -o outDir/`), where each binary is
+// named after its package's last import path element (see
+// TestBinaryName). The names must be distinct.
+func (r *Runner) BuildTests(ctx context.Context, dir string, pkgs []string, overlay, outDir string) error {
+	args := []string{"test", "-c", "-vet=off", "-o", strings.TrimSuffix(outDir, "/") + "/"}
+	if overlay != "" {
+		args = append(args, "-overlay", overlay)
+	}
+	args = append(args, pkgs...)
+	_, err := r.Run(ctx, &Invocation{Path: "go", Args: args, Dir: dir})
+	if err != nil {
+		return fmt.Errorf("building test binaries: %w", err)
+	}
+	return nil
+}
+
+// TestBinaryName is the file name `go test -c -o dir/` gives the test
+// binary of the package with import path path: its last element, or the
+// one before a major version suffix (example.com/m/v2 gives m.test).
+func TestBinaryName(path string) string {
+	elem := path[strings.LastIndex(path, "/")+1:]
+	if i := strings.LastIndex(path, "/"); i >= 0 && isVersionElement(elem) {
+		dir := path[:i]
+		elem = dir[strings.LastIndex(dir, "/")+1:]
+	}
+	return elem + ".test"
+}
+
+// isVersionElement reports whether s is a major version suffix v2, v3...
+func isVersionElement(s string) bool {
+	if len(s) < 2 || s[0] != 'v' || s[1] == '0' || s == "v1" {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // TestJSON runs `go test -json -count=1 [extra...] pkgs...` in dir and
 // parses the event stream. The error is nil when the tests ran, whatever
 // their outcome; build failures are reported by the events (and an
