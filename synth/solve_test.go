@@ -230,3 +230,73 @@ func TestSolveNegativeOptions(t *testing.T) {
 		t.Errorf("got %d candidates, %v; want the defaults to apply", len(cands), err)
 	}
 }
+
+// TestRandomSpecs solves random specs of every kind, with missing values
+// and constants of every kind, with every backend, and checks every
+// candidate returned.
+func TestRandomSpecs(t *testing.T) {
+	for _, backend := range synth.Backends() {
+		t.Run(backend, func(t *testing.T) { randomSpecs(t, backend) })
+	}
+}
+
+func randomSpecs(t *testing.T, backend string) {
+	r := rand.New(rand.NewPCG(8, 9))
+	kinds := []synth.Kind{synth.Bool, synth.Int, synth.Float, synth.String}
+	value := func(k synth.Kind) synth.Value {
+		switch k {
+		case synth.Bool:
+			return synth.BoolValue(r.IntN(2) == 0)
+		case synth.Int:
+			return synth.IntValue(int64(r.IntN(9) - 4))
+		case synth.Float:
+			return synth.FloatValue(float64(r.IntN(9)-4) / 2)
+		}
+		return synth.StringValue([]string{"", "a", "b"}[r.IntN(3)])
+	}
+	solved := 0
+	for i := range 60 {
+		spec := &synth.Spec{Original: []string{"", "a0 > 0", "b1 || b2"}[r.IntN(3)]}
+		for j := range 2 + r.IntN(4) {
+			k := kinds[r.IntN(len(kinds))]
+			spec.Inputs = append(spec.Inputs, synth.Input{Expr: string("bifs"[k-1]) + string(rune('0'+j)), Kind: k})
+		}
+		spec.Constants = []synth.Constant{{Expr: "0", Value: synth.IntValue(0)}, {Expr: `"a"`, Value: synth.StringValue("a")}}
+		for j := range r.IntN(4) {
+			k := kinds[r.IntN(len(kinds))]
+			expr := []string{"1", "true", "0.5", "limit"}[j]
+			spec.Constants = append(spec.Constants, synth.Constant{Expr: expr, Value: value(k)})
+		}
+		// Half the specs follow a rule on one input, the others are noise.
+		rule := r.IntN(2) == 0
+		ruled := r.IntN(len(spec.Inputs))
+		for range 3 + r.IntN(8) {
+			ex := synth.Example{Want: r.IntN(2) == 0}
+			for j, in := range spec.Inputs {
+				v := value(in.Kind)
+				if r.IntN(6) == 0 && !(rule && j == ruled) {
+					v = synth.MissingValue(in.Kind)
+				}
+				ex.Values = append(ex.Values, v)
+			}
+			if v := ex.Values[ruled]; rule && !v.Missing {
+				ex.Want = v.Bool || v.Int > 0 || v.Float > 0 || v.Str == "a"
+			}
+			spec.Examples = append(spec.Examples, ex)
+		}
+		cands, err := synth.Solve(context.Background(), spec, synth.Options{Backend: backend, MaxSize: 5, MaxCandidates: 5})
+		var ce *synth.ContradictionError
+		var ne *synth.NoCandidateError
+		if err != nil && !errors.As(err, &ce) && !errors.As(err, &ne) {
+			t.Errorf("spec %d: %v", i, err)
+		}
+		checkCandidates(t, spec, cands)
+		if len(cands) > 0 {
+			solved++
+		}
+	}
+	t.Logf("%d of 60 random specs solved", solved)
+	if solved < 20 {
+		t.Errorf("only %d of 60 random specs solved", solved)
+	}
+}
