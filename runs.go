@@ -103,9 +103,10 @@ func defaultParallel() int {
 }
 
 // runTimeout is the time limit of one instrumented run of a test whose
-// plain run took d: ten times as long plus 2s, at most a minute.
+// plain run took d: ten times as long plus 3s (a loaded machine can take
+// a second to start a process), at most a minute.
 func runTimeout(d time.Duration) time.Duration {
-	return min(10*d+2*time.Second, time.Minute)
+	return min(10*d+3*time.Second, time.Minute)
 }
 
 // suiteTimeout is the time limit of a whole-suite run whose tests took
