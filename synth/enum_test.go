@@ -118,11 +118,21 @@ func parityLike(n int) *synth.Spec {
 	return spec
 }
 
-// TestEnumComplete draws random conditions of up to 7 components over a few
-// inputs and the code's constants, and checks that the enumeration finds a
+// TestComplete draws random conditions of up to 7 components over a few
+// inputs and the code's constants, and checks that every backend finds a
 // condition fitting their examples, no bigger than the drawn one: pruning
 // must not lose what fits.
-func TestEnumComplete(t *testing.T) {
+func TestComplete(t *testing.T) {
+	for _, backend := range synth.Backends() {
+		n := 150
+		if backend != "enum" {
+			n = 60 // slower: fewer draws
+		}
+		t.Run(backend, func(t *testing.T) { complete(t, backend, n) })
+	}
+}
+
+func complete(t *testing.T, backend string, n int) {
 	spec := synth.Spec{
 		Inputs: []synth.Input{
 			{Expr: "a", Kind: synth.Int}, {Expr: "b", Kind: synth.Int}, {Expr: "c", Kind: synth.Int},
@@ -165,7 +175,7 @@ func TestEnumComplete(t *testing.T) {
 		return bin(synth.OpLt+synth.Op(r.IntN(6)), gen(synth.Int, left), gen(synth.Int, right))
 	}
 	tried := 0
-	for tried < 150 {
+	for tried < n {
 		target := gen(synth.Bool, 3+r.IntN(5))
 		if target.Size() < 5 && r.IntN(2) == 0 {
 			continue // mostly big ones
@@ -195,7 +205,7 @@ func TestEnumComplete(t *testing.T) {
 			continue // a constant target may be a tautology, rightly refused
 		}
 		tried++
-		cands, err := synth.Solve(context.Background(), &s, enumOpts(7, 1))
+		cands, err := synth.Solve(context.Background(), &s, synth.Options{Backend: backend, MaxSize: 7, MaxCandidates: 1})
 		if err != nil {
 			t.Errorf("%s (size %d): %v", target.Source(&s), target.Size(), err)
 		} else if cands[0].Size > target.Size() {
