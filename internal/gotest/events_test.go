@@ -126,3 +126,19 @@ func TestTestBinaryName(t *testing.T) {
 		}
 	}
 }
+
+func TestList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	pkgs, err := Default.List(context.Background(), ".", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != 1 || pkgs[0]["ImportPath"] != "github.com/nopol-go/nopol/internal/gotest" {
+		t.Errorf("go list . = %v", pkgs)
+	}
+	if _, err := Default.Go(context.Background(), ".", time.Minute, "list", "./nonexistent/..."); err != nil && !strings.Contains(err.Error(), "exit status") {
+		t.Errorf("err = %v", err)
+	}
+}
