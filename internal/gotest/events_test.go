@@ -138,7 +138,9 @@ func TestList(t *testing.T) {
 	if len(pkgs) != 1 || pkgs[0]["ImportPath"] != "github.com/nopol-go/nopol/internal/gotest" {
 		t.Errorf("go list . = %v", pkgs)
 	}
-	if _, err := Default.Go(context.Background(), ".", time.Minute, "list", "./nonexistent/..."); err != nil && !strings.Contains(err.Error(), "exit status") {
+	// A failure's error carries the go command's stderr.
+	_, err = Default.Go(context.Background(), ".", time.Minute, "list", "example.invalid/nope")
+	if err == nil || !strings.Contains(err.Error(), "example.invalid/nope") {
 		t.Errorf("err = %v", err)
 	}
 }
