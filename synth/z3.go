@@ -37,19 +37,25 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 	defer zc.Close()
 	cg := &cegis{p: p, pi: pi, zc: zc, max: opts.MaxCandidates, found: found}
 	cg.seed()
+	// firstCost is the cost of the level of the first term found, foundWork
+	// and foundTime the work done and the time then.
+	firstCost, foundWork, foundTime := -1, 0.0, time.Now()
 	start := time.Now()
-	firstCost := -1
 	if len(found) > 0 {
 		firstCost = 1
 	}
 	for _, ms := range pi.levels(opts.MaxSize) {
-		if firstCost >= 0 && (ms.cost() > firstCost+extraCost || cg.work > afterFoundWork || time.Since(start) > afterFoundTime) {
+		if firstCost >= 0 && (ms.cost() > firstCost+extraCost || cg.work-foundWork > afterFoundWork || time.Since(foundTime) > afterFoundTime) {
 			break
 		}
 		if cg.work > searchWork {
 			break
 		}
-		lctx, cancel := context.WithTimeout(ctx, levelTime)
+		left := time.Until(start.Add(searchTime))
+		if left <= 0 {
+			break
+		}
+		lctx, cancel := context.WithTimeout(ctx, min(levelTime, left))
 		err := cg.level(lctx, ms)
 		cancel()
 		if err != nil && ctx.Err() != nil {
@@ -59,7 +65,7 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 			return cg.found, err
 		}
 		if len(cg.found) > 0 && firstCost < 0 {
-			firstCost = ms.cost()
+			firstCost, foundWork, foundTime = ms.cost(), cg.work, time.Now()
 		}
 		if len(cg.found) >= cg.max {
 			break
@@ -73,16 +79,19 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 // load, so that a bounded search stays deterministic; the counter runs at
 // 2 to 20 million a second depending on the query, so wall-clock bounds
 // back it up. Once a candidate is found, levels costing more than extraCost
-// above it are not explored, nor any level once the search has used
-// afterFoundWork or afterFoundTime; no level starts after searchWork; a
-// level is abandoned after levelWork or levelTime.
+// above it are not explored, nor any level once the search has done
+// afterFoundWork or spent afterFoundTime since; no level starts after
+// searchWork or searchTime; a level is abandoned after levelWork (arithLevelWork with arithmetic, rarer
+// and dearer) or levelTime.
 const (
 	extraCost      = 1
-	levelWork      = 3_000_000
+	levelWork      = 5_000_000
+	arithLevelWork = 2_000_000
 	levelTime      = 1500 * time.Millisecond
 	afterFoundWork = 8_000_000
 	afterFoundTime = 2 * time.Second
 	searchWork     = 40_000_000
+	searchTime     = 4 * time.Second
 )
 
 // cegis is the state of one search: the examples the solver has seen so
@@ -97,7 +106,8 @@ type cegis struct {
 	// added.
 	seen   []int
 	inSeen map[int]bool
-	// work is the resource count used by the levels solved so far.
+	// work is Z3's resource count after the last query: the work done so
+	// far in this search.
 	work float64
 }
 
@@ -130,8 +140,13 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 		return nil
 	}
 	defer lv.close()
-	used := 0.0
-	defer func() { cg.work += used }()
+	// Z3's resource count is global to the context: the level's work is
+	// what it grew by since the level started.
+	base := cg.work
+	budget := float64(levelWork)
+	if ms.arith() > 0 {
+		budget = arithLevelWork
+	}
 	for _, e := range cg.seen {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -139,9 +154,11 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 		lv.addExample(e)
 	}
 	for len(cg.found) < cg.max {
-		lv.s.SetResourceLimit(uint(max(levelWork-used, 1)))
+		lv.s.SetResourceLimit(uint(max(budget-(cg.work-base), 1)))
 		res, err := lv.s.Check(ctx)
-		used, _ = lv.s.Statistic("rlimit count")
+		if n, ok := lv.s.Statistic("rlimit count"); ok && n > cg.work {
+			cg.work = n
+		}
 		switch {
 		case res == z3.Unsat:
 			return nil
