@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -357,6 +358,78 @@ func BenchmarkZ3Specs(b *testing.B) {
 		b.Run(strings.ReplaceAll(tt.name, " ", "_"), func(b *testing.B) {
 			for b.Loop() {
 				Solve(context.Background(), &tt.spec, Options{Backend: "z3"})
+			}
+		})
+	}
+}
+
+// TestZ3Unusual runs the backend on specs at the edges of the encoding: it
+// must not fail, and Solve keeps only candidates satisfying every example.
+func TestZ3Unusual(t *testing.T) {
+	inf := math.Inf(1)
+	tests := []struct {
+		name string
+		spec Spec
+		opts Options
+		want string // a candidate that must be found; "" for none
+	}{
+		{"nan and inf", Spec{
+			Inputs: []Input{{"x", Float}},
+			Examples: []Example{
+				ex(true, F(math.NaN())), ex(false, F(inf)), ex(true, F(1)), ex(false, F(5)),
+			},
+		}, Options{}, ""},
+		{"all true", Spec{
+			Inputs:   []Input{{"n", Int}},
+			Examples: []Example{ex(true, I(1)), ex(true, I(7))},
+		}, Options{}, "n > 0"},
+		{"single string input without constants", Spec{
+			Inputs:   []Input{{"s", String}},
+			Examples: []Example{ex(true, S("a")), ex(false, S("b"))},
+		}, Options{}, ""},
+		{"missing strings", Spec{
+			Inputs:    []Input{{"p != nil", Bool}, {"p.name", String}},
+			Constants: []Constant{{`"x"`, S("x")}},
+			Examples: []Example{
+				ex(false, B(false), MissingValue(String)), ex(true, B(true), S("x")), ex(false, B(true), S("y")),
+			},
+		}, Options{}, `p != nil && p.name == "x"`},
+		{"max size 3", Spec{
+			Inputs: []Input{{"a", Int}, {"b", Int}},
+			Examples: []Example{
+				ex(true, I(1), I(2)), ex(false, I(2), I(1)), ex(false, I(3), I(3)),
+			},
+		}, Options{MaxSize: 3}, "a < b"},
+		{"huge values", Spec{
+			Inputs: []Input{{"a", Int}, {"b", Int}},
+			Examples: []Example{
+				ex(true, I(math.MaxInt64), I(1)), ex(false, I(math.MinInt64), I(1)), ex(true, I(5), I(-3)),
+			},
+		}, Options{}, "a > b"},
+		{"no inputs the solver can use", Spec{
+			Inputs:   []Input{{"s", String}},
+			Examples: []Example{ex(true, S("a"))},
+		}, Options{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := tt.opts
+			opts.Backend = "z3"
+			cands, err := Solve(context.Background(), &tt.spec, opts)
+			var nc *NoCandidateError
+			if err != nil && !errors.As(err, &nc) {
+				t.Fatal(err)
+			}
+			var srcs []string
+			for _, c := range cands {
+				srcs = append(srcs, c.Source)
+				if opts.MaxSize > 0 && c.Size > opts.MaxSize {
+					t.Errorf("%s: size %d over %d", c.Source, c.Size, opts.MaxSize)
+				}
+			}
+			t.Logf("%q", srcs)
+			if tt.want != "" && !slices.Contains(srcs, tt.want) {
+				t.Errorf("candidates %q, want %q among them", srcs, tt.want)
 			}
 		})
 	}
