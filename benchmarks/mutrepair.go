@@ -74,6 +74,9 @@ type mutSite struct {
 // suite. The first mutant passing the suite is the patch.
 func MutationRepair(ctx context.Context, opts MutationOptions) (*MutationResult, error) {
 	res := &MutationResult{Candidates: []MutationReport{}}
+	if dir, err := filepath.Abs(opts.Dir); err == nil {
+		opts.Dir = dir
+	}
 	pkg := path.Clean(strings.TrimPrefix(filepath.ToSlash(opts.Package), "./"))
 	phase := func(name string, start time.Time) {
 		res.Phases = append(res.Phases, PhaseReport{Name: name, MS: float64(time.Since(start).Microseconds()) / 1000})
@@ -182,13 +185,16 @@ func MutationRepair(ctx context.Context, opts MutationOptions) (*MutationResult,
 		bin, err := buildSchema(ctx, opts, pkg, mutants)
 		res.Runs++
 		if err != nil {
+			if opts.Progress != nil {
+				fmt.Fprintf(opts.Progress, "%v\n", err)
+			}
 			return false, err
 		}
 		for _, m := range mutants {
 			outcome, err := runMutant(ctx, opts, pkg, bin, m.id, base.Failed, runTimeout)
 			res.Runs += 2
 			if err != nil {
-				return false, err
+				return false, fmt.Errorf("running mutant %d: %v", m.id, err)
 			}
 			rep := m.report
 			rep.Outcome = outcome
