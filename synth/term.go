@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"strings"
 	"sync"
 )
@@ -188,6 +189,9 @@ func (t *Term) Eval(spec *Spec, ex *Example) (Value, error) {
 	}
 	if (a.Kind == String || a.Kind == Bool) && t.Op != OpEq && t.Op != OpNe {
 		return a, fmt.Errorf("%s %s %s: not supported", a.Kind, opToken[t.Op], b.Kind)
+	}
+	if a.Kind == Float && (math.IsNaN(a.Float) || math.IsNaN(b.Float)) {
+		return BoolValue(t.Op == OpNe), nil // NaN is unordered: only != holds
 	}
 	c, err := compare(a, b)
 	if err != nil {
