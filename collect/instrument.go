@@ -67,11 +67,6 @@ func hookPath(dir string) string {
 	}
 }
 
-// markTests, when set, inserts test-constituent markers (NopolSegment,
-// NopolIteration) into the test files of a package and adds the marked
-// files to ov. It is the hook point for internal/purify.
-var markTests func(prog *Program, d *pkgData, ov *overlay) error
-
 // Instrument writes instrumented copies of every file with sites (and the
 // hook file) into a temp dir, and compiles one test binary per package with
 // `go test -c -overlay`. The user's files are never written.
@@ -125,10 +120,8 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 		if err := ov.add(hookPath(d.dir), hookFile(d.name)); err != nil {
 			return nil, fmt.Errorf("instrumenting %s: %w", path, err)
 		}
-		if markTests != nil {
-			if err := markTests(prog, d, ov); err != nil {
-				return nil, fmt.Errorf("instrumenting tests of %s: %w", path, err)
-			}
+		if err := markTests(prog, d, ov); err != nil {
+			return nil, fmt.Errorf("instrumenting tests of %s: %w", path, err)
 		}
 	}
 	ovPath, err := ov.write()

@@ -10,12 +10,10 @@ import (
 	"github.com/nopol-go/nopol/internal/purify"
 )
 
-func init() { markTests = markWithPurify }
-
-// markWithPurify inserts the constituent markers of internal/purify into
+// markTests inserts the constituent markers of internal/purify into
 // the test files of d (in-package and external) and adds them to ov. The
 // constituents are kept in prog.constituents.
-func markWithPurify(prog *Program, d *pkgData, ov *overlay) error {
+func markTests(prog *Program, d *pkgData, ov *overlay) error {
 	done := map[string]bool{}
 	for _, tp := range d.tests {
 		for _, f := range tp.Syntax {

@@ -267,3 +267,22 @@ func TestRunConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineBuildFailure checks that a package whose tests do not build
+// gives a *LoadError from Baseline (here the file changed after Load).
+func TestBaselineBuildFailure(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package m\n\nfunc F() int { return 1 }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a_test.go"), []byte("package m\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F() }\n"), 0o644)
+	prog, err := Load(context.Background(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package m\n\nfunc F() int\n"), 0o644)
+	_, err = Baseline(context.Background(), prog, time.Minute)
+	le, ok := err.(*LoadError)
+	if !ok || !strings.Contains(le.Msg, "missing function body") {
+		t.Errorf("err = %v, want a *LoadError about the missing body", err)
+	}
+}
