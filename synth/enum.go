@@ -501,12 +501,29 @@ func (e *enumerator) lastLevel() {
 		return
 	}
 	e.stream = map[[2]uint64]bool{}
+	type match struct {
+		op   Op
+		leaf *entry
+	}
+	var matches []match
 	for _, k := range [2]Kind{Int, Float} {
 		e.arithPairs(k, s-2, func(op Op, a, b *entry) {
 			v := e.arith(op, k, &a.v, &b.v)
 			if v.miss != nil {
 				return // a comparison over it would read a missing value
 			}
+			matches = matches[:0]
+			for _, l := range e.bank[k][1] {
+				if l.v.miss == nil {
+					e.matchAll(k, &v, &l.v, func(op Op) { matches = append(matches, match{op, l}) })
+				}
+			}
+			if len(matches) == 0 || e.stop {
+				return
+			}
+			// Only now, as hashing is dearer than matching: a vector
+			// kept smaller, or already built at this size, gives
+			// nothing new.
 			h, ok := e.known(k, &v, s-2)
 			if ok {
 				return
@@ -517,19 +534,14 @@ func (e *enumerator) lastLevel() {
 			}
 			e.stream[key] = true
 			x := BinTerm(op, a.term, b.term)
-			for _, l := range e.bank[k][1] {
+			for _, m := range matches {
 				if e.stop {
 					return
 				}
-				if l.v.miss != nil {
-					continue
+				e.addSolution(BinTerm(m.op, x, m.leaf.term))
+				if m.leaf.hasInput && !e.stop {
+					e.addSolution(BinTerm(mirror[m.op], m.leaf.term, x))
 				}
-				e.matchAll(k, &v, &l.v, func(op Op) {
-					e.addSolution(BinTerm(op, x, l.term))
-					if l.hasInput && !e.stop {
-						e.addSolution(BinTerm(mirror[op], l.term, x))
-					}
-				})
 			}
 		})
 	}
