@@ -99,6 +99,7 @@ func (p *problem) expected() []string {
 	return srcs
 }
 
+// TestCorpus solves every corpus problem with every registered backend.
 func TestCorpus(t *testing.T) {
 	corpus := loadCorpus(t)
 	for _, backend := range synth.Backends() {
@@ -115,8 +116,9 @@ func TestCorpus(t *testing.T) {
 	}
 }
 
+// checkProblem solves p with backend and checks the result against the
+// problem's expectations.
 func checkProblem(t *testing.T, backend string, p *problem) {
-	t.Helper()
 	spec := p.Spec
 	start := time.Now()
 	cands, err := synth.Solve(context.Background(), &spec, p.options(backend))
