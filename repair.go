@@ -177,7 +177,7 @@ func (r *repairer) run(ctx context.Context) error {
 	r.enter("instrument")
 	b := <-done
 	if b.err != nil {
-		return fmt.Errorf("instrumenting %s: %w", r.prog.Module, b.err)
+		return b.err // collect names the operation
 	}
 	r.bin = b.bin
 	if err := r.coverage(ctx); err != nil {
