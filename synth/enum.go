@@ -329,9 +329,9 @@ func (e *enumerator) invented() []int64 {
 }
 
 // pureEdges returns, for an input with many changes of outcome, the values
-// around the ends of its longest runs of one outcome at either end (three
-// distinct values at least): n < 42 in ok && n < 42 leaves every n >= 42
-// false whatever ok is.
+// around the ends of its runs of one outcome at either end (three distinct
+// values and a quarter of them at least): n < 42 in ok && n < 42 leaves
+// every n >= 42 false whatever ok is.
 func pureEdges(keys []int64, outcome map[int64]uint8) []int64 {
 	const minRun = 3
 	var out []int64
@@ -344,7 +344,7 @@ func pureEdges(keys []int64, outcome map[int64]uint8) []int64 {
 		for j < len(keys) && outcome[at(j)] == o {
 			j++
 		}
-		if j >= minRun && j < len(keys) {
+		if j >= minRun && 4*j >= len(keys) && j < len(keys) {
 			out = append(out, at(j-1), at(j))
 		}
 	}
