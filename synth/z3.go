@@ -88,8 +88,8 @@ const (
 	levelWork      = 5_000_000
 	arithLevelWork = 2_000_000
 	levelTime      = 1500 * time.Millisecond
-	afterFoundWork = 8_000_000
-	afterFoundTime = 2 * time.Second
+	afterFoundWork = 4_000_000
+	afterFoundTime = time.Second
 	searchWork     = 40_000_000
 	searchTime     = 4 * time.Second
 )
