@@ -51,7 +51,7 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 		if cg.work > searchWork {
 			break
 		}
-		left := time.Until(start.Add(searchTime))
+		left := time.Until(start.Add(opts.Timeout * searchShare / 100))
 		if left <= 0 {
 			break
 		}
@@ -75,14 +75,16 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 }
 
 // Bounds of the search beyond opts. Work is counted in units of Z3's
-// resource counter (rlimit), which does not depend on the machine's speed or
-// load, so that a bounded search stays deterministic; the counter runs at
-// 2 to 20 million a second depending on the query, so wall-clock bounds
-// back it up. Once a candidate is found, levels costing more than extraCost
-// above it are not explored, nor any level once the search has done
-// afterFoundWork or spent afterFoundTime since; no level starts after
-// searchWork or searchTime; a level is abandoned after levelWork (arithLevelWork with arithmetic, rarer
-// and dearer) or levelTime.
+// resource counter (rlimit), which does not depend on the machine's speed
+// or load, so that a bounded search stays deterministic; the counter runs
+// at 2 to 20 million a second depending on the query, so wall-clock bounds
+// back it up.
+//
+// Once a candidate is found, levels costing more than extraCost above it
+// are not explored, nor any level once the search has done afterFoundWork
+// or spent afterFoundTime since. No level starts after searchWork, or after
+// searchShare percent of opts.Timeout. A level is abandoned after levelWork
+// (arithLevelWork with arithmetic, rarer and dearer) or levelTime.
 const (
 	extraCost      = 1
 	levelWork      = 5_000_000
@@ -91,7 +93,7 @@ const (
 	afterFoundWork = 4_000_000
 	afterFoundTime = time.Second
 	searchWork     = 40_000_000
-	searchTime     = 4 * time.Second
+	searchShare    = 40 // percent of opts.Timeout (10s by default)
 )
 
 // cegis is the state of one search: the examples the solver has seen so
