@@ -79,7 +79,7 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 		return false, nil
 	}
 	for _, nd := range verdict.Needs {
-		rep.Needs = append(rep.Needs, r.failingByID[nd.Test].name+"="+forceName(st, nd.Force))
+		rep.Needs = append(rep.Needs, r.failingByID[nd.Test].name+"="+nd.Force.Label(site.Kind == collect.Guard))
 	}
 	r.logf("angelic: %s", strings.Join(rep.Needs, ", "))
 
@@ -113,20 +113,6 @@ func alternative(needs []angelic.Need) []angelic.Need {
 		return nil
 	}
 	return out
-}
-
-func forceName(st style, f angelic.Force) string {
-	s := fmt.Sprint(f.Value)
-	switch {
-	case f.Return:
-		s = "return"
-	case st.name == "guard":
-		s = "skip"
-	}
-	if !f.Whole() {
-		s += fmt.Sprintf("@%d.%d", f.Segment, f.Iteration)
-	}
-	return s
 }
 
 // forcedRun is the run of failing test k with site forced as f.
@@ -178,7 +164,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		if err != nil {
 			return angelic.Outcome{}, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
 		}
-		r.vlogf("forced %s=%s: passed=%v timed out=%v (%s)", k.name, forceName(st, f), res.Passed, res.TimedOut, res.Duration.Round(time.Millisecond))
+		r.vlogf("forced %s=%s: passed=%v timed out=%v (%s)", k.name, f.Label(site.Kind == collect.Guard), res.Passed, res.TimedOut, res.Duration.Round(time.Millisecond))
 		return angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut}, nil
 	}
 	return angelic.Search(ctx, p, run)

@@ -147,7 +147,7 @@ func TestSearch(t *testing.T) {
 		pass:      map[string][]Force{"T1": {{Return: true, Segment: -1}}},
 		qualified: true,
 		needs:     []Need{{Test: "T1", Force: Force{Return: true, Segment: -1}}},
-		calls:     []string{"T1:return early"},
+		calls:     []string{"T1:return"},
 	}, {
 		name: "impure test: one constituent forced",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
@@ -161,8 +161,8 @@ func TestSearch(t *testing.T) {
 		qualified: true,
 		needs:     []Need{{Test: "T1", Force: Force{Value: false, Segment: 2}}},
 		calls: []string{"T1:true", "T1:false",
-			"T1:true in segment 0 iteration 0",
-			"T1:false in segment 2 iteration 0"},
+			"T1:true@0.0",
+			"T1:false@2.0"},
 	}, {
 		name: "impure test with no repairable constituent",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
@@ -173,8 +173,8 @@ func TestSearch(t *testing.T) {
 		}},
 		ruledOut: "T1",
 		calls: []string{"T1:true", "T1:false",
-			"T1:true in segment 1 iteration 4", "T1:false in segment 1 iteration 4",
-			"T1:true in segment 2 iteration 0"},
+			"T1:true@1.4", "T1:false@1.4",
+			"T1:true@2.0"},
 	}, {
 		name: "a single constituent is the whole test: not forced again",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
@@ -208,6 +208,24 @@ func TestSearch(t *testing.T) {
 				t.Errorf("%d attempts recorded for %d runs", len(v.Attempts), len(r.calls))
 			}
 		})
+	}
+}
+
+func TestForceLabel(t *testing.T) {
+	for _, tc := range []struct {
+		f     Force
+		guard bool
+		want  string
+	}{
+		{Force{Value: true, Segment: -1}, false, "true"},
+		{Force{Value: false, Segment: -1}, false, "false"},
+		{Force{Value: false, Segment: -1}, true, "skip"},
+		{Force{Return: true, Segment: -1}, true, "return"},
+		{Force{Value: false, Segment: 3, Iteration: 1}, true, "skip@3.1"},
+	} {
+		if got := tc.f.Label(tc.guard); got != tc.want {
+			t.Errorf("%+v.Label(%v) = %q, want %q", tc.f, tc.guard, got, tc.want)
+		}
 	}
 }
 

@@ -21,13 +21,22 @@ type Force struct {
 // Whole reports whether f applies to the whole test.
 func (f Force) Whole() bool { return f.Segment < 0 }
 
-func (f Force) String() string {
+// String renders f as "true", "false" or "return", with "@segment.iteration"
+// when it applies to one constituent.
+func (f Force) String() string { return f.Label(false) }
+
+// Label is String for a site of the given kind: at a guard, a false that
+// does not return is "skip".
+func (f Force) Label(guard bool) string {
 	s := fmt.Sprint(f.Value)
-	if f.Return {
-		s = "return early"
+	switch {
+	case f.Return:
+		s = "return"
+	case guard && !f.Value:
+		s = "skip"
 	}
 	if !f.Whole() {
-		s += fmt.Sprintf(" in segment %d iteration %d", f.Segment, f.Iteration)
+		s += fmt.Sprintf("@%d.%d", f.Segment, f.Iteration)
 	}
 	return s
 }
