@@ -20,6 +20,14 @@
 // this to its context.Context with context.AfterFunc, so cancelling the
 // context stops a running query promptly.
 //
+// # Bounds
+//
+// [Solver.SetTimeout] bounds each check by wall-clock time;
+// [Solver.SetResourceLimit] bounds it by Z3's resource counter (parameter
+// rlimit), which does not depend on the machine's load, so a search bounded
+// that way gives the same answers on a busy machine. [Solver.Statistic]
+// reads the counter ("rlimit count", global to the Context) after a check.
+//
 // # Results
 //
 // [Solver.Check] returns [Sat] or [Unsat] with a nil error. When Z3 gives up
