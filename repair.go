@@ -162,7 +162,7 @@ func (r *repairer) run(ctx context.Context) error {
 	ictx, icancel := context.WithCancel(ctx)
 	defer icancel()
 	done := make(chan built, 1)
-	r.logf("instrumenting %d sites in %d packages", len(r.prog.Sites), len(r.prog.Packages))
+	r.logf("instrument: %s in %s, while the baseline runs", plural(len(r.prog.Sites), "site"), plural(len(r.prog.Packages), "package"))
 	go func() {
 		bin, err := r.c.Instrument(ictx, r.prog)
 		done <- built{bin, err}
@@ -204,7 +204,7 @@ func (r *repairer) run(ctx context.Context) error {
 func (r *repairer) load(ctx context.Context) error {
 	r.enter("load")
 	what := strings.Join(r.opts.Patterns, " ")
-	r.logf("loading %s", what)
+	r.logf("load: %s", what)
 	prog, err := r.c.Load(ctx, r.opts.Dir, r.opts.Patterns)
 	var le *collect.LoadError
 	if errors.As(err, &le) {
@@ -223,7 +223,7 @@ func (r *repairer) load(ctx context.Context) error {
 
 func (r *repairer) baseline(ctx context.Context) error {
 	r.enter("baseline")
-	r.logf("running the tests of %d packages", len(r.prog.Packages))
+	r.logf("baseline: running the tests of %s", plural(len(r.prog.Packages), "package"))
 	results, err := r.c.Baseline(ctx, r.prog, r.opts.Timeout)
 	var le *collect.LoadError
 	if errors.As(err, &le) {
@@ -263,7 +263,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 	case len(r.failing) == 0:
 		return &InputError{Msg: fmt.Sprintf("testing %s: no failing test matches -run %q (failing: %s)", r.prog.Module, r.opts.Run, strings.Join(allFailing, ", "))}
 	}
-	r.logf("%d tests, %d failing: %s", len(r.passing)+len(allFailing), len(allFailing), strings.Join(allFailing, ", "))
+	r.logf("baseline: %s, %d failing: %s", plural(len(r.passing)+len(allFailing), "test"), len(allFailing), strings.Join(allFailing, ", "))
 	return nil
 }
 
@@ -278,7 +278,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 	for i, k := range tests {
 		runs[i] = collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k)}
 	}
-	r.logf("coverage: running %d tests", len(runs))
+	r.logf("coverage: running %s", plural(len(runs), "test"))
 	results, err := runAll(ctx, r.bin, runs, r.opts.Parallel)
 	r.res.Runs += len(runs)
 	if err != nil {
@@ -319,6 +319,14 @@ func (r *repairer) suiteTime() time.Duration {
 	return total
 }
 
+// plural renders n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // timeout is the limit of one instrumented run of test k.
 func (r *repairer) timeout(k testKey) time.Duration {
 	return runTimeout(r.elapsed[k])
@@ -347,7 +355,7 @@ func (r *repairer) localize() []angelic.Suspicion {
 		}
 		return 1
 	})
-	r.logf("localize: %d sites reached by the failing tests; searching the top %d", len(ranked), min(len(ranked), r.opts.MaxSites))
+	r.logf("localize: %s reached by the failing tests; searching the top %d", plural(len(ranked), "site"), min(len(ranked), r.opts.MaxSites))
 	return ranked[:min(len(ranked), r.opts.MaxSites)]
 }
 

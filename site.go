@@ -259,7 +259,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		runs = append(runs, collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeSnapshot, Sites: []int{site.ID}, ForceSegment: -1, Timeout: r.timeout(k)})
 		keys = append(keys, k)
 	}
-	r.logf("snapshot: running %d tests (%d failing with their angelic value)", len(runs), nFailing)
+	r.logf("snapshot: running %s (%d failing with their angelic value)", plural(len(runs), "test"), nFailing)
 	results, err := runAll(ctx, r.bin, runs, r.opts.Parallel)
 	r.res.Runs += len(runs)
 	if err != nil {
