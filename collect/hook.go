@@ -1,6 +1,9 @@
 package collect
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // The hook file is added, through the overlay, to every instrumented
 // package. Its exported names start with Nopol so that they do not clash
@@ -57,6 +60,9 @@ func (s *nopolShared) Get() interface{} { return s.v }
 
 const nopolMaxString = 4096
 
+// nopolNumSites is the number of sites of the program (site IDs are below).
+const nopolNumSites = NUMSITES
+
 var (
 	nopolOnce    nopolsync.Once
 	nopolMode    int // 0 plain, 1 cover, 2 snapshot
@@ -70,7 +76,8 @@ var (
 	nopolCurrent *[2]int64 // segment, iteration; shared
 	nopolMu      *nopolsync.Mutex
 	nopolOut     *nopolos.File
-	nopolCounts  map[int]*[3]int64
+	nopolCounts  [][3]int64 // per site: false count, true count, lines written
+	nopolLast    [][2]int64 // per site and outcome: the constituent last written
 	nopolSeen    map[[4]int64]bool
 )
 
@@ -146,7 +153,8 @@ func nopolSetup() {
 	}
 	nopolCap = int64(nopolAtoi(nopolos.Getenv("NOPOL_CAP"), 200))
 	nopolPrint = nopolos.Getenv("NOPOL_PRINT_CONSTITUENTS") == "1"
-	nopolCounts = map[int]*[3]int64{}
+	nopolCounts = make([][3]int64, nopolNumSites)
+	nopolLast = make([][2]int64, nopolNumSites)
 	nopolSeen = map[[4]int64]bool{}
 }
 
@@ -226,7 +234,7 @@ func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 }
 
 func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
-	if nopolMode == 2 && !nopolSites[id] {
+	if id < 0 || id >= len(nopolCounts) || (nopolMode == 2 && !nopolSites[id]) {
 		return
 	}
 	seg, iter := nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])
@@ -234,37 +242,48 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	if outcome {
 		o = 1
 	}
-	nopolMu.Lock()
-	defer nopolMu.Unlock()
-	c := nopolCounts[id]
-	if c == nil {
-		c = new([3]int64) // false count, true count, lines written
-		nopolCounts[id] = c
-	}
-	c[o]++
-	rec := nopolRecord{S: id, O: outcome, V: vals, G: seg, I: iter}
-	write := c[2] < nopolCap
-	if write && nopolMode == 1 {
-		// Coverage: one line per distinct constituent and outcome.
-		key := [4]int64{int64(id), int64(o), seg, iter}
-		write = !nopolSeen[key]
-		nopolSeen[key] = true
-	}
-	if write {
-		c[2]++
-	} else if c[o]&(c[o]-1) == 0 {
-		// Counts are written at powers of two.
-		rec = nopolRecord{S: id, O: outcome, G: seg, I: iter, N: c[o]}
-		write = true
-	}
-	if !write {
+	c := &nopolCounts[id] // false count, true count, lines written
+	n := nopolatomic.AddInt64(&c[o], 1)
+	// Fast path, without the lock: nothing new to write.
+	key := (seg+1)<<34 | (iter+1)<<2 | int64(o) + 1
+	written := nopolatomic.LoadInt64(&c[2])
+	if written >= nopolCap || (nopolMode == 1 && nopolatomic.LoadInt64(&nopolLast[id][o]) == key) {
+		if n&(n-1) == 0 {
+			// Counts are written at powers of two.
+			nopolWrite(nopolRecord{S: id, O: outcome, G: seg, I: iter, N: n})
+		}
 		return
 	}
+	nopolMu.Lock()
+	write := nopolatomic.LoadInt64(&c[2]) < nopolCap
+	if write && nopolMode == 1 {
+		// Coverage: one line per distinct constituent and outcome.
+		nopolatomic.StoreInt64(&nopolLast[id][o], key)
+		k := [4]int64{int64(id), int64(o), seg, iter}
+		write = !nopolSeen[k]
+		nopolSeen[k] = true
+	}
+	if write {
+		nopolatomic.AddInt64(&c[2], 1)
+	}
+	nopolMu.Unlock()
+	switch {
+	case write:
+		nopolWrite(nopolRecord{S: id, O: outcome, V: vals, G: seg, I: iter})
+	case n&(n-1) == 0:
+		nopolWrite(nopolRecord{S: id, O: outcome, G: seg, I: iter, N: n})
+	}
+}
+
+// nopolWrite appends one record line to the output with a single write.
+func nopolWrite(rec nopolRecord) {
 	line, err := nopoljson.Marshal(rec)
 	if err != nil {
 		return
 	}
+	nopolMu.Lock()
 	nopolOut.Write(append(line, '\n'))
+	nopolMu.Unlock()
 }
 
 // nopolSnapshot evaluates the observed values of a site; a value whose
@@ -304,9 +323,11 @@ func NopolS(s string) NopolValue {
 }
 `
 
-// hookFile returns the hook file's source for a package named name.
-func hookFile(name string) []byte {
-	return []byte(strings.Replace(hookSource, "package PACKAGE", "package "+name, 1))
+// hookFile returns the hook file's source for a package named name in a
+// program with numSites sites.
+func hookFile(name string, numSites int) []byte {
+	src := strings.Replace(hookSource, "package PACKAGE", "package "+name, 1)
+	return []byte(strings.Replace(src, "NUMSITES", strconv.Itoa(numSites), 1))
 }
 
 // schemaHookSource is the hook of a schema binary: only the candidate

@@ -117,7 +117,7 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 		if d.pkg == nil || len(d.pkg.GoFiles) == 0 || d.dir == "" {
 			continue
 		}
-		if err := ov.add(hookPath(d.dir), hookFile(d.name)); err != nil {
+		if err := ov.add(hookPath(d.dir), hookFile(d.name, len(prog.Sites))); err != nil {
 			return nil, fmt.Errorf("instrumenting %s: %w", path, err)
 		}
 		if err := markTests(prog, d, ov); err != nil {
