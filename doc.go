@@ -20,11 +20,13 @@
 //     in runs that pass (passing tests as they are, failing tests with
 //     their angelic value), and synthesize conditions that fit those
 //     examples (synth.Solve).
-//  6. Compile the candidates into one schema binary and run the affected
-//     package's whole suite per candidate, in rank order
-//     (collect.BuildSchema). The first candidate that passes is written
-//     into the source, re-checked (collect.VerifyPatch) and returned as a
-//     unified diff.
+//  6. Validate the candidates in rank order on the affected package's whole
+//     suite. The first is written into the source and its suite run with
+//     the patched file (collect.VerifyPatch): most often it is the patch,
+//     for the cost of one build. The others are compiled together into one
+//     schema binary (collect.BuildSchema) and run one by one; the first
+//     that passes is checked as a patched file in turn. The patch is
+//     returned as a unified diff.
 //
 // The user's files are never written: instrumented and patched files reach
 // the compiler through `go test -overlay`. Progress goes to

@@ -42,16 +42,20 @@ type fakeTest struct {
 }
 
 type fake struct {
-	dir       string
-	tests     []fakeTest
-	loadErr   error
-	flaky     bool       // failing tests pass when instrumented
-	hang      bool       // forced runs hang until their timeout
-	good      string     // the candidate that passes the suite
-	mu        sync.Mutex // guards runs
-	runs      []collect.Run
-	closed    int
-	solutions []*synth.Term
+	dir     string
+	tests   []fakeTest
+	loadErr error
+	flaky   bool       // failing tests pass when instrumented
+	hang    bool       // forced runs hang until their timeout
+	good    string     // the candidate that passes the suite
+	mu      sync.Mutex // guards runs
+	runs    []collect.Run
+	closed  int
+	// schemas counts the schemas built, schemaCands has the last one's
+	// candidates.
+	schemas     int
+	schemaCands []string
+	solutions   []*synth.Term
 }
 
 func (f *fake) program() *collect.Program {
@@ -146,6 +150,8 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 }
 
 func (f *fake) BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, cands []string, timeout time.Duration) (suiteRunner, error) {
+	f.schemas++
+	f.schemaCands = cands
 	return &fakeSchema{f: f, cands: cands}, nil
 }
 
@@ -259,7 +265,8 @@ func TestRepair(t *testing.T) {
 	for _, p := range res.Phases {
 		phases = append(phases, p.Name)
 	}
-	if got := strings.Join(phases, " "); got != "load baseline instrument coverage localize angelic snapshot synthesis validation verify" {
+	// The first candidate passes as a patched file: no schema, no second check.
+	if got := strings.Join(phases, " "); got != "load baseline instrument coverage localize angelic snapshot synthesis validation" {
 		t.Errorf("phases: %s", got)
 	}
 	if f.closed != 1 {
@@ -270,6 +277,32 @@ func TestRepair(t *testing.T) {
 	}
 	if !strings.Contains(progress.String(), "site 1/") {
 		t.Errorf("progress lacks sites:\n%s", progress.String())
+	}
+}
+
+// TestRepairSecondCandidate checks the path of a first candidate that
+// fails: the others go through a schema, and the one that passes there is
+// checked again as a patched file.
+func TestRepairSecondCandidate(t *testing.T) {
+	f := newFake(t)
+	f.good = "n <= -1"
+	var progress strings.Builder
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress}, f)
+	if err != nil || !res.Patched {
+		t.Fatalf("no patch (%v):\n%s", err, progress.String())
+	}
+	var tried []string
+	for _, c := range res.Candidates {
+		tried = append(tried, fmt.Sprintf("%s:%v", c.Condition, c.Passed))
+	}
+	if got := strings.Join(tried, " | "); got != "n < 0:false | n <= -1:true" {
+		t.Errorf("candidates: %s", got)
+	}
+	if f.schemas != 1 || len(f.schemaCands) != 1 || f.schemaCands[0] != "n <= -1" {
+		t.Errorf("%d schemas of %q", f.schemas, f.schemaCands)
+	}
+	if res.Phases[len(res.Phases)-1].Name != "verify" {
+		t.Errorf("phases %v", res.Phases)
 	}
 }
 

@@ -11,11 +11,23 @@ import (
 	"github.com/nopol-go/nopol/internal/diff"
 )
 
-// validate runs the suite for each candidate in order and stops at the
-// first that passes and survives the patched-source check.
+// validate checks the candidates in rank order and stops at the first
+// that passes the suite. The first candidate is written into the source and
+// checked as the patched file (collect.VerifyPatch): most often it is the
+// patch, and this costs one build. The others are compiled together into a
+// schema binary, run one by one, and the first that passes is checked as a
+// patched file in turn.
 func (r *repairer) validate(ctx context.Context, site collect.Site, st style, srcs []string, rep *SiteReport) (bool, error) {
 	r.enter("validation")
-	schema, err := r.c.BuildSchema(ctx, r.prog, site, st.guard, srcs, suiteTimeout(r.suiteTime()))
+	done, err := r.tryPatch(ctx, site, st, srcs[0], fmt.Sprintf("candidate 1/%d", len(srcs)), rep)
+	if err != nil || done || len(srcs) == 1 {
+		if !done {
+			rep.Outcome = fmt.Sprintf("none of %d candidates passes the suite", len(srcs))
+		}
+		return done, err
+	}
+	rest := srcs[1:]
+	schema, err := r.c.BuildSchema(ctx, r.prog, site, st.guard, rest, suiteTimeout(r.suiteTime()))
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
@@ -24,30 +36,35 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, sr
 		return false, nil
 	}
 	defer schema.Close()
-	for k, src := range srcs {
+	for k, src := range rest {
 		r.enter("validation")
+		name := fmt.Sprintf("candidate %d/%d", k+2, len(srcs))
 		sr, err := schema.RunSuite(ctx, k)
 		r.res.Runs++
 		if err != nil {
 			return false, fmt.Errorf("validating %s at site %d: %w", src, site.ID, err)
 		}
 		ok := r.acceptable(sr)
-		cr := CandidateReport{Site: site.ID, Style: st.name, Condition: src, Passed: ok, Failed: sr.Failed, TimedOut: sr.TimedOut, Duration: sr.Duration}
-		r.res.Candidates = append(r.res.Candidates, cr)
-		r.logf("candidate %d/%d `%s`: %s", k+1, len(srcs), src, suiteSummary(sr, ok))
+		r.record(site, st, src, sr, ok)
+		r.logf("%s `%s`: %s", name, src, suiteSummary(sr, ok))
 		if !ok {
 			continue
 		}
 		r.enter("verify")
-		done, why, err := r.finish(ctx, site, st, src, rep)
+		r.res.Candidates = r.res.Candidates[:len(r.res.Candidates)-1]
+		done, err := r.tryPatch(ctx, site, st, src, name+" as a patched file", rep)
 		if err != nil || done {
 			return done, err
 		}
-		r.res.Candidates[len(r.res.Candidates)-1].Passed = false
-		r.logf("candidate %d/%d `%s`: %s", k+1, len(srcs), src, why)
 	}
 	rep.Outcome = fmt.Sprintf("none of %d candidates passes the suite", len(srcs))
 	return false, nil
+}
+
+// record adds a validated candidate to the result.
+func (r *repairer) record(site collect.Site, st style, cond string, sr collect.SuiteResult, ok bool) {
+	r.res.Candidates = append(r.res.Candidates, CandidateReport{Site: site.ID, Style: st.name, Condition: cond,
+		Passed: ok, Failed: sr.Failed, TimedOut: sr.TimedOut, Duration: sr.Duration})
 }
 
 func suiteSummary(sr collect.SuiteResult, ok bool) string {
@@ -83,24 +100,29 @@ func (r *repairer) acceptable(sr collect.SuiteResult) bool {
 	return true
 }
 
-// finish writes the candidate into the source, checks the patched file
-// through an overlay, and fills in the result.
-func (r *repairer) finish(ctx context.Context, site collect.Site, st style, cond string, rep *SiteReport) (bool, string, error) {
+// tryPatch writes cond into the source, runs the suite with the patched
+// file through an overlay, and when it passes fills in the result.
+func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, cond, name string, rep *SiteReport) (bool, error) {
 	old, err := os.ReadFile(site.File)
 	if err != nil {
-		return false, "", fmt.Errorf("reading %s: %w", site.File, err)
+		return false, fmt.Errorf("reading %s: %w", site.File, err)
 	}
 	src, err := patchSource(old, site, st.guard, cond)
 	if err != nil {
-		return false, "writing the patch: " + err.Error(), nil
+		r.record(site, st, cond, collect.SuiteResult{}, false)
+		r.logf("%s `%s`: writing the patch: %v", name, cond, err)
+		return false, nil
 	}
 	sr, err := r.c.VerifyPatch(ctx, r.prog, site.File, src, suiteTimeout(r.suiteTime())+time.Minute)
 	r.res.Runs++
 	if err != nil {
-		return false, "", fmt.Errorf("verifying the patch of %s: %w", rep.File, err)
+		return false, fmt.Errorf("checking the patch of %s: %w", rep.File, err)
 	}
-	if !r.acceptable(sr) {
-		return false, "the patched file fails the suite: " + suiteSummary(sr, false), nil
+	ok := r.acceptable(sr)
+	r.record(site, st, cond, sr, ok)
+	r.logf("%s `%s`: %s", name, cond, suiteSummary(sr, ok))
+	if !ok {
+		return false, nil
 	}
 	rep.Outcome = "patched"
 	r.res.Patched = true
@@ -111,5 +133,5 @@ func (r *repairer) finish(ctx context.Context, site collect.Site, st style, cond
 	r.res.Source = src
 	r.res.Diff = diff.Unified(rep.File, old, src)
 	r.logf("patched %s:%d in %s", rep.File, site.Line, time.Since(r.start).Round(time.Millisecond))
-	return true, "", nil
+	return true, nil
 }
