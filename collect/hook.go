@@ -198,7 +198,7 @@ func nopolForced(id int) (value, forced bool) {
 func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue) bool {
 	nopolOnce.Do(nopolSetup)
 	var vals []NopolValue
-	if nopolMode == 2 && snap != nil && nopolSites[id] {
+	if nopolMode == 2 && snap != nil && nopolWantValues(id) {
 		vals = nopolSnapshot(kinds, snap)
 	}
 	v, forced := nopolForced(id)
@@ -216,7 +216,7 @@ func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue
 func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 	nopolOnce.Do(nopolSetup)
 	var vals []NopolValue
-	if nopolMode == 2 && snap != nil && nopolSites[id] {
+	if nopolMode == 2 && snap != nil && nopolWantValues(id) {
 		vals = nopolSnapshot(kinds, snap)
 	}
 	run, forced := nopolForced(id)
@@ -273,6 +273,12 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	case n&(n-1) == 0:
 		nopolWrite(nopolRecord{S: id, O: outcome, G: seg, I: iter, N: n})
 	}
+}
+
+// nopolWantValues reports whether the values of site id are recorded at
+// this evaluation: a snapshot site under its line cap.
+func nopolWantValues(id int) bool {
+	return nopolSites[id] && id >= 0 && id < len(nopolCounts) && nopolatomic.LoadInt64(&nopolCounts[id][2]) < nopolCap
 }
 
 // nopolWrite appends one record line to the output with a single write.
