@@ -64,21 +64,22 @@ const nopolMaxString = 4096
 const nopolNumSites = NUMSITES
 
 var (
-	nopolOnce    nopolsync.Once
-	nopolMode    int // 0 plain, 1 cover, 2 snapshot
-	nopolForce   map[int]bool
-	nopolReturn  map[int]bool
-	nopolSites   map[int]bool
-	nopolSeg     int64 = -1
-	nopolIter    int64 = -1
-	nopolCap     int64 = 200
-	nopolPrint   bool
-	nopolCurrent *[2]int64 // segment, iteration; shared
-	nopolMu      *nopolsync.Mutex
-	nopolOut     *nopolos.File
-	nopolCounts  [][3]int64 // per site: false count, true count, lines written
-	nopolLast    [][2]int64 // per site and outcome: the constituent last written
-	nopolSeen    map[[4]int64]bool
+	nopolOnce     nopolsync.Once
+	nopolMode     int    // 0 plain, 1 cover, 2 snapshot
+	nopolForce    []int8 // per site: 0 not forced, 1 forced false, 2 forced true
+	nopolReturn   []bool // per site: a forced false returns early
+	nopolSites    []bool // per site: recorded in snapshot mode
+	nopolAnyForce bool   // whether any site is forced
+	nopolSeg      int64  = -1
+	nopolIter     int64  = -1
+	nopolCap      int64  = 200
+	nopolPrint    bool
+	nopolCurrent  *[2]int64 // segment, iteration; shared
+	nopolMu       *nopolsync.Mutex
+	nopolOut      *nopolos.File
+	nopolCounts   [][3]int64 // per site: false count, true count, lines written
+	nopolLast     [][2]int64 // per site and outcome: the constituent last written
+	nopolSeen     map[[4]int64]bool
 )
 
 // NopolCand selects the candidate of a schema binary (NOPOL_CAND).
@@ -144,9 +145,28 @@ func nopolSetup() {
 	if nopolOut == nil {
 		nopolMode = 0
 	}
-	nopolForce = nopolIDs(nopolos.Getenv("NOPOL_FORCE"))
-	nopolReturn = nopolIDs(nopolos.Getenv("NOPOL_RETURN"))
-	nopolSites = nopolIDs(nopolos.Getenv("NOPOL_SITES"))
+	nopolForce = make([]int8, nopolNumSites)
+	nopolReturn = make([]bool, nopolNumSites)
+	nopolSites = make([]bool, nopolNumSites)
+	for id, v := range nopolIDs(nopolos.Getenv("NOPOL_FORCE")) {
+		if id >= 0 && id < nopolNumSites {
+			nopolForce[id] = 1
+			if v {
+				nopolForce[id] = 2
+			}
+			nopolAnyForce = true
+		}
+	}
+	for id := range nopolIDs(nopolos.Getenv("NOPOL_RETURN")) {
+		if id >= 0 && id < nopolNumSites {
+			nopolReturn[id] = true
+		}
+	}
+	for id := range nopolIDs(nopolos.Getenv("NOPOL_SITES")) {
+		if id >= 0 && id < nopolNumSites {
+			nopolSites[id] = true
+		}
+	}
 	if seg, iter, ok := nopolstrings.Cut(nopolos.Getenv("NOPOL_FORCE_SEG"), "."); ok {
 		nopolSeg = int64(nopolAtoi(seg, -1))
 		nopolIter = int64(nopolAtoi(iter, -1))
@@ -183,10 +203,10 @@ func NopolIteration() {
 // nopolForced returns the forced outcome of site id, if it is forced in
 // the current test constituent.
 func nopolForced(id int) (value, forced bool) {
-	if len(nopolForce) == 0 {
+	if !nopolAnyForce || id < 0 || id >= len(nopolForce) || nopolForce[id] == 0 {
 		return false, false
 	}
-	value, forced = nopolForce[id]
+	value, forced = nopolForce[id] == 2, true
 	if forced && nopolSeg >= 0 {
 		forced = nopolatomic.LoadInt64(&nopolCurrent[0]) == nopolSeg && nopolatomic.LoadInt64(&nopolCurrent[1]) == nopolIter
 	}
@@ -223,7 +243,7 @@ func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 	act := 0
 	if forced && !run {
 		act = 1
-		if nopolReturn[id] {
+		if id >= 0 && id < len(nopolReturn) && nopolReturn[id] {
 			act = 2
 		}
 	}
@@ -278,7 +298,7 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 // nopolWantValues reports whether the values of site id are recorded at
 // this evaluation: a snapshot site under its line cap.
 func nopolWantValues(id int) bool {
-	return nopolSites[id] && id >= 0 && id < len(nopolCounts) && nopolatomic.LoadInt64(&nopolCounts[id][2]) < nopolCap
+	return id >= 0 && id < len(nopolCounts) && nopolSites[id] && nopolatomic.LoadInt64(&nopolCounts[id][2]) < nopolCap
 }
 
 // nopolWrite appends one record line to the output with a single write.
