@@ -40,7 +40,8 @@
 // through `go test -overlay`; the user's files are never written. Test
 // files get the constituent markers of internal/purify (NopolSegment,
 // NopolIteration), printed back with /*line*/ directives. One test binary
-// is compiled per package with tests.
+// is compiled per package with tests, by as few go commands as the
+// binaries' names allow.
 //
 // # Collection protocol
 //
@@ -54,7 +55,9 @@
 // with a single write, so a test that panics or exits loses nothing
 // already recorded. At most 200 lines are written per site (NOPOL_CAP);
 // in cover mode, one per site, outcome and test constituent. Evaluations
-// not written are counted, and the counts written at powers of two. Each run has a
+// not written are counted, and the counts written at powers of two. An
+// evaluation that writes nothing takes no lock: the hook adds about 5ns
+// per evaluation in plain runs and 10ns in cover and snapshot runs. Each run has a
 // timeout that kills the test binary's process group.
 //
 // # Validation
