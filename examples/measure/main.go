@@ -74,6 +74,7 @@ func main() {
 			}
 			cols = append(cols, secs(d))
 		}
+		patch = strings.ReplaceAll(patch, "|", `\|`) // a Markdown table cell
 		fmt.Printf("| %s | %s | %s | %s | %.1fx | %s |\n", name, patch, secs(plain), secs(total), total.Seconds()/plain.Seconds(), strings.Join(cols, " | "))
 	}
 	if failed {
