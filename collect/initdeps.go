@@ -10,10 +10,23 @@ import (
 // methods and variables, as Go's initialization order sees them. Observing
 // a package variable v inside function F adds a reference F → v; if v's
 // initializer reaches F, that reference is an initialization cycle, which
-// the compiler rejects. initGraph answers whether it would be.
+// the compiler rejects.
+//
+// Checking each reference alone is not enough: two references that are
+// harmless one by one can close a cycle together (fatih/color v1.19:
+// NoColor → stdoutIsTerminal and Output → stdOut; observing Output in
+// stdoutIsTerminal and NoColor in stdOut makes NoColor → stdoutIsTerminal
+// → Output → stdOut → NoColor). mayObserve therefore allows only
+// references that cannot take part in any cycle, whatever else is added:
+// from a function no package variable's initializer reaches, or to a
+// variable the function reaches already (the reachability of the graph
+// does not change).
 type initGraph struct {
 	refs  map[types.Object][]types.Object
 	reach map[types.Object]map[types.Object]bool
+	// fromVars is the set of objects some package variable's initializer
+	// reaches.
+	fromVars map[types.Object]bool
 }
 
 // initGraphOf builds the graph of d's non-test package.
@@ -88,8 +101,39 @@ func topLevel(pkg *types.Package, obj types.Object) types.Object {
 	return nil
 }
 
+// mayObserve reports whether a reference from fn to the package variable v
+// can be added without any risk of an initialization cycle, whatever other
+// references mayObserve allows. fn nil (a site outside any declared
+// function) allows none.
+func (g *initGraph) mayObserve(fn, v types.Object) bool {
+	if fn == nil || g == nil {
+		return false
+	}
+	if g.fromVars == nil {
+		g.fromVars = map[types.Object]bool{}
+		var vars []types.Object
+		for o := range g.refs {
+			if _, ok := o.(*types.Var); ok {
+				vars = append(vars, o)
+			}
+		}
+		for _, o := range vars {
+			for n := range g.reachable(o) {
+				g.fromVars[n] = true
+			}
+		}
+	}
+	return !g.fromVars[fn] || g.reaches(fn, v)
+}
+
 // reaches reports whether from's initialization reaches to.
 func (g *initGraph) reaches(from, to types.Object) bool {
+	return g.reachable(from)[to]
+}
+
+// reachable returns the set of objects from's initialization (or body)
+// reaches.
+func (g *initGraph) reachable(from types.Object) map[types.Object]bool {
 	r, ok := g.reach[from]
 	if !ok {
 		r = map[types.Object]bool{}
@@ -105,5 +149,5 @@ func (g *initGraph) reaches(from, to types.Object) bool {
 		walk(from)
 		g.reach[from] = r
 	}
-	return r[to]
+	return r
 }

@@ -183,3 +183,40 @@ func TestLoadPatterns(t *testing.T) {
 		t.Error("Load outside a module succeeded")
 	}
 }
+
+// TestInitCycle checks that observing package variables creates no
+// initialization cycle, also when the references added at two sites
+// close one together, and that a function no initializer reaches still
+// observes the package variables.
+func TestInitCycle(t *testing.T) {
+	f := instrument(t, "initcycle")
+	res, err := f.build.Run(context.Background(), Run{Package: "example.com/initcycle/color", Test: "TestInit", Mode: ModeCover, ForceSegment: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed {
+		t.Errorf("TestInit fails instrumented:\n%s", res.Output)
+	}
+	for _, s := range f.prog.Sites {
+		var obs []string
+		for _, o := range s.Observed {
+			obs = append(obs, o.Expr)
+		}
+		got := " " + strings.Join(obs, " ") + " "
+		switch s.Func {
+		case "stdoutIsTerminal", "stdOut":
+			for _, v := range []string{" NoColor ", " Output == nil ", " Level "} {
+				if strings.Contains(got, v) {
+					t.Errorf("%s:%d observes%sin a function package variables reach", s.Func, s.Line, v)
+				}
+			}
+		case "Report":
+			for _, v := range []string{" NoColor ", " Output == nil ", " Level ", " len(names) "} {
+				if !strings.Contains(got, v) {
+					t.Errorf("%s:%d does not observe%s: %s", s.Func, s.Line, v, got)
+				}
+			}
+		}
+	}
+	f.checkUntouched(t)
+}

@@ -72,7 +72,7 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 	}
 	for _, name := range o.pkg.Scope().Names() {
 		v, ok := o.pkg.Scope().Lookup(name).(*types.Var)
-		if !ok || !o.visible(inner, v) || o.fn == nil || o.graph == nil || o.graph.reaches(v, o.fn) {
+		if !ok || !o.visible(inner, v) || !o.graph.mayObserve(o.fn, v) {
 			continue
 		}
 		o.addVar(&globals, &fields, name, v.Type())
