@@ -6,8 +6,12 @@
 //
 // Every process runs under exec.CommandContext in its own process group
 // (Setpgid on Unix); cancelling the context or reaching the per-run timeout
-// kills the whole group, so a test that forks a helper and hangs leaves
-// nothing behind. WaitDelay bounds the wait for pipes held open by orphans.
+// sends SIGINT to the whole group, then SIGKILL after a second or as soon
+// as the process has exited, so a test that forks a helper and hangs
+// leaves nothing behind. WaitDelay bounds the wait for pipes held open by
+// orphans. The go command gets a GOTMPDIR of its own (unless the caller
+// sets one), removed when it exits: a go command killed during a build
+// does not remove its go-build work dir itself.
 // A timeout is reported as a *TimeoutError, distinct from a non-zero exit
 // (*ExitError), whose text includes the tail of stderr.
 //

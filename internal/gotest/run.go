@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -144,14 +145,28 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 	if inv.Stderr != nil {
 		cmd.Stderr = io.MultiWriter(&stderr, inv.Stderr)
 	}
-	setProcessGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	if r != nil && r.WaitDelay > 0 {
 		cmd.WaitDelay = r.WaitDelay
 	}
+	// The group gets SIGINT, then SIGKILL after the grace, well before
+	// WaitDelay would kill the process alone.
+	exited := setProcessGroup(cmd, min(interruptGrace, cmd.WaitDelay/2))
+	if isGoCommand(inv.Path) && !hasEnv(inv.Env, "GOTMPDIR") {
+		// The go command's work dirs (go-build*) go into a dir of our
+		// own, removed below even if the go command was killed before
+		// it could remove them.
+		tmp, err := os.MkdirTemp("", "nopol-gotmp-")
+		if err != nil {
+			return Outcome{ExitCode: -1}, fmt.Errorf("running %s: %w", inv.String(), err)
+		}
+		defer os.RemoveAll(tmp)
+		cmd.Env = append(cmd.Env, "GOTMPDIR="+tmp)
+	}
 
 	start := time.Now()
 	err := cmd.Run()
+	exited()
 	out := Outcome{
 		Stdout:   stdout.Bytes(),
 		Stderr:   stderr.Bytes(),
@@ -176,6 +191,25 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 		return out, fmt.Errorf("running %s: %w", inv.String(), err)
 	}
 	return out, nil
+}
+
+// interruptGrace is how long a cancelled process group has between SIGINT
+// and SIGKILL.
+const interruptGrace = time.Second
+
+// isGoCommand reports whether path names the go command.
+func isGoCommand(path string) bool {
+	return path == "go" || filepath.Base(path) == "go" || filepath.Base(path) == "go.exe"
+}
+
+// hasEnv reports whether env sets the variable name.
+func hasEnv(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 func tail(s string, n int) string {

@@ -2,10 +2,14 @@
 
 package gotest
 
-import "os/exec"
+import (
+	"os/exec"
+	"time"
+)
 
 // setProcessGroup kills only the process itself where process groups are
 // not available.
-func setProcessGroup(cmd *exec.Cmd) {
+func setProcessGroup(cmd *exec.Cmd, grace time.Duration) (exited func()) {
 	cmd.Cancel = func() error { return cmd.Process.Kill() }
+	return func() {}
 }

@@ -3,7 +3,10 @@ package gotest
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -125,4 +128,59 @@ func TestSeam(t *testing.T) {
 	if strings.Join(got, ";") != "p slow;p fast" {
 		t.Errorf("calls = %q", got)
 	}
+}
+
+// TestCancelGoLeavesNoTemp checks that cancelling `go test -c` in the
+// middle of a build leaves nothing in TMPDIR. The go command dies on
+// SIGINT during a build without removing its work dir, so that dir must be
+// inside one of gotest's own.
+func TestCancelGoLeavesNoTemp(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	if testing.Short() {
+		t.Skip("builds with an empty cache")
+	}
+	cache := t.TempDir()
+	mod := t.TempDir()
+	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module m\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(mod, "m_test.go"), []byte("package m\n\nimport (\n\t\"net/http\"\n\t\"testing\"\n)\n\nfunc TestM(t *testing.T) { _ = http.Get }\n"), 0o644)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	ctx, cancel := context.WithCancel(context.Background())
+	// Cancel once the go command has made its work dir.
+	go func() {
+		defer cancel()
+		for start := time.Now(); time.Since(start) < 20*time.Second; time.Sleep(10 * time.Millisecond) {
+			if workDirs(tmp) > 0 {
+				time.Sleep(200 * time.Millisecond)
+				return
+			}
+		}
+	}()
+	_, err := Default.Run(ctx, &Invocation{
+		Path: "go",
+		Args: []string{"test", "-c", "-o", filepath.Join(mod, "m.test"), "."},
+		Dir:  mod,
+		Env:  []string{"GOCACHE=" + cache, "GOFLAGS=-mod=mod", "GOWORK=off"},
+	})
+	cancel()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want cancelled (was the build too fast?)", err)
+	}
+	if es, _ := os.ReadDir(tmp); len(es) > 0 {
+		t.Errorf("left in TMPDIR: %d go-build dirs, %d entries (%s...)", workDirs(tmp), len(es), es[0].Name())
+	}
+}
+
+// workDirs counts the go-build dirs under dir, at any depth.
+func workDirs(dir string) int {
+	n := 0
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), "go-build") {
+			n++
+		}
+		return nil
+	})
+	return n
 }

@@ -5,21 +5,37 @@ package gotest
 import (
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // setProcessGroup puts the command in a new process group and makes
-// cancellation kill the whole group.
-func setProcessGroup(cmd *exec.Cmd) {
+// cancellation stop the whole group: SIGINT first, so that the go command
+// removes its work dir and a test binary can exit, then SIGKILL to the
+// group after grace or as soon as the process has exited, for whatever is
+// left (children that ignore SIGINT). The returned function must be called
+// once the command has been waited for.
+func setProcessGroup(cmd *exec.Cmd, grace time.Duration) (exited func()) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	done := make(chan struct{})
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {
 			return nil
 		}
+		pid := cmd.Process.Pid
 		// A negative pid signals the process group.
-		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		if err != nil {
+		if err := syscall.Kill(-pid, syscall.SIGINT); err != nil {
 			return cmd.Process.Kill()
 		}
+		go func() {
+			t := time.NewTimer(grace)
+			defer t.Stop()
+			select {
+			case <-done:
+			case <-t.C:
+			}
+			syscall.Kill(-pid, syscall.SIGKILL)
+		}()
 		return nil
 	}
+	return func() { close(done) }
 }
