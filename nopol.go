@@ -3,6 +3,7 @@ package nopol
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"regexp"
 	"time"
@@ -66,6 +67,14 @@ type Options struct {
 	// Parallel is how many test processes run at once; 0 means
 	// GOMAXPROCS, at most 4.
 	Parallel int
+	// Purify splits impure failing tests (B-Refactoring): a failing test
+	// that fails under both forced values as a whole has its failures
+	// attributed to its fragments (top-level statements, table-loop
+	// iterations), and the angelic value is forced in the failing
+	// fragments only; the other fragments give examples with their actual
+	// values. Without it, values are forced per whole test. nopol fix
+	// sets it unless -purify=false.
+	Purify bool
 
 	// Where progress goes.
 
@@ -151,8 +160,42 @@ type SiteReport struct {
 	// their distinct states (at most 200 go to synthesis).
 	Examples int `json:"examples,omitempty"`
 	Distinct int `json:"distinct,omitempty"`
+	// Purified reports that a failing test failed under every forced
+	// value as a whole and was split into fragments; Fragments are the
+	// fragments forced with the angelic value, per test.
+	Purified  bool             `json:"purified"`
+	Fragments []FragmentReport `json:"fragments,omitempty"`
 	// Outcome says how the search of this site ended.
 	Outcome string `json:"outcome"`
+}
+
+// FragmentReport is a fragment of a failing test (a top-level statement of
+// the test function, or an iteration of its table loop) in which the
+// angelic value was forced.
+type FragmentReport struct {
+	Test string `json:"test"`
+	// Segment is the index of the statement in the test function, from 0;
+	// Iteration the table loop's iteration, from 1 (0 outside a loop).
+	Segment   int `json:"segment"`
+	Iteration int `json:"iteration,omitempty"`
+	// File and Line locate the statement (File relative to the module
+	// root).
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	// Value is the forced value: "true", "false", "skip" or "return".
+	Value string `json:"value"`
+}
+
+// String renders f as "file:line" with the iteration, if any.
+func (f FragmentReport) String() string {
+	s := fmt.Sprintf("%s:%d", f.File, f.Line)
+	if f.File == "" {
+		s = fmt.Sprintf("statement %d", f.Segment)
+	}
+	if f.Iteration > 0 {
+		s += fmt.Sprintf(" (iteration %d)", f.Iteration)
+	}
+	return s
 }
 
 // CandidateReport is one validated candidate.

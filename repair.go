@@ -58,6 +58,9 @@ type repairer struct {
 	failingByID map[string]testKey
 	// cover is each test's coverage run.
 	cover map[testKey]collect.Result
+	// failed are the fragments each failing test's failures are
+	// attributed to in its coverage run, with Options.Purify.
+	failed map[testKey][]angelic.Fragment
 }
 
 // phaseOrder lists the phases in pipeline order.
@@ -273,10 +276,12 @@ func (r *repairer) baseline(ctx context.Context) error {
 func (r *repairer) coverage(ctx context.Context) error {
 	r.enter("coverage")
 	r.cover = map[testKey]collect.Result{}
+	r.failed = map[testKey][]angelic.Fragment{}
 	tests := append(slices.Clone(r.failing), r.passing...)
 	runs := make([]collect.Run, len(tests))
 	for i, k := range tests {
-		runs[i] = collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k)}
+		runs[i] = collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k),
+			PrintConstituents: r.opts.Purify && i < len(r.failing)}
 	}
 	r.logf("coverage: running %s", plural(len(runs), "test"))
 	results, err := runAll(ctx, r.bin, runs, r.opts.Parallel)
@@ -296,6 +301,9 @@ func (r *repairer) coverage(ctx context.Context) error {
 		}
 		r.vlogf("coverage %s: passed=%v, %d sites reached", k.name, res.Passed, reachedCount(res))
 		r.cover[k] = res
+		if failing && r.opts.Purify {
+			r.failed[k] = r.failingFragments(k, res.Output)
+		}
 	}
 	return nil
 }

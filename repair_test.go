@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/purify"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -39,6 +41,10 @@ type fakeTest struct {
 	name   string
 	inputs []int64
 	broken bool // fails whatever the condition
+	// impure makes every input a top-level statement of its own (a
+	// fragment, segment i at line 10+i of m_test.go) checking its result
+	// with t.Errorf.
+	impure bool
 }
 
 type fake struct {
@@ -92,6 +98,18 @@ func (f *fake) Instrument(ctx context.Context, prog *collect.Program) (testBinar
 
 func (f *fake) Close() error { f.closed++; return nil }
 
+func (f *fake) Constituents(pkg string) []purify.Constituent {
+	var cons []purify.Constituent
+	for _, t := range f.tests {
+		for i := range t.inputs {
+			if t.impure {
+				cons = append(cons, purify.Constituent{Test: t.name, Segment: i, File: filepath.Join(f.dir, "m_test.go"), StartLine: 10 + i, EndLine: 10 + i})
+			}
+		}
+	}
+	return cons
+}
+
 func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
 	f.mu.Lock()
 	f.runs = append(f.runs, r)
@@ -117,11 +135,15 @@ func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
 }
 
 // exec simulates test t: site 0 decides, site 1 always evaluates false,
-// and forcing site 1 or skipping site 2 breaks the test.
+// and forcing site 1 or skipping site 2 breaks the test. In an impure
+// test, forcing applies in the forced segment only, and failures are
+// reported at the failing input's line.
 func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 	res := collect.Result{Passed: !t.broken, Reached: map[int][2]int{}}
+	var out strings.Builder
+	seg := -1
 	eval := func(site int, v bool, n int64) bool {
-		if forced, ok := r.Force[site]; ok {
+		if forced, ok := r.Force[site]; ok && (r.ForceSegment < 0 || r.ForceSegment == seg) {
 			v = forced
 		}
 		c := res.Reached[site]
@@ -131,21 +153,32 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 			c[0]++
 		}
 		res.Reached[site] = c
-		e := collect.Eval{Site: site, Outcome: v, Segment: -1}
+		e := collect.Eval{Site: site, Outcome: v, Segment: seg}
 		if r.Mode == collect.ModeSnapshot {
 			e.Values = []collect.Value{{Kind: collect.KindInt, Int: n}}
 		}
 		res.Evals = append(res.Evals, e)
 		return v
 	}
-	for _, n := range t.inputs {
-		if eval(0, n <= 0, n) != (n < 0) {
-			res.Passed = false
+	for i, n := range t.inputs {
+		if t.impure {
+			seg = i
+			if r.PrintConstituents {
+				out.WriteString(purify.ConstituentLine(i, 0))
+			}
 		}
+		ok := eval(0, n <= 0, n) == (n < 0)
 		if eval(1, false, n) {
+			ok = false
+		}
+		if !ok {
 			res.Passed = false
+			if t.impure {
+				fmt.Fprintf(&out, "    m_test.go:%d: sign(%d) is wrong\n", 10+i, n)
+			}
 		}
 	}
+	res.Output = out.String()
 	return res
 }
 
@@ -355,6 +388,50 @@ func TestRepairOutcomes(t *testing.T) {
 				t.Fatalf("no patch: %s", res.Reason)
 			case tc.reason != "" && (res.Patched || !strings.Contains(res.Reason, tc.reason)):
 				t.Fatalf("patched=%v reason %q, want %q", res.Patched, res.Reason, tc.reason)
+			}
+		})
+	}
+}
+
+// TestRepairPurify repairs an impure failing test: its first statement
+// needs the condition true, its second false. Forced as a whole it fails
+// both ways; split into fragments, the second one forced false passes.
+func TestRepairPurify(t *testing.T) {
+	for _, purify := range []bool{true, false} {
+		t.Run(fmt.Sprint("purify=", purify), func(t *testing.T) {
+			f := newFake(t)
+			f.tests = []fakeTest{
+				{name: "TestPositive", inputs: []int64{3, 200}},
+				{name: "TestSign", inputs: []int64{-1, 0, 5}, impure: true},
+			}
+			var progress strings.Builder
+			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, Purify: purify}, f)
+			if err != nil {
+				t.Fatalf("repair: %v\n%s", err, progress.String())
+			}
+			if !purify {
+				if res.Patched || res.Sites[0].Purified || res.Sites[0].Outcome != "not angelic: TestSign fails under every forced value" {
+					t.Errorf("patched=%v purified=%v outcome %q without purification", res.Patched, res.Sites[0].Purified, res.Sites[0].Outcome)
+				}
+				for _, r := range f.runs {
+					if r.ForceSegment >= 0 || r.PrintConstituents {
+						t.Errorf("run %+v without purification", r)
+					}
+				}
+				return
+			}
+			if !res.Patched || res.Diff != wantDiff {
+				t.Fatalf("patched=%v %s, diff:\n%s\nprogress:\n%s", res.Patched, res.Reason, res.Diff, progress.String())
+			}
+			if got := strings.Join(res.Site.Needs, ","); got != "TestSign=false@1.0" {
+				t.Errorf("needs %s", got)
+			}
+			want := []FragmentReport{{Test: "TestSign", Segment: 1, File: "m_test.go", Line: 11, Value: "false"}}
+			if !res.Site.Purified || !reflect.DeepEqual(res.Site.Fragments, want) {
+				t.Errorf("purified=%v fragments %+v, want %+v", res.Site.Purified, res.Site.Fragments, want)
+			}
+			if !strings.Contains(progress.String(), "TestSign fails under every value forced in the whole test; split into fragments, failing: m_test.go:11") {
+				t.Errorf("progress does not say the test was split:\n%s", progress.String())
 			}
 		})
 	}

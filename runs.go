@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/purify"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -24,6 +25,8 @@ type collector interface {
 // testBinary is a *collect.Build.
 type testBinary interface {
 	Run(ctx context.Context, r collect.Run) (collect.Result, error)
+	// Constituents are the marked test constituents of a package.
+	Constituents(pkg string) []purify.Constituent
 	Close() error
 }
 

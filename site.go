@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/types"
-	"slices"
 	"strings"
 	"time"
 
@@ -79,7 +78,12 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 		return false, nil
 	}
 	for _, nd := range verdict.Needs {
-		rep.Needs = append(rep.Needs, r.failingByID[nd.Test].name+"="+nd.Force.Label(site.Kind == collect.Guard))
+		k := r.failingByID[nd.Test]
+		rep.Needs = append(rep.Needs, k.name+"="+nd.Force.Label(site.Kind == collect.Guard))
+		if nd.Split {
+			rep.Purified = true
+			rep.Fragments = append(rep.Fragments, r.fragmentReports(k, nd.Force, site.Kind == collect.Guard)...)
+		}
 	}
 	r.logf("angelic: %s", strings.Join(rep.Needs, ", "))
 
@@ -115,10 +119,13 @@ func alternative(needs []angelic.Need) []angelic.Need {
 	return out
 }
 
-// forcedRun is the run of failing test k with site forced as f.
+// forcedRun is the run of failing test k with site forced as f. With
+// purification on, the hook prints the running constituent, for
+// attributing failures to fragments.
 func (r *repairer) forcedRun(k testKey, site collect.Site, f angelic.Force, mode collect.Mode) collect.Run {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: mode, Timeout: r.timeout(k),
-		Force: map[int]bool{site.ID: f.Value}, ForceSegment: f.Segment, ForceIteration: f.Iteration}
+		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: r.opts.Purify}
+	forceFragments(&run, f.Fragments)
 	if f.Return {
 		run.ForceReturn = map[int]bool{site.ID: true}
 	}
@@ -129,6 +136,7 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, f angelic.Force, mode
 }
 
 func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st style) (angelic.Verdict, error) {
+	guard := site.Kind == collect.Guard
 	p := angelic.Problem{}
 	if site.Kind == collect.Cond {
 		p.Choices = []angelic.Force{{Value: true}, {Value: false}}
@@ -136,38 +144,44 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		p.Choices = []angelic.Force{st.force}
 	}
 	for _, k := range r.failing {
-		res := r.cover[k]
-		ft := angelic.FailingTest{Name: k.id(), Counts: counts(res.Reached[site.ID])}
-		for _, e := range res.Evals {
-			if e.Site != site.ID || e.Segment < 0 {
-				continue
-			}
-			j := slices.IndexFunc(ft.Constituents, func(c angelic.Constituent) bool {
-				return c.Segment == e.Segment && c.Iteration == e.Iteration
-			})
-			if j < 0 {
-				ft.Constituents = append(ft.Constituents, angelic.Constituent{Segment: e.Segment, Iteration: e.Iteration})
-				j = len(ft.Constituents) - 1
-			}
-			if e.Outcome {
-				ft.Constituents[j].True++
-			} else {
-				ft.Constituents[j].False++
-			}
-		}
-		p.Tests = append(p.Tests, ft)
+		p.Tests = append(p.Tests, angelic.FailingTest{Name: k.id(), Counts: counts(r.cover[k].Reached[site.ID]), Failing: r.failed[k]})
 	}
+	split := map[string]bool{}
 	run := func(ctx context.Context, test string, f angelic.Force) (angelic.Outcome, error) {
 		k := r.failingByID[test]
+		if !f.Whole() && !split[test] {
+			split[test] = true
+			r.logf("angelic: %s fails under every value forced in the whole test; split into fragments, failing: %s",
+				k.name, describeFragments(r.fragmentReports(k, angelic.Force{Fragments: r.failed[k]}, guard)))
+		}
 		res, err := r.bin.Run(ctx, r.forcedRun(k, site, f, collect.ModeCover))
 		r.res.Runs++
 		if err != nil {
 			return angelic.Outcome{}, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
 		}
-		r.vlogf("forced %s=%s: passed=%v timed out=%v (%s)", k.name, f.Label(site.Kind == collect.Guard), res.Passed, res.TimedOut, res.Duration.Round(time.Millisecond))
-		return angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut}, nil
+		out := angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut}
+		if r.opts.Purify && !res.Passed {
+			out.Failing = r.failingFragments(k, res.Output)
+		}
+		if !f.Whole() {
+			r.logf("angelic: %s with %s forced in %s: %s", k.name, angelic.Force{Value: f.Value, Return: f.Return}.Label(guard),
+				describeFragments(r.fragmentReports(k, f, guard)), passFail(res))
+		} else {
+			r.vlogf("forced %s=%s: passed=%v timed out=%v (%s)", k.name, f.Label(guard), res.Passed, res.TimedOut, res.Duration.Round(time.Millisecond))
+		}
+		return out, nil
 	}
 	return angelic.Search(ctx, p, run)
+}
+
+func passFail(res collect.Result) string {
+	switch {
+	case res.Passed:
+		return "passes"
+	case res.TimedOut:
+		return "times out"
+	}
+	return "fails"
 }
 
 // counts converts collect's per-site counts, indexed by outcome: [0]

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -71,36 +72,38 @@ func TestLocalize(t *testing.T) {
 	}
 }
 
-// fakeRunner passes a test when its force is in pass[test]; it records
-// the calls.
+// fakeRunner passes a test when the label of its force is in pass[test];
+// a failing run's failures are attributed to failing["test:label"]. It
+// records the calls.
 type fakeRunner struct {
-	pass  map[string][]Force
-	calls []string
-	err   error
+	pass    map[string][]string
+	failing map[string][]Fragment
+	calls   []string
+	err     error
 }
 
 func (r *fakeRunner) run(ctx context.Context, test string, f Force) (Outcome, error) {
-	r.calls = append(r.calls, test+":"+f.String())
+	call := test + ":" + f.String()
+	r.calls = append(r.calls, call)
 	if r.err != nil {
 		return Outcome{}, r.err
 	}
-	for _, p := range r.pass[test] {
-		if p == f {
-			return Outcome{Passed: true}, nil
-		}
+	if slices.Contains(r.pass[test], f.String()) {
+		return Outcome{Passed: true}, nil
 	}
-	return Outcome{TimedOut: f.Value}, nil
+	return Outcome{TimedOut: f.Value, Failing: r.failing[call]}, nil
 }
 
 var condChoices = []Force{{Value: true}, {Value: false}}
 
-func whole(v bool) Force { return Force{Value: v, Segment: -1} }
+func whole(v bool) Force { return Force{Value: v} }
 
 func TestSearch(t *testing.T) {
 	tests := []struct {
 		name      string
 		p         Problem
-		pass      map[string][]Force
+		pass      map[string][]string
+		failing   map[string][]Fragment
 		qualified bool
 		needs     []Need
 		ruledOut  string
@@ -110,7 +113,7 @@ func TestSearch(t *testing.T) {
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
 			{Name: "T1", Counts: Counts{True: 2}},
 		}},
-		pass:      map[string][]Force{"T1": {whole(false)}},
+		pass:      map[string][]string{"T1": {"false"}},
 		qualified: true,
 		needs:     []Need{{Test: "T1", Force: whole(false)}},
 		calls:     []string{"T1:false"},
@@ -119,7 +122,7 @@ func TestSearch(t *testing.T) {
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
 			{Name: "T1", Counts: Counts{True: 1, False: 1}},
 		}},
-		pass:      map[string][]Force{"T1": {whole(true), whole(false)}},
+		pass:      map[string][]string{"T1": {"true", "false"}},
 		qualified: true,
 		needs:     []Need{{Test: "T1", Force: whole(true), Also: []Force{whole(false)}}},
 		calls:     []string{"T1:true", "T1:false"},
@@ -130,7 +133,7 @@ func TestSearch(t *testing.T) {
 			{Name: "T2", Counts: Counts{False: 1}},
 			{Name: "T3", Counts: Counts{False: 1}},
 		}},
-		pass:     map[string][]Force{"T1": {whole(true)}},
+		pass:     map[string][]string{"T1": {"true"}},
 		ruledOut: "T2",
 		calls:    []string{"T1:true", "T2:true"},
 	}, {
@@ -144,50 +147,67 @@ func TestSearch(t *testing.T) {
 		p: Problem{Choices: []Force{{Value: false, Return: true}}, Tests: []FailingTest{
 			{Name: "T1", Counts: Counts{True: 3}},
 		}},
-		pass:      map[string][]Force{"T1": {{Return: true, Segment: -1}}},
+		pass:      map[string][]string{"T1": {"return"}},
 		qualified: true,
-		needs:     []Need{{Test: "T1", Force: Force{Return: true, Segment: -1}}},
+		needs:     []Need{{Test: "T1", Force: Force{Return: true}}},
 		calls:     []string{"T1:return"},
 	}, {
-		name: "impure test: one constituent forced",
+		name: "a passing whole-test force is not split",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
-			{Name: "T1", Counts: Counts{True: 2, False: 1}, Constituents: []Constituent{
-				{Segment: 0, Counts: Counts{False: 1}},
-				{Segment: 2, Counts: Counts{True: 1}},
-				{Segment: 3, Counts: Counts{True: 1}},
-			}},
+			{Name: "T1", Counts: Counts{True: 2, False: 1}, Failing: []Fragment{{2, 0}}},
 		}},
-		pass:      map[string][]Force{"T1": {{Value: false, Segment: 2}}},
+		pass:      map[string][]string{"T1": {"false", "false@2.0"}},
 		qualified: true,
-		needs:     []Need{{Test: "T1", Force: Force{Value: false, Segment: 2}}},
-		calls: []string{"T1:true", "T1:false",
-			"T1:true@0.0",
-			"T1:false@2.0"},
+		needs:     []Need{{Test: "T1", Force: whole(false)}},
+		calls:     []string{"T1:true", "T1:false"},
 	}, {
-		name: "impure test with no repairable constituent",
+		name: "impure test: the failing fragment forced",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
-			{Name: "T1", Counts: Counts{True: 1, False: 1}, Constituents: []Constituent{
-				{Segment: 1, Iteration: 4, Counts: Counts{True: 1, False: 1}},
-				{Segment: 2, Counts: Counts{False: 2}},
-			}},
+			{Name: "T1", Counts: Counts{True: 2, False: 1}, Failing: []Fragment{{2, 0}}},
 		}},
+		pass:      map[string][]string{"T1": {"false@2.0"}},
+		qualified: true,
+		needs:     []Need{{Test: "T1", Force: Force{Value: false, Fragments: []Fragment{{2, 0}}}, Split: true}},
+		calls:     []string{"T1:true", "T1:false", "T1:true@2.0", "T1:false@2.0"},
+	}, {
+		name: "a hidden failure joins the forced fragments",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{False: 3}, Failing: []Fragment{{1, 0}}},
+		}},
+		pass:      map[string][]string{"T1": {"true@1.0+4.2"}},
+		failing:   map[string][]Fragment{"T1:true@1.0": {{4, 2}, {1, 0}}},
+		qualified: true,
+		needs:     []Need{{Test: "T1", Force: Force{Value: true, Fragments: []Fragment{{1, 0}, {4, 2}}}, Split: true}},
+		calls:     []string{"T1:true", "T1:true@1.0", "T1:true@1.0+4.2"},
+	}, {
+		name: "impure test with no repairable fragment",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{True: 1, False: 1}, Failing: []Fragment{{1, 4}}},
+		}},
+		failing:  map[string][]Fragment{"T1:true@1.4": {{1, 4}}},
 		ruledOut: "T1",
-		calls: []string{"T1:true", "T1:false",
-			"T1:true@1.4", "T1:false@1.4",
-			"T1:true@2.0"},
+		calls:    []string{"T1:true", "T1:false", "T1:true@1.4", "T1:false@1.4"},
 	}, {
-		name: "a single constituent is the whole test: not forced again",
+		name: "not purified: no fragment forced",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
-			{Name: "T1", Counts: Counts{True: 1, False: 1}, Constituents: []Constituent{
-				{Segment: 1, Counts: Counts{True: 1, False: 1}},
-			}},
+			{Name: "T1", Counts: Counts{True: 1, False: 1}},
 		}},
+		pass:     map[string][]string{"T1": {"true@1.0"}},
 		ruledOut: "T1",
 		calls:    []string{"T1:true", "T1:false"},
+	}, {
+		name: "the forced fragments are bounded",
+		p: Problem{Choices: condChoices[:1], MaxFragments: 2, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{False: 1}, Failing: []Fragment{{0, 0}}},
+		}},
+		failing:  map[string][]Fragment{"T1:true@0.0": {{1, 0}}, "T1:true@0.0+1.0": {{2, 0}}},
+		pass:     map[string][]string{"T1": {"true@0.0+1.0+2.0"}},
+		ruledOut: "T1",
+		calls:    []string{"T1:true", "T1:true@0.0", "T1:true@0.0+1.0"},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &fakeRunner{pass: tc.pass}
+			r := &fakeRunner{pass: tc.pass, failing: tc.failing}
 			v, err := Search(context.Background(), tc.p, r.run)
 			if err != nil {
 				t.Fatal(err)
@@ -217,11 +237,12 @@ func TestForceLabel(t *testing.T) {
 		guard bool
 		want  string
 	}{
-		{Force{Value: true, Segment: -1}, false, "true"},
-		{Force{Value: false, Segment: -1}, false, "false"},
-		{Force{Value: false, Segment: -1}, true, "skip"},
-		{Force{Return: true, Segment: -1}, true, "return"},
-		{Force{Value: false, Segment: 3, Iteration: 1}, true, "skip@3.1"},
+		{Force{Value: true}, false, "true"},
+		{Force{Value: false}, false, "false"},
+		{Force{Value: false}, true, "skip"},
+		{Force{Return: true}, true, "return"},
+		{Force{Value: false, Fragments: []Fragment{{3, 1}}}, true, "skip@3.1"},
+		{Force{Value: true, Fragments: []Fragment{{3, 1}, {5, 0}}}, false, "true@3.1+5.0"},
 	} {
 		if got := tc.f.Label(tc.guard); got != tc.want {
 			t.Errorf("%+v.Label(%v) = %q, want %q", tc.f, tc.guard, got, tc.want)

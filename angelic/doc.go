@@ -38,15 +38,22 @@
 // nothing, and the test is known to fail deterministically with it: Search
 // does not run it.
 //
-// # Test constituents
+// # Test purification
 //
 // A test that exercises the site in both directions from different
 // statements (one assertion needs the condition true, another false) fails
-// under both forced values when forcing applies to the whole test. When the
-// coverage run attributed evaluations to constituents of the test (top-level
-// statements or table-loop iterations), Search then forces one constituent
-// at a time: if forcing a value only while that constituent runs makes the
-// test pass, the need is recorded for that constituent.
+// under both forced values when forcing applies to the whole test: it is
+// impure (B-Refactoring, Xuan et al., IST 2016; Cornu's thesis ch. 4). When
+// the caller attributed the test's failures to its fragments (top-level
+// statements of the test function, or iterations of its table loop; see
+// FailingTest.Failing), Search then forces each value only in the failing
+// fragments, all at once, as if the test had been split into one test per
+// fragment: the failing fragments get the angelic value, the others run as
+// they are. A forced run that fails in further fragments (a failure hidden
+// by an earlier one, such as a panic that stopped the test) adds them and
+// runs again. The need then records the fragments forced ([Need.Split]), and
+// the other fragments' evaluations are examples with their actual outcomes,
+// like a passing test's.
 //
 // # Specification
 //

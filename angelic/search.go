@@ -3,7 +3,18 @@ package angelic
 import (
 	"context"
 	"fmt"
+	"slices"
 )
+
+// Fragment is a constituent of a test (see internal/purify): Segment is
+// the index of a top-level statement of the test function, Iteration the
+// iteration of a top-level table loop (from 1; 0 outside loops).
+type Fragment struct {
+	Segment, Iteration int
+}
+
+// String renders f as "segment.iteration".
+func (f Fragment) String() string { return fmt.Sprintf("%d.%d", f.Segment, f.Iteration) }
 
 // Force is the outcome forced at the site for one test run.
 type Force struct {
@@ -13,16 +24,17 @@ type Force struct {
 	// Return, with Value false at a guard site, returns early from the
 	// function instead of skipping the statement.
 	Return bool
-	// Segment and Iteration restrict forcing to one constituent of the
-	// test; Segment -1 forces during the whole test.
-	Segment, Iteration int
+	// Fragments restrict forcing to these constituents of the test (the
+	// failing ones of a purified test); empty forces during the whole
+	// test.
+	Fragments []Fragment
 }
 
 // Whole reports whether f applies to the whole test.
-func (f Force) Whole() bool { return f.Segment < 0 }
+func (f Force) Whole() bool { return len(f.Fragments) == 0 }
 
-// String renders f as "true", "false" or "return", with "@segment.iteration"
-// when it applies to one constituent.
+// String renders f as "true", "false" or "return", with
+// "@segment.iteration+..." when it applies to some fragments.
 func (f Force) String() string { return f.Label(false) }
 
 // Label is String for a site of the given kind: at a guard, a false that
@@ -35,8 +47,13 @@ func (f Force) Label(guard bool) string {
 	case guard && !f.Value:
 		s = "skip"
 	}
-	if !f.Whole() {
-		s += fmt.Sprintf("@%d.%d", f.Segment, f.Iteration)
+	for i, fr := range f.Fragments {
+		if i == 0 {
+			s += "@"
+		} else {
+			s += "+"
+		}
+		s += fr.String()
 	}
 	return s
 }
@@ -45,6 +62,10 @@ func (f Force) Label(guard bool) string {
 type Outcome struct {
 	Passed   bool
 	TimedOut bool
+	// Failing are the fragments the run's failures were attributed to, in
+	// order of report, when the Runner attributes failures (purification
+	// on); empty otherwise or when no failure could be attributed.
+	Failing []Fragment
 }
 
 // Runner runs one test with the site under search forced as f.
@@ -66,34 +87,29 @@ func (c Counts) only(v bool) bool {
 	return c.False > 0 && c.True == 0
 }
 
-// Constituent is a part of a test (a top-level statement of the test
-// function, or an iteration of its table loop) that reached the site.
-type Constituent struct {
-	Segment, Iteration int
-	Counts
-}
-
 // FailingTest is a failing test as the search sees it.
 type FailingTest struct {
 	// Name is passed to the Runner.
 	Name string
 	// Counts are the site's outcomes in the test's unforced run.
 	Counts
-	// Constituents reached the site in the unforced run, in execution
-	// order, each once; empty when the run was not attributed.
-	Constituents []Constituent
+	// Failing are the fragments the unforced run's failures were
+	// attributed to; empty when the test is not purified. A test that
+	// fails under every whole-test force is then forced per fragment.
+	Failing []Fragment
 }
 
 // Problem is the angelic search at one site.
 type Problem struct {
 	// Choices are the forced outcomes to try, in order of preference
-	// (Segment is ignored): true and false at a condition; skip, or
+	// (Fragments is ignored): true and false at a condition; skip, or
 	// return, at a guard.
 	Choices []Force
 	// Tests are the failing tests to repair.
 	Tests []FailingTest
-	// MaxConstituents bounds the constituents tried per test; 0 means 16.
-	MaxConstituents int
+	// MaxFragments bounds the fragments forced at once in a test; 0 means
+	// 16.
+	MaxFragments int
 }
 
 // Need is the angelic value of one failing test: the forced outcome under
@@ -103,6 +119,9 @@ type Need struct {
 	Force Force
 	// Also lists other whole-test forces under which it passes too.
 	Also []Force
+	// Split reports that the test failed under every whole-test force
+	// and was split into fragments: Force names the failing ones.
+	Split bool
 }
 
 // Attempt is one forced run made by the search.
@@ -130,22 +149,30 @@ type Verdict struct {
 // them through run, and stops at the first test without one. A forced
 // value equal to every outcome of the test's unforced run is not run: it is
 // the failing run itself. Errors of run end the search.
+//
+// A test that fails under every whole-test force and whose failures were
+// attributed to fragments (FailingTest.Failing) is purified: each choice
+// is forced only in the failing fragments, all at once. When that run
+// still fails, the fragments its failures are attributed to (a failure
+// that an earlier one hid, such as a panic stopping the test) join the
+// forced ones and the test is run again, until it passes, no new fragment
+// fails, or MaxFragments is reached.
 func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 	var v Verdict
-	max := p.MaxConstituents
+	max := p.MaxFragments
 	if max == 0 {
 		max = 16
 	}
-	try := func(t FailingTest, f Force) (bool, error) {
+	try := func(t FailingTest, f Force) (Outcome, error) {
 		if err := ctx.Err(); err != nil {
-			return false, err
+			return Outcome{}, err
 		}
 		out, err := run(ctx, t.Name, f)
 		if err != nil {
-			return false, err
+			return Outcome{}, err
 		}
 		v.Attempts = append(v.Attempts, Attempt{Test: t.Name, Force: f, Outcome: out})
-		return out.Passed, nil
+		return out, nil
 	}
 	for _, t := range p.Tests {
 		if !t.Reached() {
@@ -155,15 +182,15 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		need := Need{Test: t.Name}
 		found := false
 		for _, c := range p.Choices {
-			f := Force{Value: c.Value, Return: c.Return, Segment: -1}
+			f := Force{Value: c.Value, Return: c.Return}
 			if !f.Return && t.only(f.Value) {
 				continue
 			}
-			ok, err := try(t, f)
+			out, err := try(t, f)
 			if err != nil {
 				return v, err
 			}
-			if !ok {
+			if !out.Passed {
 				continue
 			}
 			if !found {
@@ -172,27 +199,23 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				need.Also = append(need.Also, f)
 			}
 		}
-		// With one constituent reaching the site, forcing it alone is
-		// forcing the whole test again.
-		for i := 0; !found && len(t.Constituents) > 1 && i < len(t.Constituents) && i < max; i++ {
-			k := t.Constituents[i]
-			for _, c := range p.Choices {
-				f := Force{Value: c.Value, Return: c.Return, Segment: k.Segment, Iteration: k.Iteration}
-				if !f.Return && k.only(f.Value) {
-					continue
-				}
-				ok, err := try(t, f)
-				if err != nil {
-					return v, err
-				}
-				if ok {
-					need.Force, found = f, true
-					break
-				}
+		for _, c := range p.Choices {
+			if found || len(t.Failing) == 0 {
+				break
+			}
+			f, ok, err := purified(t, c, max, try)
+			if err != nil {
+				return v, err
+			}
+			if ok {
+				need.Force, need.Split, found = f, true, true
 			}
 		}
 		if !found {
 			v.RuledOutBy, v.Reason = t.Name, "fails under every forced value"
+			if len(t.Failing) > 0 {
+				v.Reason += ", also per failing fragment"
+			}
 			return v, nil
 		}
 		v.Needs = append(v.Needs, need)
@@ -202,4 +225,30 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		v.Reason = "no failing test"
 	}
 	return v, nil
+}
+
+// purified forces c in t's failing fragments, adding the fragments that
+// fail next until the test passes (ok) or no new fragment fails.
+func purified(t FailingTest, c Force, max int, try func(FailingTest, Force) (Outcome, error)) (Force, bool, error) {
+	f := Force{Value: c.Value, Return: c.Return}
+	add := func(frs []Fragment) int {
+		n := 0
+		for _, fr := range frs {
+			if !slices.Contains(f.Fragments, fr) && len(f.Fragments) < max {
+				f.Fragments = append(f.Fragments, fr)
+				n++
+			}
+		}
+		return n
+	}
+	add(t.Failing)
+	for {
+		out, err := try(t, f)
+		if err != nil || out.Passed {
+			return f, err == nil, err
+		}
+		if add(out.Failing) == 0 {
+			return f, false, nil
+		}
+	}
 }

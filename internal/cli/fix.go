@@ -40,6 +40,7 @@ type fixFlags struct {
 	dir, run, kind, backend string
 	timeout                 time.Duration
 	apply, json, quiet, v   bool
+	purify                  bool
 }
 
 func (f *fixFlags) register(fs *flag.FlagSet) {
@@ -52,12 +53,13 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON instead of a diff")
 	fs.BoolVar(&f.quiet, "q", false, "print no progress")
 	fs.BoolVar(&f.v, "v", false, "print every test run")
+	fs.BoolVar(&f.purify, "purify", true, "split a failing test that fails under both forced values into fragments\n(top-level statements, table-loop iterations) and force the angelic value in the failing ones")
 }
 
 // fixOptions checks the flags and turns them into repair options; a
 // usage problem is reported as a message for the user.
 func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
-	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v}
+	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, Purify: f.purify}
 	var ok bool
 	if opts.Kinds, ok = nopol.ParseKinds(f.kind); !ok {
 		return opts, fmt.Errorf("-kind %q: want cond, guard or all", f.kind)

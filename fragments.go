@@ -1,0 +1,83 @@
+package nopol
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/nopol-go/nopol/angelic"
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/purify"
+)
+
+// Test purification (Options.Purify): a failing test that fails under both
+// forced values as a whole is split into fragments at run time. Its runs
+// print the running constituent (collect.Run.PrintConstituents); each
+// failure reported in the output is attributed to the fragment running at
+// the time, and the angelic value is forced in those fragments only. The
+// test file is not rewritten: the markers collect put into it tell the
+// hook which fragment runs.
+
+// failingFragments attributes the failures reported in the output of a run
+// of test k (made with PrintConstituents) to k's fragments, in order of
+// report, each once: every failure message and panic frame that lies in a
+// top-level statement of k, with the table-loop iteration running when it
+// was printed.
+func (r *repairer) failingFragments(k testKey, output string) []angelic.Fragment {
+	cons := r.bin.Constituents(k.pkg)
+	var out []angelic.Fragment
+	for _, l := range purify.ParseOutput(output) {
+		seg, ok := purify.Attribute(cons, k.name, l.File, l.Line)
+		if !ok {
+			continue
+		}
+		fr := angelic.Fragment{Segment: seg}
+		if l.Segment == seg && l.Iteration > 0 {
+			fr.Iteration = l.Iteration
+		}
+		if !slices.Contains(out, fr) {
+			out = append(out, fr)
+		}
+	}
+	return out
+}
+
+// forceFragments restricts the forcing of run to frs; none forces during
+// the whole test.
+func forceFragments(run *collect.Run, frs []angelic.Fragment) {
+	run.ForceSegment, run.ForceIteration = -1, 0
+	switch len(frs) {
+	case 0:
+	case 1:
+		run.ForceSegment, run.ForceIteration = frs[0].Segment, frs[0].Iteration
+	default:
+		// TODO(ForceConstituents): all of them.
+		run.ForceSegment, run.ForceIteration = frs[0].Segment, frs[0].Iteration
+	}
+}
+
+// fragmentReports describes the fragments of test k forced as f.
+func (r *repairer) fragmentReports(k testKey, f angelic.Force, guard bool) []FragmentReport {
+	value := angelic.Force{Value: f.Value, Return: f.Return}.Label(guard)
+	cons := r.bin.Constituents(k.pkg)
+	var out []FragmentReport
+	for _, fr := range f.Fragments {
+		rep := FragmentReport{Test: k.name, Segment: fr.Segment, Iteration: fr.Iteration, Value: value}
+		for _, c := range cons {
+			if c.Test == k.name && c.Segment == fr.Segment && c.File != "" {
+				rep.File, rep.Line = r.relPath(c.File), c.StartLine
+				break
+			}
+		}
+		out = append(out, rep)
+	}
+	return out
+}
+
+// describeFragments renders fragment reports for progress lines.
+func describeFragments(frs []FragmentReport) string {
+	var s []string
+	for _, f := range frs {
+		s = append(s, f.String())
+	}
+	return strings.Join(s, ", ")
+}
