@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nopol-go/nopol/internal/gotest"
 )
 
 // TestStress instruments a real module named by NOPOL_STRESS_DIR (patterns
@@ -48,10 +50,12 @@ func TestStress(t *testing.T) {
 	start = time.Now()
 	var total time.Duration
 	reached := map[int]bool{}
+	same, ran, orderDependent := 0, 0, 0
 	for _, r := range base {
 		if r.Skipped {
 			continue
 		}
+		ran++
 		res, err := b.Run(ctx, Run{Package: r.Package, Test: r.Test, Mode: ModeCover, ForceSegment: -1, Timeout: time.Minute})
 		if err != nil {
 			t.Fatal(err)
@@ -60,9 +64,30 @@ func TestStress(t *testing.T) {
 		for id := range res.Reached {
 			reached[id] = true
 		}
-		if res.Passed != r.Passed {
-			t.Errorf("%s.%s: instrumented passed=%v, plain %v\n%s", r.Package, r.Test, res.Passed, r.Passed, res.Output)
+		if res.Passed == r.Passed {
+			same++
+			continue
 		}
+		// The instrumented run is of this test alone: a test that
+		// depends on the ones before it is compared with a plain run of
+		// it alone.
+		sums, err := goTest(ctx, gotest.Default, prog, []string{r.Package}, "", namesPattern([]string{r.Test}), time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone := false
+		for _, s := range sums {
+			for _, st := range s.Tests {
+				alone = alone || (st.Test == r.Test && st.Action == "pass")
+			}
+		}
+		if res.Passed != alone {
+			t.Errorf("%s.%s: instrumented passed=%v, plain %v (alone %v)\n%s", r.Package, r.Test, res.Passed, r.Passed, alone, res.Output)
+			continue
+		}
+		same++
+		orderDependent++
 	}
 	t.Logf("cover runs: %v (sum of run durations %v), %d sites reached", time.Since(start), total, len(reached))
+	t.Logf("same outcome plain and instrumented: %d of %d tests run (%d only when run alone too: order-dependent)", same, ran, orderDependent)
 }
