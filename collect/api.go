@@ -176,10 +176,27 @@ type Run struct {
 	Timeout time.Duration
 	// ForceSegment, when >= 0, applies Force only while that test
 	// constituent (Segment, Iteration) runs; -1 forces everywhere.
+	// ForceIteration -1 means every iteration of the segment.
+	// ForceConstituents, when not empty, replaces both.
 	ForceSegment, ForceIteration int
+	// ForceConstituents, when not empty, applies Force only while one of
+	// these test constituents runs, for tests that fail in several of
+	// them (ForceSegment and ForceIteration are then ignored). A
+	// Constituent with Iteration -1 stands for every iteration of its
+	// segment; one with Segment < 0 is ignored, so a list with no valid
+	// constituent forces nothing.
+	ForceConstituents []Constituent
 	// PrintConstituents makes the markers print purify.ConstituentLine
 	// to the output, for attributing failures to table iterations.
 	PrintConstituents bool
+}
+
+// Constituent names a test constituent (see internal/purify): Segment is
+// the index of a top-level statement of the test function, Iteration the
+// iteration of a top-level table loop (0 outside loops, -1 for every
+// iteration when forcing).
+type Constituent struct {
+	Segment, Iteration int
 }
 
 // Eval is one evaluation of a site during a run.

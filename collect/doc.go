@@ -49,8 +49,8 @@
 // variables read once by the hook: NOPOL_MODE (cover, snapshot), NOPOL_OUT
 // (the record file), NOPOL_FORCE ("3=true,4=false"), NOPOL_RETURN (guard
 // sites whose forced false returns early), NOPOL_SITES (sites recorded in
-// snapshot mode), NOPOL_FORCE_SEG ("segment.iteration": force only within
-// that test constituent), NOPOL_PRINT_CONSTITUENTS and, for schemas,
+// snapshot mode), NOPOL_FORCE_SEG ("segment.iteration,...": force only
+// within these test constituents; iteration -1 is any iteration), NOPOL_PRINT_CONSTITUENTS and, for schemas,
 // NOPOL_CAND. The hook appends one JSON line per evaluation to NOPOL_OUT
 // with a single write, so a test that panics or exits loses nothing
 // already recorded. At most 200 lines are written per site (NOPOL_CAP);

@@ -65,14 +65,14 @@ const nopolNumSites = NUMSITES
 
 var (
 	nopolOnce     nopolsync.Once
-	nopolMode     int    // 0 plain, 1 cover, 2 snapshot
-	nopolForce    []int8 // per site: 0 not forced, 1 forced false, 2 forced true
-	nopolReturn   []bool // per site: a forced false returns early
-	nopolSites    []bool // per site: recorded in snapshot mode
-	nopolAnyForce bool   // whether any site is forced
-	nopolSeg      int64  = -1
-	nopolIter     int64  = -1
-	nopolCap      int64  = 200
+	nopolMode     int        // 0 plain, 1 cover, 2 snapshot
+	nopolForce    []int8     // per site: 0 not forced, 1 forced false, 2 forced true
+	nopolReturn   []bool     // per site: a forced false returns early
+	nopolSites    []bool     // per site: recorded in snapshot mode
+	nopolAnyForce bool       // whether any site is forced
+	nopolSegOnly  bool       // forcing applies only within nopolSegs
+	nopolSegs     [][2]int64 // constituents (segment, iteration; -1 any)
+	nopolCap      int64      = 200
 	nopolPrint    bool
 	nopolCurrent  *[2]int64 // segment, iteration; shared
 	nopolMu       *nopolsync.Mutex
@@ -167,9 +167,12 @@ func nopolSetup() {
 			nopolSites[id] = true
 		}
 	}
-	if seg, iter, ok := nopolstrings.Cut(nopolos.Getenv("NOPOL_FORCE_SEG"), "."); ok {
-		nopolSeg = int64(nopolAtoi(seg, -1))
-		nopolIter = int64(nopolAtoi(iter, -1))
+	segs := nopolos.Getenv("NOPOL_FORCE_SEG")
+	nopolSegOnly = segs != ""
+	for _, c := range nopolstrings.Split(segs, ",") {
+		if seg, iter, ok := nopolstrings.Cut(c, "."); ok && nopolAtoi(seg, -1) >= 0 {
+			nopolSegs = append(nopolSegs, [2]int64{int64(nopolAtoi(seg, -1)), int64(nopolAtoi(iter, -1))})
+		}
 	}
 	nopolCap = int64(nopolAtoi(nopolos.Getenv("NOPOL_CAP"), 200))
 	nopolPrint = nopolos.Getenv("NOPOL_PRINT_CONSTITUENTS") == "1"
@@ -207,8 +210,15 @@ func nopolForced(id int) (value, forced bool) {
 		return false, false
 	}
 	value, forced = nopolForce[id] == 2, true
-	if forced && nopolSeg >= 0 {
-		forced = nopolatomic.LoadInt64(&nopolCurrent[0]) == nopolSeg && nopolatomic.LoadInt64(&nopolCurrent[1]) == nopolIter
+	if nopolSegOnly {
+		seg, iter := nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])
+		forced = false
+		for _, c := range nopolSegs {
+			if c[0] == seg && (c[1] < 0 || c[1] == iter) {
+				forced = true
+				break
+			}
+		}
 	}
 	return value, forced
 }

@@ -105,9 +105,19 @@ func runEnv(r Run, out string) []string {
 	for _, id := range r.Sites {
 		sites = append(sites, strconv.Itoa(id))
 	}
-	seg := ""
-	if r.ForceSegment >= 0 {
-		seg = strconv.Itoa(r.ForceSegment) + "." + strconv.Itoa(r.ForceIteration)
+	var segs []string
+	switch {
+	case len(r.ForceConstituents) > 0:
+		for _, c := range r.ForceConstituents {
+			if c.Segment >= 0 {
+				segs = append(segs, strconv.Itoa(c.Segment)+"."+strconv.Itoa(max(c.Iteration, -1)))
+			}
+		}
+		if len(segs) == 0 {
+			segs = []string{"none"} // no valid constituent: force nowhere
+		}
+	case r.ForceSegment >= 0:
+		segs = []string{strconv.Itoa(r.ForceSegment) + "." + strconv.Itoa(max(r.ForceIteration, -1))}
 	}
 	return []string{
 		"NOPOL_MODE=" + mode,
@@ -115,7 +125,7 @@ func runEnv(r Run, out string) []string {
 		"NOPOL_FORCE=" + strings.Join(force, ","),
 		"NOPOL_RETURN=" + strings.Join(ret, ","),
 		"NOPOL_SITES=" + strings.Join(sites, ","),
-		"NOPOL_FORCE_SEG=" + seg,
+		"NOPOL_FORCE_SEG=" + strings.Join(segs, ","),
 		"NOPOL_CAND=",
 		"NOPOL_PRINT_CONSTITUENTS=" + map[bool]string{true: "1"}[r.PrintConstituents],
 	}

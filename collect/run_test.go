@@ -286,3 +286,43 @@ func TestBaselineBuildFailure(t *testing.T) {
 		t.Errorf("err = %v, want a *LoadError about the missing body", err)
 	}
 }
+
+// TestForceConstituents checks forcing a site in several test
+// constituents at once, and in every iteration of a table loop.
+func TestForceConstituents(t *testing.T) {
+	f := instrument(t, "multiseg")
+	const pkg = "example.com/multiseg/abs"
+	abs := f.site(t, Cond, "abs.go", 5)
+	force := map[int]bool{abs: true}
+	tests := []struct {
+		name   string
+		run    Run
+		passed bool
+	}{
+		{"plain", Run{Test: "TestSegments", ForceSegment: -1}, false},
+		{"everywhere", Run{Test: "TestSegments", Force: force, ForceSegment: -1}, false},
+		{"one segment", Run{Test: "TestSegments", Force: force, ForceSegment: 0}, false},
+		{"failing segments", Run{Test: "TestSegments", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{0, 0}, {2, 0}}}, true},
+		{"list replaces ForceSegment", Run{Test: "TestSegments", Force: force, ForceSegment: 0, ForceConstituents: []Constituent{{0, 0}, {2, 0}}}, true},
+		{"wrong segments", Run{Test: "TestSegments", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{0, 0}, {1, 0}}}, false},
+		{"failing iterations", Run{Test: "TestTable", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{0, 1}, {0, 3}}}, true},
+		{"every iteration", Run{Test: "TestTable", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{0, -1}}}, false},
+		{"every iteration, all failing", Run{Test: "TestAllNegative", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{1, -1}}}, true},
+		{"one iteration, all failing", Run{Test: "TestAllNegative", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{1, 1}}}, false},
+		{"ForceIteration -1", Run{Test: "TestAllNegative", Force: force, ForceSegment: 1, ForceIteration: -1}, true},
+		{"no valid constituent", Run{Test: "TestAllNegative", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{-1, 0}}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.run.Package, tt.run.Mode = pkg, ModeCover
+			res, err := f.build.Run(context.Background(), tt.run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Passed != tt.passed {
+				t.Errorf("passed=%v, want %v\n%s", res.Passed, tt.passed, res.Output)
+			}
+		})
+	}
+	f.checkUntouched(t)
+}
