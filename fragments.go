@@ -44,14 +44,9 @@ func (r *repairer) failingFragments(k testKey, output string) []angelic.Fragment
 // forceFragments restricts the forcing of run to frs; none forces during
 // the whole test.
 func forceFragments(run *collect.Run, frs []angelic.Fragment) {
-	run.ForceSegment, run.ForceIteration = -1, 0
-	switch len(frs) {
-	case 0:
-	case 1:
-		run.ForceSegment, run.ForceIteration = frs[0].Segment, frs[0].Iteration
-	default:
-		// TODO(ForceConstituents): all of them.
-		run.ForceSegment, run.ForceIteration = frs[0].Segment, frs[0].Iteration
+	run.ForceSegment, run.ForceIteration, run.ForceConstituents = -1, 0, nil
+	for _, fr := range frs {
+		run.ForceConstituents = append(run.ForceConstituents, collect.Constituent{Segment: fr.Segment, Iteration: fr.Iteration})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -143,7 +144,7 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 	var out strings.Builder
 	seg := -1
 	eval := func(site int, v bool, n int64) bool {
-		if forced, ok := r.Force[site]; ok && (r.ForceSegment < 0 || r.ForceSegment == seg) {
+		if forced, ok := r.Force[site]; ok && (len(r.ForceConstituents) == 0 || slices.Contains(r.ForceConstituents, collect.Constituent{Segment: seg})) {
 			v = forced
 		}
 		c := res.Reached[site]
@@ -394,15 +395,16 @@ func TestRepairOutcomes(t *testing.T) {
 }
 
 // TestRepairPurify repairs an impure failing test: its first statement
-// needs the condition true, its second false. Forced as a whole it fails
-// both ways; split into fragments, the second one forced false passes.
+// needs the condition true, the others false. Forced as a whole it fails
+// both ways; split into fragments, the two failing ones forced false
+// pass.
 func TestRepairPurify(t *testing.T) {
 	for _, purify := range []bool{true, false} {
 		t.Run(fmt.Sprint("purify=", purify), func(t *testing.T) {
 			f := newFake(t)
 			f.tests = []fakeTest{
 				{name: "TestPositive", inputs: []int64{3, 200}},
-				{name: "TestSign", inputs: []int64{-1, 0, 5}, impure: true},
+				{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
 			}
 			var progress strings.Builder
 			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, Purify: purify}, f)
@@ -414,7 +416,7 @@ func TestRepairPurify(t *testing.T) {
 					t.Errorf("patched=%v purified=%v outcome %q without purification", res.Patched, res.Sites[0].Purified, res.Sites[0].Outcome)
 				}
 				for _, r := range f.runs {
-					if r.ForceSegment >= 0 || r.PrintConstituents {
+					if len(r.ForceConstituents) > 0 || r.PrintConstituents {
 						t.Errorf("run %+v without purification", r)
 					}
 				}
@@ -423,14 +425,17 @@ func TestRepairPurify(t *testing.T) {
 			if !res.Patched || res.Diff != wantDiff {
 				t.Fatalf("patched=%v %s, diff:\n%s\nprogress:\n%s", res.Patched, res.Reason, res.Diff, progress.String())
 			}
-			if got := strings.Join(res.Site.Needs, ","); got != "TestSign=false@1.0" {
+			if got := strings.Join(res.Site.Needs, ","); got != "TestSign=false@1.0+3.0" {
 				t.Errorf("needs %s", got)
 			}
-			want := []FragmentReport{{Test: "TestSign", Segment: 1, File: "m_test.go", Line: 11, Value: "false"}}
+			want := []FragmentReport{
+				{Test: "TestSign", Segment: 1, File: "m_test.go", Line: 11, Value: "false"},
+				{Test: "TestSign", Segment: 3, File: "m_test.go", Line: 13, Value: "false"},
+			}
 			if !res.Site.Purified || !reflect.DeepEqual(res.Site.Fragments, want) {
 				t.Errorf("purified=%v fragments %+v, want %+v", res.Site.Purified, res.Site.Fragments, want)
 			}
-			if !strings.Contains(progress.String(), "TestSign fails under every value forced in the whole test; split into fragments, failing: m_test.go:11") {
+			if !strings.Contains(progress.String(), "TestSign fails under every value forced in the whole test; split into fragments, failing: m_test.go:11, m_test.go:13") {
 				t.Errorf("progress does not say the test was split:\n%s", progress.String())
 			}
 		})

@@ -3,7 +3,11 @@
 // run) and one nopol repair, with the time of each phase and the ratio of
 // the two. It prints a Markdown table.
 //
-//	go run ./examples/measure [-synth z3|enum] [example ...]
+// With -compare-purify it repairs each example with and without test
+// purification instead, and prints the outcome, time and test runs of both.
+//
+//	go run ./examples/measure [-synth z3|enum] [-purify=false] [example ...]
+//	go run ./examples/measure -compare-purify factoriallog mid packagename
 package main
 
 import (
@@ -23,6 +27,8 @@ import (
 func main() {
 	backend := flag.String("synth", "", "synthesis backend")
 	dir := flag.String("dir", "examples", "directory of the examples")
+	purify := flag.Bool("purify", true, "split impure failing tests into fragments")
+	compare := flag.Bool("compare-purify", false, "repair with and without purification and compare")
 	flag.Parse()
 	names := flag.Args()
 	if len(names) == 0 {
@@ -37,6 +43,12 @@ func main() {
 			}
 		}
 	}
+	if *compare {
+		if !comparePurify(*dir, *backend, names) {
+			os.Exit(1)
+		}
+		return
+	}
 	phases := []string{"load", "baseline", "instrument", "coverage", "localize", "angelic", "snapshot", "synthesis", "validation", "verify"}
 	fmt.Printf("| example | patch | go test | nopol | ratio | %s |\n", strings.Join(phases, " | "))
 	fmt.Printf("|---|---|---|---|---|%s\n", strings.Repeat("---|", len(phases)))
@@ -50,7 +62,7 @@ func main() {
 			continue
 		}
 		start := time.Now()
-		res, err := nopol.Repair(context.Background(), nopol.Options{Dir: mod, Backend: *backend})
+		res, err := nopol.Repair(context.Background(), nopol.Options{Dir: mod, Backend: *backend, Purify: *purify})
 		total := time.Since(start)
 		patch := "—"
 		if err != nil {
@@ -80,6 +92,54 @@ func main() {
 	if failed {
 		os.Exit(1)
 	}
+}
+
+// comparePurify repairs each example with and without purification and
+// prints a table of both; it reports whether every repair ran (a missing
+// patch is an outcome, not a failure).
+func comparePurify(dir, backend string, names []string) bool {
+	fmt.Println("| example | with purification | fragments forced | time | runs | without | time | runs |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	ok := true
+	for _, name := range names {
+		mod, _ := filepath.Abs(filepath.Join(dir, name))
+		row := []string{name}
+		for _, purify := range []bool{true, false} {
+			start := time.Now()
+			res, err := nopol.Repair(context.Background(), nopol.Options{Dir: mod, Backend: backend, Purify: purify})
+			total := time.Since(start)
+			switch {
+			case err != nil:
+				row = append(row, "error: "+err.Error())
+				ok = false
+			case res.Patched:
+				row = append(row, "`"+res.Condition+"`")
+			default:
+				row = append(row, "no patch")
+			}
+			if purify {
+				frags := "—"
+				if err == nil && res.Site != nil && res.Site.Purified {
+					var s []string
+					for _, f := range res.Site.Fragments {
+						s = append(s, f.String()+" "+f.Value)
+					}
+					frags = strings.Join(s, ", ")
+				}
+				row = append(row, frags)
+			}
+			runs := 0
+			if res != nil {
+				runs = res.Runs
+			}
+			row = append(row, secs(total), fmt.Sprint(runs))
+		}
+		for i := range row {
+			row[i] = strings.ReplaceAll(row[i], "|", `\|`) // a Markdown table cell
+		}
+		fmt.Printf("| %s |\n", strings.Join(row, " | "))
+	}
+	return ok
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }

@@ -1,49 +1,46 @@
 package mid
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
+const foobar = "foobar"
+
+// TestMid has the cases of Commons Lang's testMid_String, one statement
+// each, as in the original JUnit test (the null cases aside): some take
+// the early return, others not, so the test is impure on its condition.
 func TestMid(t *testing.T) {
-	for _, tc := range []struct {
-		str         string
-		pos, length int
-		want        string
-	}{
-		{"", 0, 0, ""},
-		{"", 0, 2, ""},
-		{"abc", 0, 0, ""},
-		{"abc", 0, 1, "a"},
-		{"abc", 0, 3, "abc"},
-		{"abc", 0, 4, "abc"},
-		{"abc", 3, 1, ""},
-		{"abc", 4, 1, ""},
-		{"abc", 1, 1, "b"},
-		{"abc", 1, 2, "bc"},
-		{"abc", 1, 3, "bc"},
-		{"abc", -1, 2, "ab"},
-		{"foobar", 0, 80, "foobar"},
-		{"foobar", 9, 3, ""},
-		{"foobar", 2, 2, "ob"},
-	} {
-		if got := Mid(tc.str, tc.pos, tc.length); got != tc.want {
-			t.Errorf("Mid(%q, %d, %d) = %q, want %q", tc.str, tc.pos, tc.length, got, tc.want)
-		}
+	assertMid(t, "", "", 0, -1)
+	assertMid(t, "", "", 0, 0)
+	assertMid(t, "", "", 0, 2)
+	assertMid(t, "", foobar, 3, -1)
+	assertMid(t, "", foobar, 3, 0)
+	assertMid(t, "b", foobar, 3, 1)
+	assertMid(t, "foo", foobar, 0, 3)
+	assertMid(t, "bar", foobar, 3, 3)
+	assertMid(t, "foobar", foobar, 0, 80)
+	assertMid(t, "bar", foobar, 3, 80)
+	assertMid(t, "", foobar, 9, 3)
+	assertMid(t, "foo", foobar, -1, 3)
+}
+
+// assertMid checks Mid(str, pos, length) like JUnit's assertEquals. A
+// panic fails the check and the test goes on with the next case.
+func assertMid(t *testing.T, want, str string, pos, length int) {
+	t.Helper()
+	got, err := mid(str, pos, length)
+	if err != nil || got != want {
+		t.Errorf("Mid(%q, %d, %d) = %q (%v), want %q", str, pos, length, got, err, want)
 	}
 }
 
-// TestMidNegativeLength holds the cases of the original test that the bug
-// breaks: a negative length gives "".
-func TestMidNegativeLength(t *testing.T) {
-	for _, tc := range []struct {
-		str         string
-		pos, length int
-	}{
-		{"", 0, -1},
-		{"abc", 0, -1},
-		{"foobar", 9, -1},
-		{"foobar", 3, -1},
-	} {
-		if got := Mid(tc.str, tc.pos, tc.length); got != "" {
-			t.Errorf("Mid(%q, %d, %d) = %q, want \"\"", tc.str, tc.pos, tc.length, got)
+// mid calls Mid, turning a panic into an error.
+func mid(str string, pos, length int) (s string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
 		}
-	}
+	}()
+	return Mid(str, pos, length), nil
 }

@@ -2,28 +2,23 @@ package packagename
 
 import "testing"
 
+// TestPackageName has the cases of Commons Lang's
+// test_getPackageName_String in one test function, one statement each:
+// nil (Java's null) takes the early return, the names do not, and the
+// empty name panics.
 func TestPackageName(t *testing.T) {
-	for _, tc := range []struct{ name, want string }{
-		{"java.util.Map", "java.util"},
-		{"java.util.Map$Entry", "java.util"},
-		{"[Ljava.lang.String;", "java.lang"},
-		{"[[[I", ""},
-		{"String", ""},
-	} {
-		if got := PackageName(&Class{Name: tc.name}); got != tc.want {
-			t.Errorf("PackageName(%q) = %q, want %q", tc.name, got, tc.want)
-		}
-	}
+	assertPackageName(t, "java.util", &Class{Name: "java.util.Map"})
+	assertPackageName(t, "java.util", &Class{Name: "java.util.Map$Entry"})
+	assertPackageName(t, "java.lang", &Class{Name: "[Ljava.lang.String;"})
+	assertPackageName(t, "", &Class{Name: "[[[I"})
+	assertPackageName(t, "", nil)
+	assertPackageName(t, "", &Class{Name: ""})
 }
 
-func TestPackageNameNil(t *testing.T) {
-	if got := PackageName(nil); got != "" {
-		t.Errorf("PackageName(nil) = %q", got)
-	}
-}
-
-func TestPackageNameEmpty(t *testing.T) {
-	if got := PackageName(&Class{}); got != "" {
-		t.Errorf("PackageName(empty) = %q", got)
+// assertPackageName checks PackageName(c) like JUnit's assertEquals.
+func assertPackageName(t *testing.T, want string, c *Class) {
+	t.Helper()
+	if got := PackageName(c); got != want {
+		t.Errorf("PackageName(%+v) = %q, want %q", c, got, want)
 	}
 }

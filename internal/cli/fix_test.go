@@ -108,3 +108,54 @@ func TestWriteJSONAndApply(t *testing.T) {
 		t.Errorf("leftover files: %v", entries)
 	}
 }
+
+// TestFixPurify is the acceptance test of test purification: the three
+// Commons Lang renderings of the B-Refactoring study have one impure
+// failing test each, which fails under both forced values as a whole.
+// nopol fix repairs them (purification is on by default), splitting the
+// test into fragments; with -purify=false it finds no patch.
+func TestFixPurify(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the examples' tests")
+	}
+	for _, name := range []string{"factoriallog", "mid", "packagename"} {
+		dir, err := filepath.Abs(filepath.Join("..", "..", "examples", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(dir, "want.diff"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-json"})
+			if code != ExitOK {
+				t.Fatalf("exit %d, want %d (a patch)\n%s", code, ExitOK, stderr.String())
+			}
+			var res nopol.Result
+			if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+				t.Fatalf("%v\n%s", err, stdout.String())
+			}
+			if res.Diff != string(want) {
+				t.Errorf("patch:\n%s\nwant:\n%s", res.Diff, want)
+			}
+			if !res.Site.Purified || len(res.Site.Fragments) == 0 {
+				t.Errorf("site purified=%v, fragments %+v; want the failing test split", res.Site.Purified, res.Site.Fragments)
+			}
+			if !strings.Contains(stderr.String(), "split into fragments") {
+				t.Errorf("the progress does not say the test was split:\n%s", stderr.String())
+			}
+
+			stdout.Reset()
+			stderr.Reset()
+			code = Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-purify=false"})
+			if code != ExitNoPatch {
+				t.Errorf("-purify=false: exit %d, want %d (no patch)\n%s", code, ExitNoPatch, stderr.String())
+			}
+			if stdout.Len() != 0 || strings.Contains(stderr.String(), "split into fragments") {
+				t.Errorf("-purify=false: stdout %q, stderr:\n%s", stdout.String(), stderr.String())
+			}
+		})
+	}
+}
