@@ -259,11 +259,22 @@ type Schema struct {
 }
 
 // SuiteResult is the outcome of a whole test suite for one candidate.
+//
+// The suite is that of the site's (or patched file's) package and of the
+// module's packages whose tests link it. Failed has the failing top-level
+// tests of the site's own package, by bare name ("TestX"), as in
+// Program.Tests; FailedElsewhere those of the other packages, qualified by
+// import path ("example.com/m/api.TestX"). Passed is false when either is
+// not empty.
 type SuiteResult struct {
-	Passed   bool
-	Failed   []string // tests that failed
-	TimedOut bool
-	Duration time.Duration
+	Passed bool
+	// Failed are the failing tests of the site's package, bare names.
+	Failed []string
+	// FailedElsewhere are the failing tests of the other packages whose
+	// tests link the site's package, as "import/path.TestX".
+	FailedElsewhere []string
+	TimedOut        bool
+	Duration        time.Duration
 	// BuildFailed reports that the candidate or patch did not compile;
 	// Output then has the reason, otherwise the output of failed runs.
 	BuildFailed bool

@@ -221,9 +221,10 @@ func (prog *Program) packageOfFile(file string) (string, bool) {
 
 // VerifyPatch runs the whole suite of the package of file with file's
 // content replaced by src (through an overlay, not on disk). The tests of
-// the module's packages that link the patched package run too; their names
-// in Failed are qualified by import path ("example.com/m/api.TestX"),
-// those of the patched package are not.
+// the module's packages that link the patched package run too; their
+// failures are in FailedElsewhere, qualified by import path
+// ("example.com/m/api.TestX"), those of the patched package in Failed, by
+// bare name.
 func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, timeout time.Duration) (SuiteResult, error) {
 	start := time.Now()
 	abs, err := filepath.Abs(file)
@@ -278,11 +279,12 @@ func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, ti
 			if !ok || t.Action != "fail" {
 				continue
 			}
-			if p != path {
-				name = p + "." + name
-			}
 			res.Passed = false
-			res.Failed = append(res.Failed, name)
+			if p != path {
+				res.FailedElsewhere = append(res.FailedElsewhere, p+"."+name)
+			} else {
+				res.Failed = append(res.Failed, name)
+			}
 			res.Output += t.Output
 			if strings.Contains(t.Output, "panic: test timed out") {
 				res.TimedOut = true

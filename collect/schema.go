@@ -219,8 +219,9 @@ func (s *Schema) overlay(style GuardStyle, ks []int) (string, error) {
 // type-check is reported as not passing, not as an error.
 //
 // The affected packages are the site's package and the module's packages
-// whose tests link it; failed tests of the latter are qualified by import
-// path ("example.com/m/api.TestX").
+// whose tests link it; failed tests of the latter are in FailedElsewhere,
+// qualified by import path ("example.com/m/api.TestX"), those of the
+// site's package in Failed, by bare name.
 func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 	if k < 0 || k >= len(s.Candidates) {
 		return SuiteResult{}, fmt.Errorf("running candidate %d: there are %d candidates", k, len(s.Candidates))
@@ -276,11 +277,11 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 					continue
 				}
 				failed = true
-				name := t.Test
 				if path != s.Site.Package {
-					name = path + "." + name
+					res.FailedElsewhere = append(res.FailedElsewhere, path+"."+t.Test)
+				} else {
+					res.Failed = append(res.Failed, t.Test)
 				}
-				res.Failed = append(res.Failed, name)
 			}
 			if err != nil || failed {
 				res.Passed = false

@@ -32,6 +32,11 @@ func TestSchema(t *testing.T) {
 		{"basic", Guard, "calc.go", 30, GuardWrap,
 			[]string{"n > 0", "false"},
 			[]string{"TestAbs TestAbsNegative", "TestAbs TestAbsNegative TestWithdraw"}},
+		// util has no tests: api's tests are run, and their failures
+		// are qualified, apart from the site package's.
+		{"tricky", Cond, "util.go", 46, 0,
+			[]string{"r > 10", "r > 100"},
+			[]string{"pass", " elsewhere example.com/tricky/api.TestUtil"}},
 		{"basic", Guard, "calc.go", 50, GuardReturn,
 			[]string{"x > 1000", "true"},
 			[]string{"TestAbs TestAbsNegative", "TestAbs TestAbsNegative TestClamp ExampleClamp"}},
@@ -65,6 +70,9 @@ func TestSchema(t *testing.T) {
 					got = "drop"
 				case !res.Passed:
 					got = strings.Join(res.Failed, " ")
+					if len(res.FailedElsewhere) > 0 {
+						got += " elsewhere " + strings.Join(res.FailedElsewhere, " ")
+					}
 				}
 				if got != want {
 					t.Errorf("candidate %q: %s, want %s\n%s", tt.candidates[k], got, want, res.Output)
@@ -125,24 +133,34 @@ func TestSchemaTimeout(t *testing.T) {
 }
 
 func TestVerifyPatch(t *testing.T) {
-	f := load(t, "basic")
-	file := filepath.Join(f.dir, "calc", "calc.go")
-	orig, err := os.ReadFile(file)
+	basic, tricky := load(t, "basic"), load(t, "tricky")
+	calcFile := filepath.Join(basic.dir, "calc", "calc.go")
+	utilFile := filepath.Join(tricky.dir, "util", "util.go")
+	calc, err := os.ReadFile(calcFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	util, err := os.ReadFile(utilFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name string
+		f    *fixture
+		file string
 		src  []byte
 		want string
 	}{
-		{"fix", []byte(strings.Replace(string(orig), "if x > 0 {", "if x < 0 {", 1)), "pass"},
-		{"unchanged", orig, "TestAbs TestAbsNegative"},
-		{"broken", []byte(strings.Replace(string(orig), "if x > 0 {", "if x > zz {", 1)), "build failed"},
+		{"fix", basic, calcFile, []byte(strings.Replace(string(calc), "if x > 0 {", "if x < 0 {", 1)), "pass"},
+		{"unchanged", basic, calcFile, calc, "TestAbs TestAbsNegative"},
+		{"broken", basic, calcFile, []byte(strings.Replace(string(calc), "if x > 0 {", "if x > zz {", 1)), "build failed"},
+		// util has no tests; api's failing test is qualified and apart.
+		{"dependent", tricky, utilFile, []byte(strings.Replace(string(util), "if r > 10 {", "if r > 100 {", 1)), " elsewhere example.com/tricky/api.TestUtil"},
+		{"dependent unchanged", tricky, utilFile, util, "pass"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := VerifyPatch(context.Background(), f.prog, file, tt.src, time.Minute)
+			res, err := VerifyPatch(context.Background(), tt.f.prog, tt.file, tt.src, time.Minute)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,11 +170,15 @@ func TestVerifyPatch(t *testing.T) {
 				got = "build failed"
 			case !res.Passed:
 				got = strings.Join(res.Failed, " ")
+				if len(res.FailedElsewhere) > 0 {
+					got += " elsewhere " + strings.Join(res.FailedElsewhere, " ")
+				}
 			}
 			if got != tt.want {
 				t.Errorf("got %s, want %s\n%s", got, tt.want, res.Output)
 			}
 		})
 	}
-	f.checkUntouched(t)
+	basic.checkUntouched(t)
+	tricky.checkUntouched(t)
 }
