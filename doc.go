@@ -15,11 +15,19 @@
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
 //     the statement skipped, or an early return). A site where every
-//     failing test passes under some forced value qualifies.
+//     failing test passes under some forced value qualifies. With
+//     Options.Purify, a failing test that fails under both values is
+//     split into fragments at run time (internal/purify): its coverage
+//     run prints the running test constituent, its failures are
+//     attributed to the top-level statements or table-loop iterations
+//     running when they were reported, and the value is forced in those
+//     fragments only (collect.Run.ForceConstituents), adding the
+//     fragments that fail next until the test passes or no new one fails.
 //  5. Record, at a qualifying site, the observed state of every evaluation
 //     in runs that pass (passing tests as they are, failing tests with
-//     their angelic value), and synthesize conditions that fit those
-//     examples (synth.Solve).
+//     their angelic value: a split test's failing fragments with it, its
+//     other fragments with their actual values), and synthesize
+//     conditions that fit those examples (synth.Solve).
 //  6. Validate the candidates in rank order on the affected package's whole
 //     suite. The first is written into the source and its suite run with
 //     the patched file (collect.VerifyPatch): most often it is the patch,

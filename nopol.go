@@ -161,8 +161,9 @@ type SiteReport struct {
 	Examples int `json:"examples,omitempty"`
 	Distinct int `json:"distinct,omitempty"`
 	// Purified reports that a failing test failed under every forced
-	// value as a whole and was split into fragments; Fragments are the
-	// fragments forced with the angelic value, per test.
+	// value as a whole and was split into fragments (Options.Purify);
+	// Fragments are, when the site qualified, the fragments in which the
+	// angelic value was forced, per test.
 	Purified  bool             `json:"purified"`
 	Fragments []FragmentReport `json:"fragments,omitempty"`
 	// Outcome says how the search of this site ended.

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/types"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,6 +74,7 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 	if err != nil {
 		return false, err
 	}
+	rep.Purified = slices.ContainsFunc(verdict.Attempts, func(a angelic.Attempt) bool { return !a.Force.Whole() })
 	if !verdict.Qualified {
 		rep.Outcome = fmt.Sprintf("not angelic: %s %s", r.failingByID[verdict.RuledOutBy].name, verdict.Reason)
 		return false, nil
@@ -81,7 +83,6 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 		k := r.failingByID[nd.Test]
 		rep.Needs = append(rep.Needs, k.name+"="+nd.Force.Label(site.Kind == collect.Guard))
 		if nd.Split {
-			rep.Purified = true
 			rep.Fragments = append(rep.Fragments, r.fragmentReports(k, nd.Force, site.Kind == collect.Guard)...)
 		}
 	}

@@ -133,8 +133,12 @@ func runFix(ctx context.Context, env *Env, args []string) error {
 		return Exit(ExitNoPatch, fmt.Errorf("no patch found: %s", res.Reason))
 	}
 	if !f.quiet {
-		fmt.Fprintf(env.Stderr, "nopol: patch: %s:%d `%s` -> `%s` (%s; candidates validated: %d, test runs: %d, %s)\n",
-			res.File, res.Site.Line, oneLine(res.Site.Original), res.Condition, res.Style, len(res.Candidates), res.Runs, res.Total.Round(time.Millisecond))
+		split := ""
+		if res.Site.Purified {
+			split = fmt.Sprintf("; failing tests split, angelic value forced in %d fragments", len(res.Site.Fragments))
+		}
+		fmt.Fprintf(env.Stderr, "nopol: patch: %s:%d `%s` -> `%s` (%s%s; candidates validated: %d, test runs: %d, %s)\n",
+			res.File, res.Site.Line, oneLine(res.Site.Original), res.Condition, res.Style, split, len(res.Candidates), res.Runs, res.Total.Round(time.Millisecond))
 	}
 	if f.apply {
 		if err := applyPatch(res); err != nil {
