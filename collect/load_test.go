@@ -66,9 +66,9 @@ func TestObserved(t *testing.T) {
 		obs, con string
 	}{
 		{"calc.go", 13, Cond, "x:2 Calls:2", "0={2 false 0 0  false} Limit={2 false 100 0  false}"},
-		{"calc.go", 29, Cond, "a != nil:1 a.Balance >= n:1 a.Balance:2?a n:2 a == nil:1 a.Name:4?a Calls:2",
+		{"calc.go", 29, Cond, "a != nil:1 a.Balance >= n:1 a.Balance:2?a n:2 a == nil:1 a.Name:4?a len(a.Name):2?a Calls:2",
 			"0={2 false 0 0  false} Limit={2 false 100 0  false}"},
-		{"calc.go", 56, Cond, "len(a.Name):2 a.Name:4?a a == nil:1 a.Balance:2?a Calls:2", "0={2 false 0 0  false} \"\"={4 false 0 0  false} Limit={2 false 100 0  false}"},
+		{"calc.go", 56, Cond, "len(a.Name):2?a a.Name:4?a a == nil:1 a.Balance:2?a Calls:2", "0={2 false 0 0  false} \"\"={4 false 0 0  false} Limit={2 false 100 0  false}"},
 		{"calc.go", 43, Guard, "c:2 n:2 Calls:2", "0={2 false 0 0  false} Limit={2 false 100 0  false}"},
 	}
 	for _, tt := range tests {
@@ -217,6 +217,79 @@ func TestInitCycle(t *testing.T) {
 				}
 			}
 		}
+	}
+	f.checkUntouched(t)
+}
+
+// TestObservedFields checks the len and nil-ness of fields and package
+// variables, their values at run time (missing behind a nil pointer), and
+// the bound on the number of observed expressions.
+func TestObservedFields(t *testing.T) {
+	f := instrument(t, "fields")
+	visit := f.prog.Sites[f.site(t, Cond, "shape.go", 30)]
+	var obs []string
+	for _, o := range visit.Observed {
+		e := fmt.Sprintf("%s:%d", o.Expr, o.Kind)
+		if o.NilGuard != "" {
+			e += "?" + o.NilGuard
+		}
+		obs = append(obs, e)
+	}
+	want := "limit:2 n == nil:1 b.Label:4 n.Name:4?n n.Weight:3?n n.hidden:2?n " +
+		"b.Items == nil:1 len(b.Items):2 len(b.Label):2 len(n.Name):2?n n.Kids == nil:1?n len(n.Kids):2?n " +
+		"n.Attrs == nil:1?n len(n.Attrs):2?n n.Next == nil:1?n n.Done == nil:1?n len(n.Done):2?n n.Fn == nil:1?n n.Any == nil:1?n " +
+		"order == nil:1 len(order):2 registry == nil:1 len(registry):2 title:4 len(title):2"
+	if got := strings.Join(obs, " "); got != want {
+		t.Errorf("observed at Visit:\n%s\nwant\n%s", got, want)
+	}
+
+	res, err := f.build.Run(context.Background(), Run{Package: "example.com/fields/shape", Test: "TestVisit", Mode: ModeSnapshot, Sites: []int{visit.ID}, ForceSegment: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed || len(res.Evals) != 2 {
+		t.Fatalf("passed=%v evals=%+v\n%s", res.Passed, res.Evals, res.Output)
+	}
+	value := func(e Eval, expr string) string {
+		for i, o := range visit.Observed {
+			if o.Expr == expr {
+				v := e.Values[i]
+				switch {
+				case v.Missing:
+					return "missing"
+				case v.Kind == KindBool:
+					return fmt.Sprint(v.Bool)
+				default:
+					return fmt.Sprint(v.Int)
+				}
+			}
+		}
+		return "not observed"
+	}
+	for _, tt := range []struct {
+		eval       int
+		expr, want string
+	}{
+		{0, "len(n.Kids)", "2"}, {0, "n.Attrs == nil", "false"}, {0, "len(n.Attrs)", "1"}, {0, "n.Next == nil", "true"},
+		{0, "len(b.Items)", "1"}, {0, "b.Items == nil", "false"}, {0, "len(registry)", "1"}, {0, "len(order)", "0"},
+		{1, "n == nil", "true"}, {1, "len(n.Kids)", "missing"}, {1, "n.Next == nil", "missing"},
+		{1, "b.Items == nil", "true"}, {1, "len(b.Label)", "0"},
+	} {
+		if got := value(res.Evals[tt.eval], tt.expr); got != tt.want {
+			t.Errorf("evaluation %d: %s = %s, want %s", tt.eval, tt.expr, got, tt.want)
+		}
+	}
+
+	big := f.prog.Sites[f.site(t, Cond, "shape.go", 82)]
+	if len(big.Observed) != maxObserved {
+		t.Errorf("%d expressions observed at Big, want the bound %d", len(big.Observed), maxObserved)
+	}
+	var first []string
+	for _, o := range big.Observed[:3] {
+		first = append(first, o.Expr)
+	}
+	if got := strings.Join(first, " "); got != "k w.F0 w == nil" {
+		t.Errorf("Big observes first %s, want the condition's operands, then the locals", got)
 	}
 	f.checkUntouched(t)
 }

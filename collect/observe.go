@@ -31,13 +31,17 @@ type observer struct {
 	seen map[string]bool
 }
 
-// observe returns the expressions recorded at a site: the condition's (or
-// statement's) own side-effect-free operands, then local variables
-// (innermost scope first), then their struct fields, then package
-// variables, at most maxObserved.
+// observe returns the expressions recorded at a site, at most
+// maxObserved, in this order of priority: the condition's (or
+// statement's) own side-effect-free operands; the local variables
+// (innermost scope first) with their nil-ness and len; the basic-kind
+// fields of those (one level, nil-safe); the len and nil-ness of their
+// other fields; then package variables, their fields and the len and
+// nil-ness of those.
 func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 	o.seen = map[string]bool{}
-	var ops, locals, fields, globals []Observed
+	var ops []Observed
+	var locals, globals obsGroups
 
 	// The condition's operands, in source order.
 	ast.Inspect(node, func(n ast.Node) bool {
@@ -66,7 +70,7 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 		}
 		for _, name := range s.Names() {
 			if v, ok := s.Lookup(name).(*types.Var); ok && o.visible(inner, v) {
-				o.addVar(&locals, &fields, name, v.Type())
+				o.addVar(&locals, name, v.Type())
 			}
 		}
 	}
@@ -75,11 +79,11 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 		if !ok || !o.visible(inner, v) || !o.graph.mayObserve(o.fn, v) {
 			continue
 		}
-		o.addVar(&globals, &fields, name, v.Type())
+		o.addVar(&globals, name, v.Type())
 	}
 
 	var out []Observed
-	for _, group := range [][]Observed{ops, locals, fields, globals} {
+	for _, group := range [][]Observed{ops, locals.vars, locals.fields, locals.derived, globals.vars, globals.fields, globals.derived} {
 		for _, ob := range group {
 			if len(out) < maxObserved {
 				out = append(out, ob)
@@ -89,9 +93,23 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 	return out
 }
 
+// obsGroups are the expressions observed of some variables, by priority:
+// the variables themselves (values, nil-ness, len), their basic-kind
+// fields, and the len and nil-ness of their other fields.
+type obsGroups struct {
+	vars, fields, derived []Observed
+}
+
 // nilGuard returns the pointer whose nil-ness guards a field selection
-// e (p.f with p a pointer), "" otherwise.
+// e (p.f with p a pointer, or len(p.f)), "" otherwise.
 func (o *observer) nilGuard(e ast.Expr) string {
+	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+			if _, ok := o.info.Uses[id].(*types.Builtin); ok {
+				e = call.Args[0] // len or cap, the only calls safe lets through
+			}
+		}
+	}
 	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 	if !ok || o.info.Selections[sel] == nil {
 		return ""
@@ -121,47 +139,55 @@ func (o *observer) add(group *[]Observed, ob Observed) {
 	*group = append(*group, ob)
 }
 
-// addVar adds what is observed of a variable (or field) expr of type t.
-func (o *observer) addVar(group, fields *[]Observed, expr string, t types.Type) {
+// addVar adds what is observed of a variable expr of type t.
+func (o *observer) addVar(g *obsGroups, expr string, t types.Type) {
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return
+	}
+	o.addValue(&g.vars, &g.vars, expr, "", t)
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		if st, ok := u.Elem().Underlying().(*types.Struct); ok {
+			o.addFields(g, expr, expr, st)
+		}
+	case *types.Struct:
+		o.addFields(g, expr, "", u)
+	}
+}
+
+// addValue adds to values what is observed of the value of expr of type
+// t: the value itself for basic kinds, and to derived its len (strings,
+// slices, maps, chans) and nil-ness (nillable types), each guarded by
+// nilGuard.
+func (o *observer) addValue(values, derived *[]Observed, expr, nilGuard string, t types.Type) {
 	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
 		return
 	}
 	if k := kindOf(t); k != 0 {
-		o.add(group, Observed{Expr: expr, Kind: k})
+		o.add(values, Observed{Expr: expr, Kind: k, NilGuard: nilGuard})
 		if k == KindString {
-			o.add(group, Observed{Expr: "len(" + expr + ")", Kind: KindInt})
+			o.add(derived, Observed{Expr: "len(" + expr + ")", Kind: KindInt, NilGuard: nilGuard})
 		}
 		return
 	}
-	switch u := t.Underlying().(type) {
-	case *types.Pointer:
-		o.add(group, Observed{Expr: expr + " == nil", Kind: KindBool})
-		if st, ok := u.Elem().Underlying().(*types.Struct); ok {
-			o.addFields(fields, expr, expr, st)
-		}
+	switch t.Underlying().(type) {
 	case *types.Slice, *types.Map, *types.Chan:
-		o.add(group, Observed{Expr: expr + " == nil", Kind: KindBool})
-		o.add(group, Observed{Expr: "len(" + expr + ")", Kind: KindInt})
-	case *types.Signature, *types.Interface:
-		o.add(group, Observed{Expr: expr + " == nil", Kind: KindBool})
-	case *types.Struct:
-		o.addFields(fields, expr, "", u)
+		o.add(derived, Observed{Expr: expr + " == nil", Kind: KindBool, NilGuard: nilGuard})
+		o.add(derived, Observed{Expr: "len(" + expr + ")", Kind: KindInt, NilGuard: nilGuard})
+	case *types.Pointer, *types.Signature, *types.Interface:
+		o.add(derived, Observed{Expr: expr + " == nil", Kind: KindBool, NilGuard: nilGuard})
 	}
 }
 
-// addFields adds the basic-kind fields of a struct reachable from expr,
-// one level deep.
-func (o *observer) addFields(fields *[]Observed, expr, nilGuard string, st *types.Struct) {
+// addFields adds what is observed of the fields of a struct reachable
+// from expr, one level deep: basic-kind fields to g.fields, the len and
+// nil-ness of the others to g.derived.
+func (o *observer) addFields(g *obsGroups, expr, nilGuard string, st *types.Struct) {
 	for f := range st.Fields() {
 		if f.Embedded() || f.Name() == "_" || (!f.Exported() && f.Pkg() != o.pkg) {
 			continue
 		}
-		if _, ok := types.Unalias(f.Type()).(*types.TypeParam); ok {
-			continue
-		}
-		if k := kindOf(f.Type()); k != 0 {
-			o.add(fields, Observed{Expr: expr + "." + f.Name(), Kind: k, NilGuard: nilGuard})
-		}
+		o.addValue(&g.fields, &g.derived, expr+"."+f.Name(), nilGuard, f.Type())
 	}
 }
 
