@@ -41,6 +41,25 @@ func (r *repairer) failingFragments(k testKey, output string) []angelic.Fragment
 	return out
 }
 
+// wholeTest reports whether forcing in frs is forcing during the whole
+// of test k: frs hold every top-level statement of k, none of them a table
+// loop forced in some iterations only. Splitting k is then moot.
+func (r *repairer) wholeTest(k testKey, frs []angelic.Fragment) bool {
+	n := 0
+	for _, c := range r.bin.Constituents(k.pkg) {
+		if c.Test != k.name {
+			continue
+		}
+		n++
+		if !slices.ContainsFunc(frs, func(fr angelic.Fragment) bool {
+			return fr.Segment == c.Segment && (fr.Iteration == -1 || fr.Iteration == 0 && !c.Loop)
+		}) {
+			return false
+		}
+	}
+	return n > 0
+}
+
 // forceFragments restricts the forcing of run to frs; none forces during
 // the whole test.
 func forceFragments(run *collect.Run, frs []angelic.Fragment) {

@@ -302,7 +302,11 @@ func (r *repairer) coverage(ctx context.Context) error {
 		r.vlogf("coverage %s: passed=%v, %d sites reached", k.name, res.Passed, reachedCount(res))
 		r.cover[k] = res
 		if failing && r.opts.Purify {
-			r.failed[k] = r.failingFragments(k, res.Output)
+			frs := r.failingFragments(k, res.Output)
+			r.vlogf("coverage %s: failures in %s", k.name, describeFragments(r.fragmentReports(k, angelic.Force{Fragments: frs}, false)))
+			if !r.wholeTest(k, frs) {
+				r.failed[k] = frs
+			}
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/internal/purify"
 	"github.com/nopol-go/nopol/synth"
@@ -482,5 +483,28 @@ func TestOriginalOperands(t *testing.T) {
 	one := synth.BinTerm(synth.OpLt, synth.InputTerm(1), synth.LitTerm(synth.IntValue(0)))
 	if !readsAll(both, []int{0, 1}) || readsAll(one, []int{0, 1}) {
 		t.Error("readsAll")
+	}
+}
+
+func TestWholeTest(t *testing.T) {
+	f := newFake(t)
+	f.tests = []fakeTest{{name: "TestSign", inputs: []int64{-1, 0}, impure: true}, {name: "TestZero", inputs: []int64{0}}}
+	r := &repairer{bin: f}
+	sign := testKey{"example.com/m", "TestSign"}
+	for _, tc := range []struct {
+		frs  []angelic.Fragment
+		want bool
+	}{
+		{[]angelic.Fragment{{Segment: 1}, {Segment: 0}}, true},
+		{[]angelic.Fragment{{Segment: 1}}, false},
+		{[]angelic.Fragment{{Segment: 0}, {Segment: 1, Iteration: 2}}, false},
+		{nil, false},
+	} {
+		if got := r.wholeTest(sign, tc.frs); got != tc.want {
+			t.Errorf("wholeTest(%v) = %v, want %v", tc.frs, got, tc.want)
+		}
+	}
+	if r.wholeTest(testKey{"example.com/m", "TestZero"}, nil) {
+		t.Error("a test without constituents is not known whole")
 	}
 }

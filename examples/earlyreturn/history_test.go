@@ -33,7 +33,7 @@ func TestRecentBeyond(t *testing.T) {
 }
 
 func TestRecentFarBeyond(t *testing.T) {
-	if got := history("ls").Recent(3); got != "" {
+	if got := history("ls", "make").Recent(3); got != "" {
 		t.Errorf("Recent(3) = %q, want empty", got)
 	}
 }
