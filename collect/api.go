@@ -5,7 +5,9 @@ package collect
 // only together with their callers in the root package.
 
 import (
+	"context"
 	"go/token"
+	"sync"
 	"time"
 
 	"github.com/nopol-go/nopol/internal/gotest"
@@ -142,6 +144,14 @@ type Build struct {
 
 	runner *gotest.Runner
 	runs   atomicCounter
+	// mu guards Dir and closed; inflight counts the runs in progress,
+	// which stop cancels, so that Close removes Dir only once no run can
+	// write into it any more.
+	mu       sync.Mutex
+	closed   bool
+	inflight sync.WaitGroup
+	stop     context.CancelFunc
+	life     context.Context
 }
 
 // Mode is what the hook does during a run.

@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -77,6 +78,7 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 		return nil, fmt.Errorf("instrumenting: %w", err)
 	}
 	b := &Build{Program: prog, Dir: dir, Binaries: map[string]string{}, runner: gotest.Default}
+	b.life, b.stop = context.WithCancel(context.Background())
 	defer func() {
 		if err != nil {
 			b.Close()
@@ -126,6 +128,11 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 	}
 	ovPath, err := ov.write()
 	if err != nil {
+		return nil, fmt.Errorf("instrumenting: %w", err)
+	}
+	// Runs write their records here; Run never creates a directory, so
+	// a run racing with Close cannot bring the build's dir back.
+	if err := os.Mkdir(filepath.Join(dir, "runs"), 0o755); err != nil {
 		return nil, fmt.Errorf("instrumenting: %w", err)
 	}
 	bins, err := buildTests(ctx, b.runner, prog, prog.Packages, ovPath, filepath.Join(dir, "bin"))
@@ -215,14 +222,49 @@ func buildTests(ctx context.Context, r *gotest.Runner, prog *Program, pkgs []str
 	return bins, nil
 }
 
-// Close removes the build's temp dir.
+// Close removes the build's temp dir. Runs still in progress are
+// cancelled and waited for first (they end within about a second); Run
+// fails once Close has begun. Close may be called more than once.
 func (b *Build) Close() error {
-	if b == nil || b.Dir == "" {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	if b.stop != nil {
+		b.stop()
+	}
+	b.inflight.Wait()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.Dir == "" {
 		return nil
 	}
 	err := os.RemoveAll(b.Dir)
 	b.Dir = ""
 	return err
+}
+
+// begin registers a run and returns the build's dir and a context that
+// Close cancels; end must be called when the run is over.
+func (b *Build) begin(ctx context.Context) (dir string, rctx context.Context, end func(), err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed || b.Dir == "" {
+		return "", nil, nil, errors.New("the build is closed")
+	}
+	b.inflight.Add(1)
+	rctx, cancel := context.WithCancel(ctx)
+	stopAfter := func() bool { return false }
+	if b.life != nil {
+		stopAfter = context.AfterFunc(b.life, cancel)
+	}
+	return b.Dir, rctx, func() {
+		stopAfter()
+		cancel()
+		b.inflight.Done()
+	}, nil
 }
 
 // pkgDir returns the directory of package path.

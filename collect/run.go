@@ -41,13 +41,12 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	if bin == "" {
 		return Result{}, fmt.Errorf("running %s: no test binary for package %s", r.Test, r.Package)
 	}
-	if b.Dir == "" {
-		return Result{}, errors.New("running " + r.Test + ": the build is closed")
+	dir, ctx, end, err := b.begin(ctx)
+	if err != nil {
+		return Result{}, fmt.Errorf("running %s: %w", r.Test, err)
 	}
-	out := filepath.Join(b.Dir, "runs", strconv.FormatInt(b.runs.Add(1), 10)+".jsonl")
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return Result{}, err
-	}
+	defer end()
+	out := filepath.Join(dir, "runs", strconv.FormatInt(b.runs.Add(1), 10)+".jsonl")
 	defer os.Remove(out)
 
 	timeout := r.Timeout

@@ -326,3 +326,46 @@ func TestForceConstituents(t *testing.T) {
 	}
 	f.checkUntouched(t)
 }
+
+// TestCloseDuringRun checks that Close cancels a run in progress and
+// returns only once it has ended, so that nothing writes into the build's
+// dir after it is removed, and that Run fails on a closed build.
+func TestCloseDuringRun(t *testing.T) {
+	f := load(t, "basic")
+	b, err := Instrument(context.Background(), f.prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := f.site(t, Cond, "calc.go", 40)
+	dir := b.Dir
+	done := make(chan error, 1)
+	started := time.Now()
+	go func() {
+		_, err := b.Run(context.Background(), Run{Package: "example.com/basic/calc", Test: "TestCount", Force: map[int]bool{count: false}, ForceSegment: -1, Timeout: time.Minute})
+		done <- err
+	}()
+	time.Sleep(500 * time.Millisecond)
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a run cancelled by Close reported no error")
+		}
+	default:
+		t.Fatal("Close returned while a run was still in progress")
+	}
+	if d := time.Since(started); d > 10*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("build dir %s left behind: %v", dir, err)
+	}
+	if _, err := b.Run(context.Background(), Run{Package: "example.com/basic/calc", Test: "TestAbs", ForceSegment: -1}); err == nil {
+		t.Error("Run on a closed build succeeded")
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("build dir %s recreated by a run after Close", dir)
+	}
+}
