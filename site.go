@@ -120,12 +120,12 @@ func alternative(needs []angelic.Need) []angelic.Need {
 	return out
 }
 
-// forcedRun is the run of failing test k with site forced as f. With
-// purification on, the hook prints the running constituent, for
-// attributing failures to fragments.
+// forcedRun is the run of failing test k with site forced as f. Forced
+// in fragments, the hook prints the running constituent, for attributing
+// further failures to fragments.
 func (r *repairer) forcedRun(k testKey, site collect.Site, f angelic.Force, mode collect.Mode) collect.Run {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: mode, Timeout: r.timeout(k),
-		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: r.opts.Purify}
+		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: r.opts.Purify && !f.Whole()}
 	forceFragments(&run, f.Fragments)
 	if f.Return {
 		run.ForceReturn = map[int]bool{site.ID: true}
@@ -161,7 +161,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 			return angelic.Outcome{}, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
 		}
 		out := angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut}
-		if r.opts.Purify && !res.Passed {
+		if !f.Whole() && !res.Passed {
 			out.Failing = r.failingFragments(k, res.Output)
 		}
 		if !f.Whole() {

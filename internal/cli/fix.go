@@ -28,6 +28,12 @@ without breaking the passing ones, and prints it as a unified diff. The
 packages (default ./...) are those whose tests are run and whose code may
 be changed. The module is never written unless -apply is given.
 
+A failing test that fails whichever value a condition is forced to, because
+its statements need the condition true in one place and false in another,
+is split into fragments (its top-level statements and table-loop
+iterations): the value is forced in the failing ones only. -purify=false
+forces values per whole test.
+
 Exit status: 0 a patch was found, 1 no patch was found, 2 bad input (usage,
 the module does not compile, no failing test, a flaky test), 3 internal
 error.
