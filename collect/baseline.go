@@ -235,7 +235,7 @@ func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, ti
 	if !ok {
 		return SuiteResult{}, fmt.Errorf("verifying a patch of %s: the file is in no loaded package", file)
 	}
-	dir, err := os.MkdirTemp("", "nopol-verify-")
+	dir, err := gotest.TempDir("nopol-verify-")
 	if err != nil {
 		return SuiteResult{}, fmt.Errorf("verifying a patch of %s: %w", file, err)
 	}

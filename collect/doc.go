@@ -10,12 +10,16 @@
 // (expression statements, assignments that declare nothing, inc/dec,
 // sends, returns that do not end their block) is a Guard site. Site IDs
 // follow package, file and position, so they are stable for the same
-// source. At each site, the observed expressions are the side-effect-free
-// operands of the condition, the variables in scope (types.Info scopes at
-// the site's position) of basic kinds, nil-ness and len of the others, and
-// one level of struct fields; the constants are the literals of the
-// enclosing function and the package's named constants. No function is
-// ever called to observe a value.
+// source. At each site, the observed expressions are, in this order of
+// priority and at most 30: the side-effect-free operands of the
+// condition; the variables in scope (types.Info scopes at the site's
+// position) of basic kinds, and the nil-ness and len of the others; one
+// level of their struct fields, values first, then len and nil-ness (a
+// field reached through a pointer is guarded by it: NilGuard); package
+// variables last, and only in functions where the reference cannot make an
+// initialization cycle (see initdeps.go). The constants are the literals
+// of the enclosing function and the package's named constants. No
+// function is ever called to observe a value.
 //
 // # Instrumentation
 //

@@ -73,7 +73,7 @@ func hookPath(dir string) string {
 // `go test -c -overlay`. The user's files are never written.
 func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 	start := time.Now()
-	dir, err := os.MkdirTemp("", "nopol-build-")
+	dir, err := gotest.TempDir("nopol-build-")
 	if err != nil {
 		return nil, fmt.Errorf("instrumenting: %w", err)
 	}

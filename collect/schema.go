@@ -38,7 +38,7 @@ func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle
 	if site.Kind == Guard && style == GuardReturn && !site.CanReturn {
 		return nil, fmt.Errorf("building a schema for %s:%d: no early return can be written there", site.File, site.Line)
 	}
-	dir, err := os.MkdirTemp("", "nopol-schema-")
+	dir, err := gotest.TempDir("nopol-schema-")
 	if err != nil {
 		return nil, fmt.Errorf("building a schema: %w", err)
 	}

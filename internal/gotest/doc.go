@@ -12,6 +12,14 @@
 // orphans. The go command gets a GOTMPDIR of its own (unless the caller
 // sets one), removed when it exits: a go command killed during a build
 // does not remove its go-build work dir itself.
+//
+// # Temp dirs
+//
+// TempDir makes nopol's temp dirs (nopol-build-*, nopol-schema-*, ...)
+// marked with the process id; the first call in a process removes the
+// marked dirs of processes that no longer exist, so that a nopol killed
+// before its deferred cleanup (SIGKILL, a test timeout panic) leaves
+// nothing behind for long.
 // A timeout is reported as a *TimeoutError, distinct from a non-zero exit
 // (*ExitError), whose text includes the tail of stderr.
 //

@@ -156,7 +156,7 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 		// The go command's work dirs (go-build*) go into a dir of our
 		// own, removed below even if the go command was killed before
 		// it could remove them.
-		tmp, err := os.MkdirTemp("", "nopol-gotmp-")
+		tmp, err := TempDir("nopol-gotmp-")
 		if err != nil {
 			return Outcome{ExitCode: -1}, fmt.Errorf("running %s: %w", inv.String(), err)
 		}

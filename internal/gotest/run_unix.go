@@ -39,3 +39,10 @@ func setProcessGroup(cmd *exec.Cmd, grace time.Duration) (exited func()) {
 	}
 	return func() { close(done) }
 }
+
+// processAlive reports whether a process with this id exists (a reused id
+// counts as alive).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}
