@@ -51,6 +51,7 @@ func TestStress(t *testing.T) {
 	var total time.Duration
 	reached := map[int]bool{}
 	same, ran, orderDependent := 0, 0, 0
+	snapshots, values, missing := 0, 0, 0
 	for _, r := range base {
 		if r.Skipped {
 			continue
@@ -61,8 +62,30 @@ func TestStress(t *testing.T) {
 			t.Fatal(err)
 		}
 		total += res.Duration
+		var sites []int
 		for id := range res.Reached {
 			reached[id] = true
+			sites = append(sites, id)
+		}
+		if len(sites) > 0 {
+			// Snapshots evaluate the observed expressions: they must not
+			// change the outcome either.
+			snap, err := b.Run(ctx, Run{Package: r.Package, Test: r.Test, Mode: ModeSnapshot, Sites: sites, ForceSegment: -1, Timeout: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			snapshots++
+			for _, e := range snap.Evals {
+				for _, v := range e.Values {
+					values++
+					if v.Missing {
+						missing++
+					}
+				}
+			}
+			if snap.Passed != res.Passed {
+				t.Errorf("%s.%s: passed=%v in a snapshot run, %v in a cover run\n%s", r.Package, r.Test, snap.Passed, res.Passed, snap.Output)
+			}
 		}
 		if res.Passed == r.Passed {
 			same++
@@ -89,5 +112,6 @@ func TestStress(t *testing.T) {
 		orderDependent++
 	}
 	t.Logf("cover runs: %v (sum of run durations %v), %d sites reached", time.Since(start), total, len(reached))
+	t.Logf("snapshot runs: %d, same outcome as cover runs; %d values recorded, %d missing", snapshots, values, missing)
 	t.Logf("same outcome plain and instrumented: %d of %d tests run (%d only when run alone too: order-dependent)", same, ran, orderDependent)
 }
