@@ -110,16 +110,22 @@ func (g *initGraph) mayObserve(fn, v types.Object) bool {
 		return false
 	}
 	if g.fromVars == nil {
+		// One traversal from all package variables at once.
 		g.fromVars = map[types.Object]bool{}
-		var vars []types.Object
+		var stack []types.Object
 		for o := range g.refs {
 			if _, ok := o.(*types.Var); ok {
-				vars = append(vars, o)
+				stack = append(stack, o)
 			}
 		}
-		for _, o := range vars {
-			for n := range g.reachable(o) {
-				g.fromVars[n] = true
+		for len(stack) > 0 {
+			o := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, n := range g.refs[o] {
+				if !g.fromVars[n] {
+					g.fromVars[n] = true
+					stack = append(stack, n)
+				}
 			}
 		}
 	}
