@@ -25,6 +25,8 @@ type BenchOptions struct {
 	// ('nopol fix -json -q -C dir ./pkg' and 'nopol bench mutrepair -C
 	// dir ./pkg').
 	Nopol string
+	// FixArgs are extra flags of 'nopol fix' (e.g. -synth enum).
+	FixArgs []string
 	// Timeout and MemLimit bound the repair process.
 	Timeout  time.Duration
 	MemLimit int64
@@ -159,7 +161,7 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 			// tried; the harness kills it 10% later.
 			args = append(args, "-timeout", (opts.Timeout * 9 / 10).String())
 		}
-		args = append(args, pattern)
+		args = append(append(args, opts.FixArgs...), pattern)
 	case ToolMutation:
 		args = []string{opts.Nopol, "bench", "mutrepair", "-q", "-C", dir, pattern}
 	default:

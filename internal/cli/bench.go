@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/nopol-go/nopol/benchmarks"
@@ -18,7 +19,7 @@ func init() {
 }
 
 const benchUsage = `Usage:
-  nopol bench [-j N] [-timeout D] [-mem MB] [-tool nopol|mutation] [-out dir] [-short] [bug ids]
+  nopol bench [-j N] [-timeout D] [-mem MB] [-tool nopol|mutation] [-fixargs flags] [-out dir] [-short] [bug ids]
   nopol bench mine [-pairs N] [-budget D] [modules]
   nopol bench seed [-per N] [-budget D] [modules]
   nopol bench verify [-j N] [-prune] [bug ids]
@@ -218,6 +219,7 @@ func runBenchTools(ctx context.Context, env *Env, args []string) error {
 	tool := fs.String("tool", benchmarks.ToolNopol, "repair tool: nopol or mutation")
 	out := fs.String("out", filepath.Join(env.Dir, "benchmarks", "results"), "directory of results-<tool>.jsonl and the reports")
 	short := fs.Bool("short", false, "run only a few small bugs (CI; also NOPOL_BENCH_SHORT=1)")
+	fixArgs := fs.String("fixargs", "", "extra flags of nopol fix, space-separated (e.g. \"-synth enum\")")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
@@ -245,7 +247,7 @@ func runBenchTools(ctx context.Context, env *Env, args []string) error {
 	// as the repair, with a floor so a slow suite is not cut short.
 	goRunner := &benchmarks.Runner{Timeout: max(bf.timeout, 5*time.Minute), MemLimit: bf.memMB << 20}
 	results := benchmarks.Bench(ctx, benchmarks.BenchOptions{
-		Tool: *tool, Nopol: self, Timeout: bf.timeout, MemLimit: bf.memMB << 20, Jobs: bf.jobs,
+		Tool: *tool, Nopol: self, FixArgs: strings.Fields(*fixArgs), Timeout: bf.timeout, MemLimit: bf.memMB << 20, Jobs: bf.jobs,
 		Runner: goRunner, Progress: env.Stderr,
 		Done: func(r *benchmarks.Result) {
 			data, _ := json.Marshal(r)
