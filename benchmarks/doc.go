@@ -26,8 +26,8 @@
 //
 // # Subprocesses
 //
-// Every process is started by [Runner]: exec.CommandContext, its own process
-// group (Setpgid) killed on timeout or cancel, WaitDelay, and an address
-// space limit applied through a /bin/sh wrapper ('ulimit -v') so no cgroup
-// is needed.
+// Every process is started by [Runner] through internal/gotest
+// (exec.CommandContext, its own process group killed on timeout or cancel,
+// WaitDelay), with an address-space limit applied through a /bin/sh
+// wrapper ('ulimit -v') so no cgroup is needed.
 package benchmarks
