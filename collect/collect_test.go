@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nopol-go/nopol/internal/gotest"
 	"golang.org/x/tools/txtar"
 )
 
@@ -108,7 +109,7 @@ func instrument(t *testing.T, name string) *fixture {
 // TestMain runs the tests with a private TMPDIR and fails if any temp dir
 // of collect is left in it.
 func TestMain(m *testing.M) {
-	tmp, err := os.MkdirTemp("", "nopol-collect-tmp-")
+	tmp, err := gotest.TempDir("nopol-collect-tmp-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
