@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,7 +65,7 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, sr
 // record adds a validated candidate to the result.
 func (r *repairer) record(site collect.Site, st style, cond string, sr collect.SuiteResult, ok bool) {
 	r.res.Candidates = append(r.res.Candidates, CandidateReport{Site: site.ID, Style: st.name, Condition: cond,
-		Passed: ok, Failed: sr.Failed, TimedOut: sr.TimedOut, Duration: sr.Duration})
+		Passed: ok, Failed: append(slices.Clip(sr.Failed), sr.FailedElsewhere...), TimedOut: sr.TimedOut, Duration: sr.Duration})
 }
 
 func suiteSummary(sr collect.SuiteResult, ok bool) string {
@@ -76,10 +77,10 @@ func suiteSummary(sr collect.SuiteResult, ok bool) string {
 		return "does not compile: " + msg
 	case sr.TimedOut:
 		return "the suite timed out"
-	case len(sr.Failed) == 0:
+	case len(sr.Failed)+len(sr.FailedElsewhere) == 0:
 		return "the suite fails"
 	}
-	return "fails " + strings.Join(sr.Failed, ", ")
+	return "fails " + strings.Join(append(slices.Clip(sr.Failed), sr.FailedElsewhere...), ", ")
 }
 
 // acceptable reports whether a suite run passes, but for the failing tests
@@ -88,7 +89,7 @@ func (r *repairer) acceptable(sr collect.SuiteResult) bool {
 	if sr.Passed {
 		return true
 	}
-	if sr.TimedOut || len(sr.Failed) == 0 || len(r.ignored) == 0 {
+	if sr.TimedOut || len(sr.Failed)+len(sr.FailedElsewhere) == 0 || len(r.ignored) == 0 {
 		return false
 	}
 	for _, f := range sr.Failed {
@@ -97,7 +98,28 @@ func (r *repairer) acceptable(sr collect.SuiteResult) bool {
 			return false
 		}
 	}
+	for _, f := range sr.FailedElsewhere {
+		if !r.ignoredElsewhere(f) {
+			return false
+		}
+	}
 	return true
+}
+
+// ignoredElsewhere reports whether a qualified failure of another package
+// ("example.com/p.TestX/sub") is one of the failing tests left out with -run.
+func (r *repairer) ignoredElsewhere(qualified string) bool {
+	for name := range r.ignored {
+		i := strings.Index(qualified, "."+name)
+		if i < 0 {
+			continue
+		}
+		rest := qualified[i+1+len(name):]
+		if rest == "" || rest[0] == '/' {
+			return true
+		}
+	}
+	return false
 }
 
 // tryPatch writes cond into the source, runs the suite with the patched
