@@ -15,8 +15,8 @@
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
 //     the statement skipped, or an early return). A site where every
-//     failing test passes under some forced value qualifies. With
-//     Options.Purify, a failing test that fails under both values is
+//     failing test passes under some forced value qualifies. Unless
+//     Options.NoPurify is set, a failing test that fails under both values is
 //     split into fragments at run time (internal/purify): its coverage
 //     run prints the running test constituent, its failures are
 //     attributed to the top-level statements or table-loop iterations

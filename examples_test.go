@@ -28,7 +28,7 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Repair(context.Background(), Options{Dir: dir, Timeout: 5 * time.Minute, Purify: true})
+			res, err := Repair(context.Background(), Options{Dir: dir, Timeout: 5 * time.Minute})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ import (
 	"github.com/nopol-go/nopol/internal/purify"
 )
 
-// Test purification (Options.Purify): a failing test that fails under both
+// Test purification (on unless Options.NoPurify): a failing test that fails under both
 // forced values as a whole is split into fragments at run time. Its runs
 // print the running constituent (collect.Run.PrintConstituents); each
 // failure reported in the output is attributed to the fragment running at

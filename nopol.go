@@ -67,14 +67,14 @@ type Options struct {
 	// Parallel is how many test processes run at once; 0 means
 	// GOMAXPROCS, at most 4.
 	Parallel int
-	// Purify splits impure failing tests (B-Refactoring): a failing test
-	// that fails under both forced values as a whole has its failures
-	// attributed to its fragments (top-level statements, table-loop
-	// iterations), and the angelic value is forced in the failing
-	// fragments only; the other fragments give examples with their actual
-	// values. Without it, values are forced per whole test. nopol fix
-	// sets it unless -purify=false.
-	Purify bool
+	// NoPurify turns test purification off. By default impure failing
+	// tests are split (B-Refactoring): a failing test that fails under both
+	// forced values as a whole has its failures attributed to its fragments
+	// (top-level statements, table-loop iterations), and the angelic value
+	// is forced in the failing fragments only; the other fragments give
+	// examples with their actual values. With NoPurify, values are forced
+	// per whole test (nopol fix -purify=false).
+	NoPurify bool
 
 	// Where progress goes.
 
@@ -161,7 +161,7 @@ type SiteReport struct {
 	Examples int `json:"examples,omitempty"`
 	Distinct int `json:"distinct,omitempty"`
 	// Purified reports that a failing test failed under every forced
-	// value as a whole and was split into fragments (Options.Purify);
+	// value as a whole and was split into fragments (purification, on unless Options.NoPurify);
 	// Fragments are, when the site qualified, the fragments in which the
 	// angelic value was forced, per test.
 	Purified  bool             `json:"purified"`

@@ -59,7 +59,7 @@ type repairer struct {
 	// cover is each test's coverage run.
 	cover map[testKey]collect.Result
 	// failed are the fragments each failing test's failures are
-	// attributed to in its coverage run, with Options.Purify.
+	// attributed to in its coverage run, unless Options.NoPurify.
 	failed map[testKey][]angelic.Fragment
 }
 
@@ -281,7 +281,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 	runs := make([]collect.Run, len(tests))
 	for i, k := range tests {
 		runs[i] = collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k),
-			PrintConstituents: r.opts.Purify && i < len(r.failing)}
+			PrintConstituents: !r.opts.NoPurify && i < len(r.failing)}
 	}
 	r.logf("coverage: running %s", plural(len(runs), "test"))
 	results, err := runAll(ctx, r.bin, runs, r.opts.Parallel)
@@ -301,7 +301,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 		}
 		r.vlogf("coverage %s: passed=%v, %d sites reached", k.name, res.Passed, reachedCount(res))
 		r.cover[k] = res
-		if failing && r.opts.Purify {
+		if failing && !r.opts.NoPurify {
 			frs := r.failingFragments(k, res.Output)
 			r.vlogf("coverage %s: failures in %s", k.name, describeFragments(r.fragmentReports(k, angelic.Force{Fragments: frs}, false)))
 			if !r.wholeTest(k, frs) {

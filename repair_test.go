@@ -408,7 +408,7 @@ func TestRepairPurify(t *testing.T) {
 				{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
 			}
 			var progress strings.Builder
-			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, Purify: purify}, f)
+			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, NoPurify: !purify}, f)
 			if err != nil {
 				t.Fatalf("repair: %v\n%s", err, progress.String())
 			}

@@ -125,7 +125,7 @@ func alternative(needs []angelic.Need) []angelic.Need {
 // further failures to fragments.
 func (r *repairer) forcedRun(k testKey, site collect.Site, f angelic.Force, mode collect.Mode) collect.Run {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: mode, Timeout: r.timeout(k),
-		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: r.opts.Purify && !f.Whole()}
+		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && !f.Whole()}
 	forceFragments(&run, f.Fragments)
 	if f.Return {
 		run.ForceReturn = map[int]bool{site.ID: true}

@@ -62,7 +62,7 @@ func main() {
 			continue
 		}
 		start := time.Now()
-		res, err := nopol.Repair(context.Background(), nopol.Options{Dir: mod, Backend: *backend, Purify: *purify})
+		res, err := nopol.Repair(context.Background(), nopol.Options{Dir: mod, Backend: *backend, NoPurify: !*purify})
 		total := time.Since(start)
 		patch := "—"
 		if err != nil {
@@ -106,7 +106,7 @@ func comparePurify(dir, backend string, names []string) bool {
 		row := []string{name}
 		for _, purify := range []bool{true, false} {
 			start := time.Now()
-			res, err := nopol.Repair(context.Background(), nopol.Options{Dir: mod, Backend: backend, Purify: purify})
+			res, err := nopol.Repair(context.Background(), nopol.Options{Dir: mod, Backend: backend, NoPurify: !purify})
 			total := time.Since(start)
 			switch {
 			case err != nil:

@@ -65,7 +65,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 // fixOptions checks the flags and turns them into repair options; a
 // usage problem is reported as a message for the user.
 func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
-	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, Purify: f.purify}
+	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify}
 	var ok bool
 	if opts.Kinds, ok = nopol.ParseKinds(f.kind); !ok {
 		return opts, fmt.Errorf("-kind %q: want cond, guard or all", f.kind)
