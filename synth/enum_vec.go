@@ -435,53 +435,36 @@ func (e *enumerator) arith(op Op, k Kind, a, b *vec) vec {
 	v := vec{miss: miss}
 	switch k {
 	case Int:
-		x, y, out := a.ints, b.ints, e.sInts
-		switch op {
-		case OpAdd:
-			for j := range out {
-				out[j] = x[j] + y[j]
-			}
-		case OpSub:
-			for j := range out {
-				out[j] = x[j] - y[j]
-			}
-		default:
-			for j := range out {
-				out[j] = x[j] * y[j]
-			}
-		}
-		if miss != nil {
-			for j := range out {
-				if missing(miss, j) {
-					out[j] = 0
-				}
-			}
-		}
-		v.ints = out
+		v.ints = arithInto(op, a.ints, b.ints, e.sInts, miss)
 	case Float:
-		x, y, out := a.floats, b.floats, e.sFloats
-		switch op {
-		case OpAdd:
-			for j := range out {
-				out[j] = x[j] + y[j]
-			}
-		case OpSub:
-			for j := range out {
-				out[j] = x[j] - y[j]
-			}
-		default:
-			for j := range out {
-				out[j] = x[j] * y[j]
-			}
-		}
-		if miss != nil {
-			for j := range out {
-				if missing(miss, j) {
-					out[j] = 0
-				}
-			}
-		}
-		v.floats = out
+		v.floats = arithInto(op, a.floats, b.floats, e.sFloats, miss)
 	}
 	return v
+}
+
+// arithInto writes x op y into out, zero where an operand is missing, and
+// returns out.
+func arithInto[T int64 | float64](op Op, x, y, out []T, miss []uint64) []T {
+	switch op {
+	case OpAdd:
+		for j := range out {
+			out[j] = x[j] + y[j]
+		}
+	case OpSub:
+		for j := range out {
+			out[j] = x[j] - y[j]
+		}
+	default:
+		for j := range out {
+			out[j] = x[j] * y[j]
+		}
+	}
+	if miss != nil {
+		for j := range out {
+			if missing(miss, j) {
+				out[j] = 0
+			}
+		}
+	}
+	return out
 }
