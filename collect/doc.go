@@ -11,8 +11,8 @@
 // sends, returns that do not end their block) is a Guard site. Site IDs
 // follow package, file and position, so they are stable for the same
 // source. At each site, the observed expressions are, in this order of
-// priority and at most 30: the side-effect-free operands of the
-// condition; the variables in scope (types.Info scopes at the site's
+// priority and at most 30: the atoms of a Cond site's condition (below);
+// the side-effect-free operands of the condition; the variables in scope (types.Info scopes at the site's
 // position) of basic kinds, and the nil-ness and len of the others; one
 // level of their struct fields, values first, then len and nil-ness (a
 // field reached through a pointer is guarded by it: NilGuard); package
@@ -20,6 +20,28 @@
 // initialization cycle (see initdeps.go). The constants are the literals
 // of the enclosing function and the package's named constants. No
 // function is ever called to observe a value.
+//
+// # Atoms
+//
+// Conditions are often built on calls (v.Len() > 0, !f.CanAddr(),
+// t.Kind() == reflect.Slice), which the snapshot cannot observe. The
+// atoms of a condition are its maximal boolean sub-expressions below
+// &&, || and ! (calls and comparisons included) and the non-constant
+// operands of basic kind of its comparisons, except what the snapshot
+// already observes. They are recorded by the condition itself, as the
+// program evaluates it: each atom a becomes NopolAB(nopolA, k, a) (AI,
+// AF, AS by kind), which returns a unchanged and, in snapshot runs,
+// stores its value in slot k of a slice private to this evaluation of
+// the condition (so recursion and goroutines need no shared state). An
+// atom that short-circuit evaluation does not reach is missing; an atom
+// that occurs twice (t.Kind() in t.Kind() == A || t.Kind() == B) has one
+// slot, the last value evaluated. No call is added: in plain and cover
+// runs the condition is evaluated as before (and not at all when forced);
+// in a snapshot run of a forced site it is still evaluated, under
+// recover, for its atoms (those after a panic are missing), and its value
+// ignored. Their Observed.Expr is the source text of the atom, so a
+// synthesized condition can reuse it. The hooks are generic, so atoms
+// exist only in packages and files of Go 1.18 or later.
 //
 // # Instrumentation
 //
@@ -31,7 +53,8 @@
 //	NopolCond(3, func() bool { return bool(c) }, "ib", func(i int) NopolValue { switch i { ... } })
 //
 // which does not evaluate c when the site is forced (a forced run can skip
-// a condition that panics). A statement s of site 4 becomes
+// a condition that panics); a condition with atoms calls NopolCondA
+// instead (see Atoms). A statement s of site 4 becomes
 //
 //	if g := NopolGuard(4, snapshot); g == 0 { s } else if g == 2 { return zeros }
 //

@@ -241,6 +241,46 @@ func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue
 	return v
 }
 
+// NopolCondA is NopolCond for a condition with atoms (see siteWraps):
+// cond records them into the slice it is given, when not nil. In
+// snapshot runs the atoms come first in the recorded values, missing
+// when the evaluation does not reach them; a forced condition is still
+// evaluated there, under recover, for its atoms, and its value ignored.
+func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap func(int) NopolValue) bool {
+	nopolOnce.Do(nopolSetup)
+	v, forced := nopolForced(id)
+	if nopolMode != 2 || !nopolWantValues(id) {
+		if !forced {
+			v = cond(nil)
+		}
+		if nopolMode != 0 {
+			nopolRecordEval(id, v, nil)
+		}
+		return v
+	}
+	vals := make([]NopolValue, len(akinds), len(akinds)+len(kinds))
+	for i := 0; i < len(akinds); i++ {
+		vals[i] = NopolValue{K: nopolstrings.IndexByte("bifs", akinds[i]) + 1, M: true}
+	}
+	if snap != nil {
+		vals = append(vals, nopolSnapshot(kinds, snap)...)
+	}
+	if forced {
+		nopolTry(cond, vals[:len(akinds)])
+	} else {
+		v = cond(vals[:len(akinds)])
+	}
+	nopolRecordEval(id, v, vals)
+	return v
+}
+
+// nopolTry evaluates a forced condition for its atoms; a panic leaves
+// the atoms it did not reach missing.
+func nopolTry(cond func([]NopolValue) bool, atoms []NopolValue) {
+	defer func() { recover() }()
+	cond(atoms)
+}
+
 // NopolGuard says what to do with the statement of site id: 0 run it,
 // 1 skip it, 2 return from the function.
 func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
@@ -359,10 +399,49 @@ func NopolS(s string) NopolValue {
 }
 `
 
+// atomHookSource defines the atom hooks, generic so that an atom keeps
+// its type; only in packages whose language version has generics.
+const atomHookSource = `
+// NopolAB records bool atom k of a condition into a, if not nil.
+func NopolAB[T ~bool](a []NopolValue, k int, v T) T {
+	if a != nil {
+		a[k] = NopolValue{K: 1, B: bool(v)}
+	}
+	return v
+}
+
+// NopolAI records integer atom k of a condition into a, if not nil.
+func NopolAI[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr](a []NopolValue, k int, v T) T {
+	if a != nil {
+		a[k] = NopolValue{K: 2, I: int64(v)}
+	}
+	return v
+}
+
+// NopolAF records float atom k of a condition into a, if not nil.
+func NopolAF[T ~float32 | ~float64](a []NopolValue, k int, v T) T {
+	if a != nil {
+		a[k] = NopolValue{K: 3, F: float64(v)}
+	}
+	return v
+}
+
+// NopolAS records string atom k of a condition into a, if not nil.
+func NopolAS[T ~string](a []NopolValue, k int, v T) T {
+	if a != nil {
+		a[k] = NopolS(string(v))
+	}
+	return v
+}
+`
+
 // hookFile returns the hook file's source for a package named name in a
-// program with numSites sites.
-func hookFile(name string, numSites int) []byte {
+// program with numSites sites; generics adds the atom hooks.
+func hookFile(name string, numSites int, generics bool) []byte {
 	src := strings.Replace(hookSource, "package PACKAGE", "package "+name, 1)
+	if generics {
+		src += atomHookSource
+	}
 	return []byte(strings.Replace(src, "NUMSITES", strconv.Itoa(numSites), 1))
 }
 

@@ -9,7 +9,7 @@ import (
 // TestHookSource checks that the generated hook files are gofmt-formatted
 // Go of the package they are given, and marked as generated.
 func TestHookSource(t *testing.T) {
-	for name, src := range map[string][]byte{"hook": hookFile("p", 3), "schema": schemaHookFile("p")} {
+	for name, src := range map[string][]byte{"hook": hookFile("p", 3, true), "schema": schemaHookFile("p")} {
 		out, err := format.Source(src)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

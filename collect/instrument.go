@@ -95,7 +95,7 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 		if byFile[f] == nil {
 			files = append(files, f)
 		}
-		byFile[f] = append(byFile[f], prog.siteWrap(i))
+		byFile[f] = append(byFile[f], prog.siteWraps(i)...)
 	}
 	sort.Strings(files)
 	for _, f := range files {
@@ -119,7 +119,7 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 		if d.pkg == nil || len(d.pkg.GoFiles) == 0 || d.dir == "" {
 			continue
 		}
-		if err := ov.add(hookPath(d.dir), hookFile(d.name, len(prog.Sites))); err != nil {
+		if err := ov.add(hookPath(d.dir), hookFile(d.name, len(prog.Sites), d.pkg.Types != nil && genericsOK(d.pkg.Types.GoVersion()))); err != nil {
 			return nil, fmt.Errorf("instrumenting %s: %w", path, err)
 		}
 		if err := markTests(prog, d, ov); err != nil {

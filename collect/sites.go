@@ -18,9 +18,21 @@ type siteSyntax struct {
 	// statement (Guard) in the file.
 	start, end int
 	pos        token.Pos
-	// snap is the Go source of the snapshot function, "nil" when nothing
-	// is observed.
+	// snap is the Go source of the snapshot arguments for the observed
+	// expressions after the atoms.
 	snap string
+	// atoms are the occurrences of the atoms of a Cond site's condition;
+	// natoms the number of atoms, the first natoms of Site.Observed.
+	atoms  []atomSpan
+	natoms int
+}
+
+// atomSpan is where an atom occurs in the file, its kind, and its slot
+// (its index in Site.Observed).
+type atomSpan struct {
+	start, end int
+	kind       ValueKind
+	slot       int
 }
 
 // fileSource returns the bytes of a file of the program, read once.
@@ -86,6 +98,29 @@ func (prog *Program) findSites(d *pkgData) {
 				o.fn = info.Defs[fd.Name]
 			}
 			s.Observed = o.observe(kind, node)
+			var spans []atomSpan
+			natoms := 0
+			if cond, ok := node.(ast.Expr); ok && kind == Cond && genericsOK(tpkg.GoVersion()) && genericsOK(info.FileVersions[f]) {
+				var obs []Observed
+				for _, a := range o.atoms(cond) {
+					expr := types.ExprString(a.exprs[0])
+					if o.seen[expr] || len(obs) >= maxObserved {
+						continue
+					}
+					o.seen[expr] = true
+					for _, e := range a.exprs {
+						spans = append(spans, atomSpan{tf.Offset(e.Pos()), tf.Offset(e.End()), a.kind, len(obs)})
+					}
+					obs = append(obs, Observed{Expr: string(src[tf.Offset(a.exprs[0].Pos()):tf.Offset(a.exprs[0].End())]), Kind: a.kind})
+				}
+				natoms = len(obs)
+				if len(obs) > 0 {
+					s.Observed = append(obs, s.Observed...)
+					if len(s.Observed) > maxObserved {
+						s.Observed = s.Observed[:maxObserved]
+					}
+				}
+			}
 			s.Constants = o.constants(outermostFunc(stack))
 			if kind == Guard {
 				if ret, ok := o.returnStmt(fn); ok {
@@ -95,7 +130,7 @@ func (prog *Program) findSites(d *pkgData) {
 			}
 			all = append(all, found{s, siteSyntax{
 				pkg: d, file: name, start: start, end: end, pos: node.Pos(),
-				snap: snapSource(s.Observed),
+				snap: snapSource(s.Observed[natoms:]), atoms: spans, natoms: natoms,
 			}})
 		}
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {

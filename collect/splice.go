@@ -26,12 +26,13 @@ func splice(src []byte, wraps []wrap) []byte {
 		off    int
 		suffix bool
 		size   int // length of the wrapped range, to order nested edits
+		order  int // index of the wrap: of two on the same range, the first is outer
 		text   string
 	}
 	var ins []insert
-	for _, w := range wraps {
-		ins = append(ins, insert{w.start, false, w.end - w.start, w.prefix})
-		ins = append(ins, insert{w.end, true, w.end - w.start, w.suffix})
+	for i, w := range wraps {
+		ins = append(ins, insert{w.start, false, w.end - w.start, i, w.prefix})
+		ins = append(ins, insert{w.end, true, w.end - w.start, i, w.suffix})
 	}
 	sort.SliceStable(ins, func(i, j int) bool {
 		a, b := ins[i], ins[j]
@@ -41,10 +42,16 @@ func splice(src []byte, wraps []wrap) []byte {
 		if a.suffix != b.suffix {
 			return a.suffix // close what ends here before opening what starts
 		}
-		if a.suffix {
-			return a.size < b.size // inner closes first
+		if a.size != b.size {
+			if a.suffix {
+				return a.size < b.size // inner closes first
+			}
+			return a.size > b.size // outer opens first
 		}
-		return a.size > b.size // outer opens first
+		if a.suffix {
+			return a.order > b.order
+		}
+		return a.order < b.order
 	})
 	var b strings.Builder
 	b.Grow(len(src) + 64*len(ins))
@@ -92,21 +99,45 @@ func snapSource(obs []Observed) string {
 	return strconv.Quote(kinds.String()) + ", " + b.String()
 }
 
-// siteWrap returns the instrumentation edit of site i.
-func (prog *Program) siteWrap(i int) wrap {
+// siteWraps returns the instrumentation edits of site i: the site's own,
+// then those of its condition's atoms.
+//
+// A condition c with atoms becomes
+//
+//	NopolCondA(3, func(nopolA []NopolValue) bool { return bool(c') }, "bi", kinds, snap)
+//
+// where c' is c with each atom a (of kind b, i, f or s) replaced by
+// NopolAB(nopolA, k, a) (NopolAI, NopolAF, NopolAS): the value of a,
+// recorded in slot k of an array private to this evaluation when nopolA
+// is not nil (in snapshot runs). The hooks are generic so that a keeps
+// its type.
+func (prog *Program) siteWraps(i int) []wrap {
 	s, syn := &prog.Sites[i], &prog.syn[i]
 	id := strconv.Itoa(s.ID)
+	if s.Kind == Cond && len(syn.atoms) > 0 {
+		kinds := make([]byte, syn.natoms)
+		ws := []wrap{{syn.start, syn.end,
+			"NopolCondA(" + id + ", func(nopolA []NopolValue) bool { return bool(", ""}}
+		for _, a := range syn.atoms {
+			c := "bifs"[a.kind-1 : a.kind]
+			kinds[a.slot] = c[0]
+			ws = append(ws, wrap{a.start, a.end,
+				"NopolA" + strings.ToUpper(c) + "(nopolA, " + strconv.Itoa(a.slot) + ", ", ")"})
+		}
+		ws[0].suffix = ") }, " + strconv.Quote(string(kinds)) + ", " + syn.snap + ")"
+		return ws
+	}
 	if s.Kind == Cond {
-		return wrap{syn.start, syn.end,
+		return []wrap{{syn.start, syn.end,
 			"NopolCond(" + id + ", func() bool { return bool(",
-			") }, " + syn.snap + ")"}
+			") }, " + syn.snap + ")"}}
 	}
 	if s.CanReturn {
-		return wrap{syn.start, syn.end,
+		return []wrap{{syn.start, syn.end,
 			"if nopolG := NopolGuard(" + id + ", " + syn.snap + "); nopolG == 0 { ",
-			" } else if nopolG == 2 { " + s.Return + " }"}
+			" } else if nopolG == 2 { " + s.Return + " }"}}
 	}
-	return wrap{syn.start, syn.end,
+	return []wrap{{syn.start, syn.end,
 		"if NopolGuard(" + id + ", " + syn.snap + ") == 0 { ",
-		" }"}
+		" }"}}
 }

@@ -1,0 +1,154 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// condSite returns the Cond site of function fn in fixture f.
+func (f *fixture) condSite(t *testing.T, fn string) *Site {
+	t.Helper()
+	for i := range f.prog.Sites {
+		if s := &f.prog.Sites[i]; s.Kind == Cond && s.Func == fn {
+			return s
+		}
+	}
+	t.Fatalf("no Cond site in %s", fn)
+	return nil
+}
+
+// TestAtomsObserved checks which atoms of each condition are observed,
+// first and with their source text.
+func TestAtomsObserved(t *testing.T) {
+	f := load(t, "atoms")
+	for _, tt := range []struct {
+		fn    string
+		atoms []string // Expr:kind
+	}{
+		{"Addr", []string{"v.CanAddr():1"}},
+		{"Size", []string{"v.Len() > 0:1", "v.Len():2"}},
+		{"Both", []string{"v.CanAddr():1"}},
+		{"Listy", []string{"v.Kind() == Slice:1", "v.Kind():2", "v.Kind() == Array:1"}},
+		{"Either", []string{"a.CanAddr():1", "b.Len() > 0:1", "b.Len():2"}},
+		{"Rec", []string{"Rec(n-1):1"}},
+	} {
+		s := f.condSite(t, tt.fn)
+		var got []string
+		for _, ob := range s.Observed[:min(len(tt.atoms), len(s.Observed))] {
+			got = append(got, fmt.Sprintf("%s:%d", ob.Expr, ob.Kind))
+			if ob.NilGuard != "" {
+				t.Errorf("%s: %s has NilGuard %q", tt.fn, ob.Expr, ob.NilGuard)
+			}
+		}
+		if strings.Join(got, " | ") != strings.Join(tt.atoms, " | ") {
+			t.Errorf("%s: observed first %q, want %q", tt.fn, got, tt.atoms)
+		}
+		seen := map[string]bool{}
+		for _, ob := range s.Observed {
+			if seen[ob.Expr] {
+				t.Errorf("%s: %s observed twice", tt.fn, ob.Expr)
+			}
+			seen[ob.Expr] = true
+		}
+	}
+}
+
+// TestAtomsRecorded checks the atoms' values as the condition evaluates
+// them, missing when not reached, also when the site is forced, and that
+// no call is made beyond those of the program (Calls, printed by the
+// tests, is the same as in a plain run).
+func TestAtomsRecorded(t *testing.T) {
+	f := instrument(t, "atoms")
+	for _, tt := range []struct {
+		name, test, fn string
+		force          *bool
+		mode           Mode
+		evals          []string // outcome then the atoms' values
+		calls          string
+		passed         bool
+	}{
+		{name: "plain", test: "TestAddr", fn: "Addr", calls: "calls=2", passed: true},
+		{name: "call", test: "TestAddr", fn: "Addr", mode: ModeSnapshot, calls: "calls=2", passed: true,
+			evals: []string{"false true", "true false"}},
+		{name: "cover", test: "TestAddr", fn: "Addr", mode: ModeCover, calls: "calls=2", passed: true},
+		{name: "forced cover", test: "TestAddr", fn: "Addr", mode: ModeCover, force: new(true), calls: "calls=0"},
+		{name: "forced snapshot", test: "TestAddr", fn: "Addr", mode: ModeSnapshot, force: new(false), calls: "calls=2",
+			evals: []string{"false true", "false false"}},
+		{name: "int", test: "TestSize", fn: "Size", mode: ModeSnapshot, calls: "calls=2", passed: true,
+			evals: []string{"true true 3", "false false 0"}},
+		{name: "short-circuit", test: "TestBoth", fn: "Both", mode: ModeSnapshot, calls: "calls=1", passed: true,
+			evals: []string{"false M", "true true"}},
+		{name: "named int twice", test: "TestListy", fn: "Listy", mode: ModeSnapshot, calls: "calls=3", passed: true,
+			evals: []string{"true false 2 true", "true true 1 M"}},
+		{name: "plain panic", test: "TestEither", fn: "Either", calls: "calls=3", passed: true},
+		{name: "panic unforced", test: "TestEither", fn: "Either", mode: ModeSnapshot, calls: "calls=3", passed: true,
+			evals: []string{"true true M M"}},
+		{name: "panic forced", test: "TestEither", fn: "Either", mode: ModeSnapshot, force: new(true), calls: "calls=3", passed: true,
+			evals: []string{"true true M M", "true false M M"}},
+		{name: "recursion", test: "TestRec", fn: "Rec", mode: ModeSnapshot, passed: true,
+			evals: []string{"false M", "true true", "true true"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := f.condSite(t, tt.fn)
+			r := Run{Package: "example.com/atoms/p", Test: tt.test, Mode: tt.mode, ForceSegment: -1}
+			if tt.mode == ModeSnapshot {
+				r.Sites = []int{s.ID}
+			}
+			if tt.force != nil {
+				r.Force = map[int]bool{s.ID: *tt.force}
+			}
+			res, err := f.build.Run(context.Background(), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Passed != tt.passed {
+				t.Errorf("passed = %v, want %v\n%s", res.Passed, tt.passed, res.Output)
+			}
+			if tt.calls != "" && !strings.Contains(res.Output, tt.calls+"\n") {
+				t.Errorf("want %s in the output:\n%s", tt.calls, res.Output)
+			}
+			if tt.mode != ModeSnapshot {
+				return
+			}
+			natoms := len(strings.Fields(tt.evals[0])) - 1
+			var got []string
+			for _, ev := range res.Evals {
+				if ev.Site != s.ID {
+					continue
+				}
+				if len(ev.Values) != len(s.Observed) {
+					t.Fatalf("%d values, want %d", len(ev.Values), len(s.Observed))
+				}
+				w := []string{fmt.Sprint(ev.Outcome)}
+				for _, v := range ev.Values[:natoms] {
+					switch {
+					case v.Missing:
+						w = append(w, "M")
+					case v.Kind == KindBool:
+						w = append(w, fmt.Sprint(v.Bool))
+					case v.Kind == KindInt:
+						w = append(w, fmt.Sprint(v.Int))
+					default:
+						w = append(w, fmt.Sprintf("%+v", v))
+					}
+				}
+				got = append(got, strings.Join(w, " "))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.evals, "\n") {
+				t.Errorf("evaluations:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.evals, "\n"))
+			}
+		})
+	}
+	f.checkUntouched(t)
+}
+
+// TestGenericsOK checks the language versions that get atoms.
+func TestGenericsOK(t *testing.T) {
+	for v, want := range map[string]bool{"": true, "go1.17": false, "go1.18": true, "go1.22": true, "go1.16.5": false} {
+		if got := genericsOK(v); got != want {
+			t.Errorf("genericsOK(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
