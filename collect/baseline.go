@@ -94,9 +94,17 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 				continue
 			}
 			failedTest := false
+			crashed := unfinished(s)
 			for _, t := range s.Tests {
 				if t.Action == "" {
-					continue
+					if t.Test != crashed {
+						continue
+					}
+					// The only test running when the binary died
+					// (stack overflow, endless recursion, the test
+					// timeout): it failed.
+					t.Action = "fail"
+					t.Output = strings.TrimSpace(t.Output + "\n" + s.Output)
 				}
 				if _, ok := m[t.Test]; !ok {
 					progress = true
@@ -179,6 +187,26 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 		}
 	}
 	return out, nil
+}
+
+// unfinished returns the one test of a failed package that started and
+// never finished, "" when there is none or several (parallel tests: which
+// one crashed the binary is not known, so they are run again).
+func unfinished(s gotest.PackageSummary) string {
+	if s.Action != "fail" {
+		return ""
+	}
+	name := ""
+	for _, t := range s.Tests {
+		if t.Action != "" {
+			continue
+		}
+		if name != "" {
+			return ""
+		}
+		name = t.Test
+	}
+	return name
 }
 
 func contains(list []string, s string) bool {

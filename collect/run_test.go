@@ -369,3 +369,26 @@ func TestCloseDuringRun(t *testing.T) {
 		t.Errorf("build dir %s recreated by a run after Close", dir)
 	}
 }
+
+// TestBaselineFatal: a test that kills its binary (stack overflow) is a
+// failing test, and the tests after it still run.
+func TestBaselineFatal(t *testing.T) {
+	f := load(t, "fatal")
+	res, err := Baseline(context.Background(), f.prog, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res {
+		got = append(got, fmt.Sprintf("%s:%v", r.Test, r.Passed))
+	}
+	if want := "TestDepth:true TestNegative:false TestAfter:true"; strings.Join(got, " ") != want {
+		t.Errorf("baseline = %s\nwant %s", strings.Join(got, " "), want)
+	}
+	for _, r := range res {
+		if r.Test == "TestNegative" && !strings.Contains(r.Output, "stack overflow") {
+			t.Errorf("TestNegative output lacks the crash: %q", r.Output)
+		}
+	}
+	f.checkUntouched(t)
+}
