@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,5 +124,28 @@ func TestAgreeOnStates(t *testing.T) {
 		if got := agreeOnStates(context.Background(), &Runner{}, dir, b); got != c.want {
 			t.Errorf("agreeOnStates(%s) = %v, want %v", c.cond, got, c.want)
 		}
+	}
+}
+
+func TestSummarizeTimes(t *testing.T) {
+	var results []*Result
+	for i := 1; i <= 20; i++ {
+		results = append(results, &Result{Bug: fmt.Sprintf("b%02d", i), Tool: "mutation", RepairSeconds: float64(i)})
+		results = append(results, &Result{Bug: fmt.Sprintf("b%02d", i), Tool: "nopol", RepairSeconds: float64(2 * i), Plausible: i <= 4, Correct: i <= 3})
+	}
+	sums := Summarize(results)
+	if len(sums) != 2 || sums[0].Tool != "mutation" || sums[1].Tool != "nopol" {
+		t.Fatalf("summaries = %+v", sums)
+	}
+	if m, p := sums[0].BugMedianSeconds, sums[0].BugP95Seconds; m != 10 || p != 19 {
+		t.Errorf("mutation median, p95 = %v, %v; want 10, 19", m, p)
+	}
+	if m := sums[1].MedianSeconds; m != 6 {
+		t.Errorf("nopol median of plausible = %v, want 6", m)
+	}
+	var b strings.Builder
+	WriteMarkdown(&b, results)
+	if want := "nopol / mutation: correct 3 / 0, plausible 4 / 0, median time per bug 2.00x, p95 2.00x."; !strings.Contains(b.String(), want) {
+		t.Errorf("markdown lacks %q:\n%s", want, b.String())
 	}
 }

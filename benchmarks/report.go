@@ -56,14 +56,19 @@ type Summary struct {
 	Tool                                   string
 	Bugs, Patched, Plausible, Correct      int
 	CorrectIdentical, CorrectStates, Fails int
-	MedianSeconds                          float64
+	// MedianSeconds is the median repair time of the plausible patches;
+	// BugMedianSeconds and BugP95Seconds the median and 95th percentile of
+	// the repair time over every bug, patched or not.
+	MedianSeconds, BugMedianSeconds, BugP95Seconds float64
 }
 
 // Summarize counts results per tool, tools sorted.
 func Summarize(results []*Result) []Summary {
 	by := map[string]*Summary{}
 	times := map[string][]float64{}
+	all := map[string][]float64{}
 	for _, r := range results {
+		all[r.Tool] = append(all[r.Tool], r.RepairSeconds)
 		s := by[r.Tool]
 		if s == nil {
 			s = &Summary{Tool: r.Tool}
@@ -95,21 +100,35 @@ func Summarize(results []*Result) []Summary {
 			sort.Float64s(ts)
 			s.MedianSeconds = ts[len(ts)/2]
 		}
+		s.BugMedianSeconds, s.BugP95Seconds = percentile(all[tool], 50), percentile(all[tool], 95)
 		out = append(out, *s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Tool < out[j].Tool })
 	return out
 }
 
+// percentile returns the p-th percentile of xs (nearest rank), 0 for none.
+func percentile(xs []float64, p int) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	ys := append([]float64(nil), xs...)
+	sort.Float64s(ys)
+	i := (p*len(ys)+99)/100 - 1
+	return ys[max(i, 0)]
+}
+
 // WriteMarkdown writes the summary table and one row per bug with a column
 // per tool.
 func WriteMarkdown(w io.Writer, results []*Result) {
-	fmt.Fprintln(w, "| tool | bugs | patched | plausible | correct (identical + states) | harness errors | median time of plausible (s) |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
-	for _, s := range Summarize(results) {
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d (%d + %d) | %d | %.1f |\n", s.Tool, s.Bugs, s.Patched, s.Plausible,
-			s.Correct, s.CorrectIdentical, s.CorrectStates, s.Fails, s.MedianSeconds)
+	fmt.Fprintln(w, "| tool | bugs | patched | plausible | correct (identical + states) | harness errors | median time of plausible (s) | median time per bug (s) | p95 time per bug (s) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	sums := Summarize(results)
+	for _, s := range sums {
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d (%d + %d) | %d | %.1f | %.1f | %.1f |\n", s.Tool, s.Bugs, s.Patched, s.Plausible,
+			s.Correct, s.CorrectIdentical, s.CorrectStates, s.Fails, s.MedianSeconds, s.BugMedianSeconds, s.BugP95Seconds)
 	}
+	writeRatios(w, sums)
 	tools, byBug, bugs := pivot(results)
 	fmt.Fprintf(w, "\n| bug | kind | fault | expected |")
 	for _, t := range tools {
@@ -132,6 +151,28 @@ func WriteMarkdown(w io.Writer, results []*Result) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// writeRatios compares every tool with the first one (sorted by name):
+// correct patches and time per bug.
+func writeRatios(w io.Writer, sums []Summary) {
+	if len(sums) < 2 {
+		return
+	}
+	base := sums[0]
+	fmt.Fprintln(w)
+	for _, s := range sums[1:] {
+		fmt.Fprintf(w, "%s / %s: correct %d / %d, plausible %d / %d, median time per bug %s, p95 %s.\n",
+			s.Tool, base.Tool, s.Correct, base.Correct, s.Plausible, base.Plausible,
+			ratio(s.BugMedianSeconds, base.BugMedianSeconds), ratio(s.BugP95Seconds, base.BugP95Seconds))
+	}
+}
+
+func ratio(a, b float64) string {
+	if b == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2fx", a/b)
 }
 
 func cell(r *Result) string {
