@@ -87,3 +87,93 @@ func (o *observer) atoms(cond ast.Expr) []atom {
 	walk(cond)
 	return out
 }
+
+// siblingConstants returns the constants of other packages that the
+// file refers to (reflect.Array) and that have the named type of a
+// constant compared in cond (reflect.Slice in t.Kind() == reflect.Slice):
+// the values a fixed condition most likely compares with, which neither
+// the function's literals nor the package's constants hold. Those of the
+// enclosing function fn come first, then those of the rest of the file,
+// in source order, written as in the file, without duplicates.
+func (o *observer) siblingConstants(cond ast.Expr, fn ast.Node) []Constant {
+	var named []types.Type
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BinaryExpr:
+			for _, e := range []ast.Expr{x.X, x.Y} {
+				if tv, ok := o.info.Types[ast.Unparen(e)]; ok && tv.Value != nil {
+					if _, ok := types.Unalias(tv.Type).(*types.Named); ok && kindOf(tv.Type) != 0 {
+						named = append(named, tv.Type)
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(named) == 0 {
+		return nil
+	}
+	var out []Constant
+	seen := map[string]bool{}
+	visit := func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		c, ok := o.info.Uses[sel.Sel].(*types.Const)
+		if !ok || c.Pkg() == o.pkg {
+			return true
+		}
+		if id, ok := sel.X.(*ast.Ident); !ok {
+			return true
+		} else if _, ok := o.info.Uses[id].(*types.PkgName); !ok {
+			return true
+		}
+		expr := types.ExprString(sel)
+		if seen[expr] {
+			return true
+		}
+		for _, t := range named {
+			if types.Identical(c.Type(), t) {
+				if v, ok := constValue(c.Val()); ok {
+					seen[expr] = true
+					out = append(out, Constant{Expr: expr, Value: v})
+				}
+				break
+			}
+		}
+		return true
+	}
+	if fn != nil {
+		ast.Inspect(fn, visit)
+	}
+	ast.Inspect(o.file, visit)
+	return out
+}
+
+// maxSiblings bounds the sibling constants of a site.
+const maxSiblings = 12
+
+// mergeConstants returns at most maxSiblings of siblings, then the
+// constants of cs whose Expr is not among them, at most maxConstants in
+// all.
+func mergeConstants(siblings, cs []Constant) []Constant {
+	if len(siblings) == 0 {
+		return cs
+	}
+	siblings = siblings[:min(len(siblings), maxSiblings)]
+	seen := map[string]bool{}
+	out := make([]Constant, 0, maxConstants)
+	for _, c := range siblings {
+		seen[c.Expr] = true
+		out = append(out, c)
+	}
+	for _, c := range cs {
+		if !seen[c.Expr] && len(out) < maxConstants {
+			out = append(out, c)
+		}
+	}
+	return out
+}

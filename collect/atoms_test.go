@@ -152,3 +152,21 @@ func TestGenericsOK(t *testing.T) {
 		}
 	}
 }
+
+// TestSiblingConstants checks that a condition comparing with a constant
+// of another package gets the constants of that type the file uses, those
+// of its function first.
+func TestSiblingConstants(t *testing.T) {
+	f := load(t, "atoms")
+	s := f.condSite(t, "KListy")
+	var got []string
+	for _, c := range s.Constants {
+		got = append(got, fmt.Sprintf("%s=%d", c.Expr, c.Value.Int))
+	}
+	if want := "k.Slice=1 k.Map=3 k.Array=2"; !strings.HasPrefix(strings.Join(got, " "), want) {
+		t.Errorf("constants %q, want first %s", got, want)
+	}
+	if s := f.condSite(t, "Size"); len(s.Constants) > 0 && strings.HasPrefix(s.Constants[0].Expr, "k.") {
+		t.Errorf("Size has sibling constants: %v", s.Constants)
+	}
+}

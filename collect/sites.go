@@ -122,6 +122,9 @@ func (prog *Program) findSites(d *pkgData) {
 				}
 			}
 			s.Constants = o.constants(outermostFunc(stack))
+			if cond, ok := node.(ast.Expr); ok && kind == Cond {
+				s.Constants = mergeConstants(o.siblingConstants(cond, outermostFunc(stack)), s.Constants)
+			}
 			if kind == Guard {
 				if ret, ok := o.returnStmt(fn); ok {
 					s.Return = ret
