@@ -35,6 +35,15 @@
 //     schema binary (collect.BuildSchema) and run one by one; the first
 //     that passes is checked as a patched file in turn. The patch is
 //     returned as a unified diff.
+//  7. When no synthesized condition passes (most often because no site is
+//     angelic: the condition must take different values within one test,
+//     as a flipped comparison evaluated in a loop), and unless
+//     Options.NoMutants is set, fall back to mutation: the original
+//     conditions of the ten most suspicious Cond sites are negated, their
+//     comparison operators replaced, && and || swapped, operands of && and
+//     || and `!` dropped; the mutants, fewest textual changes first, are
+//     validated as in step 6 (a schema per site, then the patched file).
+//     SiteReport.Method says which tier found the patch.
 //
 // The user's files are never written: instrumented and patched files reach
 // the compiler through `go test -overlay`. Progress goes to

@@ -35,6 +35,11 @@ func TestExamples(t *testing.T) {
 			if !res.Patched {
 				t.Fatalf("no patch: %s", res.Reason)
 			}
+			// The examples are repaired by synthesis, not by the mutation
+			// fallback.
+			if res.Site.Method != "synthesis" {
+				t.Errorf("found by %s", res.Site.Method)
+			}
 			golden := filepath.Join(dir, "want.diff")
 			if *update {
 				if err := os.WriteFile(golden, []byte(res.Diff), 0o644); err != nil {

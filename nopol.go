@@ -75,6 +75,14 @@ type Options struct {
 	// examples with their actual values. With NoPurify, values are forced
 	// per whole test (nopol fix -purify=false).
 	NoPurify bool
+	// NoMutants turns the mutation fallback off. By default, when no
+	// synthesized condition passes the suite, the original conditions of
+	// the most suspicious Cond sites are mutated (negated, comparison
+	// operators replaced, && and || swapped, operands of && and || and
+	// `!` dropped) and the mutants validated like candidates: this
+	// repairs conditions that must change value within one test, which
+	// no angelic value fits (nopol fix -mutants=false).
+	NoMutants bool
 
 	// Where progress goes.
 
@@ -154,6 +162,11 @@ type SiteReport struct {
 	// Style is the guard style searched ("guard", "return"), "cond" for
 	// conditions.
 	Style string `json:"style"`
+	// Method is how the site was searched: "synthesis" (angelic values,
+	// then a condition synthesized from the recorded states) or
+	// "mutation" (mutants of the original condition, the fallback when
+	// synthesis found no patch; see Options.NoMutants).
+	Method string `json:"method"`
 	// Needs are the failing tests' angelic values ("TestX=false").
 	Needs []string `json:"needs,omitempty"`
 	// Examples counts the evaluations recorded in passing runs, Distinct
@@ -201,8 +214,10 @@ func (f FragmentReport) String() string {
 
 // CandidateReport is one validated candidate.
 type CandidateReport struct {
-	Site      int    `json:"site"`
-	Style     string `json:"style"`
+	Site  int    `json:"site"`
+	Style string `json:"style"`
+	// Method is "synthesis" or "mutation", as SiteReport.Method.
+	Method    string `json:"method"`
 	Condition string `json:"condition"`
 	Passed    bool   `json:"passed"`
 	// Failed are the tests that failed with the candidate.

@@ -193,13 +193,23 @@ func (r *repairer) run(ctx context.Context) error {
 		r.logf("%s", r.res.Reason)
 		return nil
 	}
-	for i, s := range ranked {
-		done, err := r.site(ctx, i, len(ranked), s)
+	searched := ranked[:min(len(ranked), r.opts.MaxSites)]
+	for i, s := range searched {
+		done, err := r.site(ctx, i, len(searched), s)
 		if err != nil || done {
 			return err
 		}
 	}
-	r.res.Reason = fmt.Sprintf("no patch at the %d most suspicious sites", len(ranked))
+	r.res.Reason = fmt.Sprintf("no patch at the %d most suspicious sites", len(searched))
+	if !r.opts.NoMutants {
+		n, k, done, err := r.mutate(ctx, ranked)
+		if err != nil || done {
+			return err
+		}
+		if n > 0 {
+			r.res.Reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
+		}
+	}
 	r.logf("%s", r.res.Reason)
 	return nil
 }
@@ -344,8 +354,8 @@ func (r *repairer) timeout(k testKey) time.Duration {
 	return runTimeout(r.elapsed[k])
 }
 
-// localize ranks the sites of the selected kinds by suspiciousness and
-// keeps the top ones.
+// localize ranks the sites of the selected kinds by suspiciousness; the
+// search takes the top Options.MaxSites of them.
 func (r *repairer) localize() []angelic.Suspicion {
 	var spectra []angelic.Spectrum
 	for _, k := range append(slices.Clone(r.failing), r.passing...) {
@@ -368,7 +378,7 @@ func (r *repairer) localize() []angelic.Suspicion {
 		return 1
 	})
 	r.logf("localize: %s reached by the failing tests; searching the top %d", plural(len(ranked), "site"), min(len(ranked), r.opts.MaxSites))
-	return ranked[:min(len(ranked), r.opts.MaxSites)]
+	return ranked
 }
 
 func (r *repairer) wanted(s collect.Site) bool {

@@ -276,8 +276,8 @@ func TestRepair(t *testing.T) {
 	if res.Diff != wantDiff {
 		t.Errorf("diff:\n%s\nwant:\n%s", res.Diff, wantDiff)
 	}
-	if res.Condition != "n < 0" || res.Style != "cond" || res.Site.ID != 0 || res.File != "m.go" {
-		t.Errorf("patch %q style %s site %d file %s", res.Condition, res.Style, res.Site.ID, res.File)
+	if res.Condition != "n < 0" || res.Style != "cond" || res.Site.ID != 0 || res.File != "m.go" || res.Site.Method != "synthesis" {
+		t.Errorf("patch %q style %s site %d file %s method %s", res.Condition, res.Style, res.Site.ID, res.File, res.Site.Method)
 	}
 	if got := strings.Join(res.Site.Needs, ","); got != "TestZero=false" {
 		t.Errorf("needs %s", got)
@@ -408,7 +408,8 @@ func TestRepairPurify(t *testing.T) {
 				{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
 			}
 			var progress strings.Builder
-			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, NoPurify: !purify}, f)
+			// The mutation fallback would find n < 0 without purification.
+			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, NoPurify: !purify, NoMutants: true}, f)
 			if err != nil {
 				t.Fatalf("repair: %v\n%s", err, progress.String())
 			}
@@ -506,5 +507,60 @@ func TestWholeTest(t *testing.T) {
 	}
 	if r.wholeTest(testKey{"example.com/m", "TestZero"}, nil) {
 		t.Error("a test without constituents is not known whole")
+	}
+}
+
+// TestRepairMutation repairs the impure test of TestRepairPurify without
+// purification: no site is angelic, and the mutation fallback validates
+// the mutants of the original conditions, most suspicious site first.
+// With NoMutants there is no patch.
+func TestRepairMutation(t *testing.T) {
+	for _, noMutants := range []bool{false, true} {
+		t.Run(fmt.Sprint("mutants=", !noMutants), func(t *testing.T) {
+			f := newFake(t)
+			f.tests = []fakeTest{
+				{name: "TestPositive", inputs: []int64{3, 200}},
+				{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
+			}
+			var progress strings.Builder
+			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, NoPurify: true, NoMutants: noMutants}, f)
+			if err != nil {
+				t.Fatalf("repair: %v\n%s", err, progress.String())
+			}
+			if noMutants {
+				if res.Patched || res.Reason != "no patch at the 2 most suspicious sites" || f.schemas != 0 {
+					t.Errorf("patched=%v reason %q, %d schemas without mutants", res.Patched, res.Reason, f.schemas)
+				}
+				if strings.Contains(progress.String(), "mutant") {
+					t.Errorf("progress mentions mutants:\n%s", progress.String())
+				}
+				return
+			}
+			if !res.Patched || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Site.Outcome != "patched" {
+				t.Fatalf("patched=%v %s method %q, diff:\n%s\nprogress:\n%s", res.Patched, res.Reason, res.Site.Method, res.Diff, progress.String())
+			}
+			// Site 0 is the most suspicious: its mutants in one schema, the
+			// fewest changes first; the passing one verified as a patched file.
+			if want := []string{"n == 0", "n != 0", "n < 0", "n >= 0", "n > 0"}; !reflect.DeepEqual(f.schemaCands, want) || f.schemas != 1 {
+				t.Errorf("%d schemas, last of %q, want one of %q", f.schemas, f.schemaCands, want)
+			}
+			var tried []string
+			for _, c := range res.Candidates {
+				tried = append(tried, fmt.Sprintf("%s:%s:%v", c.Condition, c.Method, c.Passed))
+			}
+			if got := strings.Join(tried, " | "); got != "n == 0:mutation:false | n != 0:mutation:false | n < 0:mutation:true" {
+				t.Errorf("candidates: %s", got)
+			}
+			var methods []string
+			for _, s := range res.Sites {
+				methods = append(methods, fmt.Sprintf("%d:%s", s.ID, s.Method))
+			}
+			if got := strings.Join(methods, " "); got != "0:synthesis 1:synthesis 0:mutation" {
+				t.Errorf("sites searched: %s", got)
+			}
+			if !strings.Contains(progress.String(), "mutation: no angelic site; trying 10 mutants of the top 2 conditions") {
+				t.Errorf("progress does not announce the mutants:\n%s", progress.String())
+			}
+		})
 	}
 }

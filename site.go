@@ -20,6 +20,9 @@ type style struct {
 	name  string // "cond", "guard", "return"
 	guard collect.GuardStyle
 	force angelic.Force
+	// method is "mutation" for the mutants of the fallback, "" for
+	// synthesis.
+	method string
 }
 
 func stylesOf(s collect.Site) []style {
@@ -39,7 +42,7 @@ func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion) (don
 	site := r.prog.Sites[s.Site]
 	for _, st := range stylesOf(site) {
 		rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
-			Func: site.Func, Original: site.Original, Score: s.Score, Style: st.name}
+			Func: site.Func, Original: site.Original, Score: s.Score, Style: st.name, Method: "synthesis"}
 		r.logf("site %d/%d: %s:%d %s `%s` (%s, score %.2f)", i+1, n, rep.File, rep.Line, site.Func, oneLine(site.Original), st.name, s.Score)
 		done, err := r.searchSite(ctx, site, st, &rep)
 		r.logf("site %d/%d: %s", i+1, n, rep.Outcome)

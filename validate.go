@@ -27,7 +27,16 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, sr
 		}
 		return done, err
 	}
-	rest := srcs[1:]
+	return r.validateSchema(ctx, site, st, srcs, 1, "candidate", rep)
+}
+
+// validateSchema compiles srcs[from:] together into a schema binary, runs
+// the suite with each in order, and checks the first that passes as a
+// patched file; what names the sources in the progress ("candidate",
+// "mutant").
+func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st style, srcs []string, from int, what string, rep *SiteReport) (bool, error) {
+	r.enter("validation")
+	rest := srcs[from:]
 	schema, err := r.c.BuildSchema(ctx, r.prog, site, st.guard, rest, suiteTimeout(r.suiteTime()))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -39,7 +48,7 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, sr
 	defer schema.Close()
 	for k, src := range rest {
 		r.enter("validation")
-		name := fmt.Sprintf("candidate %d/%d", k+2, len(srcs))
+		name := fmt.Sprintf("%s %d/%d", what, k+from+1, len(srcs))
 		sr, err := schema.RunSuite(ctx, k)
 		r.res.Runs++
 		if err != nil {
@@ -58,13 +67,17 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, sr
 			return done, err
 		}
 	}
-	rep.Outcome = fmt.Sprintf("none of %d candidates passes the suite", len(srcs))
+	rep.Outcome = fmt.Sprintf("none of %s passes the suite", plural(len(srcs), what))
 	return false, nil
 }
 
 // record adds a validated candidate to the result.
 func (r *repairer) record(site collect.Site, st style, cond string, sr collect.SuiteResult, ok bool) {
-	r.res.Candidates = append(r.res.Candidates, CandidateReport{Site: site.ID, Style: st.name, Condition: cond,
+	method := st.method
+	if method == "" {
+		method = "synthesis"
+	}
+	r.res.Candidates = append(r.res.Candidates, CandidateReport{Site: site.ID, Style: st.name, Method: method, Condition: cond,
 		Passed: ok, Failed: append(slices.Clip(sr.Failed), sr.FailedElsewhere...), TimedOut: sr.TimedOut, Duration: sr.Duration})
 }
 

@@ -34,6 +34,14 @@ is split into fragments (its top-level statements and table-loop
 iterations): the value is forced in the failing ones only. -purify=false
 forces values per whole test.
 
+When no synthesized condition passes the suite (most often because the
+condition must change value within one test, as a flipped comparison in a
+loop, which no angelic value fits), the original conditions of the ten most
+suspicious sites are mutated: negated, each comparison operator replaced,
+each && and || swapped, each of their operands and each ! dropped. The
+mutants are validated as candidates, fewest changes first. -mutants=false
+turns this off.
+
 Exit status: 0 a patch was found, 1 no patch was found, 2 bad input (usage,
 the module does not compile, no failing test, a flaky test), 3 internal
 error.
@@ -46,7 +54,7 @@ type fixFlags struct {
 	dir, run, kind, backend string
 	timeout                 time.Duration
 	apply, json, quiet, v   bool
-	purify                  bool
+	purify, mutants         bool
 }
 
 func (f *fixFlags) register(fs *flag.FlagSet) {
@@ -59,13 +67,14 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON instead of a diff")
 	fs.BoolVar(&f.quiet, "q", false, "print no progress")
 	fs.BoolVar(&f.v, "v", false, "print every test run")
+	fs.BoolVar(&f.mutants, "mutants", true, "when synthesis finds no patch, validate mutants of the most suspicious conditions")
 	fs.BoolVar(&f.purify, "purify", true, "split a failing test that fails under both forced values into fragments\n(top-level statements, table-loop iterations) and force the angelic value in the failing ones")
 }
 
 // fixOptions checks the flags and turns them into repair options; a
 // usage problem is reported as a message for the user.
 func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
-	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify}
+	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify, NoMutants: !f.mutants}
 	var ok bool
 	if opts.Kinds, ok = nopol.ParseKinds(f.kind); !ok {
 		return opts, fmt.Errorf("-kind %q: want cond, guard or all", f.kind)
@@ -142,6 +151,9 @@ func runFix(ctx context.Context, env *Env, args []string) error {
 		split := ""
 		if res.Site.Purified {
 			split = fmt.Sprintf("; failing tests split, angelic value forced in %d fragments", len(res.Site.Fragments))
+		}
+		if res.Site.Method == "mutation" {
+			split += "; a mutant of the original, found by the mutation fallback"
 		}
 		fmt.Fprintf(env.Stderr, "nopol: patch: %s:%d `%s` -> `%s` (%s%s; candidates validated: %d, test runs: %d, %s)\n",
 			res.File, res.Site.Line, oneLine(res.Site.Original), res.Condition, res.Style, split, len(res.Candidates), res.Runs, res.Total.Round(time.Millisecond))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nopol-go/nopol"
+	"golang.org/x/tools/txtar"
 )
 
 func TestFixUsage(t *testing.T) {
@@ -55,9 +56,16 @@ func TestFixOptions(t *testing.T) {
 	if opts.Dir != dir || opts.Kinds != nopol.KindCond || opts.Run.String() != "^TestA$" || opts.Progress != nil || opts.Patterns[0] != "./a" {
 		t.Errorf("options %+v", opts)
 	}
-	f.quiet = false
-	if opts, _ := f.options(&Env{Dir: dir, Stderr: &stderr}, nil); opts.Progress != &stderr {
+	if !opts.NoMutants || !opts.NoPurify {
+		t.Errorf("-mutants=false -purify=false: NoMutants %v NoPurify %v", opts.NoMutants, opts.NoPurify)
+	}
+	f.quiet, f.mutants, f.purify = false, true, true
+	opts, _ = f.options(&Env{Dir: dir, Stderr: &stderr}, nil)
+	if opts.Progress != &stderr {
 		t.Error("progress not on stderr without -q")
+	}
+	if opts.NoMutants || opts.NoPurify {
+		t.Errorf("NoMutants %v NoPurify %v by default", opts.NoMutants, opts.NoPurify)
 	}
 }
 
@@ -149,12 +157,81 @@ func TestFixPurify(t *testing.T) {
 
 			stdout.Reset()
 			stderr.Reset()
-			code = Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-purify=false"})
+			// The mutation fallback would find factoriallog's n < 0.
+			code = Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-purify=false", "-mutants=false"})
 			if code != ExitNoPatch {
 				t.Errorf("-purify=false: exit %d, want %d (no patch)\n%s", code, ExitNoPatch, stderr.String())
 			}
 			if stdout.Len() != 0 || strings.Contains(stderr.String(), "split into fragments") {
 				t.Errorf("-purify=false: stdout %q, stderr:\n%s", stdout.String(), stderr.String())
+			}
+		})
+	}
+}
+
+// TestFixMutation is the acceptance test of the mutation fallback: the
+// modules of testdata/mutation have a condition that must change value
+// within one test (a flipped == in a loop), which no angelic value fits.
+// nopol fix repairs them with a mutant of the original condition, the
+// diff in the archive's want.diff; with -mutants=false it finds no patch.
+func TestFixMutation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	files, _ := filepath.Glob("testdata/mutation/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no testdata")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			var want string
+			for _, f := range ar.Files {
+				switch {
+				case f.Name == "want.diff":
+					want = string(f.Data)
+				case isModuleFile(f.Name):
+					writeFile(t, filepath.Join(dir, f.Name), f.Data)
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-json"})
+			if code != ExitOK {
+				t.Fatalf("exit %d, want %d (a patch)\n%s", code, ExitOK, stderr.String())
+			}
+			var res nopol.Result
+			if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+				t.Fatalf("%v\n%s", err, stdout.String())
+			}
+			if res.Diff != want {
+				t.Errorf("patch:\n%s\nwant:\n%s", res.Diff, want)
+			}
+			if res.Site.Method != "mutation" {
+				t.Errorf("found by %q, want mutation", res.Site.Method)
+			}
+			for _, s := range res.Sites {
+				if s.Method == "synthesis" && len(s.Needs) > 0 {
+					t.Errorf("site %d is angelic (%v): synthesis had a chance", s.ID, s.Needs)
+				}
+			}
+			for _, msg := range []string{"mutation: no angelic site; trying", "found by the mutation fallback"} {
+				if !strings.Contains(stderr.String(), msg) {
+					t.Errorf("stderr lacks %q:\n%s", msg, stderr.String())
+				}
+			}
+
+			stdout.Reset()
+			stderr.Reset()
+			code = Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-mutants=false"})
+			if code != ExitNoPatch {
+				t.Errorf("-mutants=false: exit %d, want %d (no patch)\n%s", code, ExitNoPatch, stderr.String())
+			}
+			if stdout.Len() != 0 || strings.Contains(stderr.String(), "mutant") {
+				t.Errorf("-mutants=false: stdout %q, stderr:\n%s", stdout.String(), stderr.String())
 			}
 		})
 	}

@@ -1,0 +1,315 @@
+package nopol
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"slices"
+	"sort"
+
+	"github.com/nopol-go/nopol/angelic"
+	"github.com/nopol-go/nopol/collect"
+)
+
+// The fallback tier: when no synthesized condition passes the suite (most
+// often because no site is angelic: the condition must take different
+// values within one test, as a flipped comparison in a loop), plain
+// mutants of the most suspicious original conditions are validated.
+
+// maxMutationSites is how many of the most suspicious Cond sites the
+// fallback mutates.
+const maxMutationSites = 10
+
+// mutate validates the mutants of the top maxMutationSites Cond sites of
+// ranked, site by site in rank order, through a schema as the candidates
+// of synthesis; the first that passes the suite and passes again as a
+// patched file is the patch. Mutants already validated at a site are not
+// run again. It returns how many mutants of how many sites it tried.
+func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k int, done bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, 0, false, err
+	}
+	type target struct {
+		s    angelic.Suspicion
+		srcs []string
+	}
+	var targets []target
+	conds := 0
+	for _, s := range ranked {
+		site := r.prog.Sites[s.Site]
+		if site.Kind != collect.Cond {
+			continue
+		}
+		if conds++; conds > maxMutationSites {
+			break
+		}
+		srcs := slices.DeleteFunc(mutants(site.Original), func(src string) bool {
+			return slices.ContainsFunc(r.res.Candidates, func(c CandidateReport) bool {
+				return c.Site == site.ID && c.Style == "cond" && c.Condition == src
+			})
+		})
+		if len(srcs) > 0 {
+			targets = append(targets, target{s, srcs})
+			n += len(srcs)
+		}
+	}
+	if n == 0 {
+		return 0, 0, false, nil
+	}
+	lead := "no angelic site"
+	if slices.ContainsFunc(r.res.Sites, func(s SiteReport) bool { return len(s.Needs) > 0 }) {
+		lead = "no synthesized condition passes"
+	}
+	r.logf("mutation: %s; trying %s of the top %s", lead, plural(n, "mutant"), plural(len(targets), "condition"))
+	st := style{name: "cond", method: "mutation"}
+	for i, t := range targets {
+		site := r.prog.Sites[t.s.Site]
+		rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
+			Func: site.Func, Original: site.Original, Score: t.s.Score, Style: st.name, Method: "mutation"}
+		r.logf("mutants %d/%d: %s:%d %s `%s` (score %.2f): %s", i+1, len(targets), rep.File, rep.Line, site.Func,
+			oneLine(site.Original), t.s.Score, plural(len(t.srcs), "mutant"))
+		done, err := r.validateSchema(ctx, site, st, t.srcs, 0, "mutant", &rep)
+		r.logf("mutants %d/%d: %s", i+1, len(targets), rep.Outcome)
+		r.res.Sites = append(r.res.Sites, rep)
+		if err != nil || done {
+			return n, len(targets), done, err
+		}
+	}
+	return n, len(targets), false, nil
+}
+
+// mutants returns the first-order mutants of the Go condition cond: its
+// negation (a single comparison flipped, `!` removed, or `!(cond)`),
+// every comparison operator replaced by the others, every && and ||
+// swapped, every operand of && and || dropped and every `!` removed. They
+// are rendered as gofmt does (redundant parentheses dropped), without the
+// original and without duplicates, the fewest textual changes first (ties in the order above).
+// Ordered comparisons are not generated against nil, true or false;
+// other type errors are left to the schema's type check. A cond that
+// does not parse has no mutants.
+func mutants(cond string) []string {
+	fset := token.NewFileSet()
+	orig, err := parser.ParseExprFrom(fset, "", cond, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	base := render(fset, parenthesize(unparen(clone(orig)), token.LowestPrec))
+	seen := map[string]bool{base: true}
+	type mutant struct {
+		src  string
+		dist int
+	}
+	var out []mutant
+	add := func(e ast.Expr) {
+		src := render(fset, parenthesize(unparen(e), token.LowestPrec))
+		if src == "" || seen[src] {
+			return
+		}
+		seen[src] = true
+		out = append(out, mutant{src, editDistance(base, src)})
+	}
+
+	add(negate(clone(orig)))
+	n := len(slots(&orig))
+	for i := 0; i < n; i++ {
+		at := func(edit func(slot *ast.Expr)) {
+			root := clone(orig)
+			edit(slots(&root)[i])
+			add(root)
+		}
+		switch e := (*slots(&orig)[i]).(type) {
+		case *ast.BinaryExpr:
+			switch {
+			case comparison(e.Op):
+				if !ordered(e) {
+					continue
+				}
+				for _, op := range comparisons {
+					if op != e.Op {
+						at(func(slot *ast.Expr) { (*slot).(*ast.BinaryExpr).Op = op })
+					}
+				}
+			case e.Op == token.LAND || e.Op == token.LOR:
+				at(func(slot *ast.Expr) {
+					b := (*slot).(*ast.BinaryExpr)
+					b.Op = token.LAND + token.LOR - b.Op
+				})
+				at(func(slot *ast.Expr) { *slot = (*slot).(*ast.BinaryExpr).Y })
+				at(func(slot *ast.Expr) { *slot = (*slot).(*ast.BinaryExpr).X })
+			}
+		case *ast.UnaryExpr:
+			if e.Op == token.NOT {
+				at(func(slot *ast.Expr) { *slot = unparen((*slot).(*ast.UnaryExpr).X) })
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].dist < out[j].dist })
+	srcs := make([]string, len(out))
+	for i, m := range out {
+		srcs[i] = m.src
+	}
+	return srcs
+}
+
+// comparisons are the comparison operators, in the order mutants tries
+// them.
+var comparisons = []token.Token{token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ}
+
+func comparison(op token.Token) bool {
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
+}
+
+// ordered reports whether the operands of the comparison e may be
+// ordered, as far as the syntax tells: not nil, true or false, nor a
+// comparison or a logical expression.
+func ordered(e *ast.BinaryExpr) bool {
+	for _, x := range []ast.Expr{unparen(e.X), unparen(e.Y)} {
+		switch x := x.(type) {
+		case *ast.Ident:
+			if x.Name == "nil" || x.Name == "true" || x.Name == "false" {
+				return false
+			}
+		case *ast.BinaryExpr:
+			if comparison(x.Op) || x.Op == token.LAND || x.Op == token.LOR {
+				return false
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.NOT {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// negate returns the negation of e: a comparison flipped, a `!` removed,
+// `!e` otherwise.
+func negate(e ast.Expr) ast.Expr {
+	switch x := unparen(e).(type) {
+	case *ast.BinaryExpr:
+		flip := map[token.Token]token.Token{token.EQL: token.NEQ, token.NEQ: token.EQL,
+			token.LSS: token.GEQ, token.GEQ: token.LSS, token.GTR: token.LEQ, token.LEQ: token.GTR}
+		if op, ok := flip[x.Op]; ok {
+			x.Op = op
+			return x
+		}
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT {
+			return unparen(x.X)
+		}
+	}
+	return &ast.UnaryExpr{Op: token.NOT, X: e}
+}
+
+// slots returns the places of the expressions of *root that mutants
+// edits, in preorder: *root and, through parentheses, the operands of
+// binary and unary operators.
+func slots(root *ast.Expr) []*ast.Expr {
+	var out []*ast.Expr
+	var walk func(*ast.Expr)
+	walk = func(p *ast.Expr) {
+		out = append(out, p)
+		switch e := (*p).(type) {
+		case *ast.BinaryExpr:
+			walk(&e.X)
+			walk(&e.Y)
+		case *ast.UnaryExpr:
+			walk(&e.X)
+		case *ast.ParenExpr:
+			walk(&e.X)
+		}
+	}
+	walk(root)
+	return out
+}
+
+// clone copies the operator nodes of e that slots reaches; the leaves are
+// shared.
+func clone(e ast.Expr) ast.Expr {
+	switch e := e.(type) {
+	case *ast.BinaryExpr:
+		c := *e
+		c.X, c.Y = clone(e.X), clone(e.Y)
+		return &c
+	case *ast.UnaryExpr:
+		c := *e
+		c.X = clone(e.X)
+		return &c
+	case *ast.ParenExpr:
+		c := *e
+		c.X = clone(e.X)
+		return &c
+	}
+	return e
+}
+
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// parenthesize adds the parentheses that an edit made necessary: around
+// a binary operand of a tighter operator (prec), of the right side of the
+// same precedence, and of a unary operator; it removes those around an
+// operand, a call, a selector or an index expression.
+func parenthesize(e ast.Expr, prec int) ast.Expr {
+	switch x := e.(type) {
+	case *ast.BinaryExpr:
+		x.X = parenthesize(x.X, x.Op.Precedence())
+		x.Y = parenthesize(x.Y, x.Op.Precedence()+1)
+		if x.Op.Precedence() < prec {
+			return &ast.ParenExpr{X: x}
+		}
+	case *ast.UnaryExpr:
+		x.X = parenthesize(x.X, token.UnaryPrec)
+	case *ast.ParenExpr:
+		x.X = parenthesize(x.X, token.LowestPrec)
+		switch x.X.(type) {
+		case *ast.Ident, *ast.BasicLit, *ast.CallExpr, *ast.SelectorExpr, *ast.IndexExpr, *ast.ParenExpr:
+			return x.X
+		}
+	}
+	return e
+}
+
+// render prints e as gofmt does; "" when it cannot.
+func render(fset *token.FileSet, e ast.Expr) string {
+	var b bytes.Buffer
+	if err := format.Node(&b, fset, e); err != nil {
+		return ""
+	}
+	return b.String()
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,39 @@
+package nopol
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMutants(t *testing.T) {
+	tests := []struct {
+		cond string
+		want []string // in order
+	}{
+		{"s2[i-1] == s1[j-1]", []string{
+			"s2[i-1] != s1[j-1]", "s2[i-1] <= s1[j-1]", "s2[i-1] >= s1[j-1]",
+			"s2[i-1] < s1[j-1]", "s2[i-1] > s1[j-1]"}},
+		// Ties in edit distance keep the generation order: negation first.
+		{"n <= 0", []string{"n == 0", "n != 0", "n < 0", "n >= 0", "n > 0"}},
+		{"p == nil", []string{"p != nil"}},
+		{"ok", []string{"!ok"}},
+		{"!ok", []string{"ok"}},
+		{"!(a && b)", []string{"!(a || b)", "a && b", "!b", "!a"}},
+		{"a && b", []string{"a || b", "!(a && b)", "b", "a"}},
+		{"x < lo || f(x)", []string{
+			"x <= lo || f(x)", "x > lo || f(x)", "x < lo && f(x)", "x == lo || f(x)", "x != lo || f(x)",
+			"x >= lo || f(x)", "!(x < lo || f(x))", "x < lo", "f(x)"}},
+		// Swapping the inner && of a && b && c needs parentheses.
+		{"a && b && c", []string{"a && b || c", "!(a && b && c)", "(a || b) && c", "a && b", "b && c", "a && c", "c"}},
+		// Redundant parentheses go; distances count from the original without them.
+		{"(x) > 0 && !(y)", []string{"x < 0 && !y", "x >= 0 && !y", "x > 0 && y", "x > 0 || !y", "x == 0 && !y",
+			"x != 0 && !y", "x <= 0 && !y", "!(x > 0 && !y)", "x > 0", "!y"}},
+		{"a ==", nil},
+	}
+	for _, tc := range tests {
+		got := mutants(tc.cond)
+		if strings.Join(got, " | ") != strings.Join(tc.want, " | ") {
+			t.Errorf("mutants(%q):\n got %q\nwant %q", tc.cond, got, tc.want)
+		}
+	}
+}
