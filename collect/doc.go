@@ -18,7 +18,10 @@
 // field reached through a pointer is guarded by it: NilGuard); package
 // variables last, and only in functions where the reference cannot make an
 // initialization cycle (see initdeps.go). The constants are the literals
-// of the enclosing function and the package's named constants. No
+// of the enclosing function and the package's named constants; a
+// condition compared with a constant of another package's named type
+// (reflect.Slice) first gets the constants of that type the file uses
+// (reflect.Array), those of its function first. No
 // function is ever called to observe a value.
 //
 // # Atoms
