@@ -15,6 +15,23 @@ type atom struct {
 	// evaluated.
 	exprs []ast.Expr
 	kind  ValueKind
+	// plain reports that the atom's type is bool, int, float64, string
+	// or untyped bool, for which there are non-generic hooks (NopolAPB,
+	// NopolAPI, NopolAPF, NopolAPS), the only ones before Go 1.18.
+	plain bool
+}
+
+// plainType reports whether t has a non-generic atom hook.
+func plainType(t types.Type) bool {
+	b, ok := types.Unalias(t).(*types.Basic)
+	if !ok {
+		return false
+	}
+	switch b.Kind() {
+	case types.Bool, types.UntypedBool, types.Int, types.Float64, types.String:
+		return true
+	}
+	return false
 }
 
 // atomsMinVersion is the language version the atom hooks (generic
@@ -55,7 +72,7 @@ func (o *observer) atoms(cond ast.Expr) []atom {
 			out[i-1].exprs = append(out[i-1].exprs, e)
 			return
 		}
-		out = append(out, atom{[]ast.Expr{e}, k})
+		out = append(out, atom{[]ast.Expr{e}, k, plainType(tv.Type)})
 		seen[s] = len(out)
 	}
 	var walk func(e ast.Expr)

@@ -170,3 +170,28 @@ func TestSiblingConstants(t *testing.T) {
 		t.Errorf("Size has sibling constants: %v", s.Constants)
 	}
 }
+
+// TestAtomsBeforeGenerics checks that a Go 1.16 module records its
+// atoms of plain types with the non-generic hooks, and compiles.
+func TestAtomsBeforeGenerics(t *testing.T) {
+	f := instrument(t, "atomsold")
+	s := f.condSite(t, "Size")
+	var got []string
+	for _, ob := range s.Observed[:3] {
+		got = append(got, ob.Expr)
+	}
+	if want := "v.Len() > 0 | v.Len() | v.Kind() == 1"; strings.Join(got, " | ") != want {
+		t.Errorf("observed first %q, want %s", got, want)
+	}
+	res, err := f.build.Run(context.Background(), Run{Package: "example.com/atomsold/p", Test: "TestSize", Mode: ModeSnapshot, Sites: []int{s.ID}, ForceSegment: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evals []string
+	for _, ev := range res.Evals {
+		evals = append(evals, fmt.Sprintf("%v %v %d %v", ev.Outcome, ev.Values[0].Bool, ev.Values[1].Int, ev.Values[2].Bool))
+	}
+	if want := "true true 3 true, false false 0 false"; !res.Passed || strings.Join(evals, ", ") != want {
+		t.Errorf("passed %v, evaluations %q, want %s\n%s", res.Passed, evals, want, res.Output)
+	}
+}

@@ -43,8 +43,9 @@
 // in a snapshot run of a forced site it is still evaluated, under
 // recover, for its atoms (those after a panic are missing), and its value
 // ignored. Their Observed.Expr is the source text of the atom, so a
-// synthesized condition can reuse it. The hooks are generic, so atoms
-// exist only in packages and files of Go 1.18 or later.
+// synthesized condition can reuse it. The hooks are generic; before
+// Go 1.18 (package or file language version) only atoms of type bool,
+// int, float64 and string are recorded, by non-generic hooks.
 //
 // # Instrumentation
 //

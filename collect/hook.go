@@ -281,6 +281,38 @@ func nopolTry(cond func([]NopolValue) bool, atoms []NopolValue) {
 	cond(atoms)
 }
 
+// NopolAPB records bool atom k of a condition into a, if not nil.
+func NopolAPB(a []NopolValue, k int, v bool) bool {
+	if a != nil {
+		a[k] = NopolValue{K: 1, B: v}
+	}
+	return v
+}
+
+// NopolAPI records int atom k of a condition into a, if not nil.
+func NopolAPI(a []NopolValue, k int, v int) int {
+	if a != nil {
+		a[k] = NopolValue{K: 2, I: int64(v)}
+	}
+	return v
+}
+
+// NopolAPF records float64 atom k of a condition into a, if not nil.
+func NopolAPF(a []NopolValue, k int, v float64) float64 {
+	if a != nil {
+		a[k] = NopolValue{K: 3, F: v}
+	}
+	return v
+}
+
+// NopolAPS records string atom k of a condition into a, if not nil.
+func NopolAPS(a []NopolValue, k int, v string) string {
+	if a != nil {
+		a[k] = NopolS(v)
+	}
+	return v
+}
+
 // NopolGuard says what to do with the statement of site id: 0 run it,
 // 1 skip it, 2 return from the function.
 func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {

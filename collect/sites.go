@@ -33,6 +33,8 @@ type atomSpan struct {
 	start, end int
 	kind       ValueKind
 	slot       int
+	// plain chooses the non-generic hook (language before Go 1.18).
+	plain bool
 }
 
 // fileSource returns the bytes of a file of the program, read once.
@@ -100,16 +102,17 @@ func (prog *Program) findSites(d *pkgData) {
 			s.Observed = o.observe(kind, node)
 			var spans []atomSpan
 			natoms := 0
-			if cond, ok := node.(ast.Expr); ok && kind == Cond && genericsOK(tpkg.GoVersion()) && genericsOK(info.FileVersions[f]) {
+			if cond, ok := node.(ast.Expr); ok && kind == Cond {
+				generics := genericsOK(tpkg.GoVersion()) && genericsOK(info.FileVersions[f])
 				var obs []Observed
 				for _, a := range o.atoms(cond) {
 					expr := types.ExprString(a.exprs[0])
-					if o.seen[expr] || len(obs) >= maxObserved {
+					if o.seen[expr] || len(obs) >= maxObserved || (!generics && !a.plain) {
 						continue
 					}
 					o.seen[expr] = true
 					for _, e := range a.exprs {
-						spans = append(spans, atomSpan{tf.Offset(e.Pos()), tf.Offset(e.End()), a.kind, len(obs)})
+						spans = append(spans, atomSpan{tf.Offset(e.Pos()), tf.Offset(e.End()), a.kind, len(obs), !generics})
 					}
 					obs = append(obs, Observed{Expr: string(src[tf.Offset(a.exprs[0].Pos()):tf.Offset(a.exprs[0].End())]), Kind: a.kind})
 				}

@@ -110,7 +110,9 @@ func snapSource(obs []Observed) string {
 // NopolAB(nopolA, k, a) (NopolAI, NopolAF, NopolAS): the value of a,
 // recorded in slot k of an array private to this evaluation when nopolA
 // is not nil (in snapshot runs). The hooks are generic so that a keeps
-// its type.
+// its type; in packages or files of a language version before Go 1.18,
+// only atoms of type bool, int, float64 and string get hooks, the
+// non-generic NopolAPB, NopolAPI, NopolAPF and NopolAPS.
 func (prog *Program) siteWraps(i int) []wrap {
 	s, syn := &prog.Sites[i], &prog.syn[i]
 	id := strconv.Itoa(s.ID)
@@ -121,8 +123,12 @@ func (prog *Program) siteWraps(i int) []wrap {
 		for _, a := range syn.atoms {
 			c := "bifs"[a.kind-1 : a.kind]
 			kinds[a.slot] = c[0]
+			hook := "NopolA"
+			if a.plain {
+				hook = "NopolAP"
+			}
 			ws = append(ws, wrap{a.start, a.end,
-				"NopolA" + strings.ToUpper(c) + "(nopolA, " + strconv.Itoa(a.slot) + ", ", ")"})
+				hook + strings.ToUpper(c) + "(nopolA, " + strconv.Itoa(a.slot) + ", ", ")"})
 		}
 		ws[0].suffix = ") }, " + strconv.Quote(string(kinds)) + ", " + syn.snap + ")"
 		return ws
