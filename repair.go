@@ -200,16 +200,17 @@ func (r *repairer) run(ctx context.Context) error {
 			return err
 		}
 	}
-	r.res.Reason = fmt.Sprintf("no patch at the %d most suspicious sites", len(searched))
+	reason := fmt.Sprintf("no patch at the %d most suspicious sites", len(searched))
 	if !r.opts.NoMutants {
 		n, k, done, err := r.mutate(ctx, ranked)
 		if err != nil || done {
 			return err
 		}
 		if n > 0 {
-			r.res.Reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
+			reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
 		}
 	}
+	r.res.Reason = reason
 	r.logf("%s", r.res.Reason)
 	return nil
 }

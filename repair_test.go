@@ -355,7 +355,8 @@ func TestRepairOutcomes(t *testing.T) {
 		{name: "nothing fails", edit: func(f *fake) { f.tests = f.tests[:2] }, input: "all 2 tests pass"},
 		{name: "flaky", edit: func(f *fake) { f.flaky = true }, input: "flaky"},
 		{name: "run matches nothing", opts: Options{Run: regexp.MustCompile("Nope")}, input: "no failing test matches -run"},
-		{name: "no candidate passes", edit: func(f *fake) { f.good = "x" }, reason: "no patch at the 2 most suspicious sites"},
+		{name: "no candidate passes", edit: func(f *fake) { f.good = "x" }, reason: "no patch at the 2 most suspicious sites, nor among 9 mutants of the top 2 conditions"}, // n < 0 was validated by synthesis
+		{name: "no candidate passes, no mutants", edit: func(f *fake) { f.good = "x" }, opts: Options{NoMutants: true}, reason: "no patch at the 2 most suspicious sites"},
 		{name: "guards only", opts: Options{Kinds: KindGuard}, reason: "no repair site is reached"},
 		{name: "hang until timeout", edit: func(f *fake) { f.hang = true }, opts: Options{Timeout: 300 * time.Millisecond}, reason: "timed out"},
 		{name: "another failing test left out with -run", opts: Options{Run: regexp.MustCompile("Zero")},
@@ -536,8 +537,8 @@ func TestRepairMutation(t *testing.T) {
 				}
 				return
 			}
-			if !res.Patched || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Site.Outcome != "patched" {
-				t.Fatalf("patched=%v %s method %q, diff:\n%s\nprogress:\n%s", res.Patched, res.Reason, res.Site.Method, res.Diff, progress.String())
+			if !res.Patched || res.Reason != "" || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Site.Outcome != "patched" {
+				t.Fatalf("patched=%v reason %q method %q, diff:\n%s\nprogress:\n%s", res.Patched, res.Reason, res.Site.Method, res.Diff, progress.String())
 			}
 			// Site 0 is the most suspicious: its mutants in one schema, the
 			// fewest changes first; the passing one verified as a patched file.
