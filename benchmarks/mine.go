@@ -8,6 +8,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/nopol-go/nopol/internal/astname"
 )
 
 // RealModules are the modules real bugs are mined from.
@@ -224,7 +226,7 @@ func diffFile(of, nf *srcFile) []candidate {
 	oldFuncs := map[string]*ast.FuncDecl{}
 	for _, d := range of.AST.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-			oldFuncs[funcKey(fd)] = fd
+			oldFuncs[astname.Func(fd)] = fd
 		}
 	}
 	var cands []candidate
@@ -233,7 +235,7 @@ func diffFile(of, nf *srcFile) []candidate {
 		if !ok || nfd.Body == nil {
 			continue
 		}
-		ofd, ok := oldFuncs[funcKey(nfd)]
+		ofd, ok := oldFuncs[astname.Func(nfd)]
 		if !ok || nodeString(of.Fset, ofd.Body) == nodeString(nf.Fset, nfd.Body) {
 			continue
 		}
@@ -281,7 +283,7 @@ func diffFunc(of, nf *srcFile, ofd, nfd *ast.FuncDecl) []candidate {
 				s := ni[j0+k]
 				start, end := off(s.Cond)
 				ifOff, _ := off(s)
-				cands = append(cands, candidate{File: nf.Rel, Func: funcKey(nfd), Fault: FaultCondition,
+				cands = append(cands, candidate{File: nf.Rel, Func: astname.Func(nfd), Fault: FaultCondition,
 					Buggy: oc[i0+k], Fixed: nc[j0+k], Start: start, End: end, Text: oc[i0+k], IfOff: ifOff})
 			}
 		case i1 == i0:
@@ -335,7 +337,7 @@ func guardCandidate(nf *srcFile, nfd *ast.FuncDecl, s *ast.IfStmt, ofd *ast.Func
 	}
 	start := nf.Fset.Position(s.Pos()).Offset
 	end := nf.Fset.Position(s.End()).Offset
-	c := candidate{File: nf.Rel, Func: funcKey(nfd), Fault: FaultGuard, Fixed: nodeString(nf.Fset, s.Cond), IfOff: start}
+	c := candidate{File: nf.Rel, Func: astname.Func(nfd), Fault: FaultGuard, Fixed: nodeString(nf.Fset, s.Cond), IfOff: start}
 	last := s.Body.List[len(s.Body.List)-1]
 	if exits(last) {
 		// Delete the whole lines of the statement.

@@ -9,6 +9,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/nopol-go/nopol/internal/astname"
 )
 
 // SeedOptions configures Seed.
@@ -179,7 +181,7 @@ func seedSites(f *srcFile) []seedSite {
 		for _, s := range ifStmts(fd.Body) {
 			cs, ce := f.Fset.Position(s.Cond.Pos()).Offset, f.Fset.Position(s.Cond.End()).Offset
 			ifOff := f.Fset.Position(s.Pos()).Offset
-			base := seedSite{file: f, fn: funcKey(fd), ifOff: ifOff, cond: nodeString(f.Fset, s.Cond), cs: cs, ce: ce}
+			base := seedSite{file: f, fn: astname.Func(fd), ifOff: ifOff, cond: nodeString(f.Fset, s.Cond), cs: cs, ce: ce}
 			for _, m := range condMutations(f.Fset, f.Src, s.Cond, false) {
 				site := base
 				site.m = m

@@ -70,32 +70,6 @@ func hasTests(root, rel string) bool {
 	return len(m) > 0
 }
 
-// funcKey names a function declaration: Recv.Name or Name.
-func funcKey(fd *ast.FuncDecl) string {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return fd.Name.Name
-	}
-	t := fd.Recv.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-			continue
-		case *ast.IndexExpr:
-			t = x.X
-			continue
-		case *ast.IndexListExpr:
-			t = x.X
-			continue
-		}
-		break
-	}
-	if id, ok := t.(*ast.Ident); ok {
-		return id.Name + "." + fd.Name.Name
-	}
-	return fd.Name.Name
-}
-
 // nodeString prints n with go/printer (one normal form of the source).
 func nodeString(fset *token.FileSet, n ast.Node) string {
 	var buf bytes.Buffer

@@ -7,6 +7,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/nopol-go/nopol/internal/astname"
 )
 
 // siteSyntax is what instrumentation needs to know about a site besides
@@ -230,7 +232,7 @@ func enclosingFunc(stack []ast.Node) (fn ast.Node, name string) {
 			if fn == nil {
 				fn = n
 			}
-			return fn, funcName(n)
+			return fn, astname.Func(n)
 		}
 	}
 	return fn, "func"
@@ -245,32 +247,4 @@ func outermostFunc(stack []ast.Node) ast.Node {
 		}
 	}
 	return nil
-}
-
-func funcName(fd *ast.FuncDecl) string {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return fd.Name.Name
-	}
-	t := fd.Recv.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-			continue
-		case *ast.ParenExpr:
-			t = x.X
-			continue
-		case *ast.IndexExpr:
-			t = x.X
-			continue
-		case *ast.IndexListExpr:
-			t = x.X
-			continue
-		}
-		break
-	}
-	if id, ok := t.(*ast.Ident); ok {
-		return id.Name + "." + fd.Name.Name
-	}
-	return fd.Name.Name
 }
