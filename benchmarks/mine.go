@@ -69,11 +69,25 @@ func Mine(ctx context.Context, opts MineOptions) ([]*Bug, error) {
 	if len(mods) == 0 {
 		mods = RealModules
 	}
+	return eachModule(ctx, mods, opts.Budget, opts.Progress, "mine", func(ctx context.Context, mod string) ([]*Bug, error) {
+		return mineModule(ctx, opts, mod)
+	})
+}
+
+// eachModule calls find for each module, each within budget (0: none),
+// reports a module's error on progress and goes on with the next, and
+// returns all bugs found, stopping when ctx is done.
+func eachModule(ctx context.Context, mods []string, budget time.Duration, progress io.Writer, verb string, find func(context.Context, string) ([]*Bug, error)) ([]*Bug, error) {
 	var all []*Bug
 	for _, mod := range mods {
-		bugs, err := mineModule(ctx, opts, mod)
+		mctx, cancel := ctx, context.CancelFunc(func() {})
+		if budget > 0 {
+			mctx, cancel = context.WithTimeout(ctx, budget)
+		}
+		bugs, err := find(mctx, mod)
+		cancel()
 		if err != nil {
-			fmt.Fprintf(opts.Progress, "mine %s: %v\n", mod, err)
+			fmt.Fprintf(progress, "%s %s: %v\n", verb, mod, err)
 		}
 		all = append(all, bugs...)
 		if ctx.Err() != nil {
@@ -84,11 +98,6 @@ func Mine(ctx context.Context, opts MineOptions) ([]*Bug, error) {
 }
 
 func mineModule(ctx context.Context, opts MineOptions, mod string) ([]*Bug, error) {
-	if opts.Budget > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.Budget)
-		defer cancel()
-	}
 	vs, err := Versions(ctx, opts.Runner, mod)
 	if err != nil {
 		return nil, err

@@ -56,26 +56,12 @@ func Seed(ctx context.Context, opts SeedOptions) ([]*Bug, error) {
 	if opts.MinFail == 0 {
 		opts.MinFail, opts.MaxFail = 1, 5
 	}
-	var all []*Bug
-	for _, mod := range mods {
-		bugs, err := seedModule(ctx, opts, mod)
-		if err != nil {
-			fmt.Fprintf(opts.Progress, "seed %s: %v\n", mod, err)
-		}
-		all = append(all, bugs...)
-		if ctx.Err() != nil {
-			return all, ctx.Err()
-		}
-	}
-	return all, nil
+	return eachModule(ctx, mods, opts.Budget, opts.Progress, "seed", func(ctx context.Context, mod string) ([]*Bug, error) {
+		return seedModule(ctx, opts, mod)
+	})
 }
 
 func seedModule(ctx context.Context, opts SeedOptions, mod string) ([]*Bug, error) {
-	if opts.Budget > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.Budget)
-		defer cancel()
-	}
 	version := opts.Version
 	if version == "" {
 		vs, err := Versions(ctx, opts.Runner, mod)
