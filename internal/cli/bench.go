@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ func init() {
 }
 
 const benchUsage = `Usage:
-  nopol bench [-j N] [-timeout D] [-mem MB] [-tool nopol|mutation] [-fixargs flags] [-out dir] [-short] [bug ids]
+  nopol bench [-j N] [-timeout D] [-mem MB] [-tool nopol|mutation] [-fixargs flags] [-out dir] [-short] [-q] [bug ids]
   nopol bench mine [-pairs N] [-budget D] [modules]
   nopol bench seed [-per N] [-budget D] [modules]
   nopol bench verify [-j N] [-prune] [bug ids]
@@ -35,6 +36,7 @@ type benchFlags struct {
 	jobs    int
 	timeout time.Duration
 	memMB   int64
+	quiet   bool
 }
 
 func (f *benchFlags) register(fs *flag.FlagSet, env *Env) {
@@ -42,6 +44,15 @@ func (f *benchFlags) register(fs *flag.FlagSet, env *Env) {
 	fs.IntVar(&f.jobs, "j", 1, "bugs processed in parallel")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of one go test or repair run")
 	fs.Int64Var(&f.memMB, "mem", 8192, "address-space limit of each subprocess in MiB (0: none)")
+	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
+}
+
+// progress is where progress lines go: stderr, or nowhere with -q.
+func (f *benchFlags) progress(env *Env) io.Writer {
+	if f.quiet {
+		return io.Discard
+	}
+	return env.Stderr
 }
 
 func (f *benchFlags) runner() *benchmarks.Runner {
@@ -111,9 +122,9 @@ func runMine(ctx context.Context, env *Env, args []string) error {
 		Runner:   bf.runner(),
 		Found:    func(b *benchmarks.Bug) error { return benchmarks.SaveBug(bf.bugs, b) },
 		Seen:     existing(bf.bugs),
-		Progress: env.Stderr,
+		Progress: bf.progress(env),
 	})
-	fmt.Fprintf(env.Stderr, "mined %d bugs into %s\n", len(bugs), bf.bugs)
+	fmt.Fprintf(bf.progress(env), "mined %d bugs into %s\n", len(bugs), bf.bugs)
 	if err != nil {
 		return fmt.Errorf("mining: %v", err)
 	}
@@ -140,9 +151,9 @@ func runSeed(ctx context.Context, env *Env, args []string) error {
 		Runner:   bf.runner(),
 		Found:    func(b *benchmarks.Bug) error { return benchmarks.SaveBug(bf.bugs, b) },
 		Seen:     existing(bf.bugs),
-		Progress: env.Stderr,
+		Progress: bf.progress(env),
 	})
-	fmt.Fprintf(env.Stderr, "seeded %d bugs into %s\n", len(bugs), bf.bugs)
+	fmt.Fprintf(bf.progress(env), "seeded %d bugs into %s\n", len(bugs), bf.bugs)
 	if err != nil {
 		return fmt.Errorf("seeding: %v", err)
 	}
@@ -185,9 +196,9 @@ func runVerify(ctx context.Context, env *Env, args []string) error {
 	verdicts := benchmarks.Verify(ctx, bf.runner(), bugs, bf.jobs, func(v benchmarks.Verdict) {
 		n++
 		if v.OK {
-			fmt.Fprintf(env.Stderr, "[%d/%d] %s: ok\n", n, len(bugs), v.ID)
+			fmt.Fprintf(bf.progress(env), "[%d/%d] %s: ok\n", n, len(bugs), v.ID)
 		} else {
-			fmt.Fprintf(env.Stderr, "[%d/%d] %s: FAIL: %s\n", n, len(bugs), v.ID, v.Problem)
+			fmt.Fprintf(bf.progress(env), "[%d/%d] %s: FAIL: %s\n", n, len(bugs), v.ID, v.Problem)
 		}
 	})
 	bad := 0
@@ -248,7 +259,7 @@ func runBenchTools(ctx context.Context, env *Env, args []string) error {
 	goRunner := &benchmarks.Runner{Timeout: max(bf.timeout, 5*time.Minute), MemLimit: bf.memMB << 20}
 	results := benchmarks.Bench(ctx, benchmarks.BenchOptions{
 		Tool: *tool, Nopol: self, FixArgs: strings.Fields(*fixArgs), Timeout: bf.timeout, MemLimit: bf.memMB << 20, Jobs: bf.jobs,
-		Runner: goRunner, Progress: env.Stderr,
+		Runner: goRunner, Progress: bf.progress(env),
 		Done: func(r *benchmarks.Result) {
 			data, _ := json.Marshal(r)
 			jsonl.Write(append(data, '\n'))
@@ -258,7 +269,7 @@ func runBenchTools(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("bench: writing reports: %v", err)
 	}
 	for _, s := range benchmarks.Summarize(results) {
-		fmt.Fprintf(env.Stderr, "%s: %d bugs, %d patched, %d plausible, %d correct; reports in %s\n", s.Tool, s.Bugs, s.Patched, s.Plausible, s.Correct, *out)
+		fmt.Fprintf(bf.progress(env), "%s: %d bugs, %d patched, %d plausible, %d correct; reports in %s\n", s.Tool, s.Bugs, s.Patched, s.Plausible, s.Correct, *out)
 	}
 	return ctx.Err()
 }
