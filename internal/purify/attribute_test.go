@@ -100,53 +100,46 @@ func TestAttributeRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
 	}
-	files, _ := filepath.Glob("testdata/run/*.txtar")
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			var cons []Constituent
-			for _, f := range ar.Files {
-				path := filepath.Join(dir, f.Name)
-				data := f.Data
-				if strings.HasSuffix(f.Name, "_test.go") {
-					dec := decorator.NewDecorator(token.NewFileSet())
-					df, err := dec.ParseFile(path, f.Data, 0)
-					if err != nil {
-						t.Fatal(err)
-					}
-					qual := ""
-					if strings.HasSuffix(df.Name.Name, "_test") {
-						qual = strings.TrimSuffix(df.Name.Name, "_test")
-					}
-					cons = append(cons, Mark(dec, df, qual)...)
-					var b strings.Builder
-					if err := decorator.NewRestorer().Fprint(&b, df); err != nil {
-						t.Fatal(err)
-					}
-					data = []byte(b.String())
-				}
-				if err := os.WriteFile(path, data, 0o644); err != nil {
+	eachArchive(t, "run", func(t *testing.T, file string, ar *txtar.Archive) {
+		dir := t.TempDir()
+		var cons []Constituent
+		for _, f := range ar.Files {
+			path := filepath.Join(dir, f.Name)
+			data := f.Data
+			if strings.HasSuffix(f.Name, "_test.go") {
+				dec := decorator.NewDecorator(token.NewFileSet())
+				df, err := dec.ParseFile(path, f.Data, 0)
+				if err != nil {
 					t.Fatal(err)
 				}
-			}
-			for _, line := range strings.Split(strings.TrimSpace(string(section(t, ar, "want"))), "\n") {
-				var test string
-				var seg, iter int
-				if _, err := fmt.Sscan(line, &test, &seg, &iter); err != nil {
-					t.Fatalf("want line %q: %v", line, err)
+				qual := ""
+				if strings.HasSuffix(df.Name.Name, "_test") {
+					qual = strings.TrimSuffix(df.Name.Name, "_test")
 				}
-				out := goTest(t, dir, "-v", "-count=1", "-run", "^"+test+"$")
-				gs, gi, ok := AttributeOutput(cons, test, out)
-				if !ok || gs != seg || gi != iter {
-					t.Errorf("%s: AttributeOutput = %d, %d, %v, want %d, %d\noutput:\n%s", test, gs, gi, ok, seg, iter, out)
+				cons = append(cons, Mark(dec, df, qual)...)
+				var b strings.Builder
+				if err := decorator.NewRestorer().Fprint(&b, df); err != nil {
+					t.Fatal(err)
 				}
+				data = []byte(b.String())
 			}
-		})
-	}
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(section(t, ar, "want"))), "\n") {
+			var test string
+			var seg, iter int
+			if _, err := fmt.Sscan(line, &test, &seg, &iter); err != nil {
+				t.Fatalf("want line %q: %v", line, err)
+			}
+			out := goTest(t, dir, "-v", "-count=1", "-run", "^"+test+"$")
+			gs, gi, ok := AttributeOutput(cons, test, out)
+			if !ok || gs != seg || gi != iter {
+				t.Errorf("%s: AttributeOutput = %d, %d, %v, want %d, %d\noutput:\n%s", test, gs, gi, ok, seg, iter, out)
+			}
+		}
+	})
 }
 
 // goTest runs go test with args in the module at dir and returns its

@@ -20,9 +20,33 @@ var update = flag.Bool("update", false, "rewrite the golden sections of testdata
 // the result and the constituents with the archive's golden sections
 // "marked" and "constituents".
 func TestMark(t *testing.T) {
-	files, err := filepath.Glob("testdata/mark/*.txtar")
+	eachArchive(t, "mark", func(t *testing.T, file string, ar *txtar.Archive) {
+		src := section(t, ar, "abs_test.go")
+		qual := strings.TrimSpace(string(section(t, ar, "qualifier")))
+		dec := decorator.NewDecorator(token.NewFileSet())
+		f, err := dec.ParseFile("abs_test.go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cons := Mark(dec, f, qual)
+		var out bytes.Buffer
+		if err := decorator.NewRestorer().Fprint(&out, f); err != nil {
+			t.Fatal(err)
+		}
+		var cs bytes.Buffer
+		for _, c := range cons {
+			fmt.Fprintf(&cs, "%s seg=%d loop=%v %s:%d-%d\n", c.Test, c.Segment, c.Loop, c.File, c.StartLine, c.EndLine)
+		}
+		golden(t, file, ar, map[string][]byte{"marked": out.Bytes(), "constituents": cs.Bytes()})
+	})
+}
+
+// eachArchive runs fn as a subtest for each txtar archive of testdata/dir.
+func eachArchive(t *testing.T, dir string, fn func(t *testing.T, file string, ar *txtar.Archive)) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", dir, "*.txtar"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no testdata: %v", err)
+		t.Fatalf("no testdata in testdata/%s: %v", dir, err)
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
@@ -30,23 +54,7 @@ func TestMark(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src := section(t, ar, "abs_test.go")
-			qual := strings.TrimSpace(string(section(t, ar, "qualifier")))
-			dec := decorator.NewDecorator(token.NewFileSet())
-			f, err := dec.ParseFile("abs_test.go", src, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cons := Mark(dec, f, qual)
-			var out bytes.Buffer
-			if err := decorator.NewRestorer().Fprint(&out, f); err != nil {
-				t.Fatal(err)
-			}
-			var cs bytes.Buffer
-			for _, c := range cons {
-				fmt.Fprintf(&cs, "%s seg=%d loop=%v %s:%d-%d\n", c.Test, c.Segment, c.Loop, c.File, c.StartLine, c.EndLine)
-			}
-			golden(t, file, ar, map[string][]byte{"marked": out.Bytes(), "constituents": cs.Bytes()})
+			fn(t, file, ar)
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,62 +15,52 @@ import (
 // archive and compares the table and the classes with the golden sections;
 // the expected values were worked out by hand from the definitions.
 func TestAnalyze(t *testing.T) {
-	files, _ := filepath.Glob("testdata/purity/*.txtar")
-	if len(files) == 0 {
-		t.Fatal("no testdata")
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
+	eachArchive(t, "purity", func(t *testing.T, file string, ar *txtar.Archive) {
+		var sigs []Signature
+		for _, line := range lines(section(t, ar, "signatures")) {
+			var s Signature
+			if _, err := fmt.Sscan(line, &s.Package, &s.Test, &s.Site, &s.Segment, &s.Iteration, &s.Then, &s.Else); err != nil {
+				t.Fatalf("signature %q: %v", line, err)
 			}
-			var sigs []Signature
-			for _, line := range lines(section(t, ar, "signatures")) {
-				var s Signature
-				if _, err := fmt.Sscan(line, &s.Package, &s.Test, &s.Site, &s.Segment, &s.Iteration, &s.Then, &s.Else); err != nil {
-					t.Fatalf("signature %q: %v", line, err)
-				}
-				sigs = append(sigs, s)
+			sigs = append(sigs, s)
+		}
+		var tests []TestID
+		for _, line := range lines(section(t, ar, "tests")) {
+			var id TestID
+			if _, err := fmt.Sscan(line, &id.Package, &id.Test); err != nil {
+				t.Fatalf("test %q: %v", line, err)
 			}
-			var tests []TestID
-			for _, line := range lines(section(t, ar, "tests")) {
-				var id TestID
-				if _, err := fmt.Sscan(line, &id.Package, &id.Test); err != nil {
-					t.Fatalf("test %q: %v", line, err)
-				}
-				tests = append(tests, id)
-			}
-			r := Analyze(sigs, tests)
-			var table, classes bytes.Buffer
-			if err := r.WriteText(&table); err != nil {
-				t.Fatal(err)
-			}
-			for _, tp := range r.Tests {
-				fmt.Fprintf(&classes, "%s %s %s impure=%v absolute=%v\n", tp.Package, tp.Test, tp.Class, tp.Impure, tp.Absolute)
-			}
-			for _, sp := range r.Sites {
-				fmt.Fprintf(&classes, "site %d: tests=%d pure=%d impure=%d absolute=%d before=%v after=%v\n",
-					sp.Site, sp.Tests, sp.Pure, sp.Impure, sp.Absolute, sp.PureBefore, sp.PureAfter)
-			}
-			golden(t, file, ar, map[string][]byte{"table": table.Bytes(), "classes": classes.Bytes()})
+			tests = append(tests, id)
+		}
+		r := Analyze(sigs, tests)
+		var table, classes bytes.Buffer
+		if err := r.WriteText(&table); err != nil {
+			t.Fatal(err)
+		}
+		for _, tp := range r.Tests {
+			fmt.Fprintf(&classes, "%s %s %s impure=%v absolute=%v\n", tp.Package, tp.Test, tp.Class, tp.Impure, tp.Absolute)
+		}
+		for _, sp := range r.Sites {
+			fmt.Fprintf(&classes, "site %d: tests=%d pure=%d impure=%d absolute=%d before=%v after=%v\n",
+				sp.Site, sp.Tests, sp.Pure, sp.Impure, sp.Absolute, sp.PureBefore, sp.PureAfter)
+		}
+		golden(t, file, ar, map[string][]byte{"table": table.Bytes(), "classes": classes.Bytes()})
 
-			// The JSON form carries the same report.
-			var js bytes.Buffer
-			if err := r.WriteJSON(&js); err != nil {
-				t.Fatal(err)
-			}
-			var back struct {
-				Total Row `json:"total"`
-			}
-			if err := json.Unmarshal(js.Bytes(), &back); err != nil {
-				t.Fatal(err)
-			}
-			if back.Total != r.Total {
-				t.Errorf("JSON total = %+v, want %+v", back.Total, r.Total)
-			}
-		})
-	}
+		// The JSON form carries the same report.
+		var js bytes.Buffer
+		if err := r.WriteJSON(&js); err != nil {
+			t.Fatal(err)
+		}
+		var back struct {
+			Total Row `json:"total"`
+		}
+		if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+			t.Fatal(err)
+		}
+		if back.Total != r.Total {
+			t.Errorf("JSON total = %+v, want %+v", back.Total, r.Total)
+		}
+	})
 }
 
 func TestAnalyzeDeterministic(t *testing.T) {
