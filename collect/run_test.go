@@ -35,13 +35,10 @@ func TestBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, r := range res {
-		got = append(got, fmt.Sprintf("%s:%v", r.Test, r.Passed))
-	}
+	got := outcomes(res)
 	want := "TestAbs:false TestAbsNegative:false TestWithdraw:true TestCount:true TestCountMany:true TestClamp:true TestExternal:true ExampleClamp:true"
-	if strings.Join(got, " ") != want {
-		t.Errorf("baseline = %s\nwant %s", strings.Join(got, " "), want)
+	if got != want {
+		t.Errorf("baseline = %s\nwant %s", got, want)
 	}
 	if !strings.Contains(res[1].Output, "calc_test.go:17: Abs(-5) = -5") {
 		t.Errorf("TestAbsNegative output lacks the failure: %q", res[1].Output)
@@ -200,11 +197,7 @@ func TestCrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, r := range base {
-		got = append(got, fmt.Sprintf("%s:%v", r.Test, r.Passed))
-	}
-	if g := strings.Join(got, " "); g != "TestA:true TestPanics:false TestB:true TestNameNil:false" {
+	if g := outcomes(base); g != "TestA:true TestPanics:false TestB:true TestNameNil:false" {
 		t.Errorf("baseline = %s", g)
 	}
 	// VerifyPatch sees every failing test, even after a crash.
@@ -378,12 +371,9 @@ func TestBaselineFatal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, r := range res {
-		got = append(got, fmt.Sprintf("%s:%v", r.Test, r.Passed))
-	}
-	if want := "TestDepth:true TestNegative:false TestAfter:true"; strings.Join(got, " ") != want {
-		t.Errorf("baseline = %s\nwant %s", strings.Join(got, " "), want)
+	got := outcomes(res)
+	if want := "TestDepth:true TestNegative:false TestAfter:true"; got != want {
+		t.Errorf("baseline = %s\nwant %s", got, want)
 	}
 	for _, r := range res {
 		if r.Test == "TestNegative" && !strings.Contains(r.Output, "stack overflow") {
@@ -391,4 +381,13 @@ func TestBaselineFatal(t *testing.T) {
 		}
 	}
 	f.checkUntouched(t)
+}
+
+// outcomes prints a baseline as "Test:passed" words in its order.
+func outcomes(res []TestResult) string {
+	words := make([]string, len(res))
+	for i, r := range res {
+		words[i] = fmt.Sprintf("%s:%v", r.Test, r.Passed)
+	}
+	return strings.Join(words, " ")
 }
