@@ -220,31 +220,9 @@ func signs(k Kind, a, b *vec, w, n int) (lt, eq, gt uint64) {
 	lo, hi := w*64, min(w*64+64, n)
 	switch k {
 	case Int:
-		x, y := a.ints[lo:hi], b.ints[lo:hi]
-		for j := range x {
-			bit := uint64(1) << j
-			switch {
-			case x[j] < y[j]:
-				lt |= bit
-			case x[j] == y[j]:
-				eq |= bit
-			default:
-				gt |= bit
-			}
-		}
+		lt, eq, gt = orderBits(a.ints[lo:hi], b.ints[lo:hi])
 	case Float:
-		x, y := a.floats[lo:hi], b.floats[lo:hi]
-		for j := range x {
-			bit := uint64(1) << j
-			switch {
-			case x[j] < y[j]:
-				lt |= bit
-			case x[j] == y[j]:
-				eq |= bit
-			case x[j] > y[j]:
-				gt |= bit
-			}
-		}
+		lt, eq, gt = orderBits(a.floats[lo:hi], b.floats[lo:hi])
 	case String:
 		x, y := a.strs[lo:hi], b.strs[lo:hi]
 		for j := range x {
@@ -254,6 +232,23 @@ func signs(k Kind, a, b *vec, w, n int) (lt, eq, gt uint64) {
 		}
 	case Bool:
 		eq = ^(a.bits[w] ^ b.bits[w])
+	}
+	return lt, eq, gt
+}
+
+// orderBits sets bit j of lt, eq or gt as x[j] is less than, equal to or
+// greater than y[j]; a NaN sets none.
+func orderBits[T int64 | float64](x, y []T) (lt, eq, gt uint64) {
+	for j := range x {
+		bit := uint64(1) << j
+		switch {
+		case x[j] < y[j]:
+			lt |= bit
+		case x[j] == y[j]:
+			eq |= bit
+		case x[j] > y[j]:
+			gt |= bit
+		}
 	}
 	return lt, eq, gt
 }
