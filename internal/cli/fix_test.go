@@ -178,61 +178,51 @@ func TestFixMutation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs test binaries")
 	}
-	files, _ := filepath.Glob("testdata/mutation/*.txtar")
-	if len(files) == 0 {
-		t.Fatal("no testdata")
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
+	eachArchive(t, "mutation", func(t *testing.T, file string, ar *txtar.Archive) {
+		dir := t.TempDir()
+		var want string
+		for _, f := range ar.Files {
+			switch {
+			case f.Name == "want.diff":
+				want = string(f.Data)
+			case isModuleFile(f.Name):
+				writeFile(t, filepath.Join(dir, f.Name), f.Data)
 			}
-			dir := t.TempDir()
-			var want string
-			for _, f := range ar.Files {
-				switch {
-				case f.Name == "want.diff":
-					want = string(f.Data)
-				case isModuleFile(f.Name):
-					writeFile(t, filepath.Join(dir, f.Name), f.Data)
-				}
+		}
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-json"})
+		if code != ExitOK {
+			t.Fatalf("exit %d, want %d (a patch)\n%s", code, ExitOK, stderr.String())
+		}
+		var res nopol.Result
+		if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+			t.Fatalf("%v\n%s", err, stdout.String())
+		}
+		if res.Diff != want {
+			t.Errorf("patch:\n%s\nwant:\n%s", res.Diff, want)
+		}
+		if res.Site.Method != "mutation" {
+			t.Errorf("found by %q, want mutation", res.Site.Method)
+		}
+		for _, s := range res.Sites {
+			if s.Method == "synthesis" && len(s.Needs) > 0 {
+				t.Errorf("site %d is angelic (%v): synthesis had a chance", s.ID, s.Needs)
 			}
-			var stdout, stderr bytes.Buffer
-			code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-json"})
-			if code != ExitOK {
-				t.Fatalf("exit %d, want %d (a patch)\n%s", code, ExitOK, stderr.String())
+		}
+		for _, msg := range []string{"mutation: no angelic site; trying", "found by the mutation fallback"} {
+			if !strings.Contains(stderr.String(), msg) {
+				t.Errorf("stderr lacks %q:\n%s", msg, stderr.String())
 			}
-			var res nopol.Result
-			if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-				t.Fatalf("%v\n%s", err, stdout.String())
-			}
-			if res.Diff != want {
-				t.Errorf("patch:\n%s\nwant:\n%s", res.Diff, want)
-			}
-			if res.Site.Method != "mutation" {
-				t.Errorf("found by %q, want mutation", res.Site.Method)
-			}
-			for _, s := range res.Sites {
-				if s.Method == "synthesis" && len(s.Needs) > 0 {
-					t.Errorf("site %d is angelic (%v): synthesis had a chance", s.ID, s.Needs)
-				}
-			}
-			for _, msg := range []string{"mutation: no angelic site; trying", "found by the mutation fallback"} {
-				if !strings.Contains(stderr.String(), msg) {
-					t.Errorf("stderr lacks %q:\n%s", msg, stderr.String())
-				}
-			}
+		}
 
-			stdout.Reset()
-			stderr.Reset()
-			code = Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-mutants=false"})
-			if code != ExitNoPatch {
-				t.Errorf("-mutants=false: exit %d, want %d (no patch)\n%s", code, ExitNoPatch, stderr.String())
-			}
-			if stdout.Len() != 0 || strings.Contains(stderr.String(), "mutant") {
-				t.Errorf("-mutants=false: stdout %q, stderr:\n%s", stdout.String(), stderr.String())
-			}
-		})
-	}
+		stdout.Reset()
+		stderr.Reset()
+		code = Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-mutants=false"})
+		if code != ExitNoPatch {
+			t.Errorf("-mutants=false: exit %d, want %d (no patch)\n%s", code, ExitNoPatch, stderr.String())
+		}
+		if stdout.Len() != 0 || strings.Contains(stderr.String(), "mutant") {
+			t.Errorf("-mutants=false: stdout %q, stderr:\n%s", stdout.String(), stderr.String())
+		}
+	})
 }

@@ -54,102 +54,92 @@ func TestPurify(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs test binaries")
 	}
-	files, _ := filepath.Glob("testdata/purify/*.txtar")
-	if len(files) == 0 {
-		t.Fatal("no testdata")
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
+	eachArchive(t, "purify", func(t *testing.T, file string, ar *txtar.Archive) {
+		mod, out := t.TempDir(), t.TempDir()
+		orig := map[string][]byte{}
+		for _, f := range ar.Files {
+			if isModuleFile(f.Name) {
+				writeFile(t, filepath.Join(mod, f.Name), f.Data)
+				orig[f.Name] = f.Data
 			}
-			mod, out := t.TempDir(), t.TempDir()
-			orig := map[string][]byte{}
-			for _, f := range ar.Files {
-				if isModuleFile(f.Name) {
-					writeFile(t, filepath.Join(mod, f.Name), f.Data)
-					orig[f.Name] = f.Data
-				}
-			}
-			var stdout, stderr bytes.Buffer
-			code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: mod}, []string{"purify", "-q", "-write", out})
-			if code != ExitOK {
-				t.Fatalf("exit %d\n%s", code, stderr.String())
-			}
-			if strings.Contains(stderr.String(), "warning") {
-				t.Errorf("warnings:\n%s", stderr.String())
-			}
-			got := map[string][]byte{"stdout": stdout.Bytes()}
-			err = filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
-				if err != nil || d.IsDir() {
-					return err
-				}
-				data, err := os.ReadFile(path)
-				rel, _ := filepath.Rel(out, path)
-				got["written/"+filepath.ToSlash(rel)] = data
+		}
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: mod}, []string{"purify", "-q", "-write", out})
+		if code != ExitOK {
+			t.Fatalf("exit %d\n%s", code, stderr.String())
+		}
+		if strings.Contains(stderr.String(), "warning") {
+			t.Errorf("warnings:\n%s", stderr.String())
+		}
+		got := map[string][]byte{"stdout": stdout.Bytes()}
+		err := filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
 				return err
-			})
-			if err != nil {
-				t.Fatal(err)
 			}
-			for name, data := range orig {
-				now, err := os.ReadFile(filepath.Join(mod, name))
-				if err != nil || !bytes.Equal(now, data) {
-					t.Errorf("the module's %s was changed", name)
-				}
-			}
-
-			// The purified module passes and fails as the original.
-			purified := t.TempDir()
-			for name, data := range orig {
-				writeFile(t, filepath.Join(purified, name), data)
-			}
-			for name, data := range got {
-				if rel, ok := strings.CutPrefix(name, "written/"); ok {
-					writeFile(t, filepath.Join(purified, rel), data)
-				}
-			}
-			before, after := testActions(t, mod), testActions(t, purified)
-			var lines []string
-			for name, act := range after {
-				lines = append(lines, name+" "+act)
-			}
-			sort.Strings(lines)
-			got["outcomes"] = []byte(strings.Join(lines, "\n") + "\n")
-			for test, act := range before {
-				var frags []string
-				for name := range after {
-					if strings.HasPrefix(name, test+"_") || name == test {
-						frags = append(frags, name)
-					}
-				}
-				failed := false
-				for _, fr := range frags {
-					failed = failed || after[fr] == "fail"
-					if act == "pass" && after[fr] != "pass" {
-						t.Errorf("%s passes, its fragment %s: %s", test, fr, after[fr])
-					}
-				}
-				if act == "fail" && !failed {
-					t.Errorf("%s fails, none of its fragments %v does", test, frags)
-				}
-			}
-			goldenPurify(t, file, ar, got)
-
-			// Writing over the module's own files is refused.
-			stderr.Reset()
-			code = Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: mod}, []string{"purify", "-q", "-write", "."})
-			if code != ExitInternal || !strings.Contains(stderr.String(), "would overwrite") {
-				t.Errorf("-write into the module: exit %d, want %d\n%s", code, ExitInternal, stderr.String())
-			}
-			for name, data := range orig {
-				if now, _ := os.ReadFile(filepath.Join(mod, name)); !bytes.Equal(now, data) {
-					t.Errorf("-write . changed %s", name)
-				}
-			}
+			data, err := os.ReadFile(path)
+			rel, _ := filepath.Rel(out, path)
+			got["written/"+filepath.ToSlash(rel)] = data
+			return err
 		})
-	}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range orig {
+			now, err := os.ReadFile(filepath.Join(mod, name))
+			if err != nil || !bytes.Equal(now, data) {
+				t.Errorf("the module's %s was changed", name)
+			}
+		}
+
+		// The purified module passes and fails as the original.
+		purified := t.TempDir()
+		for name, data := range orig {
+			writeFile(t, filepath.Join(purified, name), data)
+		}
+		for name, data := range got {
+			if rel, ok := strings.CutPrefix(name, "written/"); ok {
+				writeFile(t, filepath.Join(purified, rel), data)
+			}
+		}
+		before, after := testActions(t, mod), testActions(t, purified)
+		var lines []string
+		for name, act := range after {
+			lines = append(lines, name+" "+act)
+		}
+		sort.Strings(lines)
+		got["outcomes"] = []byte(strings.Join(lines, "\n") + "\n")
+		for test, act := range before {
+			var frags []string
+			for name := range after {
+				if strings.HasPrefix(name, test+"_") || name == test {
+					frags = append(frags, name)
+				}
+			}
+			failed := false
+			for _, fr := range frags {
+				failed = failed || after[fr] == "fail"
+				if act == "pass" && after[fr] != "pass" {
+					t.Errorf("%s passes, its fragment %s: %s", test, fr, after[fr])
+				}
+			}
+			if act == "fail" && !failed {
+				t.Errorf("%s fails, none of its fragments %v does", test, frags)
+			}
+		}
+		goldenPurify(t, file, ar, got)
+
+		// Writing over the module's own files is refused.
+		stderr.Reset()
+		code = Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: mod}, []string{"purify", "-q", "-write", "."})
+		if code != ExitInternal || !strings.Contains(stderr.String(), "would overwrite") {
+			t.Errorf("-write into the module: exit %d, want %d\n%s", code, ExitInternal, stderr.String())
+		}
+		for name, data := range orig {
+			if now, _ := os.ReadFile(filepath.Join(mod, name)); !bytes.Equal(now, data) {
+				t.Errorf("-write . changed %s", name)
+			}
+		}
+	})
 }
 
 func TestPurifyJSON(t *testing.T) {
@@ -305,5 +295,23 @@ func TestPurifyMismatches(t *testing.T) {
 		"TestB: TestB fails but none of its fragments does"
 	if got != want {
 		t.Errorf("mismatches:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// eachArchive runs fn as a subtest for each txtar archive of testdata/dir.
+func eachArchive(t *testing.T, dir string, fn func(t *testing.T, file string, ar *txtar.Archive)) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", dir, "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata in testdata/%s: %v", dir, err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn(t, file, ar)
+		})
 	}
 }
