@@ -25,6 +25,7 @@ const benchUsage = `Usage:
   nopol bench seed [-per N] [-budget D] [modules]
   nopol bench verify [-j N] [-prune] [bug ids]
   nopol bench report [-out dir]
+  nopol bench purified [-j N] [-out dir] [bug ids]   (purified tests keep their fault revealing power?)
   nopol bench mutrepair [-C dir] [./pkg]   (the mutation baseline on one tree)
 
 The dataset is benchmarks/bugs (-bugs). See benchmarks/RESULTS.md.
@@ -91,6 +92,8 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 			return runReport(ctx, env, args[1:])
 		case "mutrepair":
 			return runMutRepair(ctx, env, args[1:])
+		case "purified":
+			return runPurified(ctx, env, args[1:])
 		}
 	}
 	return runBenchTools(ctx, env, args)
@@ -311,4 +314,60 @@ func runMutRepair(ctx context.Context, env *Env, args []string) error {
 		return Exit(ExitNoPatch, errSilent)
 	}
 	return nil
+}
+
+// runPurified checks that the tests 'nopol purify -write' writes on each
+// bug's fixed tree pass there and reveal the bug on the buggy tree as the
+// original tests do. Results: <out>/purified.jsonl (appended) and
+// <out>/purified.md (from the whole file).
+func runPurified(ctx context.Context, env *Env, args []string) error {
+	var bf benchFlags
+	fs := newFlagSet(env, "bench purified")
+	bf.register(fs, env)
+	out := fs.String("out", filepath.Join(env.Dir, "benchmarks", "results"), "directory of purified.jsonl and purified.md")
+	short := fs.Bool("short", false, "run only a few small bugs (CI; also NOPOL_BENCH_SHORT=1)")
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	bugs, err := loadSelected(&bf, fs.Args(), *short)
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("bench purified: finding the nopol binary: %v", err)
+	}
+	return checkPurified(ctx, env, &bf, *out, benchmarks.PurifyCommand(bf.runner(), self), bugs)
+}
+
+// checkPurified runs benchmarks.CheckPurified with purify and writes the
+// results under out.
+func checkPurified(ctx context.Context, env *Env, bf *benchFlags, out string, purify benchmarks.PurifyFunc, bugs []*benchmarks.Bug) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	jsonl, err := os.OpenFile(filepath.Join(out, benchmarks.PurifiedFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer jsonl.Close()
+	benchmarks.CheckPurified(ctx, benchmarks.PurifiedOptions{
+		Purify: purify, Runner: &benchmarks.Runner{Timeout: max(bf.timeout, 5*time.Minute), MemLimit: bf.memMB << 20},
+		Jobs: bf.jobs, Progress: bf.progress(env),
+		Done: func(r *benchmarks.PurifiedResult) {
+			data, _ := json.Marshal(r)
+			jsonl.Write(append(data, '\n'))
+		},
+	}, bugs)
+	all, err := benchmarks.ReadPurified(out)
+	if err != nil {
+		return err
+	}
+	var md strings.Builder
+	benchmarks.WritePurifiedMarkdown(&md, all)
+	if err := os.WriteFile(filepath.Join(out, "purified.md"), []byte(md.String()), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(bf.progress(env), "bench purified: results in %s\n", filepath.Join(out, "purified.md"))
+	return ctx.Err()
 }
