@@ -219,3 +219,11 @@ func slicesContains(bs []*Bug, b *Bug) bool {
 	}
 	return false
 }
+
+// pattern is the go package pattern of b's package ("." or "./dir").
+func (b *Bug) pattern() string {
+	if b.Package == "." {
+		return "."
+	}
+	return "./" + filepath.ToSlash(b.Package)
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 )
@@ -148,10 +147,7 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 		res.Error = err.Error()
 		return res
 	}
-	pattern := "./" + filepath.ToSlash(b.Package)
-	if b.Package == "." {
-		pattern = "."
-	}
+	pattern := b.pattern()
 	var args []string
 	switch opts.Tool {
 	case ToolNopol:

@@ -102,25 +102,22 @@ type purifyOutput struct {
 	} `json:"written"`
 }
 
-// purifyGroup is the bugs sharing one fixed tree and package: they share
-// one purification.
-type purifyGroup struct{ bugs []*Bug }
-
 // CheckPurified purifies the tests of each bug's package on its fixed tree
 // and runs the purified tests on the fixed and the buggy tree. Bugs with
 // the same fixed tree and package share one purification.
 func CheckPurified(ctx context.Context, opts PurifiedOptions, bugs []*Bug) []*PurifiedResult {
+	// The bugs sharing one fixed tree and package share one purification.
 	index := map[string]int{}
-	var groups []*purifyGroup
+	var groups [][]*Bug
 	for _, b := range bugs {
 		key := strings.Join([]string{b.Module, b.Version, b.Local, b.Package}, "\x00")
 		i, ok := index[key]
 		if !ok {
 			i = len(groups)
 			index[key] = i
-			groups = append(groups, &purifyGroup{})
+			groups = append(groups, nil)
 		}
-		groups[i].bugs = append(groups[i].bugs, b)
+		groups[i] = append(groups[i], b)
 	}
 	var (
 		mu   sync.Mutex
@@ -128,7 +125,7 @@ func CheckPurified(ctx context.Context, opts PurifiedOptions, bugs []*Bug) []*Pu
 		done int
 	)
 	forEach(ctx, len(groups), opts.Jobs, func(i int) {
-		for _, r := range checkGroup(ctx, opts, groups[i].bugs) {
+		for _, r := range checkGroup(ctx, opts, groups[i]) {
 			mu.Lock()
 			out = append(out, r)
 			done++
@@ -197,11 +194,7 @@ func checkGroup(ctx context.Context, opts PurifiedOptions, bugs []*Bug) []*Purif
 	if err := Materialise(ctx, opts.Runner, b0, fixed, false); err != nil {
 		return fail(err)
 	}
-	pattern := "./" + filepath.ToSlash(b0.Package)
-	if b0.Package == "." {
-		pattern = "."
-	}
-	data, err := opts.Purify(ctx, fixed, pattern, written)
+	data, err := opts.Purify(ctx, fixed, b0.pattern(), written)
 	if err != nil {
 		return fail(fmt.Errorf("purifying the fixed tree: %v", err))
 	}
