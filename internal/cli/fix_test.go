@@ -136,35 +136,18 @@ func TestFixPurify(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-json"})
-			if code != ExitOK {
-				t.Fatalf("exit %d, want %d (a patch)\n%s", code, ExitOK, stderr.String())
-			}
-			var res nopol.Result
-			if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-				t.Fatalf("%v\n%s", err, stdout.String())
-			}
+			res, stderr := fixPatch(t, dir)
 			if res.Diff != string(want) {
 				t.Errorf("patch:\n%s\nwant:\n%s", res.Diff, want)
 			}
 			if !res.Site.Purified || len(res.Site.Fragments) == 0 {
 				t.Errorf("site purified=%v, fragments %+v; want the failing test split", res.Site.Purified, res.Site.Fragments)
 			}
-			if !strings.Contains(stderr.String(), "split into fragments") {
-				t.Errorf("the progress does not say the test was split:\n%s", stderr.String())
+			if !strings.Contains(stderr, "split into fragments") {
+				t.Errorf("the progress does not say the test was split:\n%s", stderr)
 			}
-
-			stdout.Reset()
-			stderr.Reset()
 			// The mutation fallback would find factoriallog's n < 0.
-			code = Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-purify=false", "-mutants=false"})
-			if code != ExitNoPatch {
-				t.Errorf("-purify=false: exit %d, want %d (no patch)\n%s", code, ExitNoPatch, stderr.String())
-			}
-			if stdout.Len() != 0 || strings.Contains(stderr.String(), "split into fragments") {
-				t.Errorf("-purify=false: stdout %q, stderr:\n%s", stdout.String(), stderr.String())
-			}
+			fixNoPatch(t, dir, "split into fragments", "-purify=false", "-mutants=false")
 		})
 	}
 }
@@ -189,15 +172,7 @@ func TestFixMutation(t *testing.T) {
 				writeFile(t, filepath.Join(dir, f.Name), f.Data)
 			}
 		}
-		var stdout, stderr bytes.Buffer
-		code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-json"})
-		if code != ExitOK {
-			t.Fatalf("exit %d, want %d (a patch)\n%s", code, ExitOK, stderr.String())
-		}
-		var res nopol.Result
-		if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-			t.Fatalf("%v\n%s", err, stdout.String())
-		}
+		res, stderr := fixPatch(t, dir)
 		if res.Diff != want {
 			t.Errorf("patch:\n%s\nwant:\n%s", res.Diff, want)
 		}
@@ -210,19 +185,40 @@ func TestFixMutation(t *testing.T) {
 			}
 		}
 		for _, msg := range []string{"mutation: no angelic site; trying", "found by the mutation fallback"} {
-			if !strings.Contains(stderr.String(), msg) {
-				t.Errorf("stderr lacks %q:\n%s", msg, stderr.String())
+			if !strings.Contains(stderr, msg) {
+				t.Errorf("stderr lacks %q:\n%s", msg, stderr)
 			}
 		}
-
-		stdout.Reset()
-		stderr.Reset()
-		code = Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-mutants=false"})
-		if code != ExitNoPatch {
-			t.Errorf("-mutants=false: exit %d, want %d (no patch)\n%s", code, ExitNoPatch, stderr.String())
-		}
-		if stdout.Len() != 0 || strings.Contains(stderr.String(), "mutant") {
-			t.Errorf("-mutants=false: stdout %q, stderr:\n%s", stdout.String(), stderr.String())
-		}
+		fixNoPatch(t, dir, "mutant", "-mutants=false")
 	})
+}
+
+// fixPatch runs nopol fix -json in dir, which must find a patch, and
+// returns its result and progress.
+func fixPatch(t *testing.T, dir string) (nopol.Result, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"fix", "-json"})
+	if code != ExitOK {
+		t.Fatalf("exit %d, want %d (a patch)\n%s", code, ExitOK, stderr.String())
+	}
+	var res nopol.Result
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	return res, stderr.String()
+}
+
+// fixNoPatch runs nopol fix with flags in dir, which must find no patch,
+// print nothing on stdout, and never say absent on stderr.
+func fixNoPatch(t *testing.T, dir, absent string, flags ...string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, append([]string{"fix"}, flags...))
+	if code != ExitNoPatch {
+		t.Errorf("%v: exit %d, want %d (no patch)\n%s", flags, code, ExitNoPatch, stderr.String())
+	}
+	if stdout.Len() != 0 || strings.Contains(stderr.String(), absent) {
+		t.Errorf("%v: stdout %q, stderr:\n%s", flags, stdout.String(), stderr.String())
+	}
 }
