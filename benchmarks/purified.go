@@ -320,24 +320,9 @@ func judgePurified(b *Bug, origin map[string]string, split map[string]int, faile
 // ReadPurified reads purified.jsonl of dir; a later line for the same bug
 // replaces an earlier one. The results are sorted by bug.
 func ReadPurified(dir string) ([]*PurifiedResult, error) {
-	data, err := os.ReadFile(filepath.Join(dir, PurifiedFile))
+	out, err := readLastLines([]string{filepath.Join(dir, PurifiedFile)}, func(r *PurifiedResult) string { return r.Bug })
 	if err != nil {
 		return nil, err
-	}
-	byBug := map[string]*PurifiedResult{}
-	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if line == "" {
-			continue
-		}
-		var r PurifiedResult
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			return nil, fmt.Errorf("reading %s line %d: %v", PurifiedFile, i+1, err)
-		}
-		byBug[r.Bug] = &r
-	}
-	out := make([]*PurifiedResult, 0, len(byBug))
-	for _, r := range byBug {
-		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Bug < out[j].Bug })
 	return out, nil

@@ -20,7 +20,23 @@ import (
 func ReadResults(dir string) ([]*Result, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "results-*.jsonl"))
 	sort.Strings(files)
-	byKey := map[string]*Result{}
+	out, err := readLastLines(files, func(r *Result) string { return r.Tool + "\x00" + r.Bug })
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Bug != out[j].Bug {
+			return out[i].Bug < out[j].Bug
+		}
+		return out[i].Tool < out[j].Tool
+	})
+	return out, nil
+}
+
+// readLastLines decodes the JSON lines of files, in order, keeping the
+// last value for each key.
+func readLastLines[T any](files []string, key func(*T) string) ([]*T, error) {
+	byKey := map[string]*T{}
 	for _, file := range files {
 		f, err := os.Open(file)
 		if err != nil {
@@ -29,25 +45,26 @@ func ReadResults(dir string) ([]*Result, error) {
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 16<<20)
 		for sc.Scan() {
-			var r Result
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+				continue
+			}
+			v := new(T)
+			if err := json.Unmarshal(sc.Bytes(), v); err != nil {
 				f.Close()
 				return nil, fmt.Errorf("reading %s: %v", file, err)
 			}
-			byKey[r.Tool+"\x00"+r.Bug] = &r
+			byKey[key(v)] = v
 		}
+		err = sc.Err()
 		f.Close()
-	}
-	var out []*Result
-	for _, r := range byKey {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Bug != out[j].Bug {
-			return out[i].Bug < out[j].Bug
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %v", file, err)
 		}
-		return out[i].Tool < out[j].Tool
-	})
+	}
+	out := make([]*T, 0, len(byKey))
+	for _, v := range byKey {
+		out = append(out, v)
+	}
 	return out, nil
 }
 
