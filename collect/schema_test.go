@@ -64,16 +64,7 @@ func TestSchema(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := "pass"
-				switch {
-				case res.BuildFailed:
-					got = "drop"
-				case !res.Passed:
-					got = strings.Join(res.Failed, " ")
-					if len(res.FailedElsewhere) > 0 {
-						got += " elsewhere " + strings.Join(res.FailedElsewhere, " ")
-					}
-				}
+				got := suiteOutcome(res, "drop")
 				if got != want {
 					t.Errorf("candidate %q: %s, want %s\n%s", tt.candidates[k], got, want, res.Output)
 				}
@@ -164,16 +155,7 @@ func TestVerifyPatch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := "pass"
-			switch {
-			case res.BuildFailed:
-				got = "build failed"
-			case !res.Passed:
-				got = strings.Join(res.Failed, " ")
-				if len(res.FailedElsewhere) > 0 {
-					got += " elsewhere " + strings.Join(res.FailedElsewhere, " ")
-				}
-			}
+			got := suiteOutcome(res, "build failed")
 			if got != tt.want {
 				t.Errorf("got %s, want %s\n%s", got, tt.want, res.Output)
 			}
@@ -181,4 +163,21 @@ func TestVerifyPatch(t *testing.T) {
 	}
 	basic.checkUntouched(t)
 	tricky.checkUntouched(t)
+}
+
+// suiteOutcome renders res for comparison with a want string: "pass",
+// buildFailed when the candidate did not build, or the failing tests
+// followed by "elsewhere" and the other packages' failing tests.
+func suiteOutcome(res SuiteResult, buildFailed string) string {
+	switch {
+	case res.BuildFailed:
+		return buildFailed
+	case !res.Passed:
+		got := strings.Join(res.Failed, " ")
+		if len(res.FailedElsewhere) > 0 {
+			got += " elsewhere " + strings.Join(res.FailedElsewhere, " ")
+		}
+		return got
+	}
+	return "pass"
 }
