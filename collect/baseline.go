@@ -30,11 +30,11 @@ func goTest(ctx context.Context, r *gotest.Runner, prog *Program, pkgs []string,
 	if run != "" {
 		extra = append(extra, "-run="+run)
 	}
-	events, _, err := r.TestJSON(ctx, prog.Dir, 2*timeout+5*time.Minute, extra, pkgs...)
+	sums, _, err := r.TestJSON(ctx, prog.Dir, 2*timeout+5*time.Minute, extra, pkgs...)
 	if err != nil {
 		return nil, err
 	}
-	return gotest.Summarize(events), nil
+	return sums, nil
 }
 
 // namesPattern returns a -run pattern matching exactly the top-level names.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -67,71 +68,119 @@ type PackageSummary struct {
 }
 
 // Summarize groups events by package and top-level test. Packages are
-// sorted by import path, tests by first appearance.
+// sorted by import path, tests by first appearance. Each test's output is
+// kept up to a cap (head and tail).
 func Summarize(events []Event) []PackageSummary {
-	type pkgState struct {
-		sum   PackageSummary
-		index map[string]int
-	}
-	byPkg := map[string]*pkgState{}
-	buildOut := map[string]string{}
+	var s Summarizer
 	for _, e := range events {
-		switch e.Action {
-		case "build-output":
-			buildOut[e.ImportPath] += e.Output
-			continue
-		case "build-fail":
-			continue
+		s.Add(e)
+	}
+	return s.Summaries()
+}
+
+// Summarizer builds the summaries of a `go test -json` stream event by
+// event, in time linear in the stream and memory bounded per test.
+type Summarizer struct {
+	byPkg    map[string]*pkgState
+	buildOut map[string]*capText
+}
+
+type pkgState struct {
+	sum    PackageSummary
+	output capText
+	tests  []capText
+	index  map[string]int
+}
+
+// Add takes one event.
+func (s *Summarizer) Add(e Event) {
+	if s.byPkg == nil {
+		s.byPkg, s.buildOut = map[string]*pkgState{}, map[string]*capText{}
+	}
+	switch e.Action {
+	case "build-output":
+		b := s.buildOut[e.ImportPath]
+		if b == nil {
+			b = &capText{}
+			s.buildOut[e.ImportPath] = b
 		}
-		if e.Package == "" {
-			continue
-		}
-		p := byPkg[e.Package]
-		if p == nil {
-			p = &pkgState{sum: PackageSummary{Package: e.Package}, index: map[string]int{}}
-			byPkg[e.Package] = p
-		}
-		if e.FailedBuild != "" {
-			p.sum.BuildFailed = true
-		}
-		if e.Test == "" {
-			switch e.Action {
-			case "output":
-				p.sum.Output += e.Output
-			case "pass", "fail", "skip":
-				p.sum.Action = e.Action
-			}
-			continue
-		}
-		top, _, _ := strings.Cut(e.Test, "/")
-		i, ok := p.index[top]
-		if !ok {
-			i = len(p.sum.Tests)
-			p.index[top] = i
-			p.sum.Tests = append(p.sum.Tests, TestSummary{Package: e.Package, Test: top})
-		}
-		t := &p.sum.Tests[i]
+		b.add(e.Output)
+		return
+	case "build-fail":
+		return
+	}
+	if e.Package == "" {
+		return
+	}
+	p := s.byPkg[e.Package]
+	if p == nil {
+		p = &pkgState{sum: PackageSummary{Package: e.Package}, index: map[string]int{}}
+		s.byPkg[e.Package] = p
+	}
+	if e.FailedBuild != "" {
+		p.sum.BuildFailed = true
+	}
+	if e.Test == "" {
 		switch e.Action {
 		case "output":
-			t.Output += e.Output
+			p.output.add(e.Output)
 		case "pass", "fail", "skip":
-			if e.Test == top {
-				t.Action = e.Action
-				t.Elapsed = time.Duration(e.Elapsed * float64(time.Second))
-			}
+			p.sum.Action = e.Action
+		}
+		return
+	}
+	top, _, _ := strings.Cut(e.Test, "/")
+	i, ok := p.index[top]
+	if !ok {
+		i = len(p.sum.Tests)
+		p.index[top] = i
+		p.sum.Tests = append(p.sum.Tests, TestSummary{Package: e.Package, Test: top})
+		p.tests = append(p.tests, capText{})
+	}
+	t := &p.sum.Tests[i]
+	switch e.Action {
+	case "output":
+		p.tests[i].add(e.Output)
+	case "pass", "fail", "skip":
+		if e.Test == top {
+			t.Action = e.Action
+			t.Elapsed = time.Duration(e.Elapsed * float64(time.Second))
 		}
 	}
-	out := make([]PackageSummary, 0, len(byPkg))
-	for _, p := range byPkg {
-		for path, b := range buildOut {
+}
+
+// AddLine takes one line of the stream; a line that is not a JSON event
+// (build output printed directly) is kept as output without a package.
+func (s *Summarizer) AddLine(line []byte) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	var e Event
+	if line[0] != '{' || json.Unmarshal(line, &e) != nil {
+		return
+	}
+	s.Add(e)
+}
+
+// Summaries returns the summaries of the events added so far.
+func (s *Summarizer) Summaries() []PackageSummary {
+	out := make([]PackageSummary, 0, len(s.byPkg))
+	for _, p := range s.byPkg {
+		sum := p.sum
+		sum.Output = p.output.String()
+		sum.Tests = slices.Clone(p.sum.Tests)
+		for i := range sum.Tests {
+			sum.Tests[i].Output = p.tests[i].String()
+		}
+		for path, b := range s.buildOut {
 			// Build output is keyed by the package being built, such as
 			// "m/p [m/p.test]".
-			if path == p.sum.Package || strings.HasPrefix(path, p.sum.Package+" ") {
-				p.sum.Output = b + p.sum.Output
-				p.sum.BuildFailed = true
+			if path == sum.Package || strings.HasPrefix(path, sum.Package+" ") {
+				sum.Output = b.String() + sum.Output
+				sum.BuildFailed = true
 			}
 		}
-		out = append(out, p.sum)
+		out = append(out, sum)
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Package < out[b].Package })
 	return out

@@ -72,7 +72,9 @@ func TestParseVerbose(t *testing.T) {
 panic: boom
 `
 	got := ParseVerbose(out, true)
-	want := map[string]string{"TestA": "pass", "TestB": "fail", "TestC": "fail", "TestP": "fail"}
+	// TestC was running when the panic was printed; the paused TestP
+	// did not fail.
+	want := map[string]string{"TestA": "pass", "TestB": "fail", "TestC": "fail", "TestP": ""}
 	if len(got) != 4 {
 		t.Fatalf("got %+v", got)
 	}
@@ -98,11 +100,11 @@ func TestTestJSONSeam(t *testing.T) {
 			t.Errorf("invocation %s", inv)
 		}
 		// Failing tests: exit status 1 with events.
-		return Outcome{ExitCode: 1, Stdout: []byte(`{"Action":"fail","Package":"m","Test":"TestX","Elapsed":0.1}` + "\n")}, nil
+		return Outcome{ExitCode: 1, Stdout: []byte(`{"Action":"run","Package":"m","Test":"TestX"}`+"\n"+`{"Action":"fail","Package":"m","Test":"TestX","Elapsed":0.1}` + "\n")}, nil
 	}}
-	events, _, err := r.TestJSON(context.Background(), "/m", time.Minute, nil, "./...")
-	if err != nil || len(events) != 1 || events[0].Test != "TestX" {
-		t.Errorf("events %+v, err %v", events, err)
+	sums, _, err := r.TestJSON(context.Background(), "/m", time.Minute, nil, "./...")
+	if err != nil || len(sums) != 1 || len(sums[0].Tests) != 1 || sums[0].Tests[0].Test != "TestX" || sums[0].Tests[0].Action != "fail" {
+		t.Errorf("summaries %+v, err %v", sums, err)
 	}
 	r.Exec = func(ctx context.Context, inv *Invocation) (Outcome, error) {
 		return Outcome{ExitCode: 2, Stderr: []byte("go: cannot find main module")}, nil

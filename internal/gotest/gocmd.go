@@ -18,11 +18,11 @@ func (r *Runner) Go(ctx context.Context, dir string, timeout time.Duration, args
 // List runs `go list -e -json args...` in dir and decodes each package
 // as a generic JSON object.
 func (r *Runner) List(ctx context.Context, dir string, args ...string) ([]map[string]any, error) {
-	stdout, err := r.Go(ctx, dir, 0, append([]string{"list", "-e", "-json"}, args...)...)
+	out, err := r.Run(ctx, &Invocation{Path: "go", Args: append([]string{"list", "-e", "-json"}, args...), Dir: dir, MaxOutput: -1})
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(strings.NewReader(string(stdout)))
+	dec := json.NewDecoder(strings.NewReader(string(out.Stdout)))
 	var pkgs []map[string]any
 	for dec.More() {
 		var p map[string]any
@@ -93,20 +93,22 @@ func isVersionElement(s string) bool {
 }
 
 // TestJSON runs `go test -json -count=1 [extra...] pkgs...` in dir and
-// parses the event stream. The error is nil when the tests ran, whatever
-// their outcome; build failures are reported by the events (and an
-// *ExitError is returned only if no event could be read). A *TimeoutError
-// is returned along with the events read before the kill.
-func (r *Runner) TestJSON(ctx context.Context, dir string, timeout time.Duration, extra []string, pkgs ...string) ([]Event, Outcome, error) {
+// returns the summaries of its event stream, read as it comes (in linear
+// time, each test's output capped). A non-zero exit with events is not an
+// error: failing tests are in the summaries.
+func (r *Runner) TestJSON(ctx context.Context, dir string, timeout time.Duration, extra []string, pkgs ...string) ([]PackageSummary, Outcome, error) {
 	args := append([]string{"test", "-json", "-count=1"}, extra...)
 	args = append(args, pkgs...)
-	out, err := r.Run(ctx, &Invocation{Path: "go", Args: args, Dir: dir, Timeout: timeout})
-	events, perr := ParseEvents(out.Stdout)
+	var sum Summarizer
+	lw := &lineWriter{fn: sum.AddLine}
+	out, err := r.Run(ctx, &Invocation{Path: "go", Args: args, Dir: dir, Timeout: timeout, Stdout: lw, MaxOutput: 1 << 20})
+	lw.Close()
+	sums := sum.Summaries()
 	if err != nil {
-		if _, ok := err.(*ExitError); ok && len(events) > 0 {
-			return events, out, nil
+		if _, ok := err.(*ExitError); ok && len(sums) > 0 {
+			return sums, out, nil
 		}
-		return events, out, err
+		return sums, out, err
 	}
-	return events, out, perr
+	return sums, out, nil
 }

@@ -1,7 +1,6 @@
 package gotest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -25,8 +24,13 @@ type Invocation struct {
 	// Timeout kills the process group after this long; 0 means no limit
 	// beyond the context.
 	Timeout time.Duration
-	// Stdout and Stderr, when set, also receive the output as it comes.
+	// Stdout and Stderr, when set, also receive the output as it comes,
+	// whole.
 	Stdout, Stderr io.Writer
+	// MaxOutput caps each of Outcome.Stdout and Outcome.Stderr: the head
+	// and the tail are kept, with a line saying how much was cut between
+	// them. 0 means DefaultMaxOutput, a negative value no cap.
+	MaxOutput int
 }
 
 // String renders the command line for messages.
@@ -103,6 +107,12 @@ func (r *Runner) Run(ctx context.Context, inv *Invocation) (Outcome, error) {
 	var err error
 	if r != nil && r.Exec != nil {
 		out, err = r.Exec(ctx, inv)
+		if inv.Stdout != nil {
+			inv.Stdout.Write(out.Stdout)
+		}
+		if inv.Stderr != nil {
+			inv.Stderr.Write(out.Stderr)
+		}
 		if err != nil {
 			return out, err
 		}
@@ -136,14 +146,14 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 	cmd := exec.CommandContext(runCtx, inv.Path, inv.Args...)
 	cmd.Dir = inv.Dir
 	cmd.Env = append(os.Environ(), inv.Env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
+	stdout, stderr := newCapBuffer(inv.MaxOutput), newCapBuffer(inv.MaxOutput)
+	cmd.Stdout = stdout
+	cmd.Stderr = stderr
 	if inv.Stdout != nil {
-		cmd.Stdout = io.MultiWriter(&stdout, inv.Stdout)
+		cmd.Stdout = io.MultiWriter(stdout, inv.Stdout)
 	}
 	if inv.Stderr != nil {
-		cmd.Stderr = io.MultiWriter(&stderr, inv.Stderr)
+		cmd.Stderr = io.MultiWriter(stderr, inv.Stderr)
 	}
 	cmd.WaitDelay = 2 * time.Second
 	if r != nil && r.WaitDelay > 0 {

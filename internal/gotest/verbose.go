@@ -4,26 +4,47 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ParseVerbose reads the -test.v output of a test binary run directly and
-// returns one summary per top-level test, in order of first appearance. A
-// test that started but has no result line (the binary panicked, exited or
-// was killed) gets Action "fail" when crashed is true, "" otherwise.
+// returns one summary per top-level test, in order of first appearance,
+// in time linear in the output; each test's output is capped (head and
+// tail).
+//
+// A test that started but has no result line (the binary panicked, exited
+// or was killed) gets Action "" unless crashed is true and the crash is
+// its own: the test whose goroutine panicked (named by the stack trace, or
+// by "created by" for a goroutine it started), the tests a test timeout
+// lists as running, or else the test that was running when the panic was
+// printed. Those get "fail"; the other unfinished tests (paused parallel
+// tests, tests waiting for their subtests) did not fail: they are left
+// for the caller to run again. See CrashedTests.
 func ParseVerbose(output string, crashed bool) []TestSummary {
 	var out []TestSummary
+	var texts []capText
 	index := map[string]int{}
-	get := func(name string) *TestSummary {
+	get := func(name string) int {
 		i, ok := index[name]
 		if !ok {
 			i = len(out)
 			index[name] = i
 			out = append(out, TestSummary{Test: name})
+			texts = append(texts, capText{})
 		}
-		return &out[i]
+		return i
 	}
-	var current string
-	for _, line := range strings.SplitAfter(output, "\n") {
+	var current, atPanic string
+	var crash capText // the output from the first panic on
+	panicked := false
+	for len(output) > 0 {
+		line := output
+		if i := strings.IndexByte(output, '\n'); i >= 0 {
+			line, output = output[:i+1], output[i+1:]
+		} else {
+			output = ""
+		}
 		trim := strings.TrimLeft(line, " ")
 		indented := len(trim) != len(line)
 		switch {
@@ -32,30 +53,164 @@ func ParseVerbose(output string, crashed bool) []TestSummary {
 			name := strings.TrimSpace(trim[len("=== RUN   "):])
 			top, _, _ := strings.Cut(name, "/")
 			current = top
-			get(top).Output += line
+			texts[get(top)].add(line)
 			continue
 		case !indented && (strings.HasPrefix(trim, "--- PASS: ") || strings.HasPrefix(trim, "--- FAIL: ") || strings.HasPrefix(trim, "--- SKIP: ")):
 			rest := trim[len("--- PASS: "):]
 			name, dur, _ := strings.Cut(strings.TrimSpace(rest), " ")
-			t := get(name)
-			t.Action = strings.ToLower(trim[4:8])
-			t.Elapsed = parseParenDuration(dur)
-			t.Output += line
+			i := get(name)
+			out[i].Action = strings.ToLower(trim[4:8])
+			out[i].Elapsed = parseParenDuration(dur)
+			texts[i].add(line)
 			current = name
 			continue
+		case !panicked && !indented && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")):
+			atPanic, panicked = current, true
+		}
+		if panicked {
+			crash.add(line)
 		}
 		if current != "" {
-			get(current).Output += line
+			texts[get(current)].add(line)
 		}
 	}
-	if crashed {
-		for i := range out {
-			if out[i].Action == "" {
-				out[i].Action = "fail"
-			}
+	for i := range out {
+		out[i].Output = texts[i].String()
+	}
+	if !crashed {
+		return out
+	}
+	culprits := CrashedTests(crash.String())
+	if len(culprits) == 0 && atPanic != "" {
+		culprits = []string{atPanic}
+	}
+	known := false
+	for _, c := range culprits {
+		if _, ok := index[c]; ok {
+			known = true
+		}
+	}
+	for i := range out {
+		if out[i].Action != "" {
+			continue
+		}
+		// Without a culprit among the unfinished tests, each of them
+		// may be it.
+		if !known || contains(culprits, out[i].Test) {
+			out[i].Action = "fail"
 		}
 	}
 	return out
+}
+
+// CrashedTests returns the top-level tests that a crash printed in output
+// is attributed to: the tests listed as running by a test timeout
+// ("panic: test timed out after ..."), or the test function on the stack
+// of the goroutine that panicked first, or the test that started that
+// goroutine ("created by pkg.TestX"). It returns nil when output holds no
+// crash or no test can be named.
+func CrashedTests(output string) []string {
+	if i := strings.Index(output, "panic: test timed out after "); i >= 0 {
+		var names []string
+		rest := output[i:]
+		if j := strings.Index(rest, "running tests:\n"); j >= 0 {
+			for _, line := range strings.Split(rest[j+len("running tests:\n"):], "\n") {
+				f := strings.Fields(line)
+				if len(f) == 0 || !strings.HasPrefix(line, "\t") {
+					break
+				}
+				top, _, _ := strings.Cut(f[0], "/")
+				if !contains(names, top) {
+					names = append(names, top)
+				}
+			}
+		}
+		return names
+	}
+	p := strings.Index(output, "\npanic: ")
+	if strings.HasPrefix(output, "panic: ") {
+		p = 0
+	}
+	if f := strings.Index(output, "fatal error: "); p < 0 || (f >= 0 && f < p) {
+		p = f
+	}
+	if p < 0 {
+		return nil
+	}
+	rest := output[p:]
+	g := strings.Index(rest, "\ngoroutine ")
+	if g < 0 {
+		return nil
+	}
+	rest = rest[g+1:]
+	if end := strings.Index(rest, "\n\n"); end >= 0 {
+		rest = rest[:end]
+	}
+	var createdBy string
+	for _, line := range strings.Split(rest, "\n")[1:] {
+		if strings.HasPrefix(line, "\t") {
+			continue
+		}
+		if after, ok := strings.CutPrefix(line, "created by "); ok {
+			createdBy = after
+			continue
+		}
+		if name := testOfFrame(line); name != "" {
+			return []string{name}
+		}
+	}
+	if name := testOfFrame(createdBy); name != "" {
+		return []string{name}
+	}
+	return nil
+}
+
+// testOfFrame returns the test a stack frame's function belongs to:
+// "example.com/m.TestX(0xc0)" and "example.com/m.TestX.func1()" give
+// TestX; other functions give "".
+func testOfFrame(frame string) string {
+	if i := strings.IndexByte(frame, ' '); i >= 0 {
+		frame = frame[:i] // "pkg.TestX in goroutine 7"
+	}
+	if i := strings.LastIndex(frame, "("); i > 0 && strings.HasSuffix(frame, ")") {
+		frame = frame[:i]
+	}
+	if i := strings.LastIndexByte(frame, '/'); i >= 0 {
+		frame = frame[i+1:]
+	}
+	parts := strings.Split(frame, ".")
+	if len(parts) < 2 {
+		return ""
+	}
+	name := parts[1]
+	for _, prefix := range []string{"Test", "Example", "Fuzz"} {
+		if isTestName(name, prefix) {
+			return name
+		}
+	}
+	return ""
+}
+
+// isTestName reports whether name is prefix followed by nothing or a
+// non-lowercase rune, as `go test` requires of test names.
+func isTestName(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) || name == "TestMain" {
+		return false
+	}
+	if len(name) == len(prefix) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
+	return !unicode.IsLower(r)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // parseParenDuration parses "(0.12s)".

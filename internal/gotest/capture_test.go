@@ -1,0 +1,197 @@
+package gotest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestCapBuffer(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		max    int
+		writes []string
+		want   string
+	}{
+		{"under the cap", 8, []string{"ab", "cd"}, "abcd"},
+		{"exactly the cap", 8, []string{"abcdefgh"}, "abcdefgh"},
+		{"cut in one write", 8, []string{"abcdefghijkl"}, "ab\n" + CutMarker + "4 bytes of output]\nghijkl"},
+		{"cut over writes", 8, []string{"abc", "def", "ghi", "jkl"}, "ab\n" + CutMarker + "4 bytes of output]\nghijkl"},
+		{"ring wraps", 8, []string{"ab", "cdefg", "h", "ijklm", "nop"}, "ab\n" + CutMarker + "8 bytes of output]\nkl" + "mnop"},
+		{"no cap", -1, []string{"abc", "def"}, "abcdef"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newCapBuffer(tc.max)
+			for _, w := range tc.writes {
+				b.Write([]byte(w))
+			}
+			if got := string(b.Bytes()); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func FuzzCapBuffer(f *testing.F) {
+	f.Add([]byte("hello, world"), uint8(5), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, max, step uint8) {
+		if max == 0 || step == 0 {
+			return
+		}
+		b := newCapBuffer(int(max))
+		for i := 0; i < len(data); i += int(step) {
+			b.Write(data[i:min(len(data), i+int(step))])
+		}
+		got := b.Bytes()
+		if len(data) <= int(max) {
+			if !bytes.Equal(got, data) {
+				t.Fatalf("got %q, want %q", got, data)
+			}
+			return
+		}
+		head, tail := int(max)/4, int(max)-int(max)/4
+		want := string(data[:head]) + fmt.Sprintf("\n%s%d bytes of output]\n", CutMarker, len(data)-head-tail) + string(data[len(data)-tail:])
+		if string(got) != want {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+	})
+}
+
+func TestLineWriter(t *testing.T) {
+	var lines []string
+	w := &lineWriter{fn: func(l []byte) { lines = append(lines, string(l)) }}
+	long := strings.Repeat("x", maxLine+10)
+	for _, s := range []string{"a", "b\nc\n", "\n", long, "\nend"} {
+		w.Write([]byte(s))
+	}
+	w.Close()
+	want := []string{"ab", "c", "", long[:maxLine], "end"}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("lines = %d %q...", len(lines), lines[0])
+	}
+}
+
+func TestCrashedTests(t *testing.T) {
+	read := func(name string) string {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	for _, tc := range []struct {
+		name, output string
+		want         []string
+	}{
+		{"parallel panic", read("parallel-panic.out"), []string{"TestB"}},
+		{"goroutine of a subtest", read("goroutine-panic.out"), []string{"TestD"}},
+		{"test timeout", "panic: test timed out after 1s\n\trunning tests:\n\t\tTestHang (1s)\n\t\tTestSlow/sub (1s)\n\ngoroutine 1 [running]:\n", []string{"TestHang", "TestSlow"}},
+		{"no crash", "--- FAIL: TestX (0.00s)\n", nil},
+		{"no test on the stack", "panic: x\n\ngoroutine 1 [running]:\nmain.main()\n\t/x.go:1\n", nil},
+	} {
+		if got := CrashedTests(tc.output); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestParseVerboseParallelPanic: when a parallel test panics, only it
+// failed; the tests it interrupted are unfinished, to be run again.
+func TestParseVerboseParallelPanic(t *testing.T) {
+	data, err := os.ReadFile("testdata/parallel-panic.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range ParseVerbose(string(data), true) {
+		got[s.Test] = s.Action
+	}
+	want := map[string]string{"TestA": "", "TestB": "fail", "TestC": ""}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestParseVerboseHuge: a test that printed far more than the cap keeps its
+// result and a bounded output that says what was cut.
+func TestParseVerboseHuge(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("=== RUN   TestBig\n")
+	for b.Len() < 4*maxTestOutput {
+		b.WriteString("    big_test.go:9: a line of output\n")
+	}
+	b.WriteString("    big_test.go:12: the failure\n--- FAIL: TestBig (0.50s)\n=== RUN   TestOK\n--- PASS: TestOK (0.00s)\n")
+	got := ParseVerbose(b.String(), false)
+	if len(got) != 2 || got[0].Action != "fail" || got[1].Action != "pass" {
+		t.Fatalf("got %+v", got)
+	}
+	out := got[0].Output
+	if len(out) > maxTestOutput+100 || !strings.Contains(out, CutMarker) || !strings.Contains(out, "the failure") {
+		t.Errorf("output of %d bytes, cut %v", len(out), strings.Contains(out, CutMarker))
+	}
+}
+
+func BenchmarkParseVerbose(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 16<<20; i++ {
+		fmt.Fprintf(&sb, "=== RUN   Test%d\n    x_test.go:3: some output line of a test\n--- PASS: Test%d (0.00s)\n", i%50, i%50)
+	}
+	out := sb.String()
+	b.SetBytes(int64(len(out)))
+	for b.Loop() {
+		ParseVerbose(out, true)
+	}
+}
+
+func FuzzParseVerbose(f *testing.F) {
+	for _, name := range []string{"parallel-panic.out", "goroutine-panic.out"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data), true)
+	}
+	f.Add("=== RUN   TestA\n--- PASS: TestA (0.01s)\n=== RUN   TestB\n=== PAUSE TestB\n=== CONT  TestB\npanic: x\n", false)
+	f.Fuzz(func(t *testing.T, out string, crashed bool) {
+		seen := map[string]bool{}
+		for _, s := range ParseVerbose(out, crashed) {
+			if seen[s.Test] {
+				t.Fatalf("test %q twice", s.Test)
+			}
+			seen[s.Test] = true
+			switch s.Action {
+			case "", "pass", "fail", "skip":
+			default:
+				t.Fatalf("action %q", s.Action)
+			}
+			if len(s.Output) > maxTestOutput+100 {
+				t.Fatalf("output of %d bytes", len(s.Output))
+			}
+		}
+		CrashedTests(out)
+	})
+}
+
+func FuzzSummarizer(f *testing.F) {
+	f.Add([]byte(`{"Action":"run","Package":"m","Test":"TestA"}` + "\n" + `{"Action":"output","Package":"m","Test":"TestA/x","Output":"hi\n"}` + "\n" + `{"Action":"fail","Package":"m","Test":"TestA","Elapsed":0.5}` + "\nnot json\n"))
+	f.Add([]byte(`{"ImportPath":"m [m.test]","Action":"build-output","Output":"x.go:1: bad\n"}` + "\n" + `{"Action":"fail","Package":"m","FailedBuild":"m [m.test]"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s Summarizer
+		w := &lineWriter{fn: s.AddLine}
+		w.Write(data)
+		w.Close()
+		for _, p := range s.Summaries() {
+			if p.Package == "" {
+				t.Fatal("a summary without a package")
+			}
+			for _, tr := range p.Tests {
+				if strings.Contains(tr.Test, "/") {
+					t.Fatalf("subtest %q summarized as a top-level test", tr.Test)
+				}
+			}
+		}
+	})
+}
