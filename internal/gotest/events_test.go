@@ -100,7 +100,7 @@ func TestTestJSONSeam(t *testing.T) {
 			t.Errorf("invocation %s", inv)
 		}
 		// Failing tests: exit status 1 with events.
-		return Outcome{ExitCode: 1, Stdout: []byte(`{"Action":"run","Package":"m","Test":"TestX"}`+"\n"+`{"Action":"fail","Package":"m","Test":"TestX","Elapsed":0.1}` + "\n")}, nil
+		return Outcome{ExitCode: 1, Stdout: []byte(`{"Action":"run","Package":"m","Test":"TestX"}` + "\n" + `{"Action":"fail","Package":"m","Test":"TestX","Elapsed":0.1}` + "\n")}, nil
 	}}
 	sums, _, err := r.TestJSON(context.Background(), "/m", time.Minute, nil, "./...")
 	if err != nil || len(sums) != 1 || len(sums[0].Tests) != 1 || sums[0].Tests[0].Test != "TestX" || sums[0].Tests[0].Action != "fail" {
