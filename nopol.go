@@ -48,6 +48,10 @@ type Options struct {
 	// Run, when set, selects the failing tests to repair by name; other
 	// failing tests are ignored (they may keep failing).
 	Run *regexp.Regexp
+	// Skip, when set, leaves the top-level tests it matches out of every
+	// run (go test -skip): a test that hangs, or needs what nopol's
+	// machine lacks.
+	Skip *regexp.Regexp
 	// Kinds are the repairs tried; 0 means KindAll.
 	Kinds Kinds
 
@@ -124,6 +128,11 @@ type Result struct {
 
 	// Tests are the results of the baseline run.
 	Tests []TestReport `json:"tests"`
+	// Flaky are the tests that passed and failed on identical runs, left
+	// out of every verdict; Skipped the tests left out with
+	// Options.Skip ("path.TestX").
+	Flaky   []string `json:"flaky"`
+	Skipped []string `json:"skipped"`
 	// Sites are the sites searched, in rank order.
 	Sites []SiteReport `json:"sites"`
 	// Candidates are the candidates validated, in order.
@@ -144,6 +153,9 @@ type TestReport struct {
 	Passed  bool   `json:"passed"`
 	// Repaired reports whether the repair targets this failing test.
 	Repaired bool `json:"repaired,omitempty"`
+	// Flaky reports that the test passed and failed on identical runs:
+	// it is left out of every verdict.
+	Flaky bool `json:"flaky,omitempty"`
 }
 
 // SiteReport describes a site and how its search went.
@@ -264,9 +276,40 @@ func (p Phase) MarshalJSON() ([]byte, error) {
 }
 
 // InputError reports that the module cannot be repaired as given: it does
-// not compile, no test fails, or a failing test is flaky.
+// not compile, no test fails, a failing test is flaky, a test hangs.
 type InputError struct {
 	Msg string
 }
 
 func (e *InputError) Error() string { return e.Msg }
+
+// EnvError reports that the environment keeps nopol from working: the go
+// command cannot run, the temp dir cannot be written.
+type EnvError struct {
+	Msg string
+}
+
+func (e *EnvError) Error() string { return e.Msg }
+
+// fillLists makes the nil lists of res empty, so that JSON shows [] and
+// never null.
+func (res *Result) fillLists() {
+	if res.Tests == nil {
+		res.Tests = []TestReport{}
+	}
+	if res.Flaky == nil {
+		res.Flaky = []string{}
+	}
+	if res.Skipped == nil {
+		res.Skipped = []string{}
+	}
+	if res.Sites == nil {
+		res.Sites = []SiteReport{}
+	}
+	if res.Candidates == nil {
+		res.Candidates = []CandidateReport{}
+	}
+	if res.Phases == nil {
+		res.Phases = []Phase{}
+	}
+}

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/gotest"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -61,6 +63,11 @@ type repairer struct {
 	// failed are the fragments each failing test's failures are
 	// attributed to in its coverage run, unless Options.NoPurify.
 	failed map[testKey][]angelic.Fragment
+	// fl is what is known of flaky tests; serial the tests that fail
+	// when run beside others and pass alone (they share a file, a port):
+	// they run alone.
+	fl     flakiness
+	serial map[testKey]bool
 }
 
 // phaseOrder lists the phases in pipeline order.
@@ -112,6 +119,8 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 		}
 	}
 	r.res.Total = time.Since(r.start)
+	r.res.Flaky = r.flakyNames()
+	r.res.fillLists()
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
@@ -229,31 +238,40 @@ func (r *repairer) load(ctx context.Context) error {
 	}
 	r.prog = prog
 	r.res.Module, r.res.Dir = prog.Module, prog.Dir
+	if r.opts.Skip != nil {
+		r.res.Skipped = prog.SkipTests(r.opts.Skip)
+		r.logf("load: %s left out with -skip", plural(len(r.res.Skipped), "test"))
+	}
 	if len(prog.Packages) == 0 {
 		return &InputError{Msg: fmt.Sprintf("loading %s: no package with tests; nopol needs failing tests to repair", what)}
 	}
 	return nil
 }
 
+// baselineLimit bounds each test binary of the plain runs: a third of
+// the repair's time limit, at least 10s (or the whole limit when shorter).
+// A test still running then hangs, or is too slow to repair within
+// Options.Timeout.
+func (r *repairer) baselineLimit() time.Duration {
+	return max(r.opts.Timeout/3, min(10*time.Second, r.opts.Timeout))
+}
+
 func (r *repairer) baseline(ctx context.Context) error {
 	r.enter("baseline")
 	r.logf("baseline: running the tests of %s", plural(len(r.prog.Packages), "package"))
-	results, err := r.c.Baseline(ctx, r.prog, r.opts.Timeout)
-	var le *collect.LoadError
-	if errors.As(err, &le) {
-		return &InputError{Msg: le.Msg}
-	}
+	limit := r.baselineLimit()
+	results, err := r.c.Baseline(ctx, r.prog, limit)
 	if err != nil {
-		return fmt.Errorf("testing %s: %w", r.prog.Module, err)
+		return r.baselineError(ctx, err)
 	}
 	r.elapsed = map[testKey]time.Duration{}
 	r.ignored = map[string]bool{}
 	r.failingByID = map[string]testKey{}
 	var allFailing []string
+	var failing []testKey
 	for _, t := range results {
 		k := testKey{t.Package, t.Test}
 		r.elapsed[k] = t.Elapsed
-		rep := TestReport{Package: t.Package, Name: t.Test, Passed: t.Passed}
 		switch {
 		case t.Skipped:
 			continue
@@ -262,23 +280,68 @@ func (r *repairer) baseline(ctx context.Context) error {
 		default:
 			allFailing = append(allFailing, t.Test)
 			if r.opts.Run == nil || r.opts.Run.MatchString(t.Test) {
-				r.failing = append(r.failing, k)
-				r.failingByID[k.id()] = k
-				rep.Repaired = true
+				failing = append(failing, k)
 			} else {
 				r.ignored[t.Test] = true
 			}
 		}
-		r.res.Tests = append(r.res.Tests, rep)
 	}
 	switch {
 	case len(allFailing) == 0:
 		return &InputError{Msg: fmt.Sprintf("testing %s: all %d tests pass; nopol repairs a module with failing tests", r.prog.Module, len(r.passing))}
-	case len(r.failing) == 0:
+	case len(failing) == 0:
 		return &InputError{Msg: fmt.Sprintf("testing %s: no failing test matches -run %q (failing: %s)", r.prog.Module, r.opts.Run, strings.Join(allFailing, ", "))}
 	}
 	r.logf("baseline: %s, %d failing: %s", plural(len(r.passing)+len(allFailing), "test"), len(allFailing), strings.Join(allFailing, ", "))
+	if r.failing, err = r.confirmFailing(ctx, failing, limit); err != nil {
+		return err
+	}
+	for _, k := range r.failing {
+		r.failingByID[k.id()] = k
+	}
+	for _, t := range results {
+		k := testKey{t.Package, t.Test}
+		if t.Skipped {
+			continue
+		}
+		r.res.Tests = append(r.res.Tests, TestReport{Package: t.Package, Name: t.Test, Passed: t.Passed, Repaired: r.isFailing(k), Flaky: r.isFlaky(k)})
+	}
+	if len(r.failing) == 0 {
+		return &InputError{Msg: fmt.Sprintf("testing %s: every failing test is flaky (%s): it passes on some runs and fails on others; make it deterministic, or leave it out with -skip", r.prog.Module, strings.Join(r.flakyNames(), ", "))}
+	}
 	return nil
+}
+
+// baselineError explains a failed baseline run.
+func (r *repairer) baselineError(ctx context.Context, err error) error {
+	var (
+		le *collect.LoadError
+		he *collect.HangError
+		be *collect.BinaryError
+	)
+	switch {
+	case errors.As(err, &le):
+		return &InputError{Msg: le.Msg}
+	case errors.As(err, &he):
+		quoted := make([]string, len(he.Tests))
+		for i, t := range he.Tests {
+			quoted[i] = regexp.QuoteMeta(t)
+		}
+		return &InputError{Msg: fmt.Sprintf("%v (the plain run may take a third of -timeout %s); fix it, leave it out with -skip '^(%s)$', or raise -timeout\n%s",
+			he, r.opts.Timeout, strings.Join(quoted, "|"), goroutinesOf(he.Output, he.Tests))}
+	case errors.As(err, &be):
+		msg := be.Error()
+		if out := lastLines(be.Output, 40); out != "" {
+			msg += "; its output:\n" + out
+		}
+		return &InputError{Msg: msg}
+	case ctx.Err() == nil && gotest.IsTimeout(err):
+		return &InputError{Msg: fmt.Sprintf("testing %s: the plain run did not end: %v", r.prog.Module, err)}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return &EnvError{Msg: fmt.Sprintf("testing %s: %v", r.prog.Module, err)}
 }
 
 // coverage re-runs the failing tests in the instrumented binary (a test
@@ -288,6 +351,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 	r.enter("coverage")
 	r.cover = map[testKey]collect.Result{}
 	r.failed = map[testKey][]angelic.Fragment{}
+	r.serial = map[testKey]bool{}
 	tests := append(slices.Clone(r.failing), r.passing...)
 	runs := make([]collect.Run, len(tests))
 	for i, k := range tests {
@@ -295,24 +359,53 @@ func (r *repairer) coverage(ctx context.Context) error {
 			PrintConstituents: !r.opts.NoPurify && i < len(r.failing)}
 	}
 	r.logf("coverage: running %s", plural(len(runs), "test"))
-	results, err := runAll(ctx, r.bin, runs, r.opts.Parallel)
+	results, err := r.runAll(ctx, runs)
 	r.res.Runs += len(runs)
 	if err != nil {
 		return fmt.Errorf("running the instrumented tests: %w", err)
 	}
+	// A result that differs from the plain run's is checked by running
+	// the test again alone: tests that share a file or a port collide
+	// under parallel runs; those run alone from then on.
+	var again []int
+	for i := range tests {
+		if results[i].Passed == (i < len(r.failing)) {
+			again = append(again, i)
+		}
+	}
+	if len(again) > 0 {
+		r.logf("coverage: running %s again, one at a time", plural(len(again), "test"))
+	}
+	for _, i := range again {
+		res, err := r.bin.Run(ctx, runs[i])
+		r.res.Runs++
+		if err != nil {
+			return fmt.Errorf("running the instrumented tests: %w", err)
+		}
+		if res.Passed != (i < len(r.failing)) {
+			results[i] = res
+			r.serial[tests[i]] = true
+			r.logf("coverage: %s gives its plain result when run alone; it runs alone from now on", tests[i].name)
+		}
+	}
+	var failing []testKey
 	for i, k := range tests {
 		res := results[i]
-		failing := i < len(r.failing)
-		if failing && res.Passed {
-			return &InputError{Msg: fmt.Sprintf("checking %s: it failed in the plain run but passed when run again alone: the test is flaky or depends on other tests; make it deterministic or leave it out with -run", k.name)}
-		}
-		if !failing && !res.Passed {
-			r.logf("warning: %s passed in the plain run but failed instrumented; left out of the search", k.name)
+		isFailing := i < len(r.failing)
+		if isFailing && res.Passed {
+			r.logf("warning: %s failed on every plain run but passes instrumented; left out of the search (a nopol bug: please report it)", k.name)
 			continue
+		}
+		if !isFailing && !res.Passed {
+			r.logf("warning: %s passed in the plain run but failed instrumented, alone too; left out of the search", k.name)
+			continue
+		}
+		if isFailing {
+			failing = append(failing, k)
 		}
 		r.vlogf("coverage %s: passed=%v, %d sites reached", k.name, res.Passed, reachedCount(res))
 		r.cover[k] = res
-		if failing && !r.opts.NoPurify {
+		if isFailing && !r.opts.NoPurify {
 			frs := r.failingFragments(k, res.Output)
 			r.vlogf("coverage %s: failures in %s", k.name, describeFragments(r.fragmentReports(k, angelic.Force{Fragments: frs}, false)))
 			if !r.wholeTest(k, frs) {
@@ -320,6 +413,10 @@ func (r *repairer) coverage(ctx context.Context) error {
 			}
 		}
 	}
+	if len(failing) == 0 {
+		return &InputError{Msg: fmt.Sprintf("checking %s: the failing tests pass when instrumented; nothing is left to repair", strings.Join(testNames(r.failing), ", "))}
+	}
+	r.failing = failing
 	return nil
 }
 

@@ -53,12 +53,14 @@ type fake struct {
 	dir     string
 	tests   []fakeTest
 	loadErr error
-	flaky   bool       // failing tests pass when instrumented
-	hang    bool       // forced runs hang until their timeout
-	good    string     // the candidate that passes the suite
-	mu      sync.Mutex // guards runs
-	runs    []collect.Run
-	closed  int
+	flaky   bool // failing tests pass when instrumented
+	// flakyTests pass and fail on identical runs.
+	flakyTests map[string]bool
+	hang       bool       // forced runs hang until their timeout
+	good       string     // the candidate that passes the suite
+	mu         sync.Mutex // guards runs
+	runs       []collect.Run
+	closed     int
 	// schemas counts the schemas built, schemaCands has the last one's
 	// candidates.
 	schemas     int
@@ -215,6 +217,28 @@ func (f *fake) suite(good bool) collect.SuiteResult {
 
 func (s *fakeSchema) Close() error { return nil }
 
+// Rerun repeats each test's plain outcome, but for the tests of
+// flakyTests, which fail once and pass the other runs.
+func (f *fake) Rerun(ctx context.Context, prog *collect.Program, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error) {
+	out := map[collect.TestID]collect.Repeats{}
+	for _, id := range tests {
+		for _, t := range f.tests {
+			if t.name != id.Test {
+				continue
+			}
+			switch {
+			case f.flakyTests[t.name]:
+				out[id] = collect.Repeats{Passes: count - 1, Fails: 1}
+			case f.exec(t, collect.Run{ForceSegment: -1}).Passed:
+				out[id] = collect.Repeats{Passes: count}
+			default:
+				out[id] = collect.Repeats{Fails: count}
+			}
+		}
+	}
+	return out, nil
+}
+
 func (f *fake) VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error) {
 	return f.suite(strings.Contains(string(src), "if "+f.good+" {")), nil
 }
@@ -353,7 +377,8 @@ func TestRepairOutcomes(t *testing.T) {
 			f.loadErr = &collect.LoadError{Msg: "loading ./...: the module does not compile: m.go:3:1: syntax error"}
 		}, input: "m.go:3:1: syntax error"},
 		{name: "nothing fails", edit: func(f *fake) { f.tests = f.tests[:2] }, input: "all 2 tests pass"},
-		{name: "flaky", edit: func(f *fake) { f.flaky = true }, input: "flaky"},
+		{name: "passes instrumented", edit: func(f *fake) { f.flaky = true }, input: "the failing tests pass when instrumented"},
+		{name: "flaky", edit: func(f *fake) { f.flakyTests = map[string]bool{"TestZero": true} }, input: "every failing test is flaky (TestZero)"},
 		{name: "run matches nothing", opts: Options{Run: regexp.MustCompile("Nope")}, input: "no failing test matches -run"},
 		{name: "no candidate passes", edit: func(f *fake) { f.good = "x" }, reason: "no patch at the 2 most suspicious sites, nor among 9 mutants of the top 2 conditions"}, // n < 0 was validated by synthesis
 		{name: "no candidate passes, no mutants", edit: func(f *fake) { f.good = "x" }, opts: Options{NoMutants: true}, reason: "no patch at the 2 most suspicious sites"},

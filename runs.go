@@ -20,6 +20,7 @@ type collector interface {
 	Instrument(ctx context.Context, prog *collect.Program) (testBinary, error)
 	BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, candidates []string, timeout time.Duration) (suiteRunner, error)
 	VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error)
+	Rerun(ctx context.Context, prog *collect.Program, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error)
 }
 
 // testBinary is a *collect.Build.
@@ -69,10 +70,52 @@ func (realCollector) VerifyPatch(ctx context.Context, prog *collect.Program, fil
 	return collect.VerifyPatch(ctx, prog, file, src, timeout)
 }
 
-// runAll runs rs on bin, at most parallel at once, and returns the results
-// in the order of rs. The first error is returned once every started run
-// has ended.
-func runAll(ctx context.Context, bin testBinary, rs []collect.Run, parallel int) ([]collect.Result, error) {
+func (realCollector) Rerun(ctx context.Context, prog *collect.Program, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error) {
+	return collect.Rerun(ctx, prog, tests, count, timeout)
+}
+
+// runAll runs rs on the instrumented binary, at most Options.Parallel at
+// once but for the tests that must run alone (repairer.serial), run one by
+// one after the others, and returns the results in the order of rs.
+func (r *repairer) runAll(ctx context.Context, rs []collect.Run) ([]collect.Result, error) {
+	var together, alone []int
+	for i, run := range rs {
+		if r.serial[testKey{run.Package, run.Test}] {
+			alone = append(alone, i)
+		} else {
+			together = append(together, i)
+		}
+	}
+	if len(alone) == 0 {
+		return runParallel(ctx, r.bin, rs, r.opts.Parallel)
+	}
+	out := make([]collect.Result, len(rs))
+	pick := func(idx []int) []collect.Run {
+		sub := make([]collect.Run, len(idx))
+		for j, i := range idx {
+			sub[j] = rs[i]
+		}
+		return sub
+	}
+	for _, part := range []struct {
+		idx      []int
+		parallel int
+	}{{together, r.opts.Parallel}, {alone, 1}} {
+		res, err := runParallel(ctx, r.bin, pick(part.idx), part.parallel)
+		for j, i := range part.idx {
+			out[i] = res[j]
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// runParallel runs rs on bin, at most parallel at once, and returns the
+// results in the order of rs. The first error is returned once every
+// started run has ended.
+func runParallel(ctx context.Context, bin testBinary, rs []collect.Run, parallel int) ([]collect.Result, error) {
 	out := make([]collect.Result, len(rs))
 	errs := make([]error, len(rs))
 	if parallel < 1 {

@@ -278,7 +278,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		keys = append(keys, k)
 	}
 	r.logf("snapshot: running %s (%d failing with their angelic value)", plural(len(runs), "test"), nFailing)
-	results, err := runAll(ctx, r.bin, runs, r.opts.Parallel)
+	results, err := r.runAll(ctx, runs)
 	r.res.Runs += len(runs)
 	if err != nil {
 		return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)

@@ -54,7 +54,10 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 		if err != nil {
 			return false, fmt.Errorf("validating %s at site %d: %w", src, site.ID, err)
 		}
-		ok := r.acceptable(sr)
+		ok, err := r.judge(ctx, site.Package, sr)
+		if err != nil {
+			return false, err
+		}
 		r.record(site, st, src, sr, ok)
 		r.logf("%s `%s`: %s", name, src, suiteSummary(sr, ok))
 		if !ok {
@@ -96,45 +99,6 @@ func suiteSummary(sr collect.SuiteResult, ok bool) string {
 	return "fails " + strings.Join(append(slices.Clip(sr.Failed), sr.FailedElsewhere...), ", ")
 }
 
-// acceptable reports whether a suite run passes, but for the failing tests
-// left out with -run.
-func (r *repairer) acceptable(sr collect.SuiteResult) bool {
-	if sr.Passed {
-		return true
-	}
-	if sr.TimedOut || len(sr.Failed)+len(sr.FailedElsewhere) == 0 || len(r.ignored) == 0 {
-		return false
-	}
-	for _, f := range sr.Failed {
-		top, _, _ := strings.Cut(f, "/")
-		if !r.ignored[top] {
-			return false
-		}
-	}
-	for _, f := range sr.FailedElsewhere {
-		if !r.ignoredElsewhere(f) {
-			return false
-		}
-	}
-	return true
-}
-
-// ignoredElsewhere reports whether a qualified failure of another package
-// ("example.com/p.TestX/sub") is one of the failing tests left out with -run.
-func (r *repairer) ignoredElsewhere(qualified string) bool {
-	for name := range r.ignored {
-		i := strings.Index(qualified, "."+name)
-		if i < 0 {
-			continue
-		}
-		rest := qualified[i+1+len(name):]
-		if rest == "" || rest[0] == '/' {
-			return true
-		}
-	}
-	return false
-}
-
 // tryPatch writes cond into the source, runs the suite with the patched
 // file through an overlay, and when it passes fills in the result.
 func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, cond, name string, rep *SiteReport) (bool, error) {
@@ -153,7 +117,10 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, co
 	if err != nil {
 		return false, fmt.Errorf("checking the patch of %s: %w", rep.File, err)
 	}
-	ok := r.acceptable(sr)
+	ok, err := r.judge(ctx, site.Package, sr)
+	if err != nil {
+		return false, err
+	}
 	r.record(site, st, cond, sr, ok)
 	r.logf("%s `%s`: %s", name, cond, suiteSummary(sr, ok))
 	if !ok {

@@ -1,35 +1,74 @@
 package nopol
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/nopol-go/nopol/collect"
 )
 
-func TestAcceptable(t *testing.T) {
+func TestJudge(t *testing.T) {
 	ignored := map[string]bool{"TestLeftOut": true}
 	tests := []struct {
 		name    string
 		ignored map[string]bool
 		sr      collect.SuiteResult
 		want    bool
+		// reruns is how many flakiness checks the verdict takes.
+		reruns int
 	}{
-		{"passes", nil, collect.SuiteResult{Passed: true}, true},
-		{"fails, nothing left out", nil, collect.SuiteResult{Failed: []string{"TestA"}}, false},
-		{"only a left-out test fails", ignored, collect.SuiteResult{Failed: []string{"TestLeftOut/case"}}, true},
-		{"another test fails too", ignored, collect.SuiteResult{Failed: []string{"TestLeftOut", "TestB"}}, false},
-		{"a test of another package fails", ignored, collect.SuiteResult{Failed: []string{"TestLeftOut"}, FailedElsewhere: []string{"example.com/m/api.TestB"}}, false},
-		{"a left-out test of another package fails", ignored, collect.SuiteResult{FailedElsewhere: []string{"example.com/m/api.TestLeftOut/sub"}}, true},
-		{"a prefix of a left-out name is not it", ignored, collect.SuiteResult{FailedElsewhere: []string{"example.com/m/api.TestLeftOutToo"}}, false},
-		{"timeout", ignored, collect.SuiteResult{TimedOut: true, Failed: []string{"TestLeftOut"}}, false},
-		{"fails without names", ignored, collect.SuiteResult{}, false},
+		{"passes", nil, collect.SuiteResult{Passed: true}, true, 0},
+		{"fails, nothing left out", nil, collect.SuiteResult{Failed: []string{"TestA"}}, false, 1},
+		{"only a left-out test fails", ignored, collect.SuiteResult{Failed: []string{"TestLeftOut/case"}}, true, 0},
+		{"another test fails too", ignored, collect.SuiteResult{Failed: []string{"TestLeftOut", "TestB"}}, false, 1},
+		{"a test of another package fails", ignored, collect.SuiteResult{Failed: []string{"TestLeftOut"}, FailedElsewhere: []string{"example.com/m/api.TestB"}}, false, 1},
+		{"a left-out test of another package fails", ignored, collect.SuiteResult{FailedElsewhere: []string{"example.com/m/api.TestLeftOut/sub"}}, true, 0},
+		{"a prefix of a left-out name is not it", ignored, collect.SuiteResult{FailedElsewhere: []string{"example.com/m/api.TestLeftOutToo"}}, false, 1},
+		{"timeout", ignored, collect.SuiteResult{TimedOut: true, Failed: []string{"TestLeftOut"}}, false, 0},
+		{"fails without names", ignored, collect.SuiteResult{}, false, 0},
+		{"a flaky test fails", nil, collect.SuiteResult{Failed: []string{"TestFlaky"}}, true, 1},
+		{"a flaky test of another package fails", nil, collect.SuiteResult{FailedElsewhere: []string{"example.com/m/api.TestFlaky"}}, true, 1},
+		{"a flaky and a stable test fail", nil, collect.SuiteResult{Failed: []string{"TestFlaky/x", "TestA"}}, false, 1},
+		{"the test to repair still fails", nil, collect.SuiteResult{Failed: []string{"TestFlaky", "TestZero"}}, false, 0},
+		{"too many failures to be flakiness", nil, collect.SuiteResult{Failed: []string{"TestFlaky", "TestA", "TestB", "TestC"}}, false, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &repairer{ignored: tt.ignored}
-			if got := r.acceptable(tt.sr); got != tt.want {
-				t.Errorf("acceptable(%+v) = %v, want %v", tt.sr, got, tt.want)
+			f := newFake(t)
+			f.flakyTests = map[string]bool{"TestFlaky": true}
+			for _, n := range []string{"TestA", "TestB", "TestC", "TestFlaky"} {
+				f.tests = append(f.tests, fakeTest{name: n, inputs: []int64{1}})
+			}
+			prog := f.program()
+			prog.Packages = append(prog.Packages, "example.com/m/api")
+			r := &repairer{ignored: tt.ignored, c: &countingRerun{fake: f}, prog: prog, res: &Result{},
+				failing: []testKey{{"example.com/m", "TestZero"}}}
+			got, err := r.judge(context.Background(), "example.com/m", tt.sr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("judge(%+v) = %v, want %v", tt.sr, got, tt.want)
+			}
+			if n := r.c.(*countingRerun).n; n != tt.reruns {
+				t.Errorf("%d flakiness checks, want %d", n, tt.reruns)
+			}
+			// A second judgement of the same run checks nothing again.
+			if again, _ := r.judge(context.Background(), "example.com/m", tt.sr); again != got || r.c.(*countingRerun).n != tt.reruns {
+				t.Errorf("judged again: %v after %d checks", again, r.c.(*countingRerun).n)
 			}
 		})
 	}
+}
+
+// countingRerun counts the flakiness checks.
+type countingRerun struct {
+	*fake
+	n int
+}
+
+func (c *countingRerun) Rerun(ctx context.Context, prog *collect.Program, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error) {
+	c.n++
+	return c.fake.Rerun(ctx, prog, tests, count, timeout)
 }

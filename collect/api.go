@@ -6,7 +6,9 @@ package collect
 
 import (
 	"context"
+	"fmt"
 	"go/token"
+	"strings"
 	"sync"
 	"time"
 
@@ -122,6 +124,8 @@ type Program struct {
 	// constituents are the marked test constituents per package, set by
 	// Instrument.
 	constituents map[string][]purify.Constituent
+	// skip is the -skip pattern of the tests left out (see SkipTests).
+	skip string
 }
 
 // LoadError reports that the module does not compile or cannot be loaded;
@@ -129,6 +133,38 @@ type Program struct {
 type LoadError struct{ Msg string }
 
 func (e *LoadError) Error() string { return e.Msg }
+
+// HangError reports tests that did not finish within the time limit of
+// the plain run: they hang, or are too slow for the limit.
+type HangError struct {
+	Package string
+	Tests   []string
+	Limit   time.Duration
+	// Output is the end of what the binary printed (the goroutines).
+	Output string
+}
+
+func (e *HangError) Error() string {
+	return fmt.Sprintf("testing %s: %s did not finish within %s in the plain run: it hangs or is too slow", e.Package, strings.Join(e.Tests, ", "), e.Limit)
+}
+
+// BinaryError reports a test binary that failed without a failing test:
+// a panic in an init function or a TestMain that exits before or without
+// running the tests.
+type BinaryError struct {
+	Package string
+	// Ran is how many of the package's tests reported a result.
+	Ran    int
+	Output string
+}
+
+func (e *BinaryError) Error() string {
+	what := "the test binary failed before any test failed"
+	if e.Ran == 0 {
+		what = "the test binary ran none of the package's tests"
+	}
+	return fmt.Sprintf("testing %s: %s (a panic in an init function, or a TestMain that exits without calling m.Run or ignores its result)", e.Package, what)
+}
 
 // Build is an instrumented, compiled test binary per package. Close removes
 // its temp dir.

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,15 +22,23 @@ const defaultSuiteTimeout = 10 * time.Minute
 // an overlay and a -run pattern when not "". timeout is passed to the test
 // binaries; the go command itself gets more, for compiling.
 func goTest(ctx context.Context, r *gotest.Runner, prog *Program, pkgs []string, overlay, run string, timeout time.Duration) ([]gotest.PackageSummary, error) {
+	return goTestCount(ctx, r, prog, pkgs, overlay, run, timeout, 1)
+}
+
+// goTestCount is goTest running each test count times.
+func goTestCount(ctx context.Context, r *gotest.Runner, prog *Program, pkgs []string, overlay, run string, timeout time.Duration, count int) ([]gotest.PackageSummary, error) {
 	if timeout <= 0 {
 		timeout = defaultSuiteTimeout
 	}
-	extra := []string{"-vet=off", "-timeout=" + timeout.String()}
+	extra := []string{"-vet=off", "-timeout=" + timeout.String(), "-count=" + strconv.Itoa(max(count, 1))}
 	if overlay != "" {
 		extra = append(extra, "-overlay="+overlay)
 	}
 	if run != "" {
 		extra = append(extra, "-run="+run)
+	}
+	if prog.skip != "" {
+		extra = append(extra, "-skip="+prog.skip)
 	}
 	sums, _, err := r.TestJSON(ctx, prog.Dir, 2*timeout+5*time.Minute, extra, pkgs...)
 	if err != nil {
@@ -58,6 +68,10 @@ type suiteRun struct {
 	// failing test (TestMain, init), with their output.
 	buildFailed map[string]string
 	pkgFailed   map[string]string
+	// hung are the tests a package's test timeout named, with the
+	// binary's output.
+	hung       map[string][]string
+	hungOutput map[string]string
 }
 
 // runSuite runs the tests of pkgs with `go test -json`. A test that crashes
@@ -70,12 +84,17 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 		extra:       map[string][]string{},
 		buildFailed: map[string]string{},
 		pkgFailed:   map[string]string{},
+		hung:        map[string][]string{},
+		hungOutput:  map[string]string{},
 	}
 	for _, p := range pkgs {
 		sr.tests[p] = map[string]gotest.TestSummary{}
 	}
 	pending, run := pkgs, ""
 	for round := 0; len(pending) > 0 && round < 20; round++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		sums, err := goTest(ctx, gotest.Default, prog, pending, overlay, run, timeout)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -94,15 +113,21 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 				continue
 			}
 			failedTest := false
-			crashed := unfinished(s)
+			crashed, hung := crashedIn(s)
+			if hung {
+				sr.hung[s.Package] = crashed
+				sr.hungOutput[s.Package] = crashOutput(s)
+			}
 			for _, t := range s.Tests {
 				if t.Action == "" {
-					if t.Test != crashed {
+					if !contains(crashed, t.Test) {
+						// Interrupted by another test's crash: run
+						// again.
 						continue
 					}
-					// The only test running when the binary died
-					// (stack overflow, endless recursion, the test
-					// timeout): it failed.
+					// A test whose crash killed the binary (a panic
+					// in a goroutine of its own, a stack overflow, the
+					// test timeout): it failed.
 					t.Action = "fail"
 					t.Output = strings.TrimSpace(t.Output + "\n" + s.Output)
 				}
@@ -159,6 +184,18 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 		if out, ok := sr.buildFailed[p]; ok {
 			return nil, &LoadError{Msg: fmt.Sprintf("building the tests of %s: the package does not compile; fix these errors first:\n%s", p, out)}
 		}
+		if names := sr.hung[p]; len(names) > 0 {
+			return nil, &HangError{Package: p, Tests: names, Limit: timeout, Output: sr.hungOutput[p]}
+		}
+		ran := 0
+		for _, name := range prog.Tests[p] {
+			if _, ok := sr.tests[p][name]; ok {
+				ran++
+			}
+		}
+		if out, ok := sr.pkgFailed[p]; ok || (ran == 0 && len(prog.Tests[p]) > 0) {
+			return nil, &BinaryError{Package: p, Ran: ran, Output: out}
+		}
 	}
 	var out []TestResult
 	if prog.suiteTime == nil {
@@ -189,34 +226,45 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 	return out, nil
 }
 
-// unfinished returns the one test of a failed package that started and
-// never finished, "" when there is none or several (parallel tests: which
-// one crashed the binary is not known, so they are run again).
-func unfinished(s gotest.PackageSummary) string {
+// crashedIn returns the tests of a failed package whose crash killed the
+// binary: those the crash's stack names (gotest.CrashedTests), or else the
+// one test that started and never finished; none when there are several
+// and the stack names none of them (they are run again). hung reports a
+// test timeout.
+func crashedIn(s gotest.PackageSummary) (tests []string, hung bool) {
 	if s.Action != "fail" {
-		return ""
+		return nil, false
 	}
-	name := ""
+	var unfinished []string
 	for _, t := range s.Tests {
-		if t.Action != "" {
-			continue
+		if t.Action == "" {
+			unfinished = append(unfinished, t.Test)
 		}
-		if name != "" {
-			return ""
-		}
-		name = t.Test
 	}
-	return name
+	out := crashOutput(s)
+	hung = strings.Contains(out, "panic: test timed out after ")
+	if named := gotest.CrashedTests(out); len(named) > 0 {
+		return named, hung
+	}
+	if len(unfinished) == 1 {
+		return unfinished, hung
+	}
+	return nil, hung
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// crashOutput is what the unfinished tests of s and the package printed.
+func crashOutput(s gotest.PackageSummary) string {
+	var b strings.Builder
+	for _, t := range s.Tests {
+		if t.Action == "" || strings.Contains(t.Output, "panic: ") {
+			b.WriteString(t.Output)
 		}
 	}
-	return false
+	b.WriteString(s.Output)
+	return b.String()
 }
+
+func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 // dependents returns the packages of prog with tests whose test binaries
 // link path, path first when it has tests.
@@ -320,4 +368,64 @@ func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, ti
 		}
 	}
 	return res, nil
+}
+
+// SkipTests leaves the top-level tests matching re out of every run: they
+// are dropped from Tests and passed to `go test -skip` and the binaries'
+// -test.skip. It returns the tests left out, per package as
+// "path.TestX", sorted.
+func (prog *Program) SkipTests(re *regexp.Regexp) []string {
+	var skipped []string
+	for p, names := range prog.Tests {
+		var keep []string
+		for _, n := range names {
+			if re.MatchString(n) {
+				skipped = append(skipped, p+"."+n)
+				continue
+			}
+			keep = append(keep, n)
+		}
+		prog.Tests[p] = keep
+	}
+	sort.Strings(skipped)
+	prog.skip = re.String()
+	return skipped
+}
+
+// TestID names a top-level test of a package.
+type TestID struct{ Package, Test string }
+
+// Repeats counts the results of a test run several times.
+type Repeats struct{ Passes, Fails int }
+
+// Rerun runs the given tests count times each in one `go test -count`
+// per package, on the user's files, and counts their results. A test with neither
+// count did not finish (it crashed the binary or timed out). timeout bounds
+// each package's test binary.
+func Rerun(ctx context.Context, prog *Program, tests []TestID, count int, timeout time.Duration) (map[TestID]Repeats, error) {
+	byPkg := map[string][]string{}
+	var pkgs []string
+	for _, t := range tests {
+		if _, ok := byPkg[t.Package]; !ok {
+			pkgs = append(pkgs, t.Package)
+		}
+		byPkg[t.Package] = append(byPkg[t.Package], t.Test)
+	}
+	sort.Strings(pkgs)
+	out := map[TestID]Repeats{}
+	for _, p := range pkgs {
+		sums, err := goTestCount(ctx, gotest.Default, prog, []string{p}, "", namesPattern(byPkg[p]), timeout, count)
+		if err != nil {
+			if ctx.Err() != nil {
+				return out, ctx.Err()
+			}
+			return out, fmt.Errorf("running %s again: %w", strings.Join(byPkg[p], ", "), err)
+		}
+		for _, s := range sums {
+			for _, t := range s.Tests {
+				out[TestID{s.Package, t.Test}] = Repeats{Passes: t.Passes, Fails: t.Fails}
+			}
+		}
+	}
+	return out, nil
 }

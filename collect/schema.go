@@ -249,6 +249,9 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 		// A crash keeps later tests from running: run those again.
 		ran := map[string]bool{}
 		args := []string{"-test.count=1", "-test.v", "-test.timeout=0"}
+		if s.prog.skip != "" {
+			args = append(args, "-test.skip="+s.prog.skip)
+		}
 		for round := 0; round < 20; round++ {
 			out, err := s.runner.Run(ctx, &gotest.Invocation{
 				Path:    bin,
@@ -300,6 +303,9 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 				break
 			}
 			args = []string{"-test.count=1", "-test.v", "-test.timeout=0", "-test.run=" + namesPattern(left)}
+			if s.prog.skip != "" {
+				args = append(args, "-test.skip="+s.prog.skip)
+			}
 		}
 		if res.TimedOut {
 			break

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -85,8 +86,18 @@ func TestInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	for _, after := range []string{"coverage:", "site 1/"} {
-		t.Run(strings.TrimSuffix(after, ":"), func(t *testing.T) {
+	for _, tc := range []struct {
+		sig   syscall.Signal
+		after string
+	}{
+		{syscall.SIGINT, "coverage:"},
+		{syscall.SIGINT, "site 1/"},
+		{syscall.SIGTERM, "coverage:"},
+		{syscall.SIGTERM, "baseline: running"},
+		{syscall.SIGKILL, "baseline: running"},
+		{syscall.SIGKILL, "coverage:"},
+	} {
+		t.Run(tc.sig.String()+"/"+strings.Fields(tc.after)[0], func(t *testing.T) {
 			cmd := exec.Command(bin, "fix", "-v", "-C", mod)
 			cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 			stderr, err := cmd.StderrPipe()
@@ -98,23 +109,44 @@ func TestInterrupt(t *testing.T) {
 			}
 			var log strings.Builder
 			sc := bufio.NewScanner(stderr)
-			sent := false
+			var sent time.Time
 			for sc.Scan() {
 				log.WriteString(sc.Text() + "\n")
-				if !sent && strings.Contains(sc.Text(), after) {
+				if sent.IsZero() && strings.Contains(sc.Text(), tc.after) {
+					time.Sleep(300 * time.Millisecond) // let the phase start its processes
 					if during, _ := nopolTemps(tmp); len(during) == 0 {
 						t.Errorf("no nopol-* temp dir in %s while running: the check below proves nothing", tmp)
 					}
-					if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+					if tc.sig == syscall.SIGKILL && len(processesUnder(t, tmp, 0)) == 0 {
+						t.Errorf("no process under %s while running: the check below proves nothing", tmp)
+					}
+					if err := cmd.Process.Signal(tc.sig); err != nil {
 						t.Fatal(err)
 					}
-					sent = true
+					sent = time.Now()
 					time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
 				}
 			}
 			err = cmd.Wait()
-			if !sent {
-				t.Fatalf("nopol ended before %q:\n%s", after, log.String())
+			took := time.Since(sent)
+			if sent.IsZero() {
+				t.Fatalf("nopol ended before %q:\n%s", tc.after, log.String())
+			}
+			t.Logf("ended %v after %v", took, tc.sig)
+			if tc.sig == syscall.SIGKILL {
+				// Everything nopol started dies with it: the go command
+				// and the test binaries it runs, and those nopol runs.
+				if left := processesUnder(t, tmp, 5*time.Second); len(left) > 0 {
+					t.Errorf("processes left running after SIGKILL: %v", left)
+				}
+				gotmp, _ := nopolTemps(tmp)
+				for _, d := range gotmp {
+					os.RemoveAll(d) // swept by the next run; not this test's subject
+				}
+				return
+			}
+			if took > 3*time.Second {
+				t.Errorf("nopol took %v to end after %v, want at most 2s (3s with the machine's load)", took, tc.sig)
 			}
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != 3 {
@@ -130,5 +162,33 @@ func TestInterrupt(t *testing.T) {
 				t.Errorf("temp dirs left behind: %v", left)
 			}
 		})
+	}
+}
+
+// processesUnder polls /proc for up to wait for processes whose command
+// line or working directory mentions dir, and returns those still there.
+func processesUnder(t *testing.T, dir string, wait time.Duration) []string {
+	deadline := time.Now().Add(wait)
+	for {
+		var found []string
+		entries, err := os.ReadDir("/proc")
+		if err != nil {
+			t.Skip("no /proc")
+		}
+		for _, e := range entries {
+			if _, err := strconv.Atoi(e.Name()); err != nil {
+				continue
+			}
+			cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			cwd, _ := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+			line := strings.ReplaceAll(string(cmdline), "\x00", " ")
+			if strings.Contains(line, dir) || strings.HasPrefix(cwd, filepath.Dir(dir)) {
+				found = append(found, e.Name()+": "+line)
+			}
+		}
+		if len(found) == 0 || time.Now().After(deadline) {
+			return found
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -53,6 +53,9 @@ type TestSummary struct {
 	Elapsed time.Duration
 	// Output is everything the test and its subtests printed.
 	Output string
+	// Passes and Fails count the test's results when it ran several
+	// times (go test -count).
+	Passes, Fails int
 }
 
 // PackageSummary is the outcome of one package.
@@ -145,6 +148,12 @@ func (s *Summarizer) Add(e Event) {
 		if e.Test == top {
 			t.Action = e.Action
 			t.Elapsed = time.Duration(e.Elapsed * float64(time.Second))
+			switch e.Action {
+			case "pass":
+				t.Passes++
+			case "fail":
+				t.Fails++
+			}
 		}
 	}
 }

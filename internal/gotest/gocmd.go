@@ -98,10 +98,14 @@ func isVersionElement(s string) bool {
 // error: failing tests are in the summaries.
 func (r *Runner) TestJSON(ctx context.Context, dir string, timeout time.Duration, extra []string, pkgs ...string) ([]PackageSummary, Outcome, error) {
 	args := append([]string{"test", "-json", "-count=1"}, extra...)
+	var env []string
+	if flag, e, ok := execWrapper(); ok {
+		args, env = append(args, flag), []string{e}
+	}
 	args = append(args, pkgs...)
 	var sum Summarizer
 	lw := &lineWriter{fn: sum.AddLine}
-	out, err := r.Run(ctx, &Invocation{Path: "go", Args: args, Dir: dir, Timeout: timeout, Stdout: lw, MaxOutput: 1 << 20})
+	out, err := r.Run(ctx, &Invocation{Path: "go", Args: args, Dir: dir, Env: env, Timeout: timeout, Stdout: lw, MaxOutput: 1 << 20})
 	lw.Close()
 	sums := sum.Summaries()
 	if err != nil {

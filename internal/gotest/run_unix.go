@@ -16,6 +16,7 @@ import (
 // once the command has been waited for.
 func setProcessGroup(cmd *exec.Cmd, grace time.Duration) (exited func()) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setDeathSignal(cmd.SysProcAttr)
 	done := make(chan struct{})
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {

@@ -1,0 +1,236 @@
+package nopol
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nopol-go/nopol/collect"
+)
+
+// Flaky tests.
+//
+// A test whose result differs between identical runs is flaky. It is left
+// out of every verdict: it is not repaired, a patch is never credited with
+// it, and its failures do not reject a candidate. Two checks find them, so
+// that the same input gives the same answer:
+//
+//   - each failing test of the baseline runs failRepeats more times on the
+//     user's code; one pass makes it flaky;
+//   - a test that passed in the baseline and fails with a candidate (or
+//     instrumented) runs stableRepeats more times on the user's code, once
+//     per repair; one failure makes it flaky. Otherwise the failure is the
+//     candidate's.
+//
+// A 50%-flaky test escapes the first check with probability 1/32 and the
+// second with 1/256.
+const (
+	failRepeats   = 5
+	stableRepeats = 8
+	// maxSuspects is the most unexpected failures of one candidate that
+	// are checked for flakiness; a candidate that breaks more is rejected.
+	maxSuspects = 3
+)
+
+// flakiness is what is known of the tests' stability.
+type flakiness struct {
+	// flaky are the tests seen passing and failing on identical runs,
+	// with how; checked the tests that passed stableRepeats runs.
+	flaky   map[testKey]string
+	checked map[testKey]bool
+}
+
+// isFlaky reports whether k is known to be flaky.
+func (r *repairer) isFlaky(k testKey) bool { _, ok := r.fl.flaky[k]; return ok }
+
+// markFlaky records k as flaky and says so.
+func (r *repairer) markFlaky(k testKey, how string) {
+	if r.fl.flaky == nil {
+		r.fl.flaky = map[testKey]string{}
+	}
+	if r.isFlaky(k) {
+		return
+	}
+	r.fl.flaky[k] = how
+	r.logf("flaky: %s %s; left out of every verdict", k.name, how)
+}
+
+// confirmFailing runs the baseline's failing tests again and moves those
+// that pass once to the flaky tests; it returns the tests that failed on
+// every run.
+func (r *repairer) confirmFailing(ctx context.Context, failing []testKey, limit time.Duration) ([]testKey, error) {
+	if len(failing) == 0 {
+		return nil, nil
+	}
+	r.logf("baseline: running %s again %d times (flakiness check)", plural(len(failing), "failing test"), failRepeats)
+	counts, err := r.c.Rerun(ctx, r.prog, testIDs(failing), failRepeats, limit)
+	r.res.Runs++
+	if err != nil {
+		return nil, fmt.Errorf("checking the failing tests: %w", err)
+	}
+	var out []testKey
+	for _, k := range failing {
+		c := counts[collect.TestID{Package: k.pkg, Test: k.name}]
+		if c.Passes > 0 {
+			r.markFlaky(k, fmt.Sprintf("failed in the plain run, then passed %d of %d runs", c.Passes, c.Passes+c.Fails))
+			continue
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// checkStable runs the tests among ks that passed in the baseline and have
+// not been checked yet stableRepeats times on the user's code; those that
+// fail once are marked flaky.
+func (r *repairer) checkStable(ctx context.Context, ks []testKey) error {
+	var todo []testKey
+	for _, k := range ks {
+		if !r.fl.checked[k] && !r.isFlaky(k) && !r.isFailing(k) && !slices.Contains(todo, k) {
+			todo = append(todo, k)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	if r.fl.checked == nil {
+		r.fl.checked = map[testKey]bool{}
+	}
+	r.vlogf("flakiness check: running %s %d times on the original code", strings.Join(testNames(todo), ", "), stableRepeats)
+	counts, err := r.c.Rerun(ctx, r.prog, testIDs(todo), stableRepeats, r.baselineLimit())
+	r.res.Runs++
+	if err != nil {
+		return fmt.Errorf("checking %s for flakiness: %w", strings.Join(testNames(todo), ", "), err)
+	}
+	for _, k := range todo {
+		r.fl.checked[k] = true
+		c := counts[collect.TestID{Package: k.pkg, Test: k.name}]
+		// A run that stopped short (the binary crashed) counts as a
+		// failure; a test that did not run at all is not judged.
+		if c.Fails > 0 || (c.Passes > 0 && c.Passes < stableRepeats) {
+			r.markFlaky(k, fmt.Sprintf("passed in the plain run, then failed %d of %d runs on the original code", stableRepeats-c.Passes, stableRepeats))
+		}
+	}
+	return nil
+}
+
+// isFailing reports whether k is one of the failing tests to repair.
+func (r *repairer) isFailing(k testKey) bool { return slices.Contains(r.failing, k) }
+
+// failedKeys maps a suite run's failures to tests: Failed are tests of
+// the site's package ("TestX/sub"), FailedElsewhere qualified by import
+// path ("example.com/m/api.TestX").
+func (r *repairer) failedKeys(pkg string, sr collect.SuiteResult) []testKey {
+	var out []testKey
+	for _, f := range sr.Failed {
+		top, _, _ := strings.Cut(f, "/")
+		out = append(out, testKey{pkg, top})
+	}
+	for _, q := range sr.FailedElsewhere {
+		best := ""
+		for _, p := range r.prog.Packages {
+			if strings.HasPrefix(q, p+".") && len(p) > len(best) {
+				best = p
+			}
+		}
+		if best == "" {
+			out = append(out, testKey{"", q})
+			continue
+		}
+		top, _, _ := strings.Cut(q[len(best)+1:], "/")
+		out = append(out, testKey{best, top})
+	}
+	return out
+}
+
+// judge reports whether a suite run of a candidate at a site of package
+// pkg passes, but for the failing tests left out with -run and the flaky
+// tests. A passing test of the baseline that fails is checked for
+// flakiness first.
+func (r *repairer) judge(ctx context.Context, pkg string, sr collect.SuiteResult) (bool, error) {
+	if sr.Passed {
+		return true, nil
+	}
+	if sr.TimedOut || sr.BuildFailed || len(sr.Failed)+len(sr.FailedElsewhere) == 0 {
+		return false, nil
+	}
+	failed := r.failedKeys(pkg, sr)
+	var suspects []testKey
+	for _, k := range failed {
+		if k.pkg == "" || r.isFailing(k) {
+			return false, nil // a test to repair still fails
+		}
+		if !r.ignored[k.name] && !r.isFlaky(k) {
+			suspects = append(suspects, k)
+		}
+	}
+	if len(suspects) > maxSuspects {
+		return false, nil // not flakiness: the candidate breaks them
+	}
+	if err := r.checkStable(ctx, suspects); err != nil {
+		return false, err
+	}
+	for _, k := range suspects {
+		if !r.isFlaky(k) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// flakyNames lists the flaky tests, sorted.
+func (r *repairer) flakyNames() []string {
+	var out []string
+	for k := range r.fl.flaky {
+		out = append(out, k.name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func testIDs(ks []testKey) []collect.TestID {
+	out := make([]collect.TestID, len(ks))
+	for i, k := range ks {
+		out[i] = collect.TestID{Package: k.pkg, Test: k.name}
+	}
+	return out
+}
+
+func testNames(ks []testKey) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = k.name
+	}
+	return out
+}
+
+// goroutinesOf returns the goroutine stacks of output that run one of
+// tests (a test timeout prints every goroutine), at most 40 lines.
+func goroutinesOf(output string, tests []string) string {
+	var keep []string
+	for _, block := range strings.Split(output, "\n\n") {
+		if !strings.HasPrefix(strings.TrimSpace(block), "goroutine ") {
+			continue
+		}
+		for _, t := range tests {
+			if strings.Contains(block, "."+t+"(") || strings.Contains(block, "."+t+".func") {
+				keep = append(keep, strings.TrimSpace(block))
+				break
+			}
+		}
+	}
+	return lastLines(strings.Join(keep, "\n\n"), 40)
+}
+
+// lastLines returns the last n lines of s, trimmed, with a first line
+// saying how many were left out.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) <= n {
+		return strings.TrimSpace(s)
+	}
+	return fmt.Sprintf("[%d lines before]\n", len(lines)-n) + strings.Join(lines[len(lines)-n:], "\n")
+}
