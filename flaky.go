@@ -234,3 +234,13 @@ func lastLines(s string, n int) string {
 	}
 	return fmt.Sprintf("[%d lines before]\n", len(lines)-n) + strings.Join(lines[len(lines)-n:], "\n")
 }
+
+// firstLines returns the first n lines of s, trimmed, with a last line
+// saying how many were left out.
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) <= n {
+		return strings.TrimSpace(s)
+	}
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n[%d lines more]", len(lines)-n)
+}

@@ -54,6 +54,8 @@ type Options struct {
 	Skip *regexp.Regexp
 	// Kinds are the repairs tried; 0 means KindAll.
 	Kinds Kinds
+	// Tags are build tags for every build and run (go build -tags).
+	Tags []string
 
 	// How hard to search.
 
@@ -291,9 +293,9 @@ type EnvError struct {
 
 func (e *EnvError) Error() string { return e.Msg }
 
-// fillLists makes the nil lists of res empty, so that JSON shows [] and
+// FillLists makes the nil lists of res empty, so that JSON shows [] and
 // never null.
-func (res *Result) fillLists() {
+func (res *Result) FillLists() {
 	if res.Tests == nil {
 		res.Tests = []TestReport{}
 	}

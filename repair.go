@@ -120,7 +120,7 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 	}
 	r.res.Total = time.Since(r.start)
 	r.res.Flaky = r.flakyNames()
-	r.res.fillLists()
+	r.res.FillLists()
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
@@ -199,6 +199,9 @@ func (r *repairer) run(ctx context.Context) error {
 	ranked := r.localize()
 	if len(ranked) == 0 {
 		r.res.Reason = "no repair site is reached by the failing tests"
+		if ex := r.excluded(); ex != "" {
+			r.res.Reason += "; not instrumented: " + ex
+		}
 		r.logf("%s", r.res.Reason)
 		return nil
 	}
@@ -226,11 +229,19 @@ func (r *repairer) run(ctx context.Context) error {
 
 func (r *repairer) load(ctx context.Context) error {
 	r.enter("load")
+	if dir, err := gotest.TempDir("nopol-check-"); err != nil {
+		return &EnvError{Msg: fmt.Sprintf("making a temp dir: %v; set TMPDIR to a writable directory", err)}
+	} else {
+		os.RemoveAll(dir)
+	}
 	what := strings.Join(r.opts.Patterns, " ")
 	r.logf("load: %s", what)
-	prog, err := r.c.Load(ctx, r.opts.Dir, r.opts.Patterns)
+	prog, err := r.c.Load(ctx, r.opts.Dir, r.opts.Patterns, r.opts.Tags)
 	var le *collect.LoadError
 	if errors.As(err, &le) {
+		if le.Env {
+			return &EnvError{Msg: le.Msg}
+		}
 		return &InputError{Msg: le.Msg} // it names the operation and what to do
 	}
 	if err != nil {
@@ -238,6 +249,9 @@ func (r *repairer) load(ctx context.Context) error {
 	}
 	r.prog = prog
 	r.res.Module, r.res.Dir = prog.Module, prog.Dir
+	if ex := r.excluded(); ex != "" {
+		r.logf("load: not instrumented: %s", ex)
+	}
 	if r.opts.Skip != nil {
 		r.res.Skipped = prog.SkipTests(r.opts.Skip)
 		r.logf("load: %s left out with -skip", plural(len(r.res.Skipped), "test"))
@@ -331,7 +345,7 @@ func (r *repairer) baselineError(ctx context.Context, err error) error {
 			he, r.opts.Timeout, strings.Join(quoted, "|"), goroutinesOf(he.Output, he.Tests))}
 	case errors.As(err, &be):
 		msg := be.Error()
-		if out := lastLines(be.Output, 40); out != "" {
+		if out := firstLines(be.Output, 30); out != "" {
 			msg += "; its output:\n" + out
 		}
 		return &InputError{Msg: msg}
@@ -495,4 +509,29 @@ func (r *repairer) relPath(file string) string {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(file)
+}
+
+// excluded lists the files without sites, with why, grouped by reason:
+// "a.go, b.go (imports "C" ...)".
+func (r *repairer) excluded() string {
+	byWhy := map[string][]string{}
+	var whys []string
+	for _, e := range r.prog.Excluded {
+		if strings.HasPrefix(e.Why, "generated") {
+			continue // expected, and often many
+		}
+		if _, ok := byWhy[e.Why]; !ok {
+			whys = append(whys, e.Why)
+		}
+		byWhy[e.Why] = append(byWhy[e.Why], r.relPath(e.File))
+	}
+	var parts []string
+	for _, why := range whys {
+		files := byWhy[why]
+		if len(files) > 5 {
+			files = append(files[:5:5], fmt.Sprintf("%d more", len(files)-5))
+		}
+		parts = append(parts, strings.Join(files, ", ")+" ("+why+")")
+	}
+	return strings.Join(parts, "; ")
 }

@@ -80,7 +80,7 @@ func (f *fake) program() *collect.Program {
 		}}
 }
 
-func (f *fake) Load(ctx context.Context, dir string, patterns []string) (*collect.Program, error) {
+func (f *fake) Load(ctx context.Context, dir string, patterns, tags []string) (*collect.Program, error) {
 	if f.loadErr != nil {
 		return nil, f.loadErr
 	}

@@ -15,7 +15,7 @@ import (
 // collector is what Repair needs of package collect; tests replace it with
 // a fake to exercise the pipeline without building binaries.
 type collector interface {
-	Load(ctx context.Context, dir string, patterns []string) (*collect.Program, error)
+	Load(ctx context.Context, dir string, patterns, tags []string) (*collect.Program, error)
 	Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error)
 	Instrument(ctx context.Context, prog *collect.Program) (testBinary, error)
 	BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, candidates []string, timeout time.Duration) (suiteRunner, error)
@@ -40,8 +40,8 @@ type suiteRunner interface {
 // realCollector is package collect.
 type realCollector struct{}
 
-func (realCollector) Load(ctx context.Context, dir string, patterns []string) (*collect.Program, error) {
-	return collect.Load(ctx, dir, patterns)
+func (realCollector) Load(ctx context.Context, dir string, patterns, tags []string) (*collect.Program, error) {
+	return collect.Load(ctx, dir, patterns, tags...)
 }
 
 func (realCollector) Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error) {

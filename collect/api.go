@@ -113,6 +113,9 @@ type Program struct {
 	Sites []Site
 	// Tests are the top-level tests per package ("TestFoo", "ExampleBar").
 	Tests map[string][]string
+	// Excluded are the non-test files of the loaded packages that have no
+	// sites, and why.
+	Excluded []ExcludedFile
 
 	fset    *token.FileSet
 	pkgs    map[string]*pkgData // by import path
@@ -126,11 +129,24 @@ type Program struct {
 	constituents map[string][]purify.Constituent
 	// skip is the -skip pattern of the tests left out (see SkipTests).
 	skip string
+	// tags are the build tags; runner runs the go command with them.
+	tags   []string
+	runner *gotest.Runner
+}
+
+// ExcludedFile is a file whose code nopol does not change.
+type ExcludedFile struct {
+	File, Why string
 }
 
 // LoadError reports that the module does not compile or cannot be loaded;
 // its text names the files and errors.
-type LoadError struct{ Msg string }
+type LoadError struct {
+	Msg string
+	// Env reports a problem of the environment (the temp dir, the build
+	// cache), not of the module.
+	Env bool
+}
 
 func (e *LoadError) Error() string { return e.Msg }
 
@@ -160,7 +176,10 @@ type BinaryError struct {
 
 func (e *BinaryError) Error() string {
 	what := "the test binary failed before any test failed"
-	if e.Ran == 0 {
+	switch {
+	case e.Ran == 0 && strings.Contains(e.Output, "panic: "):
+		what = "the test binary panicked before running any test"
+	case e.Ran == 0:
 		what = "the test binary ran none of the package's tests"
 	}
 	return fmt.Sprintf("testing %s: %s (a panic in an init function, or a TestMain that exits without calling m.Run or ignores its result)", e.Package, what)

@@ -95,7 +95,7 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sums, err := goTest(ctx, gotest.Default, prog, pending, overlay, run, timeout)
+		sums, err := goTest(ctx, prog.goRunner(), prog, pending, overlay, run, timeout)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -414,7 +414,7 @@ func Rerun(ctx context.Context, prog *Program, tests []TestID, count int, timeou
 	sort.Strings(pkgs)
 	out := map[TestID]Repeats{}
 	for _, p := range pkgs {
-		sums, err := goTestCount(ctx, gotest.Default, prog, []string{p}, "", namesPattern(byPkg[p]), timeout, count)
+		sums, err := goTestCount(ctx, prog.goRunner(), prog, []string{p}, "", namesPattern(byPkg[p]), timeout, count)
 		if err != nil {
 			if ctx.Err() != nil {
 				return out, ctx.Err()
@@ -428,4 +428,12 @@ func Rerun(ctx context.Context, prog *Program, tests []TestID, count int, timeou
 		}
 	}
 	return out, nil
+}
+
+// goRunner runs the go command with the program's build tags.
+func (prog *Program) goRunner() *gotest.Runner {
+	if prog.runner == nil {
+		return gotest.Default
+	}
+	return prog.runner
 }

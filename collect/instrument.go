@@ -77,7 +77,7 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("instrumenting: %w", err)
 	}
-	b := &Build{Program: prog, Dir: dir, Binaries: map[string]string{}, runner: gotest.Default}
+	b := &Build{Program: prog, Dir: dir, Binaries: map[string]string{}, runner: prog.goRunner()}
 	b.life, b.stop = context.WithCancel(context.Background())
 	defer func() {
 		if err != nil {

@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/nopol-go/nopol/internal/gotest"
 )
 
 // pkgData is what collect keeps about one loaded package.
@@ -39,8 +41,9 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 	packages.NeedTypesInfo | packages.NeedModule | packages.NeedForTest
 
 // Load loads the packages matching patterns in the module at dir, with tests,
-// and finds their sites. Compile errors give a *LoadError.
-func Load(ctx context.Context, dir string, patterns []string) (*Program, error) {
+// and finds their sites; tags are build tags, used by every later build
+// and run too. Compile errors give a *LoadError.
+func Load(ctx context.Context, dir string, patterns []string, tags ...string) (*Program, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", dir, err)
@@ -69,18 +72,27 @@ func Load(ctx context.Context, dir string, patterns []string) (*Program, error) 
 		Tests:   true,
 		Fset:    fset,
 	}
+	if len(tags) > 0 {
+		cfg.BuildFlags = []string{"-tags=" + strings.Join(tags, ",")}
+	}
 	pkgs, err := packages.Load(cfg, pats...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %v", what, err)}
+		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %v\ncheck the package patterns, the module's go.mod, and the go.work file if the module is in a workspace", what, err)}
 	}
-	if msgs := packageErrors(pkgs); len(msgs) > 0 {
+	switch msgs, kind := packageErrors(pkgs, root); kind {
+	case "compile":
 		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: the module does not compile; fix these errors first:\n%s", what, strings.Join(msgs, "\n"))}
+	case "pattern":
+		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: %s\ncheck the package patterns, and the go.work file if the module is in a workspace", what, strings.Join(msgs, "\n"))}
+	case "env":
+		return nil, &LoadError{Env: true, Msg: fmt.Sprintf("loading %s: the go command cannot work here: %s", what, strings.Join(msgs, "\n"))}
 	}
 
-	prog := &Program{Dir: root, Tests: map[string][]string{}, fset: fset, pkgs: map[string]*pkgData{}}
+	prog := &Program{Dir: root, Tests: map[string][]string{}, fset: fset, pkgs: map[string]*pkgData{},
+		tags: tags, runner: gotest.Default.WithTags(tags)}
 	for _, p := range pkgs {
 		if prog.Module == "" && p.Module != nil {
 			prog.Module = p.Module.Path
@@ -163,24 +175,53 @@ func moduleRoot(dir string) (string, error) {
 }
 
 // packageErrors lists the errors of pkgs and their dependencies, once each,
-// as "file:line:col: message".
-func packageErrors(pkgs []*packages.Package) []string {
+// as "file:line:col: message" with file relative to root. When the parser
+// or the type checker reports errors, the go command's report of the same
+// errors is left out; kind says what the errors are: "compile", "pattern"
+// (a pattern, module or workspace problem) or "env" (the go command could
+// not work: its temp dir, its cache).
+func packageErrors(pkgs []*packages.Package, root string) (msgs []string, kind string) {
 	seen := map[string]bool{}
-	var msgs []string
+	var list, compile []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
 			msg := e.Msg
 			if e.Pos != "" && e.Pos != "-" {
-				msg = e.Pos + ": " + e.Msg
+				pos := e.Pos
+				if rel, err := filepath.Rel(root, pos); err == nil && !strings.HasPrefix(rel, "..") {
+					pos = rel
+				}
+				msg = pos + ": " + e.Msg
 			}
-			if !seen[msg] {
-				seen[msg] = true
-				msgs = append(msgs, msg)
+			if seen[msg] {
+				continue
+			}
+			seen[msg] = true
+			if e.Kind == packages.ListError {
+				list = append(list, msg)
+			} else {
+				compile = append(compile, msg)
 			}
 		}
 	})
-	sort.Strings(msgs)
-	return msgs
+	sort.Strings(list)
+	sort.Strings(compile)
+	switch {
+	case len(compile) > 0:
+		return compile, "compile"
+	case len(list) == 0:
+		return nil, ""
+	}
+	kind = "pattern"
+	for _, m := range list {
+		switch {
+		case strings.Contains(m, "creating work dir"), strings.Contains(m, "GOCACHE"), strings.Contains(m, "build cache"):
+			return list, "env"
+		case strings.HasPrefix(m, "# "), strings.Contains(m, ".go:"):
+			kind = "compile" // compile errors the go command found (cgo, embed)
+		}
+	}
+	return list, kind
 }
 
 // collectDeps adds the import paths p links to into, following imports

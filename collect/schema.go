@@ -49,7 +49,7 @@ func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle
 		Binaries:   map[string]string{},
 		prog:       prog,
 		dir:        dir,
-		runner:     gotest.Default,
+		runner:     prog.goRunner(),
 	}
 	defer func() {
 		if err != nil {

@@ -67,19 +67,37 @@ func (prog *Program) findSites(d *pkgData) {
 	if tpkg == nil || info == nil {
 		return
 	}
+	goFiles := map[string]bool{}
+	for _, f := range d.pkg.GoFiles {
+		goFiles[f] = true
+	}
+	inSyntax := map[string]bool{}
 	for _, f := range d.pkg.Syntax {
 		tf := prog.fset.File(f.Pos())
 		if tf == nil {
 			continue
 		}
 		name := tf.Name()
-		if strings.HasSuffix(name, "_test.go") || ast.IsGenerated(f) || importsC(f) ||
-			!strings.HasPrefix(name, prog.Dir+string(os.PathSeparator)) {
-			continue
+		inSyntax[name] = true
+		if strings.HasSuffix(name, "_test.go") || !goFiles[name] {
+			continue // a test, or the go command's output for a cgo file
+		}
+		why := ""
+		switch {
+		case !strings.HasPrefix(name, prog.Dir+string(os.PathSeparator)):
+			why = "outside the main module (nopol repairs the module it runs in)"
+		case ast.IsGenerated(f):
+			why = "generated (change its generator instead)"
+		case importsC(f):
+			why = `imports "C" (cgo files cannot be instrumented)`
 		}
 		src, err := prog.fileSource(name)
-		if err != nil || len(src) != tf.Size() {
-			continue // the file changed under us; leave it alone
+		if why == "" && (err != nil || len(src) != tf.Size()) {
+			why = "changed while nopol was loading it"
+		}
+		if why != "" {
+			prog.Excluded = append(prog.Excluded, ExcludedFile{File: name, Why: why})
+			continue
 		}
 		add := func(kind SiteKind, node ast.Node, stack []ast.Node, last bool) {
 			fn, fnName := enclosingFunc(stack)
@@ -154,6 +172,12 @@ func (prog *Program) findSites(d *pkgData) {
 			}
 			return true
 		})
+	}
+	for _, f := range d.pkg.GoFiles {
+		if !inSyntax[f] && !strings.HasSuffix(f, "_test.go") {
+			// Compiled through cgo: its syntax is the go command's output.
+			prog.Excluded = append(prog.Excluded, ExcludedFile{File: f, Why: `imports "C" (cgo files cannot be instrumented)`})
+		}
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		a, b := all[i], all[j]

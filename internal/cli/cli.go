@@ -71,7 +71,10 @@ func ExitCode(err error) int {
 	if errors.As(err, &ee) {
 		return ee.Code
 	}
-	if errors.Is(err, ErrUsage) || errors.Is(err, flag.ErrHelp) {
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK // help was asked for, and printed
+	}
+	if errors.Is(err, ErrUsage) {
 		return ExitBadInput
 	}
 	return ExitInternal
@@ -80,11 +83,22 @@ func ExitCode(err error) int {
 // Main runs the nopol command with args (without the program name) and
 // returns the exit code; it prints errors as "nopol: <err>".
 func Main(ctx context.Context, env *Env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		usage(env.Stderr)
-		if len(args) == 0 {
+	if len(args) == 2 && args[0] == "help" {
+		// nopol help fix: the command's own help, on stdout.
+		c, ok := commands[args[1]]
+		if !ok {
+			fmt.Fprintf(env.Stderr, "nopol help: unknown command %q\n", args[1])
+			usage(env.Stderr)
 			return ExitBadInput
 		}
+		return ExitCode(c.Run(ctx, &Env{Stdout: env.Stdout, Stderr: env.Stdout, Dir: env.Dir}, []string{"-h"}))
+	}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) == 0 {
+			usage(env.Stderr)
+			return ExitBadInput
+		}
+		usage(env.Stdout)
 		return ExitOK
 	}
 	c, ok := commands[args[0]]
@@ -115,5 +129,5 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].Short)
 	}
-	fmt.Fprintln(w, "\nRun 'nopol <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'nopol help <command>' for a command's flags.")
 }

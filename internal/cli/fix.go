@@ -42,24 +42,35 @@ each && and || swapped, each of their operands and each ! dropped. The
 mutants are validated as candidates, fewest changes first. -mutants=false
 turns this off.
 
+Tests that pass and fail on identical runs (flaky) are found by running
+the failing tests again, and a test that fails with a candidate but passed
+before on the original code: they are listed, never repaired, and their
+failures never reject a candidate. A test still running after a third of
+-timeout in the plain run is named as hanging (exit 2); -skip leaves it out.
+
 Exit status: 0 a patch was found, 1 no patch was found, 2 bad input (usage,
-the module does not compile, no failing test, a flaky test), 3 internal
-error.
+the module does not compile, a bad package pattern, no failing test, every
+failing test flaky, a test that hangs, a test binary that fails before its
+tests), 3 internal or environment error (the temp dir, the go command), or
+interrupted. With -json, stdout always holds one JSON object, with an
+"error" field on exit 2 and 3.
 
 Flags:
 `
 
 // fixFlags are the flags of nopol fix.
 type fixFlags struct {
-	dir, run, kind, backend string
-	timeout                 time.Duration
-	apply, json, quiet, v   bool
-	purify, mutants         bool
+	dir, run, skip, tags, kind, backend string
+	timeout                             time.Duration
+	apply, json, quiet, v               bool
+	purify, mutants                     bool
 }
 
 func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.dir, "C", "", "run in `dir` instead of the current directory")
 	fs.StringVar(&f.run, "run", "", "repair only the failing tests matching `regexp`")
+	fs.StringVar(&f.skip, "skip", "", "leave the top-level tests matching `regexp` out of every run (go test -skip)")
+	fs.StringVar(&f.tags, "tags", "", "comma-separated build `tags` for every build and run (go build -tags)")
 	fs.StringVar(&f.kind, "kind", "all", "repairs to try: cond (change a condition), guard (add a guard) or all")
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
@@ -85,6 +96,16 @@ func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
 			return opts, fmt.Errorf("-run: %v", err)
 		}
 		opts.Run = re
+	}
+	if f.skip != "" {
+		re, err := regexp.Compile(f.skip)
+		if err != nil {
+			return opts, fmt.Errorf("-skip: %v", err)
+		}
+		opts.Skip = re
+	}
+	for _, t := range strings.FieldsFunc(f.tags, func(r rune) bool { return r == ',' || r == ' ' }) {
+		opts.Tags = append(opts.Tags, t)
 	}
 	if f.timeout <= 0 {
 		return opts, fmt.Errorf("-timeout %s: want a positive duration", f.timeout)
@@ -130,15 +151,24 @@ func runFix(ctx context.Context, env *Env, args []string) error {
 		return ErrUsage
 	}
 	res, err := nopol.Repair(ctx, opts)
-	var ie *nopol.InputError
-	switch {
-	case errors.As(err, &ie):
-		return Exit(ExitBadInput, err)
-	case err != nil:
-		return Exit(ExitInternal, err)
+	if err != nil {
+		code := ExitInternal
+		var ie *nopol.InputError
+		if errors.As(err, &ie) {
+			code = ExitBadInput
+		}
+		if f.json {
+			if jerr := writeJSON(env.Stdout, res, fixError(code, err)); jerr != nil {
+				return Exit(ExitInternal, jerr)
+			}
+		}
+		return Exit(code, err)
+	}
+	if !f.quiet && len(res.Flaky) > 0 {
+		fmt.Fprintf(env.Stderr, "nopol: flaky tests, left out of every verdict: %s\n", strings.Join(res.Flaky, ", "))
 	}
 	if f.json {
-		if err := writeJSON(env.Stdout, res); err != nil {
+		if err := writeJSON(env.Stdout, res, nil); err != nil {
 			return Exit(ExitInternal, err)
 		}
 	} else if res.Patched {
@@ -171,12 +201,46 @@ func runFix(ctx context.Context, env *Env, args []string) error {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// writeJSON prints res, with the total time.
-func writeJSON(w io.Writer, res *nopol.Result) error {
+// jsonSchemaVersion is the version of nopol fix -json's output: it
+// changes when a field changes meaning or goes away.
+const jsonSchemaVersion = 2
+
+// jsonError is the error of a run that ended with exit status 2 or 3.
+type jsonError struct {
+	// ExitCode is the exit status; Kind "input" (2), "environment",
+	// "interrupted" or "internal" (3).
+	ExitCode int    `json:"exit_code"`
+	Kind     string `json:"kind"`
+	Message  string `json:"message"`
+}
+
+func fixError(code int, err error) *jsonError {
+	kind := "internal"
+	var ee *nopol.EnvError
+	switch {
+	case code == ExitBadInput:
+		kind = "input"
+	case errors.As(err, &ee):
+		kind = "environment"
+	case errors.Is(err, context.Canceled):
+		kind = "interrupted"
+	}
+	return &jsonError{ExitCode: code, Kind: kind, Message: err.Error()}
+}
+
+// writeJSON prints res, with the schema version, the total time and the
+// error, if any; res may be nil after an error.
+func writeJSON(w io.Writer, res *nopol.Result, jerr *jsonError) error {
+	if res == nil {
+		res = &nopol.Result{}
+	}
+	res.FillLists()
 	out := struct {
+		SchemaVersion int `json:"schema_version"`
 		*nopol.Result
-		TotalMS float64 `json:"total_ms"`
-	}{res, float64(res.Total.Microseconds()) / 1000}
+		TotalMS float64    `json:"total_ms"`
+		Error   *jsonError `json:"error,omitempty"`
+	}{jsonSchemaVersion, res, float64(res.Total.Microseconds()) / 1000, jerr}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

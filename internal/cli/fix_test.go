@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,7 +81,7 @@ func TestWriteJSONAndApply(t *testing.T) {
 		Condition:  "a >= 1 && b < 2",
 		Candidates: []nopol.CandidateReport{{Condition: "a >= 1 && b < 2", Passed: true, Duration: time.Second}}}
 	var buf bytes.Buffer
-	if err := writeJSON(&buf, res); err != nil {
+	if err := writeJSON(&buf, res, nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(buf.String(), `"a >= 1 && b < 2"`); n != 2 {
@@ -114,6 +115,43 @@ func TestWriteJSONAndApply(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("leftover files: %v", entries)
+	}
+}
+
+// TestWriteJSONError: after an error, -json still prints one object, with
+// the error, the schema version and empty lists, never null.
+func TestWriteJSONError(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		res  *nopol.Result
+		err  error
+		code int
+		kind string
+	}{
+		{"no result", nil, &nopol.InputError{Msg: "testing m: all 3 tests pass"}, ExitBadInput, "input"},
+		{"environment", &nopol.Result{Module: "m"}, &nopol.EnvError{Msg: "making a temp dir"}, ExitInternal, "environment"},
+		{"interrupted", &nopol.Result{}, fmt.Errorf("interrupted: %w", context.Canceled), ExitInternal, "interrupted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := writeJSON(&buf, tc.res, fixError(tc.code, tc.err)); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(buf.String(), "null") {
+				t.Errorf("null in the output:\n%s", buf.String())
+			}
+			var got struct {
+				SchemaVersion int `json:"schema_version"`
+				Tests         []any
+				Error         jsonError
+			}
+			if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+				t.Fatalf("%v\n%s", err, buf.String())
+			}
+			if got.SchemaVersion != jsonSchemaVersion || got.Tests == nil || got.Error.ExitCode != tc.code || got.Error.Kind != tc.kind || got.Error.Message != tc.err.Error() {
+				t.Errorf("got %+v\n%s", got, buf.String())
+			}
+		})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -90,6 +91,22 @@ type Runner struct {
 	// WaitDelay bounds the wait for I/O after the process is killed;
 	// 0 means 2s.
 	WaitDelay time.Duration
+	// GoEnv is added to the environment of every go command run (before
+	// Invocation.Env), such as GOFLAGS with build tags.
+	GoEnv []string
+}
+
+// WithTags returns a runner like r whose go commands use the build tags
+// (GOFLAGS=-tags=..., after the GOFLAGS of the environment); r itself
+// when there are none.
+func (r *Runner) WithTags(tags []string) *Runner {
+	if len(tags) == 0 {
+		return r
+	}
+	c := *r
+	flags := strings.TrimSpace(os.Getenv("GOFLAGS") + " -tags=" + strings.Join(tags, ","))
+	c.GoEnv = append(slices.Clip(r.GoEnv), "GOFLAGS="+flags)
+	return &c
 }
 
 // Default is the runner used by the package-level helpers.
@@ -102,6 +119,11 @@ var Default = &Runner{}
 func (r *Runner) Run(ctx context.Context, inv *Invocation) (Outcome, error) {
 	if err := ctx.Err(); err != nil {
 		return Outcome{ExitCode: -1}, err
+	}
+	if r != nil && len(r.GoEnv) > 0 && isGoCommand(inv.Path) {
+		c := *inv
+		c.Env = append(slices.Clip(r.GoEnv), inv.Env...)
+		inv = &c
 	}
 	var out Outcome
 	var err error
