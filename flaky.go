@@ -26,8 +26,11 @@ import (
 //     candidate's.
 //
 // A 50%-flaky test escapes the first check with probability 1/32 and the
-// second with 1/256.
+// second with 1/256. Slow tests run fewer times: the repeats of one check
+// take at most recheckBudget (by the tests' baseline durations), and at
+// least one run.
 const (
+	recheckBudget = 10 * time.Second
 	failRepeats   = 5
 	stableRepeats = 8
 	// maxSuspects is the most unexpected failures of one candidate that
@@ -65,8 +68,9 @@ func (r *repairer) confirmFailing(ctx context.Context, failing []testKey, limit 
 	if len(failing) == 0 {
 		return nil, nil
 	}
-	r.logf("baseline: running %s again %d times (flakiness check)", plural(len(failing), "failing test"), failRepeats)
-	counts, err := r.c.Rerun(ctx, r.prog, testIDs(failing), failRepeats, limit)
+	n := r.repeats(failing, failRepeats)
+	r.logf("baseline: running %s again %s (flakiness check)", plural(len(failing), "failing test"), plural(n, "time"))
+	counts, err := r.c.Rerun(ctx, r.prog, testIDs(failing), n, limit)
 	r.res.Runs++
 	if err != nil {
 		return nil, fmt.Errorf("checking the failing tests: %w", err)
@@ -99,8 +103,9 @@ func (r *repairer) checkStable(ctx context.Context, ks []testKey) error {
 	if r.fl.checked == nil {
 		r.fl.checked = map[testKey]bool{}
 	}
-	r.vlogf("flakiness check: running %s %d times on the original code", strings.Join(testNames(todo), ", "), stableRepeats)
-	counts, err := r.c.Rerun(ctx, r.prog, testIDs(todo), stableRepeats, r.baselineLimit())
+	n := r.repeats(todo, stableRepeats)
+	r.vlogf("flakiness check: running %s %s on the original code", strings.Join(testNames(todo), ", "), plural(n, "time"))
+	counts, err := r.c.Rerun(ctx, r.prog, testIDs(todo), n, r.baselineLimit())
 	r.res.Runs++
 	if err != nil {
 		return fmt.Errorf("checking %s for flakiness: %w", strings.Join(testNames(todo), ", "), err)
@@ -110,11 +115,25 @@ func (r *repairer) checkStable(ctx context.Context, ks []testKey) error {
 		c := counts[collect.TestID{Package: k.pkg, Test: k.name}]
 		// A run that stopped short (the binary crashed) counts as a
 		// failure; a test that did not run at all is not judged.
-		if c.Fails > 0 || (c.Passes > 0 && c.Passes < stableRepeats) {
-			r.markFlaky(k, fmt.Sprintf("passed in the plain run, then failed %d of %d runs on the original code", stableRepeats-c.Passes, stableRepeats))
+		if c.Fails > 0 || (c.Passes > 0 && c.Passes < n) {
+			r.markFlaky(k, fmt.Sprintf("passed in the plain run, then failed %d of %d runs on the original code", n-c.Passes, n))
 		}
 	}
 	return nil
+}
+
+// repeats is how many times the tests ks run in one flakiness check: at
+// most max, as many as fit in recheckBudget by their baseline durations,
+// at least one.
+func (r *repairer) repeats(ks []testKey, most int) int {
+	var total time.Duration
+	for _, k := range ks {
+		total += r.elapsed[k]
+	}
+	if total <= 0 {
+		return most
+	}
+	return max(1, min(most, int(recheckBudget/total)))
 }
 
 // isFailing reports whether k is one of the failing tests to repair.

@@ -229,11 +229,11 @@ func (r *repairer) run(ctx context.Context) error {
 
 func (r *repairer) load(ctx context.Context) error {
 	r.enter("load")
-	if dir, err := gotest.TempDir("nopol-check-"); err != nil {
+	dir, err := gotest.TempDir("nopol-check-")
+	if err != nil {
 		return &EnvError{Msg: fmt.Sprintf("making a temp dir: %v; set TMPDIR to a writable directory", err)}
-	} else {
-		os.RemoveAll(dir)
 	}
+	os.RemoveAll(dir)
 	what := strings.Join(r.opts.Patterns, " ")
 	r.logf("load: %s", what)
 	prog, err := r.c.Load(ctx, r.opts.Dir, r.opts.Patterns, r.opts.Tags)

@@ -104,9 +104,7 @@ func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
 		}
 		opts.Skip = re
 	}
-	for _, t := range strings.FieldsFunc(f.tags, func(r rune) bool { return r == ',' || r == ' ' }) {
-		opts.Tags = append(opts.Tags, t)
-	}
+	opts.Tags = strings.FieldsFunc(f.tags, func(r rune) bool { return r == ',' || r == ' ' })
 	if f.timeout <= 0 {
 		return opts, fmt.Errorf("-timeout %s: want a positive duration", f.timeout)
 	}

@@ -3,8 +3,7 @@ package gotest
 import (
 	"bytes"
 	"fmt"
-	"strings"
-)
+	)
 
 // Output limits. A test that prints without end must not make nopol slow
 // or large: what a process writes is kept up to a cap per stream, the
@@ -165,6 +164,3 @@ func (w *lineWriter) Close() {
 		w.buf = w.buf[:0]
 	}
 }
-
-// cutNote reports whether s was cut by a cap.
-func cutNote(s string) bool { return strings.Contains(s, CutMarker) }
