@@ -123,7 +123,7 @@ func (r *repairer) checkStable(ctx context.Context, ks []testKey) error {
 }
 
 // repeats is how many times the tests ks run in one flakiness check: at
-// most max, as many as fit in recheckBudget by their baseline durations,
+// most most, as many as fit in recheckBudget by their baseline durations,
 // at least one.
 func (r *repairer) repeats(ks []testKey, most int) int {
 	var total time.Duration

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -197,4 +198,124 @@ func readRecords(name string) ([]Eval, map[int][2]int, error) {
 		reached[id] = r
 	}
 	return evals, reached, sc.Err()
+}
+
+// binaryRun is the outcome of a package's whole suite in its test binary.
+type binaryRun struct {
+	// tests are the results by top-level test, order the tests in order
+	// of report.
+	tests map[string]gotest.TestSummary
+	order []string
+	// passed reports that every run exited 0 and no test failed; output
+	// holds the output of the runs that did not.
+	passed   bool
+	output   string
+	timedOut bool
+}
+
+// binarySuite runs the tests of package path in its test binary bin (with
+// the extra environment env) with -test.v, one process per round: a
+// crash keeps the tests after it from running, and the tests it only
+// interrupted did not fail (gotest.ParseVerbose), so those run again in
+// the next round, until every test has a result or a round adds none.
+// timeout bounds each round.
+func (prog *Program) binarySuite(ctx context.Context, runner *gotest.Runner, path, bin string, env []string, timeout time.Duration) (binaryRun, error) {
+	br := binaryRun{tests: map[string]gotest.TestSummary{}, passed: true}
+	args := []string{"-test.count=1", "-test.v", "-test.timeout=0"}
+	if prog.skip != "" {
+		args = append(args, "-test.skip="+prog.skip)
+	}
+	run := ""
+	for round := 0; round < 20; round++ {
+		a := args
+		if run != "" {
+			a = append(slices.Clip(args), "-test.run="+run)
+		}
+		out, err := runner.Run(ctx, &gotest.Invocation{Path: bin, Args: a, Dir: prog.pkgDir(path), Env: env, Timeout: timeout})
+		var exit *gotest.ExitError
+		switch {
+		case err == nil:
+		case gotest.IsTimeout(err):
+			br.timedOut = true
+		case errors.As(err, &exit):
+		default:
+			return br, err
+		}
+		output := string(out.Stdout) + string(out.Stderr)
+		failed, progress := false, false
+		for _, t := range gotest.ParseVerbose(output, err != nil) {
+			if t.Action == "" {
+				continue
+			}
+			if _, ok := br.tests[t.Test]; ok {
+				continue
+			}
+			br.tests[t.Test] = t
+			br.order = append(br.order, t.Test)
+			progress = true
+			failed = failed || t.Action == "fail"
+		}
+		if err != nil || failed {
+			br.passed = false
+			br.output += output
+		}
+		if err == nil || br.timedOut || !progress {
+			break
+		}
+		var left []string
+		for _, name := range prog.Tests[path] {
+			if _, ok := br.tests[name]; !ok {
+				left = append(left, name)
+			}
+		}
+		if len(left) == 0 {
+			break
+		}
+		run = namesPattern(left)
+	}
+	return br, nil
+}
+
+// PackageRun is the outcome of a package's whole suite in the
+// instrumented binary.
+type PackageRun struct {
+	// Tests are the results by top-level test name: "pass", "fail",
+	// "skip", or "" for a test that never finished.
+	Tests map[string]string
+	// Reached counts the sites reached.
+	Reached  int
+	TimedOut bool
+	Duration time.Duration
+}
+
+// RunPackage runs every test of package pkg in the instrumented binary, in
+// cover mode, in one process (more after a crash), as `go test` runs them:
+// this checks that instrumenting changes no test's outcome.
+func (b *Build) RunPackage(ctx context.Context, pkg string, timeout time.Duration) (PackageRun, error) {
+	bin := b.Binaries[pkg]
+	if bin == "" {
+		return PackageRun{}, fmt.Errorf("running %s: no test binary", pkg)
+	}
+	dir, ctx, end, err := b.begin(ctx)
+	if err != nil {
+		return PackageRun{}, fmt.Errorf("running %s: %w", pkg, err)
+	}
+	defer end()
+	out := filepath.Join(dir, "runs", strconv.FormatInt(b.runs.Add(1), 10)+".jsonl")
+	defer os.Remove(out)
+	start := time.Now()
+	br, err := b.Program.binarySuite(ctx, b.runner, pkg, bin, runEnv(Run{ForceSegment: -1}, out), timeout)
+	if err != nil {
+		return PackageRun{}, fmt.Errorf("running %s: %w", pkg, err)
+	}
+	pr := PackageRun{Tests: map[string]string{}, TimedOut: br.timedOut, Duration: time.Since(start)}
+	for name, t := range br.tests {
+		pr.Tests[name] = t.Action
+	}
+	_, reached, err := readRecords(out)
+	if err != nil {
+		return pr, fmt.Errorf("running %s: reading records: %w", pkg, err)
+	}
+	pr.Reached = len(reached)
+	return pr, nil
 }

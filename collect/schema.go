@@ -234,6 +234,7 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 	}
 	res := SuiteResult{Passed: true}
 	start := time.Now()
+	prog := s.prog
 	for _, path := range s.prog.dependents(s.Site.Package) {
 		bin := s.Binaries[path]
 		if bin == "" {
@@ -246,65 +247,23 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 				timeout = min(10*d+10*time.Second, defaultSchemaTimeout)
 			}
 		}
-		// A crash keeps later tests from running: run those again.
-		ran := map[string]bool{}
-		args := []string{"-test.count=1", "-test.v", "-test.timeout=0"}
-		if s.prog.skip != "" {
-			args = append(args, "-test.skip="+s.prog.skip)
+		br, err := prog.binarySuite(ctx, s.runner, path, bin, []string{"NOPOL_CAND=" + strconv.Itoa(k), "NOPOL_MODE=", "NOPOL_OUT=", "NOPOL_FORCE="}, timeout)
+		if err != nil {
+			return res, fmt.Errorf("running candidate %d: %w", k, err)
 		}
-		for round := 0; round < 20; round++ {
-			out, err := s.runner.Run(ctx, &gotest.Invocation{
-				Path:    bin,
-				Args:    args,
-				Dir:     s.prog.pkgDir(path),
-				Env:     []string{"NOPOL_CAND=" + strconv.Itoa(k), "NOPOL_MODE=", "NOPOL_OUT=", "NOPOL_FORCE="},
-				Timeout: timeout,
-			})
-			var exit *gotest.ExitError
-			switch {
-			case err == nil:
-			case gotest.IsTimeout(err):
-				res.TimedOut = true
-			case errors.As(err, &exit):
-			default:
-				return res, fmt.Errorf("running candidate %d: %w", k, err)
+		res.TimedOut = res.TimedOut || br.timedOut
+		if !br.passed {
+			res.Passed = false
+			res.Output += br.output
+		}
+		for _, name := range br.order {
+			if br.tests[name].Action != "fail" {
+				continue
 			}
-			output := string(out.Stdout) + string(out.Stderr)
-			failed, progress := false, false
-			for _, t := range gotest.ParseVerbose(output, err != nil) {
-				if t.Action == "" || ran[t.Test] {
-					continue
-				}
-				ran[t.Test], progress = true, true
-				if t.Action != "fail" {
-					continue
-				}
-				failed = true
-				if path != s.Site.Package {
-					res.FailedElsewhere = append(res.FailedElsewhere, path+"."+t.Test)
-				} else {
-					res.Failed = append(res.Failed, t.Test)
-				}
-			}
-			if err != nil || failed {
-				res.Passed = false
-				res.Output += output
-			}
-			if err == nil || res.TimedOut || !progress {
-				break
-			}
-			var left []string
-			for _, name := range s.prog.Tests[path] {
-				if !ran[name] {
-					left = append(left, name)
-				}
-			}
-			if len(left) == 0 {
-				break
-			}
-			args = []string{"-test.count=1", "-test.v", "-test.timeout=0", "-test.run=" + namesPattern(left)}
-			if s.prog.skip != "" {
-				args = append(args, "-test.skip="+s.prog.skip)
+			if path != s.Site.Package {
+				res.FailedElsewhere = append(res.FailedElsewhere, path+"."+name)
+			} else {
+				res.Failed = append(res.Failed, name)
 			}
 		}
 		if res.TimedOut {

@@ -27,6 +27,7 @@ const benchUsage = `Usage:
   nopol bench report [-out dir]
   nopol bench purified [-j N] [-out dir] [bug ids]   (purified tests keep their fault revealing power?)
   nopol bench mutrepair [-C dir] [./pkg]   (the mutation baseline on one tree)
+  nopol bench transparency [-list file] [-out dir] [modules]   (same test outcomes plain and instrumented?)
 
 The dataset is benchmarks/bugs (-bugs). See benchmarks/RESULTS.md.
 `
@@ -94,6 +95,8 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 			return runMutRepair(ctx, env, args[1:])
 		case "purified":
 			return runPurified(ctx, env, args[1:])
+		case "transparency":
+			return runTransparency(ctx, env, args[1:])
 		}
 	}
 	return runBenchTools(ctx, env, args)
@@ -370,4 +373,75 @@ func checkPurified(ctx context.Context, env *Env, bf *benchFlags, out string, pu
 	}
 	fmt.Fprintf(bf.progress(env), "bench purified: results in %s\n", filepath.Join(out, "purified.md"))
 	return ctx.Err()
+}
+
+// runTransparency checks, module by module, that instrumenting changes no
+// test's outcome, and writes transparency.jsonl and transparency.md. The
+// modules come from the proxy and run with GOFLAGS=-mod=mod, GOWORK=off,
+// GOTOOLCHAIN=local, set in this process's environment.
+func runTransparency(ctx context.Context, env *Env, args []string) error {
+	var bf benchFlags
+	fs := newFlagSet(env, "bench transparency")
+	bf.register(fs, env)
+	list := fs.String("list", "", "file of \"module version\" lines (default: benchmarks/transparency.txt)")
+	out := fs.String("out", filepath.Join(env.Dir, "benchmarks", "results"), "directory of transparency.jsonl and transparency.md")
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	if *list == "" {
+		*list = benchmarks.TransparencyList(bf.bugs)
+	}
+	f, err := os.Open(*list)
+	if err != nil {
+		return Exit(ExitBadInput, fmt.Errorf("bench transparency: %w", err))
+	}
+	mods, err := benchmarks.ReadModuleList(f)
+	f.Close()
+	if err != nil {
+		return Exit(ExitBadInput, err)
+	}
+	if fs.NArg() > 0 {
+		var keep [][2]string
+		for _, m := range mods {
+			for _, a := range fs.Args() {
+				if strings.Contains(m[0], a) {
+					keep = append(keep, m)
+					break
+				}
+			}
+		}
+		mods = keep
+	}
+	for _, kv := range []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"} {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	var rows []benchmarks.TransparencyRow
+	var jsonl strings.Builder
+	for _, m := range mods {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		row := benchmarks.Transparency(ctx, bf.runner(), m[0], m[1], bf.timeout, bf.progress(env))
+		rows = append(rows, row)
+		data, _ := json.Marshal(row)
+		jsonl.Write(append(data, '\n'))
+	}
+	table := benchmarks.TransparencyTable(rows)
+	if err := os.WriteFile(filepath.Join(*out, "transparency.jsonl"), []byte(jsonl.String()), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*out, "transparency.md"), []byte(table), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprint(env.Stdout, table)
+	for _, r := range rows {
+		if len(r.Differ) > 0 {
+			return Exit(ExitNoPatch, errors.New("bench transparency: some tests differ plain and instrumented"))
+		}
+	}
+	return nil
 }
