@@ -104,14 +104,18 @@ func Transparency(ctx context.Context, r *Runner, module, version string, timeou
 	row.Build = b.BuildTime
 	start = time.Now()
 	inst := map[string]collect.PackageRun{}
+	reached := map[int]bool{}
 	for _, p := range prog.Packages {
 		pr, err := b.RunPackage(ctx, p, timeout)
 		if err != nil {
 			return fail("instrumented run: %v", err)
 		}
 		inst[p] = pr
-		row.Reached += pr.Reached
+		for id := range pr.Reached {
+			reached[id] = true
+		}
 	}
+	row.Reached = len(reached)
 	row.Instrumented = time.Since(start)
 	var differ []collect.TestResult
 	for _, t := range base {

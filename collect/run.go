@@ -282,8 +282,8 @@ type PackageRun struct {
 	// Tests are the results by top-level test name: "pass", "fail",
 	// "skip", or "" for a test that never finished.
 	Tests map[string]string
-	// Reached counts the sites reached.
-	Reached  int
+	// Reached are the sites reached.
+	Reached  map[int]bool
 	TimedOut bool
 	Duration time.Duration
 }
@@ -316,6 +316,9 @@ func (b *Build) RunPackage(ctx context.Context, pkg string, timeout time.Duratio
 	if err != nil {
 		return pr, fmt.Errorf("running %s: reading records: %w", pkg, err)
 	}
-	pr.Reached = len(reached)
+	pr.Reached = map[int]bool{}
+	for id := range reached {
+		pr.Reached[id] = true
+	}
 	return pr, nil
 }

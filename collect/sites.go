@@ -101,7 +101,9 @@ func (prog *Program) findSites(d *pkgData) {
 		}
 		add := func(kind SiteKind, node ast.Node, stack []ast.Node, last bool) {
 			fn, fnName := enclosingFunc(stack)
-			if fn == nil {
+			if fn == nil || callsRecover(node, info) {
+				// recover works only when the deferred function calls it
+				// itself: the hook's wrapping would break it.
 				return
 			}
 			start, end := tf.Offset(node.Pos()), tf.Offset(node.End())
@@ -271,4 +273,20 @@ func outermostFunc(stack []ast.Node) ast.Node {
 		}
 	}
 	return nil
+}
+
+// callsRecover reports whether node calls the builtin recover.
+func callsRecover(node ast.Node, info *types.Info) bool {
+	found := false
+	ast.Inspect(node, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "recover" {
+				if _, builtin := info.Uses[id].(*types.Builtin); builtin {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
