@@ -3,7 +3,7 @@ package gotest
 import (
 	"bytes"
 	"fmt"
-	)
+)
 
 // Output limits. A test that prints without end must not make nopol slow
 // or large: what a process writes is kept up to a cap per stream, the
