@@ -60,7 +60,7 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	}
 	inv := &gotest.Invocation{
 		Path:    bin,
-		Args:    []string{"-test.run=" + testRunPattern(r.Test, r.Subtest), "-test.count=1", "-test.v", "-test.timeout=0"},
+		Args:    []string{"-test.run=" + testRunPattern(r.Test, r.Subtest), "-test.count=1", gotest.VerboseFlag, "-test.timeout=0"},
 		Dir:     b.Program.pkgDir(r.Package),
 		Env:     runEnv(r, out),
 		Timeout: timeout,
@@ -221,7 +221,7 @@ type binaryRun struct {
 // timeout bounds each round.
 func (prog *Program) binarySuite(ctx context.Context, runner *gotest.Runner, path, bin string, env []string, timeout time.Duration) (binaryRun, error) {
 	br := binaryRun{tests: map[string]gotest.TestSummary{}, passed: true}
-	args := []string{"-test.count=1", "-test.v", "-test.timeout=0"}
+	args := []string{"-test.count=1", gotest.VerboseFlag, "-test.timeout=0"}
 	if prog.skip != "" {
 		args = append(args, "-test.skip="+prog.skip)
 	}

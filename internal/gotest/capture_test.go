@@ -195,3 +195,17 @@ func FuzzSummarizer(f *testing.F) {
 		}
 	})
 }
+
+// TestParseVerboseTest2JSON: under -test.v=test2json, a result printed
+// after output without a newline is found, and "=== NAME" without a name
+// makes no test.
+func TestParseVerboseTest2JSON(t *testing.T) {
+	out := "\x16=== RUN   TestNoNL\nno newline\x16--- PASS: TestNoNL (0.00s)\n\x16=== NAME  \n\x16=== RUN   TestNext\n\x16=== RUN   TestNext/x\nagain\x16--- FAIL: TestNext/x (0.00s)\n\x16=== NAME  TestNext\n\x16--- FAIL: TestNext (0.01s)\n\x16=== NAME  \n\x16FAIL\n"
+	got := ParseVerbose(out, false)
+	if len(got) != 2 || got[0].Test != "TestNoNL" || got[0].Action != "pass" || got[1].Test != "TestNext" || got[1].Action != "fail" {
+		t.Fatalf("got %+v", got)
+	}
+	if !strings.Contains(got[0].Output, "no newline") || strings.Contains(got[0].Output+got[1].Output, "\x16") {
+		t.Errorf("outputs %q %q", got[0].Output, got[1].Output)
+	}
+}

@@ -13,6 +13,9 @@ import (
 // in time linear in the output; each test's output is capped (head and
 // tail).
 //
+// Under -test.v=test2json (VerboseFlag) framing lines are found after a
+// test's output without a newline too.
+//
 // A test that started but has no result line (the binary panicked, exited
 // or was killed) gets Action "" unless crashed is true and the crash is
 // its own: the test whose goroutine panicked (named by the stack trace, or
@@ -38,32 +41,34 @@ func ParseVerbose(output string, crashed bool) []TestSummary {
 	var current, atPanic string
 	var crash capText // the output from the first panic on
 	panicked := false
-	for len(output) > 0 {
-		line := output
-		if i := strings.IndexByte(output, '\n'); i >= 0 {
-			line, output = output[:i+1], output[i+1:]
-		} else {
-			output = ""
-		}
+	handle := func(line string, framing bool) {
 		trim := strings.TrimLeft(line, " ")
 		indented := len(trim) != len(line)
 		switch {
-		case strings.HasPrefix(trim, "=== RUN   "), strings.HasPrefix(trim, "=== CONT  "),
-			strings.HasPrefix(trim, "=== NAME  "), strings.HasPrefix(trim, "=== PAUSE "):
+		case framing && (strings.HasPrefix(trim, "=== RUN   ") || strings.HasPrefix(trim, "=== CONT  ") ||
+			strings.HasPrefix(trim, "=== NAME  ") || strings.HasPrefix(trim, "=== PAUSE ")):
 			name := strings.TrimSpace(trim[len("=== RUN   "):])
 			top, _, _ := strings.Cut(name, "/")
 			current = top
-			texts[get(top)].add(line)
-			continue
-		case !indented && (strings.HasPrefix(trim, "--- PASS: ") || strings.HasPrefix(trim, "--- FAIL: ") || strings.HasPrefix(trim, "--- SKIP: ")):
+			if top != "" {
+				texts[get(top)].add(line)
+			}
+			return
+		case framing && !indented && (strings.HasPrefix(trim, "--- PASS: ") || strings.HasPrefix(trim, "--- FAIL: ") || strings.HasPrefix(trim, "--- SKIP: ")):
 			rest := trim[len("--- PASS: "):]
 			name, dur, _ := strings.Cut(strings.TrimSpace(rest), " ")
+			if top, _, sub := strings.Cut(name, "/"); sub {
+				// A subtest's result (not indented under test2json).
+				texts[get(top)].add(line)
+				current = top
+				return
+			}
 			i := get(name)
 			out[i].Action = strings.ToLower(trim[4:8])
 			out[i].Elapsed = parseParenDuration(dur)
 			texts[i].add(line)
 			current = name
-			continue
+			return
 		case !panicked && !indented && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")):
 			atPanic, panicked = current, true
 		}
@@ -72,6 +77,28 @@ func ParseVerbose(output string, crashed bool) []TestSummary {
 		}
 		if current != "" {
 			texts[get(current)].add(line)
+		}
+	}
+	for len(output) > 0 {
+		line := output
+		if i := strings.IndexByte(output, '\n'); i >= 0 {
+			line, output = output[:i+1], output[i+1:]
+		} else {
+			output = ""
+		}
+		if !strings.Contains(line, testFraming) {
+			// Plain -test.v: framing lines are known by their start.
+			handle(line, true)
+			continue
+		}
+		// -test.v=test2json: a framing line starts at a marker, maybe
+		// after output without a newline; the rest is output.
+		parts := strings.Split(line, testFraming)
+		if parts[0] != "" {
+			handle(parts[0]+"\n", false)
+		}
+		for _, p := range parts[1:] {
+			handle(p, true)
 		}
 	}
 	for i := range out {
@@ -212,6 +239,15 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// testFraming is the byte the testing package writes before each framing
+// line ("=== RUN", "--- PASS: ...") under -test.v=test2json, so that a
+// framing line printed after output without a newline is still found.
+const testFraming = "\x16"
+
+// VerboseFlag is the flag to give test binaries whose output ParseVerbose
+// reads.
+const VerboseFlag = "-test.v=test2json"
 
 // parseParenDuration parses "(0.12s)".
 func parseParenDuration(s string) time.Duration {
