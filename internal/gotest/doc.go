@@ -20,6 +20,19 @@
 // marked dirs of processes that no longer exist, so that a nopol killed
 // before its deferred cleanup (SIGKILL, a test timeout panic) leaves
 // nothing behind for long.
+// On Linux every process also gets SIGKILL when nopol dies (the
+// parent-death signal), and `go test` runs its test binaries through
+// nopol's own executable (-exec), which sets that signal on them before
+// exec: killing nopol with SIGKILL leaves no go command or test binary
+// running.
+//
+// # Output
+//
+// What a process writes is kept up to a cap per stream (Invocation.MaxOutput):
+// the head and the tail, with a line saying how much was cut, in time
+// linear in the output, so that a test printing without end neither slows
+// nopol down nor grows it.
+//
 // A timeout is reported as a *TimeoutError, distinct from a non-zero exit
 // (*ExitError), whose text includes the tail of stderr.
 //
@@ -31,6 +44,9 @@
 // # Test output
 //
 // ParseEvents reads `go test -json` streams and Summarize turns them into
-// per-top-level-test results; ParseVerbose does the same for the -test.v
-// output of a test binary run directly.
+// per-top-level-test results (TestJSON reads the stream as it comes, with
+// a Summarizer); ParseVerbose does the same for the -test.v=test2json
+// output of a test binary run directly. Each test's output is capped. A
+// crash is attributed to the test whose goroutine panicked
+// (CrashedTests), not to every test that had not finished.
 package gotest
