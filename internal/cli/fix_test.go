@@ -28,7 +28,7 @@ func TestFixUsage(t *testing.T) {
 		{[]string{"fix", "-C", "nowhere"}, ExitBadInput, "-C nowhere: not a directory"},
 		{[]string{"fix", "-timeout", "0s"}, ExitBadInput, "want a positive duration"},
 		{[]string{"fix", "-bogus"}, ExitBadInput, "flag provided but not defined"},
-		{[]string{"fix", "-h"}, ExitBadInput, "Usage: nopol fix"},
+		{[]string{"fix", "-h"}, ExitOK, "Usage: nopol fix"}, // help asked for
 		{[]string{"fix", "-synth", "nope", "-q"}, ExitBadInput, `nopol: synthesis backend "nope" is not available`},
 	}
 	for _, tc := range tests {

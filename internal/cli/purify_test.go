@@ -23,18 +23,19 @@ func TestPurifyUsage(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
 		args []string
+		code int
 		msg  string
 	}{
-		{[]string{"purify", "-timeout", "0s"}, "want a positive duration"},
-		{[]string{"purify", "-C", "nowhere"}, "-C nowhere: not a directory"},
-		{[]string{"purify", "-bogus"}, "flag provided but not defined"},
-		{[]string{"purify", "-h"}, "Usage: nopol purify"},
+		{[]string{"purify", "-timeout", "0s"}, ExitBadInput, "want a positive duration"},
+		{[]string{"purify", "-C", "nowhere"}, ExitBadInput, "-C nowhere: not a directory"},
+		{[]string{"purify", "-bogus"}, ExitBadInput, "flag provided but not defined"},
+		{[]string{"purify", "-h"}, ExitOK, "Usage: nopol purify"}, // help asked for
 	}
 	for _, tc := range tests {
 		var stdout, stderr bytes.Buffer
 		code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, tc.args)
-		if code != ExitBadInput {
-			t.Errorf("%q: exit %d, want %d\n%s", tc.args, code, ExitBadInput, stderr.String())
+		if code != tc.code {
+			t.Errorf("%q: exit %d, want %d\n%s", tc.args, code, tc.code, stderr.String())
 		}
 		if !strings.Contains(stderr.String(), tc.msg) {
 			t.Errorf("%q: stderr lacks %q:\n%s", tc.args, tc.msg, stderr.String())
