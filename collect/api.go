@@ -55,6 +55,9 @@ type Observed struct {
 	// Nilable is the Expr whose nil-ness guards this one, "" if none: for
 	// "p.n" it is "p". A missing value is recorded when it is nil.
 	NilGuard string
+	// Call reports a call (see calls.go): the hook evaluates it within a
+	// time bound.
+	Call bool `json:",omitempty"`
 }
 
 // Constant is a literal of the enclosing function or a named constant of
@@ -129,6 +132,8 @@ type Program struct {
 	constituents map[string][]purify.Constituent
 	// skip is the -skip pattern of the tests left out (see SkipTests).
 	skip string
+	// pure is the purity analysis of the module's functions.
+	pure *purity
 	// tags are the build tags; runner runs the go command with them.
 	tags   []string
 	runner *gotest.Runner

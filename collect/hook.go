@@ -31,6 +31,7 @@ import (
 	nopolstrings "strings"
 	nopolsync "sync"
 	nopolatomic "sync/atomic"
+	nopoltime "time"
 )
 
 // NopolValue is one observed value, encoded as collect.Value.
@@ -80,7 +81,16 @@ var (
 	nopolCounts   [][3]int64 // per site: false count, true count, lines written
 	nopolLast     [][2]int64 // per site and outcome: the constituent last written
 	nopolSeen     map[[4]int64]bool
+	// nopolObserving counts the snapshots being evaluated, shared: a call
+	// observed at a site may reach other sites, which then neither record
+	// nor snapshot nor apply forcing.
+	nopolObserving *int32
 )
+
+// nopolInObservation reports whether a snapshot is being evaluated.
+func nopolInObservation() bool {
+	return nopolObserving != nil && nopolatomic.LoadInt32(nopolObserving) > 0
+}
 
 // NopolCand selects the candidate of a schema binary (NOPOL_CAND).
 var NopolCand = nopolAtoi(nopolos.Getenv("NOPOL_CAND"), -1)
@@ -118,7 +128,7 @@ func nopolShare() []interface{} {
 	const key = "nopol.shared.state"
 	if f := nopolflag.Lookup(key); f != nil {
 		if g, ok := f.Value.(nopolflag.Getter); ok {
-			if v, ok := g.Get().([]interface{}); ok && len(v) == 3 {
+			if v, ok := g.Get().([]interface{}); ok && len(v) == 4 {
 				return v
 			}
 		}
@@ -127,7 +137,7 @@ func nopolShare() []interface{} {
 	if name := nopolos.Getenv("NOPOL_OUT"); name != "" {
 		out, _ = nopolos.OpenFile(name, nopolos.O_WRONLY|nopolos.O_APPEND|nopolos.O_CREATE, 0644)
 	}
-	v := []interface{}{&[2]int64{-1, -1}, new(nopolsync.Mutex), out}
+	v := []interface{}{&[2]int64{-1, -1}, new(nopolsync.Mutex), out, new(int32)}
 	nopolflag.Var(&nopolShared{v}, key, "nopol internal state")
 	return v
 }
@@ -136,6 +146,7 @@ func nopolSetup() {
 	nopolCurrent, _ = nopolState[0].(*[2]int64)
 	nopolMu, _ = nopolState[1].(*nopolsync.Mutex)
 	nopolOut, _ = nopolState[2].(*nopolos.File)
+	nopolObserving, _ = nopolState[3].(*int32)
 	switch nopolos.Getenv("NOPOL_MODE") {
 	case "cover":
 		nopolMode = 1
@@ -227,6 +238,9 @@ func nopolForced(id int) (value, forced bool) {
 // value without evaluating it.
 func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue) bool {
 	nopolOnce.Do(nopolSetup)
+	if nopolInObservation() {
+		return cond()
+	}
 	var vals []NopolValue
 	if nopolMode == 2 && snap != nil && nopolWantValues(id) {
 		vals = nopolSnapshot(kinds, snap)
@@ -248,6 +262,9 @@ func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue
 // evaluated there, under recover, for its atoms, and its value ignored.
 func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap func(int) NopolValue) bool {
 	nopolOnce.Do(nopolSetup)
+	if nopolInObservation() {
+		return cond(nil)
+	}
 	v, forced := nopolForced(id)
 	if nopolMode != 2 || !nopolWantValues(id) {
 		if !forced {
@@ -300,7 +317,7 @@ func NopolAPI(a []NopolValue, k int, v int) int {
 // NopolAPF records float64 atom k of a condition into a, if not nil.
 func NopolAPF(a []NopolValue, k int, v float64) float64 {
 	if a != nil {
-		a[k] = NopolValue{K: 3, F: v}
+		a[k] = NopolF(v)
 	}
 	return v
 }
@@ -317,6 +334,9 @@ func NopolAPS(a []NopolValue, k int, v string) string {
 // 1 skip it, 2 return from the function.
 func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 	nopolOnce.Do(nopolSetup)
+	if nopolInObservation() {
+		return 0
+	}
 	var vals []NopolValue
 	if nopolMode == 2 && snap != nil && nopolWantValues(id) {
 		vals = nopolSnapshot(kinds, snap)
@@ -396,28 +416,65 @@ func nopolWrite(rec nopolRecord) {
 
 // nopolSnapshot evaluates the observed values of a site; a value whose
 // evaluation panics (a nil pointer, a division by zero) is missing.
+// A kind letter in upper case marks an observed call: it is evaluated
+// in a goroutine of its own, and missing when it takes longer than
+// nopolCallLimit (the goroutine is left to end) or panics.
 func nopolSnapshot(kinds string, snap func(int) NopolValue) []NopolValue {
 	vals := make([]NopolValue, len(kinds))
+	if nopolObserving != nil {
+		nopolatomic.AddInt32(nopolObserving, 1)
+		defer nopolatomic.AddInt32(nopolObserving, -1)
+	}
 	for i := range vals {
-		vals[i] = nopolEval(kinds, snap, i)
+		if kinds[i] >= 'A' && kinds[i] <= 'Z' {
+			vals[i] = nopolEvalBounded(kinds, snap, i)
+		} else {
+			vals[i] = nopolEval(kinds, snap, i)
+		}
 	}
 	return vals
+}
+
+func nopolMissing(kind byte) NopolValue {
+	return NopolValue{K: nopolstrings.IndexByte("bifs", kind|0x20) + 1, M: true}
 }
 
 func nopolEval(kinds string, snap func(int) NopolValue, i int) (v NopolValue) {
 	defer func() {
 		if recover() != nil {
-			v = NopolValue{K: nopolstrings.IndexByte("bifs", kinds[i]) + 1, M: true}
+			v = nopolMissing(kinds[i])
 		}
 	}()
 	return snap(i)
+}
+
+const nopolCallLimit = 100 * nopoltime.Millisecond
+
+func nopolEvalBounded(kinds string, snap func(int) NopolValue, i int) NopolValue {
+	done := make(chan NopolValue, 1)
+	go func() { done <- nopolEval(kinds, snap, i) }()
+	t := nopoltime.NewTimer(nopolCallLimit)
+	defer t.Stop()
+	select {
+	case v := <-done:
+		return v
+	case <-t.C:
+		return nopolMissing(kinds[i])
+	}
 }
 
 // NopolI observes an integer.
 func NopolI(i int64) NopolValue { return NopolValue{K: 2, I: i} }
 
 // NopolF observes a float.
-func NopolF(f float64) NopolValue { return NopolValue{K: 3, F: f} }
+// NaN and the infinities are missing values: JSON has no number for
+// them (a record holding one would be lost), nor the solver.
+func NopolF(f float64) NopolValue {
+	if f-f != 0 {
+		return NopolValue{K: 3, M: true}
+	}
+	return NopolValue{K: 3, F: f}
+}
 
 // NopolB observes a bool.
 func NopolB(b bool) NopolValue { return NopolValue{K: 1, B: b} }
@@ -453,7 +510,7 @@ func NopolAI[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint1
 // NopolAF records float atom k of a condition into a, if not nil.
 func NopolAF[T ~float32 | ~float64](a []NopolValue, k int, v T) T {
 	if a != nil {
-		a[k] = NopolValue{K: 3, F: float64(v)}
+		a[k] = NopolF(float64(v))
 	}
 	return v
 }

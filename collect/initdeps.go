@@ -132,6 +132,14 @@ func (g *initGraph) mayObserve(fn, v types.Object) bool {
 	return !g.fromVars[fn] || g.reaches(fn, v)
 }
 
+// mayCall reports whether a call from fn to the function or method f of
+// the package can be added without any risk of an initialization cycle:
+// as mayObserve, fn must not be reached from a package variable's
+// initialization, or reach f already.
+func (g *initGraph) mayCall(fn, f types.Object) bool {
+	return g.mayObserve(fn, f)
+}
+
 // reaches reports whether from's initialization reaches to.
 func (g *initGraph) reaches(from, to types.Object) bool {
 	return g.reachable(from)[to]

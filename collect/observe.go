@@ -27,6 +27,11 @@ type observer struct {
 	// variables it may refer to without an initialization cycle.
 	fn    types.Object
 	graph *initGraph
+	// pure decides which calls may be observed; nil observes none.
+	pure *purity
+	// recv are the in-scope variables and their fields, with their
+	// types, innermost scope first: the operands of observed calls.
+	recv []typedExpr
 
 	seen map[string]bool
 }
@@ -71,6 +76,7 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 		for _, name := range s.Names() {
 			if v, ok := s.Lookup(name).(*types.Var); ok && o.visible(inner, v) {
 				o.addVar(&locals, name, v.Type())
+				o.addRecv(name, v.Type())
 			}
 		}
 	}

@@ -105,7 +105,10 @@ func TestRun(t *testing.T) {
 			if len(res.Evals) != 1 {
 				t.Fatalf("evals = %+v", res.Evals)
 			}
-			want := []Value{{Kind: KindInt, Int: -5}, {Kind: KindInt, Int: 1}}
+			// x, Calls, then the pure calls Clamp(x), Count(x),
+			// generated(x): observing them records nothing more (Count
+			// has a site of its own) and changes nothing.
+			want := []Value{{Kind: KindInt, Int: -5}, {Kind: KindInt, Int: 1}, {Kind: KindInt, Int: -5}, {Kind: KindInt, Int: 0}, {Kind: KindInt, Int: -5}}
 			if fmt.Sprint(res.Evals[0].Values) != fmt.Sprint(want) {
 				t.Errorf("values = %v, want %v", res.Evals[0].Values, want)
 			}

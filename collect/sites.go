@@ -117,7 +117,7 @@ func (prog *Program) findSites(d *pkgData) {
 				Func:     fnName,
 				Original: string(src[start:end]),
 			}
-			o := &observer{pkg: tpkg, info: info, file: f, pos: node.Pos(), graph: d.initGraph()}
+			o := &observer{pkg: tpkg, info: info, file: f, pos: node.Pos(), graph: d.initGraph(), pure: prog.purity()}
 			if fd, ok := outermostFunc(stack).(*ast.FuncDecl); ok {
 				o.fn = info.Defs[fd.Name]
 			}
@@ -147,6 +147,7 @@ func (prog *Program) findSites(d *pkgData) {
 				}
 			}
 			s.Constants = o.constants(outermostFunc(stack))
+			s.Observed = o.withCalls(s.Observed, natoms, node, outermostFunc(stack), s.Constants)
 			if cond, ok := node.(ast.Expr); ok && kind == Cond {
 				s.Constants = mergeConstants(o.siblingConstants(cond, outermostFunc(stack)), s.Constants)
 			}

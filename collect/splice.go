@@ -79,18 +79,22 @@ func snapSource(obs []Observed) string {
 	b.WriteString("func(nopolI int) NopolValue { switch nopolI {")
 	for i, ob := range obs {
 		b.WriteString(" case " + strconv.Itoa(i) + ": return ")
+		letter := byte(0)
+		if ob.Call {
+			letter = 0x20 // upper case: the hook bounds its time
+		}
 		switch ob.Kind {
 		case KindBool:
-			kinds.WriteByte('b')
+			kinds.WriteByte('b' - letter)
 			b.WriteString("NopolB(bool(" + ob.Expr + "))")
 		case KindInt:
-			kinds.WriteByte('i')
+			kinds.WriteByte('i' - letter)
 			b.WriteString("NopolI(int64(" + ob.Expr + "))")
 		case KindFloat:
-			kinds.WriteByte('f')
+			kinds.WriteByte('f' - letter)
 			b.WriteString("NopolF(float64(" + ob.Expr + "))")
 		case KindString:
-			kinds.WriteByte('s')
+			kinds.WriteByte('s' - letter)
 			b.WriteString("NopolS(string(" + ob.Expr + "))")
 		}
 		b.WriteString(";")

@@ -1,0 +1,285 @@
+package collect
+
+import (
+	"go/ast"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Calls observed at a site. Real conditions are built on calls
+// (v.IsNil(), x.Sign() > 0, !isSeparator(r), math.IsNaN(f)), so a site
+// also observes, when pure (see purity):
+//
+//   - the methods without arguments of the in-scope variables and of
+//     their fields, with one result of basic kind (an error result is
+//     observed as "!= nil");
+//   - the functions of the site's package with one parameter, applied to
+//     each in-scope variable of that parameter's type;
+//   - standard-library predicates of packages the file already imports:
+//     math.IsNaN(f), math.IsInf(f, 0), unicode.IsUpper/IsLower/IsDigit/
+//     IsLetter/IsSpace(r), utf8.RuneLen(r), strings (bytes).Contains/
+//     HasPrefix/HasSuffix(s, c) for the function's string constants c,
+//     strings.ContainsRune(s, r) for its rune constants, and
+//     errors.Is(err, e) for the error variables of the package.
+//
+// At most maxCalls calls are observed: one per operand in turn, the
+// operands of the site's condition or statement first, then by scope,
+// innermost first.
+// They go after the atoms and the first observed variables, within
+// maxObserved in all.
+const maxCalls = 10
+
+// typedExpr is an expression with its type.
+type typedExpr struct {
+	expr string
+	t    types.Type
+}
+
+// addRecv records a variable (and its fields, one level) as an operand of
+// observed calls.
+func (o *observer) addRecv(expr string, t types.Type) {
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return
+	}
+	o.recv = append(o.recv, typedExpr{expr, t})
+	st, ok := t.Underlying().(*types.Struct)
+	if p, isPtr := t.Underlying().(*types.Pointer); isPtr {
+		st, ok = p.Elem().Underlying().(*types.Struct)
+	}
+	if !ok {
+		return
+	}
+	for f := range st.Fields() {
+		if f.Embedded() || f.Name() == "_" || (!f.Exported() && f.Pkg() != o.pkg) {
+			continue
+		}
+		if _, ok := types.Unalias(f.Type()).(*types.TypeParam); !ok {
+			o.recv = append(o.recv, typedExpr{expr + "." + f.Name(), f.Type()})
+		}
+	}
+}
+
+// withCalls inserts the calls observed at the site into obs, after the
+// natoms atoms and the variables closest to the site.
+func (o *observer) withCalls(obs []Observed, natoms int, node, fn ast.Node, consts []Constant) []Observed {
+	calls := o.calls(node, fn, consts)
+	if len(calls) == 0 {
+		return obs
+	}
+	at := min(len(obs), natoms+10)
+	out := append(append(append([]Observed(nil), obs[:at]...), calls...), obs[at:]...)
+	return out[:min(len(out), max(maxObserved, at+len(calls)))]
+}
+
+// calls returns the calls observed at the site (see the comment above).
+func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
+	if o.pure == nil || len(o.recv) == 0 {
+		return nil
+	}
+	// Operands named in the site first.
+	named := map[string]bool{}
+	ast.Inspect(node, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			named[id.Name] = true
+		}
+		return true
+	})
+	recv := append([]typedExpr(nil), o.recv...)
+	root := func(e string) string { r, _, _ := strings.Cut(e, "."); return r }
+	sort.SliceStable(recv, func(i, j int) bool {
+		a, b := named[root(recv[i].expr)], named[root(recv[j].expr)]
+		return a && !b
+	})
+	// Per operand, its calls; then one call per operand in turn, so that
+	// one operand with many methods does not take the whole budget.
+	perRecv := make([][]Observed, len(recv))
+	imports := o.importNames()
+	funcs := o.unaryFuncs()
+	sentinels := o.sentinels(fn)
+	for i, r := range recv {
+		add := func(ob Observed) {
+			if !o.seen[ob.Expr] {
+				o.seen[ob.Expr] = true
+				ob.Call = true
+				perRecv[i] = append(perRecv[i], ob)
+			}
+		}
+		o.methodCalls(r, add)
+		for _, f := range funcs {
+			if f == o.fn || !o.graph.mayCall(o.fn, f) {
+				continue // the site's own function (recursion), or an initialization cycle
+			}
+			if types.Identical(f.Signature().Params().At(0).Type(), r.t) {
+				if k := kindOf(f.Signature().Results().At(0).Type()); k != 0 {
+					add(Observed{Expr: f.Name() + "(" + r.expr + ")", Kind: k})
+				}
+			}
+		}
+		for _, ob := range o.stdCalls(r, imports, consts, sentinels) {
+			add(ob)
+		}
+	}
+	var out []Observed
+	for round := 0; len(out) < maxCalls; round++ {
+		added := false
+		for _, obs := range perRecv {
+			if round < len(obs) && len(out) < maxCalls {
+				out = append(out, obs[round])
+				added = true
+			}
+		}
+		if !added {
+			break
+		}
+	}
+	return out
+}
+
+// methodCalls calls yield with the pure methods without arguments of r
+// (of its type and, for an addressable variable, of its pointer) with one
+// result of basic kind or error.
+func (o *observer) methodCalls(r typedExpr, yield func(Observed)) {
+	sets := []*types.MethodSet{types.NewMethodSet(r.t)}
+	if _, isPtr := r.t.Underlying().(*types.Pointer); !isPtr && !types.IsInterface(r.t) {
+		sets = append(sets, types.NewMethodSet(types.NewPointer(r.t)))
+	}
+	seen := map[string]bool{}
+	for _, ms := range sets {
+		for sel := range ms.Methods() {
+			m, ok := sel.Obj().(*types.Func)
+			if !ok || seen[m.Name()] || (!m.Exported() && m.Pkg() != o.pkg) {
+				continue
+			}
+			seen[m.Name()] = true
+			sig := m.Signature()
+			if sig.Params().Len() != 0 || sig.Results().Len() != 1 || types.IsInterface(r.t) || !o.pure.pure(m, 0) ||
+				(m.Pkg() == o.pkg && !o.graph.mayCall(o.fn, m.Origin())) {
+				continue
+			}
+			res := sig.Results().At(0).Type()
+			call := r.expr + "." + m.Name() + "()"
+			if k := kindOf(res); k != 0 {
+				yield(Observed{Expr: call, Kind: k})
+			} else if types.Identical(res, types.Universe.Lookup("error").Type()) {
+				yield(Observed{Expr: call + " != nil", Kind: KindBool})
+			}
+		}
+	}
+}
+
+// unaryFuncs are the pure, non-generic functions of the site's package
+// with one parameter and one result.
+func (o *observer) unaryFuncs() []*types.Func {
+	var out []*types.Func
+	scope := o.pkg.Scope()
+	for _, name := range scope.Names() {
+		f, ok := scope.Lookup(name).(*types.Func)
+		if !ok || f.Signature().TypeParams() != nil {
+			continue
+		}
+		sig := f.Signature()
+		if sig.Params().Len() == 1 && sig.Results().Len() == 1 && !sig.Variadic() && o.pure.pure(f, 0) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// importNames maps the import paths of the site's file to their names.
+func (o *observer) importNames() map[string]string {
+	names := map[string]string{}
+	for _, imp := range o.file.Imports {
+		path, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		if name != "_" && name != "." {
+			names[path] = name
+		}
+	}
+	return names
+}
+
+// sentinels are the package-level error variables of the site's package
+// and those the enclosing function uses.
+func (o *observer) sentinels(fn ast.Node) []string {
+	errType := types.Universe.Lookup("error").Type()
+	var out []string
+	seen := map[string]bool{}
+	scope := o.pkg.Scope()
+	for _, name := range scope.Names() {
+		if v, ok := scope.Lookup(name).(*types.Var); ok && types.Identical(v.Type(), errType) {
+			out = append(out, name)
+			seen[name] = true
+		}
+	}
+	if fn != nil {
+		ast.Inspect(fn, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if v, ok := o.info.Uses[sel.Sel].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && v.Pkg() != o.pkg && types.Identical(v.Type(), errType) {
+				if e := types.ExprString(sel); !seen[e] {
+					seen[e] = true
+					out = append(out, e)
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// stdCalls returns the standard-library predicates over r (see the
+// comment at the top).
+func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Constant, sentinels []string) []Observed {
+	b, isBasic := r.t.Underlying().(*types.Basic)
+	var out []Observed
+	call := func(path, fn string, args ...string) string {
+		return imports[path] + "." + fn + "(" + strings.Join(args, ", ") + ")"
+	}
+	switch {
+	case isBasic && b.Info()&types.IsFloat != 0:
+		if imports["math"] != "" {
+			out = append(out, Observed{Expr: call("math", "IsNaN", "float64("+r.expr+")"), Kind: KindBool},
+				Observed{Expr: call("math", "IsInf", "float64("+r.expr+")", "0"), Kind: KindBool})
+		}
+	case isBasic && b.Kind() == types.Int32: // rune
+		if imports["unicode"] != "" {
+			for _, f := range []string{"IsUpper", "IsLower", "IsDigit", "IsLetter", "IsSpace"} {
+				out = append(out, Observed{Expr: call("unicode", f, r.expr), Kind: KindBool})
+			}
+		}
+		if imports["unicode/utf8"] != "" {
+			out = append(out, Observed{Expr: call("unicode/utf8", "RuneLen", r.expr), Kind: KindInt})
+		}
+	case isBasic && b.Info()&types.IsString != 0:
+		if imports["strings"] == "" {
+			break
+		}
+		for _, c := range consts {
+			switch {
+			case c.Value.Kind == KindString && c.Value.Str != "":
+				for _, f := range []string{"Contains", "HasPrefix", "HasSuffix"} {
+					out = append(out, Observed{Expr: call("strings", f, "string("+r.expr+")", c.Expr), Kind: KindBool})
+				}
+			case c.Value.Kind == KindInt && strings.HasPrefix(c.Expr, "'"):
+				out = append(out, Observed{Expr: call("strings", "ContainsRune", "string("+r.expr+")", c.Expr), Kind: KindBool})
+			}
+		}
+	case types.Identical(r.t, types.Universe.Lookup("error").Type()):
+		if imports["errors"] != "" {
+			for _, s := range sentinels {
+				out = append(out, Observed{Expr: call("errors", "Is", r.expr, s), Kind: KindBool})
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,113 @@
+package collect
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestObservedCalls: per kind of observed call, what a site observes.
+func TestObservedCalls(t *testing.T) {
+	f := load(t, "calls")
+	s := f.prog.Sites[f.site(t, Cond, "c.go", 48)]
+	var calls []string
+	for _, o := range s.Observed {
+		if o.Call {
+			calls = append(calls, o.Expr)
+		}
+	}
+	got := " " + strings.Join(calls, " | ") + " "
+	for _, tc := range []struct {
+		what, expr string
+		want       bool
+	}{
+		{"a pure method", "n.IsLeaf()", true},
+		{"a pure recursive method", "n.Depth()", true},
+		{"a method that writes a field", "n.Touch()", false},
+		{"a pure function of the package", "isSeparator(r)", true},
+		{"a function that writes a package variable", "bump(r)", false},
+		{"the site's own function", "Check(", false},
+		{"math", "math.IsNaN(float64(f))", true},
+		{"unicode", "unicode.IsUpper(r)", true},
+		{"strings, with the function's constants", `strings.Contains(string(s), "x")`, true},
+		{"errors.Is with the package's sentinels", "errors.Is(err, ErrEmpty)", true},
+	} {
+		if strings.Contains(got, tc.expr) != tc.want {
+			t.Errorf("%s: %s observed = %v, want %v; calls:%s", tc.what, tc.expr, !tc.want, tc.want, got)
+		}
+	}
+	if len(calls) > maxCalls {
+		t.Errorf("%d calls, more than %d", len(calls), maxCalls)
+	}
+}
+
+// TestRunCalls: observed calls are evaluated in snapshot runs without
+// changing the test's outcome; a call that panics (a nil receiver) or
+// loops is a missing value.
+func TestRunCalls(t *testing.T) {
+	f := instrument(t, "calls")
+	id := f.site(t, Cond, "c.go", 48)
+	site := f.prog.Sites[id]
+	res, err := f.build.Run(context.Background(), Run{Package: "example.com/calls/c", Test: "TestCheck", Mode: ModeSnapshot, Sites: []int{id}, ForceSegment: -1, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed {
+		t.Fatalf("the test failed in the snapshot run:\n%s", res.Output)
+	}
+	index := map[string]int{}
+	for i, o := range site.Observed {
+		index[o.Expr] = i
+	}
+	var evals []Eval
+	for _, e := range res.Evals {
+		if e.Site == id {
+			evals = append(evals, e)
+		}
+	}
+	if len(evals) != 2 {
+		t.Fatalf("%d evaluations, want 2: %+v\n%s", len(evals), res.Evals, res.Output)
+	}
+	value := func(e Eval, expr string) Value {
+		i, ok := index[expr]
+		if !ok {
+			t.Fatalf("%s not observed", expr)
+		}
+		return e.Values[i]
+	}
+	nilNode, leaf := evals[0], evals[1]
+	if v := value(nilNode, "n.Depth()"); !v.Missing {
+		t.Errorf("n.Depth() on a nil node = %+v, want missing (it panics)", v)
+	}
+	if v := value(leaf, "n.Depth()"); v.Missing || v.Int != 1 {
+		t.Errorf("n.Depth() = %+v, want 1", v)
+	}
+	if v := value(leaf, "n.IsLeaf()"); v.Missing || v.Bool {
+		t.Errorf("n.IsLeaf() = %+v, want false", v)
+	}
+
+	if v := value(leaf, "unicode.IsUpper(r)"); v.Missing || !v.Bool {
+		t.Errorf("unicode.IsUpper('A') = %+v", v)
+	}
+	if v := value(leaf, "math.IsNaN(float64(f))"); v.Missing || !v.Bool {
+		t.Errorf("math.IsNaN = %+v", v)
+	}
+	if v := value(leaf, "errors.Is(err, ErrEmpty)"); v.Missing || !v.Bool {
+		t.Errorf("errors.Is = %+v", v)
+	}
+	// A call that never ends is a missing value.
+	walk := f.site(t, Cond, "c.go", 56)
+	index = map[string]int{}
+	for i, o := range f.prog.Sites[walk].Observed {
+		index[o.Expr] = i
+	}
+	res, err = f.build.Run(context.Background(), Run{Package: "example.com/calls/c", Test: "TestCheck", Mode: ModeSnapshot, Sites: []int{walk}, ForceSegment: -1, Timeout: 30 * time.Second})
+	if err != nil || !res.Passed || len(res.Evals) != 1 {
+		t.Fatalf("walk: %v %+v", err, res)
+	}
+	if v := value(res.Evals[0], "n.Spin()"); !v.Missing {
+		t.Errorf("n.Spin() = %+v, want missing (it never ends)", v)
+	}
+	f.checkUntouched(t)
+}

@@ -1,0 +1,216 @@
+package collect
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Purity: a call is observed at a site only when evaluating it cannot
+// change what the program does next. A function of the module is pure
+// when its body, checked on its syntax and types:
+//
+//   - assigns only to its own local variables (no store through a
+//     pointer, into a field, an element or a package variable);
+//   - starts no goroutine, defers nothing, uses no channel, makes no
+//     closure;
+//   - calls only builtins that write nothing (len, cap, append, make,
+//     new, min, max, complex, real, imag, panic), conversions, functions
+//     and methods of the module that are themselves pure (at most
+//     maxPureDepth calls deep; recursion is assumed pure, as its body is
+//     checked anyway), and the standard-library functions of pureStd.
+//
+// Calls through interfaces or function values are never pure. A pure call
+// may still panic or loop: the hook evaluates it under recover (a panic
+// is a missing value) and within a time bound.
+const maxPureDepth = 4
+
+// pureStd are standard-library functions and methods free of side
+// effects, by types.Func.FullName.
+var pureStd = map[string]bool{}
+
+func init() {
+	for pkg, names := range map[string]string{
+		"strings": "Contains ContainsAny ContainsRune HasPrefix HasSuffix Index IndexAny IndexByte IndexRune LastIndex LastIndexAny LastIndexByte Count EqualFold Compare TrimSpace Trim TrimLeft TrimRight TrimPrefix TrimSuffix ToLower ToUpper Fields Split SplitN Repeat Replace ReplaceAll Cut CutPrefix CutSuffix",
+		"bytes":   "Contains ContainsAny ContainsRune HasPrefix HasSuffix Index IndexAny IndexByte IndexRune LastIndex LastIndexByte Count Equal EqualFold Compare TrimSpace Trim TrimLeft TrimRight TrimPrefix TrimSuffix",
+		"unicode": "IsUpper IsLower IsDigit IsLetter IsSpace IsPunct IsNumber IsControl IsPrint IsGraphic IsMark IsSymbol IsTitle ToUpper ToLower ToTitle In Is",
+		"unicode/utf8": "RuneLen RuneCount RuneCountInString Valid ValidString ValidRune DecodeRune DecodeRuneInString DecodeLastRune DecodeLastRuneInString FullRune FullRuneInString RuneStart",
+		"math":          "IsNaN IsInf Abs Max Min Floor Ceil Trunc Round Sqrt Signbit Inf NaN Pow Log Log2 Log10 Mod Float64bits Float64frombits Float32bits MaxInt",
+		"math/bits":     "LeadingZeros LeadingZeros64 TrailingZeros TrailingZeros64 OnesCount OnesCount64 Len Len64",
+		"strconv":       "Itoa FormatInt FormatUint FormatFloat FormatBool Quote QuoteRune IsPrint IsGraphic",
+		"errors":        "Is",
+		"slices":        "Contains Index Equal",
+		"math/big":      "(*Int).Sign (*Int).Cmp (*Int).CmpAbs (*Int).BitLen (*Int).IsInt64 (*Int).IsUint64 (*Int).Int64 (*Int).Uint64 (*Float).Sign (*Float).IsInf (*Float).IsInt (*Rat).Sign (*Rat).IsInt",
+		"time":          "Time.IsZero Time.Before Time.After Time.Equal Time.Unix Duration.Seconds Duration.Milliseconds",
+		"reflect":       "Value.IsNil Value.IsValid Value.IsZero Value.Len Value.Kind Value.CanAddr Value.CanSet Value.CanInterface Value.NumField Kind.String",
+	} {
+		for _, n := range strings.Fields(names) {
+			if strings.HasPrefix(n, "(") {
+				// (*Int).Sign -> (*math/big.Int).Sign
+				pureStd["(*"+pkg+"."+strings.TrimPrefix(n, "(*")] = true
+				continue
+			}
+			if typ, m, ok := strings.Cut(n, "."); ok {
+				pureStd["("+pkg+"."+typ+")."+m] = true
+				continue
+			}
+			pureStd[pkg+"."+n] = true
+		}
+	}
+}
+
+// purity decides which functions are pure, with memoized answers.
+type purity struct {
+	decls map[*types.Func]funcSyntax
+	memo  map[*types.Func]int8 // 1 pure, -1 not, 2 being checked
+}
+
+// funcSyntax is a function declaration with the types of its package.
+type funcSyntax struct {
+	decl *ast.FuncDecl
+	info *types.Info
+}
+
+// purity returns the program's purity analysis, built on first use.
+func (prog *Program) purity() *purity {
+	if prog.pure != nil {
+		return prog.pure
+	}
+	p := &purity{decls: map[*types.Func]funcSyntax{}, memo: map[*types.Func]int8{}}
+	for _, d := range prog.pkgs {
+		if d.pkg == nil || d.pkg.TypesInfo == nil {
+			continue
+		}
+		for _, f := range d.pkg.Syntax {
+			for _, decl := range f.Decls {
+				fd, ok := decl.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				if fn, ok := d.pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					p.decls[fn] = funcSyntax{fd, d.pkg.TypesInfo}
+				}
+			}
+		}
+	}
+	prog.pure = p
+	return p
+}
+
+// pure reports whether calling fn has no side effects.
+func (p *purity) pure(fn *types.Func, depth int) bool {
+	fn = fn.Origin()
+	if pureStd[fn.FullName()] {
+		return true
+	}
+	fs, ok := p.decls[fn]
+	if !ok || depth > maxPureDepth {
+		return false
+	}
+	switch p.memo[fn] {
+	case 1, 2:
+		return true
+	case -1:
+		return false
+	}
+	p.memo[fn] = 2
+	ok = p.pureBody(fs, depth)
+	p.memo[fn] = -1
+	if ok {
+		p.memo[fn] = 1
+	}
+	return ok
+}
+
+// pureBody checks a function's body (see the package comment above).
+func (p *purity) pureBody(fs funcSyntax, depth int) bool {
+	fd, info := fs.decl, fs.info
+	local := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		if id.Name == "_" {
+			return true
+		}
+		obj := info.ObjectOf(id)
+		v, ok := obj.(*types.Var)
+		return ok && v.Pos() >= fd.Pos() && v.Pos() < fd.End() && !v.IsField()
+	}
+	ok := true
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if !local(l) {
+					ok = false
+				}
+			}
+		case *ast.IncDecStmt:
+			ok = local(n.X)
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN && ((n.Key != nil && !local(n.Key)) || (n.Value != nil && !local(n.Value))) {
+				ok = false
+			}
+			if tv, found := info.Types[n.X]; found {
+				if _, isChan := tv.Type.Underlying().(*types.Chan); isChan {
+					ok = false
+				}
+			}
+		case *ast.GoStmt, *ast.DeferStmt, *ast.SendStmt, *ast.SelectStmt, *ast.FuncLit:
+			ok = false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				ok = false
+			}
+		case *ast.CallExpr:
+			ok = p.pureCall(n, info, depth)
+		}
+		return ok
+	})
+	return ok
+}
+
+// pureCall reports whether a call written in a function being checked is
+// pure: a conversion, a builtin that writes nothing, or a static call of
+// a pure function.
+func (p *purity) pureCall(call *ast.CallExpr, info *types.Info, depth int) bool {
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		return true // a conversion
+	}
+	fun := ast.Unparen(call.Fun)
+	if ix, ok := fun.(*ast.IndexExpr); ok {
+		fun = ix.X // an instantiation f[T]
+	} else if ix, ok := fun.(*ast.IndexListExpr); ok {
+		fun = ix.X
+	}
+	var obj types.Object
+	switch f := fun.(type) {
+	case *ast.Ident:
+		obj = info.Uses[f]
+	case *ast.SelectorExpr:
+		if sel := info.Selections[f]; sel != nil {
+			if sel.Kind() != types.MethodVal || types.IsInterface(sel.Recv()) {
+				return false // a method value's call, or dynamic dispatch
+			}
+			obj = sel.Obj()
+		} else {
+			obj = info.Uses[f.Sel] // pkg.Func
+		}
+	}
+	switch obj := obj.(type) {
+	case *types.Builtin:
+		switch obj.Name() {
+		case "len", "cap", "append", "make", "new", "min", "max", "complex", "real", "imag", "panic":
+			return true
+		}
+		return false
+	case *types.Func:
+		return p.pure(obj, depth+1)
+	}
+	return false // a call of a function value
+}
