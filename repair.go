@@ -14,6 +14,7 @@ import (
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/internal/gotest"
+	"github.com/nopol-go/nopol/internal/purify"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -483,11 +484,14 @@ func (r *repairer) localize() []angelic.Suspicion {
 		}
 		spectra = append(spectra, sp)
 	}
+	stacks := r.panicStacks()
 	ranked := angelic.Localize(spectra, func(id int) int {
-		if r.prog.Sites[id].Kind == collect.Cond {
-			return 0
+		site := r.prog.Sites[id]
+		tier := 2 * stackRank(stacks, site)
+		if site.Kind != collect.Cond {
+			tier++
 		}
-		return 1
+		return tier
 	})
 	r.logf("localize: %s reached by the failing tests; searching the top %d", plural(len(ranked), "site"), min(len(ranked), r.opts.MaxSites))
 	return ranked
@@ -534,4 +538,52 @@ func (r *repairer) excluded() string {
 		parts = append(parts, strings.Join(files, ", ")+" ("+why+")")
 	}
 	return strings.Join(parts, "; ")
+}
+
+// panicStacks are, per failing test whose coverage run panicked, the
+// frames (file:line) of the panic outside the runtime, package testing
+// and test files, innermost first.
+func (r *repairer) panicStacks() [][]purify.Location {
+	var out [][]purify.Location
+	for _, k := range r.failing {
+		res, ok := r.cover[k]
+		if !ok || !strings.Contains(res.Output, "panic: ") {
+			continue
+		}
+		dir := r.prog.PackageDir(k.pkg)
+		var stack []purify.Location
+		for _, loc := range purify.ParseOutput(res.Output) {
+			if !loc.Panic || strings.HasSuffix(loc.File, "_test.go") {
+				continue
+			}
+			if !filepath.IsAbs(loc.File) {
+				loc.File = filepath.Join(dir, loc.File)
+			}
+			stack = append(stack, loc)
+		}
+		if len(stack) > 0 {
+			out = append(out, stack)
+		}
+	}
+	return out
+}
+
+// stackRank ranks a site by the panics of the failing tests (see
+// localize): 0 when its function is a panicking frame's (the innermost
+// frame of the module's code), 1 when it is a caller's, 2 when it is on
+// no failing test's stack. Among equally suspicious sites, those of the
+// panicking function come first, then those of its callers.
+func stackRank(stacks [][]purify.Location, site collect.Site) int {
+	rank := 2
+	for _, stack := range stacks {
+		for i, f := range stack {
+			if f.File == site.File && f.Line >= site.FuncLines[0] && f.Line <= site.FuncLines[1] {
+				if i == 0 {
+					return 0
+				}
+				rank = 1
+			}
+		}
+	}
+	return rank
 }

@@ -88,8 +88,11 @@ type Site struct {
 	Package   string
 	File      string
 	Line, Col int
-	// Func is the enclosing function's name (Recv.Method for methods).
-	Func string
+	// Func is the enclosing function's name (Recv.Method for methods);
+	// FuncLines its first and last lines (of the declared function
+	// around a function literal).
+	Func      string
+	FuncLines [2]int
 	// Original is the Go source of the condition (Cond) or of the
 	// statement (Guard).
 	Original string

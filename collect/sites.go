@@ -117,6 +117,9 @@ func (prog *Program) findSites(d *pkgData) {
 				Func:     fnName,
 				Original: string(src[start:end]),
 			}
+			if outer := outermostFunc(stack); outer != nil {
+				s.FuncLines = [2]int{prog.fset.PositionFor(outer.Pos(), false).Line, prog.fset.PositionFor(outer.End(), false).Line}
+			}
 			o := &observer{pkg: tpkg, info: info, file: f, pos: node.Pos(), graph: d.initGraph(), pure: prog.purity()}
 			if fd, ok := outermostFunc(stack).(*ast.FuncDecl); ok {
 				o.fn = info.Defs[fd.Name]
