@@ -32,18 +32,18 @@ var pureStd = map[string]bool{}
 
 func init() {
 	for pkg, names := range map[string]string{
-		"strings": "Contains ContainsAny ContainsRune HasPrefix HasSuffix Index IndexAny IndexByte IndexRune LastIndex LastIndexAny LastIndexByte Count EqualFold Compare TrimSpace Trim TrimLeft TrimRight TrimPrefix TrimSuffix ToLower ToUpper Fields Split SplitN Repeat Replace ReplaceAll Cut CutPrefix CutSuffix",
-		"bytes":   "Contains ContainsAny ContainsRune HasPrefix HasSuffix Index IndexAny IndexByte IndexRune LastIndex LastIndexByte Count Equal EqualFold Compare TrimSpace Trim TrimLeft TrimRight TrimPrefix TrimSuffix",
-		"unicode": "IsUpper IsLower IsDigit IsLetter IsSpace IsPunct IsNumber IsControl IsPrint IsGraphic IsMark IsSymbol IsTitle ToUpper ToLower ToTitle In Is",
+		"strings":      "Contains ContainsAny ContainsRune HasPrefix HasSuffix Index IndexAny IndexByte IndexRune LastIndex LastIndexAny LastIndexByte Count EqualFold Compare TrimSpace Trim TrimLeft TrimRight TrimPrefix TrimSuffix ToLower ToUpper Fields Split SplitN Repeat Replace ReplaceAll Cut CutPrefix CutSuffix",
+		"bytes":        "Contains ContainsAny ContainsRune HasPrefix HasSuffix Index IndexAny IndexByte IndexRune LastIndex LastIndexByte Count Equal EqualFold Compare TrimSpace Trim TrimLeft TrimRight TrimPrefix TrimSuffix",
+		"unicode":      "IsUpper IsLower IsDigit IsLetter IsSpace IsPunct IsNumber IsControl IsPrint IsGraphic IsMark IsSymbol IsTitle ToUpper ToLower ToTitle In Is",
 		"unicode/utf8": "RuneLen RuneCount RuneCountInString Valid ValidString ValidRune DecodeRune DecodeRuneInString DecodeLastRune DecodeLastRuneInString FullRune FullRuneInString RuneStart",
-		"math":          "IsNaN IsInf Abs Max Min Floor Ceil Trunc Round Sqrt Signbit Inf NaN Pow Log Log2 Log10 Mod Float64bits Float64frombits Float32bits MaxInt",
-		"math/bits":     "LeadingZeros LeadingZeros64 TrailingZeros TrailingZeros64 OnesCount OnesCount64 Len Len64",
-		"strconv":       "Itoa FormatInt FormatUint FormatFloat FormatBool Quote QuoteRune IsPrint IsGraphic",
-		"errors":        "Is",
-		"slices":        "Contains Index Equal",
-		"math/big":      "(*Int).Sign (*Int).Cmp (*Int).CmpAbs (*Int).BitLen (*Int).IsInt64 (*Int).IsUint64 (*Int).Int64 (*Int).Uint64 (*Float).Sign (*Float).IsInf (*Float).IsInt (*Rat).Sign (*Rat).IsInt",
-		"time":          "Time.IsZero Time.Before Time.After Time.Equal Time.Unix Duration.Seconds Duration.Milliseconds",
-		"reflect":       "Value.IsNil Value.IsValid Value.IsZero Value.Len Value.Kind Value.CanAddr Value.CanSet Value.CanInterface Value.NumField Kind.String",
+		"math":         "IsNaN IsInf Abs Max Min Floor Ceil Trunc Round Sqrt Signbit Inf NaN Pow Log Log2 Log10 Mod Float64bits Float64frombits Float32bits MaxInt",
+		"math/bits":    "LeadingZeros LeadingZeros64 TrailingZeros TrailingZeros64 OnesCount OnesCount64 Len Len64",
+		"strconv":      "Itoa FormatInt FormatUint FormatFloat FormatBool Quote QuoteRune IsPrint IsGraphic",
+		"errors":       "Is",
+		"slices":       "Contains Index Equal",
+		"math/big":     "(*Int).Sign (*Int).Cmp (*Int).CmpAbs (*Int).BitLen (*Int).IsInt64 (*Int).IsUint64 (*Int).Int64 (*Int).Uint64 (*Float).Sign (*Float).IsInf (*Float).IsInt (*Rat).Sign (*Rat).IsInt",
+		"time":         "Time.IsZero Time.Before Time.After Time.Equal Time.Unix Duration.Seconds Duration.Milliseconds",
+		"reflect":      "Value.IsNil Value.IsValid Value.IsZero Value.Len Value.Kind Value.CanAddr Value.CanSet Value.CanInterface Value.NumField Kind.String",
 	} {
 		for _, n := range strings.Fields(names) {
 			if strings.HasPrefix(n, "(") {
