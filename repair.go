@@ -37,6 +37,9 @@ const (
 	maxExamples = 200
 	// synthTimeout bounds one synthesis.
 	synthTimeout = 15 * time.Second
+	// maxFlips bounds the runs of the per-evaluation angelic search of
+	// one failing test at one site (angelic.Problem.MaxFlips).
+	maxFlips = 8
 )
 
 // repairer holds the state of one repair.

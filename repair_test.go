@@ -440,7 +440,7 @@ func TestRepairPurify(t *testing.T) {
 				t.Fatalf("repair: %v\n%s", err, progress.String())
 			}
 			if !purify {
-				if res.Patched || res.Sites[0].Purified || res.Sites[0].Outcome != "not angelic: TestSign fails under every forced value" {
+				if res.Patched || res.Sites[0].Purified || res.Sites[0].Outcome != "not angelic: TestSign fails under every forced value, and with any of its last evaluations negated" {
 					t.Errorf("patched=%v purified=%v outcome %q without purification", res.Patched, res.Sites[0].Purified, res.Sites[0].Outcome)
 				}
 				for _, r := range f.runs {

@@ -129,6 +129,9 @@ func alternative(needs []angelic.Need) []angelic.Need {
 func (r *repairer) forcedRun(k testKey, site collect.Site, f angelic.Force, mode collect.Mode) collect.Run {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: mode, Timeout: r.timeout(k),
 		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && !f.Whole()}
+	if f.Eval > 0 {
+		run.Force, run.FlipEval = nil, map[int]int{site.ID: f.Eval}
+	}
 	forceFragments(&run, f.Fragments)
 	if f.Return {
 		run.ForceReturn = map[int]bool{site.ID: true}
@@ -144,6 +147,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 	p := angelic.Problem{}
 	if site.Kind == collect.Cond {
 		p.Choices = []angelic.Force{{Value: true}, {Value: false}}
+		p.MaxFlips = maxFlips
 	} else {
 		p.Choices = []angelic.Force{st.force}
 	}

@@ -28,6 +28,10 @@ type Force struct {
 	// failing ones of a purified test); empty forces during the whole
 	// test.
 	Fragments []Fragment
+	// Eval, when > 0, negates the outcome of that one evaluation of the
+	// site (from 1, in the test's order) and forces nothing else; Value
+	// is then ignored. See Problem.MaxFlips.
+	Eval int
 }
 
 // Whole reports whether f applies to the whole test.
@@ -40,6 +44,9 @@ func (f Force) String() string { return f.Label(false) }
 // Label is String for a site of the given kind: at a guard, a false that
 // does not return is "skip".
 func (f Force) Label(guard bool) string {
+	if f.Eval > 0 {
+		return fmt.Sprintf("flip@eval%d", f.Eval)
+	}
 	s := fmt.Sprint(f.Value)
 	switch {
 	case f.Return:
@@ -110,7 +117,21 @@ type Problem struct {
 	// MaxFragments bounds the fragments forced at once in a test; 0 means
 	// 16.
 	MaxFragments int
+	// MaxFlips, when > 0, allows per-evaluation angelic values: a test
+	// that fails under every constant force (whole and per fragment) is
+	// run with one evaluation's outcome negated, the last evaluation
+	// first, then earlier ones, at most MaxFlips runs. A condition in a
+	// loop that must be true on some iterations and false on others (an
+	// off-by-one exit) has no constant angelic value but has such a
+	// sequence (SPR, Long & Rinard FSE 2015, search sequences of branch
+	// outcomes). Only for tests that evaluate the site at most
+	// MaxEvaluations times.
+	MaxFlips int
 }
+
+// MaxEvaluations bounds the evaluations of a site in a test for the
+// per-evaluation search.
+const MaxEvaluations = 1000
 
 // Need is the angelic value of one failing test: the forced outcome under
 // which it passes.
@@ -211,10 +232,27 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				need.Force, need.Split, found = f, true, true
 			}
 		}
+		if !found && p.MaxFlips > 0 {
+			n := t.True + t.False
+			for k := n; k >= 1 && k > n-p.MaxFlips && n <= MaxEvaluations; k-- {
+				f := Force{Eval: k}
+				out, err := try(t, f)
+				if err != nil {
+					return v, err
+				}
+				if out.Passed {
+					need.Force, found = f, true
+					break
+				}
+			}
+		}
 		if !found {
 			v.RuledOutBy, v.Reason = t.Name, "fails under every forced value"
 			if len(t.Failing) > 0 {
 				v.Reason += ", also per failing fragment"
+			}
+			if p.MaxFlips > 0 {
+				v.Reason += ", and with any of its last evaluations negated"
 			}
 			return v, nil
 		}

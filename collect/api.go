@@ -242,6 +242,10 @@ type Run struct {
 	// ForceReturn lists Guard sites whose forced false returns early
 	// instead of skipping the statement.
 	ForceReturn map[int]bool
+	// FlipEval maps Cond site IDs to the one evaluation (from 1, in the
+	// order the test process evaluates the site) whose outcome is
+	// negated; the other evaluations are not forced.
+	FlipEval map[int]int
 	// Mode chooses what is recorded; Sites limits ModeSnapshot to these.
 	Mode  Mode
 	Sites []int

@@ -81,6 +81,11 @@ var (
 	nopolCounts   [][3]int64 // per site: false count, true count, lines written
 	nopolLast     [][2]int64 // per site and outcome: the constituent last written
 	nopolSeen     map[[4]int64]bool
+	// nopolFlip is, per site, the evaluation (from 1) whose outcome is
+	// negated (NOPOL_FLIP "id:k"), 0 for none; nopolEvals counts the
+	// evaluations of each site.
+	nopolFlip  []int64
+	nopolEvals []int64
 	// nopolObserving counts the snapshots being evaluated, shared: a call
 	// observed at a site may reach other sites, which then neither record
 	// nor snapshot nor apply forcing.
@@ -173,6 +178,16 @@ func nopolSetup() {
 			nopolReturn[id] = true
 		}
 	}
+	nopolFlip = make([]int64, nopolNumSites)
+	nopolEvals = make([]int64, nopolNumSites)
+	for _, f := range nopolstrings.Split(nopolos.Getenv("NOPOL_FLIP"), ",") {
+		id, k, ok := nopolstrings.Cut(f, ":")
+		n, err1 := nopolstrconv.Atoi(id)
+		e, err2 := nopolstrconv.Atoi(k)
+		if ok && err1 == nil && err2 == nil && n >= 0 && n < nopolNumSites && e > 0 {
+			nopolFlip[n] = int64(e)
+		}
+	}
 	for id := range nopolIDs(nopolos.Getenv("NOPOL_SITES")) {
 		if id >= 0 && id < nopolNumSites {
 			nopolSites[id] = true
@@ -247,10 +262,22 @@ func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue
 	}
 	v, forced := nopolForced(id)
 	if !forced {
-		v = cond()
+		v = nopolFlipped(id, cond())
 	}
 	if nopolMode != 0 {
 		nopolRecordEval(id, v, vals)
+	}
+	return v
+}
+
+// nopolFlipped counts an evaluation of site id and returns v, negated at
+// the evaluation NOPOL_FLIP names.
+func nopolFlipped(id int, v bool) bool {
+	if id < 0 || id >= len(nopolFlip) || nopolFlip[id] == 0 {
+		return v
+	}
+	if nopolatomic.AddInt64(&nopolEvals[id], 1) == nopolFlip[id] {
+		return !v
 	}
 	return v
 }
@@ -268,7 +295,7 @@ func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap
 	v, forced := nopolForced(id)
 	if nopolMode != 2 || !nopolWantValues(id) {
 		if !forced {
-			v = cond(nil)
+			v = nopolFlipped(id, cond(nil))
 		}
 		if nopolMode != 0 {
 			nopolRecordEval(id, v, nil)
@@ -285,7 +312,7 @@ func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap
 	if forced {
 		nopolTry(cond, vals[:len(akinds)])
 	} else {
-		v = cond(vals[:len(akinds)])
+		v = nopolFlipped(id, cond(vals[:len(akinds)]))
 	}
 	nopolRecordEval(id, v, vals)
 	return v

@@ -93,7 +93,10 @@ func runEnv(r Run, out string) []string {
 	if r.Mode == ModeSnapshot {
 		mode = "snapshot"
 	}
-	var force, ret, sites []string
+	var force, ret, sites, flip []string
+	for _, id := range sortedKeys(boolKeys(r.FlipEval)) {
+		flip = append(flip, strconv.Itoa(id)+":"+strconv.Itoa(r.FlipEval[id]))
+	}
 	for _, id := range sortedKeys(r.Force) {
 		force = append(force, strconv.Itoa(id)+"="+strconv.FormatBool(r.Force[id]))
 	}
@@ -127,8 +130,17 @@ func runEnv(r Run, out string) []string {
 		"NOPOL_SITES=" + strings.Join(sites, ","),
 		"NOPOL_FORCE_SEG=" + strings.Join(segs, ","),
 		"NOPOL_CAND=",
+		"NOPOL_FLIP=" + strings.Join(flip, ","),
 		"NOPOL_PRINT_CONSTITUENTS=" + map[bool]string{true: "1"}[r.PrintConstituents],
 	}
+}
+
+func boolKeys(m map[int]int) map[int]bool {
+	out := make(map[int]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
 
 func sortedKeys(m map[int]bool) []int {
