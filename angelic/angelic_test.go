@@ -306,3 +306,46 @@ func TestSummarize(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchPerEvaluation: a test that fails under both constant forces
+// gets a per-evaluation angelic value when MaxFlips allows it: the last
+// evaluation is negated first; a test that needs an evaluation earlier
+// than MaxFlips allows is ruled out.
+func TestSearchPerEvaluation(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		evals    int
+		passAt   int // the one negated evaluation under which the test passes
+		maxFlips int
+		want     Force
+		runs     int
+	}{
+		{"last evaluation", 5, 5, 8, Force{Eval: 5}, 3},
+		{"an earlier one", 5, 3, 8, Force{Eval: 3}, 5},
+		{"beyond the bound", 20, 3, 8, Force{}, 10},
+		{"off", 5, 5, 0, Force{}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runs := 0
+			run := func(ctx context.Context, test string, f Force) (Outcome, error) {
+				runs++
+				return Outcome{Passed: f.Eval == tc.passAt}, nil
+			}
+			p := Problem{Choices: []Force{{Value: true}, {Value: false}}, MaxFlips: tc.maxFlips,
+				Tests: []FailingTest{{Name: "TestLoop", Counts: Counts{True: 1, False: tc.evals - 1}}}}
+			v, err := Search(context.Background(), p, run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (tc.want.Eval > 0) != v.Qualified || (v.Qualified && v.Needs[0].Force.Eval != tc.want.Eval) {
+				t.Errorf("verdict %+v, want %+v", v, tc.want)
+			}
+			if runs != tc.runs {
+				t.Errorf("%d runs, want %d", runs, tc.runs)
+			}
+			if v.Qualified && v.Needs[0].Force.Label(false) != "flip@eval"+string(rune('0'+tc.want.Eval)) {
+				t.Errorf("label %q", v.Needs[0].Force.Label(false))
+			}
+		})
+	}
+}
