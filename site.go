@@ -287,6 +287,24 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	if err != nil {
 		return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
 	}
+	// A run that timed out may be stuck in an observed call: run it
+	// again with the calls left out (missing values).
+	if slices.ContainsFunc(site.Observed, func(o collect.Observed) bool { return o.Call }) {
+		for i, res := range results {
+			if !res.TimedOut {
+				continue
+			}
+			again := runs[i]
+			again.NoCalls = true
+			r.logf("snapshot: %s timed out; running it again without the observed calls", keys[i].name)
+			res, err := r.bin.Run(ctx, again)
+			r.res.Runs++
+			if err != nil {
+				return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
+			}
+			results[i] = res
+		}
+	}
 	inputs, consts, keep := specInputs(site)
 	spec := &synth.Spec{Inputs: inputs, Constants: consts}
 	if site.Kind == collect.Cond {

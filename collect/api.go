@@ -55,8 +55,8 @@ type Observed struct {
 	// Nilable is the Expr whose nil-ness guards this one, "" if none: for
 	// "p.n" it is "p". A missing value is recorded when it is nil.
 	NilGuard string
-	// Call reports a call (see calls.go): the hook evaluates it within a
-	// time bound.
+	// Call reports a call (see calls.go): a snapshot run that times out
+	// is run again without them (Run.NoCalls).
 	Call bool `json:",omitempty"`
 }
 
@@ -246,6 +246,9 @@ type Run struct {
 	// order the test process evaluates the site) whose outcome is
 	// negated; the other evaluations are not forced.
 	FlipEval map[int]int
+	// NoCalls records observed calls as missing without evaluating them:
+	// for a snapshot run again after it timed out (a call may never end).
+	NoCalls bool
 	// Mode chooses what is recorded; Sites limits ModeSnapshot to these.
 	Mode  Mode
 	Sites []int

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Calls observed at a site. Real conditions are built on calls
+// Calls observed at a site (evaluated in snapshot runs only). Real conditions are built on calls
 // (v.IsNil(), x.Sign() > 0, !isSeparator(r), math.IsNaN(f)), so a site
 // also observes, when pure (see purity):
 //
@@ -28,7 +28,9 @@ import (
 // operands of the site's condition or statement first, then by scope,
 // innermost first.
 // They go after the atoms and the first observed variables, within
-// maxObserved in all.
+// maxObserved in all. A call that panics is a missing value; a snapshot
+// run that times out (a call may never end) is run again with the calls
+// left out (Run.NoCalls).
 const maxCalls = 10
 
 // typedExpr is an expression with its type.
@@ -100,7 +102,8 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 	sentinels := o.sentinels(fn)
 	for i, r := range recv {
 		add := func(ob Observed) {
-			if !o.seen[ob.Expr] {
+			// Every call must compile at the site.
+			if !o.seen[ob.Expr] && o.checkExpr(ob.Expr) == nil {
 				o.seen[ob.Expr] = true
 				ob.Call = true
 				perRecv[i] = append(perRecv[i], ob)
@@ -251,7 +254,7 @@ func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Con
 			out = append(out, Observed{Expr: call("math", "IsNaN", "float64("+r.expr+")"), Kind: KindBool},
 				Observed{Expr: call("math", "IsInf", "float64("+r.expr+")", "0"), Kind: KindBool})
 		}
-	case isBasic && b.Kind() == types.Int32: // rune
+	case types.Identical(r.t, types.Universe.Lookup("rune").Type()):
 		if imports["unicode"] != "" {
 			for _, f := range []string{"IsUpper", "IsLower", "IsDigit", "IsLetter", "IsSpace"} {
 				out = append(out, Observed{Expr: call("unicode", f, r.expr), Kind: KindBool})

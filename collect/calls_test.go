@@ -10,7 +10,7 @@ import (
 // TestObservedCalls: per kind of observed call, what a site observes.
 func TestObservedCalls(t *testing.T) {
 	f := load(t, "calls")
-	s := f.prog.Sites[f.site(t, Cond, "c.go", 48)]
+	s := f.prog.Sites[f.site(t, Cond, "c.go", 51)]
 	var calls []string
 	for _, o := range s.Observed {
 		if o.Call {
@@ -37,6 +37,11 @@ func TestObservedCalls(t *testing.T) {
 			t.Errorf("%s: %s observed = %v, want %v; calls:%s", tc.what, tc.expr, !tc.want, tc.want, got)
 		}
 	}
+	for _, o := range f.prog.Sites[f.site(t, Cond, "c.go", 59)].Observed {
+		if strings.Contains(o.Expr, "(op)") {
+			t.Errorf("%s observed: op is not a rune", o.Expr)
+		}
+	}
 	if len(calls) > maxCalls {
 		t.Errorf("%d calls, more than %d", len(calls), maxCalls)
 	}
@@ -47,7 +52,7 @@ func TestObservedCalls(t *testing.T) {
 // loops is a missing value.
 func TestRunCalls(t *testing.T) {
 	f := instrument(t, "calls")
-	id := f.site(t, Cond, "c.go", 48)
+	id := f.site(t, Cond, "c.go", 51)
 	site := f.prog.Sites[id]
 	res, err := f.build.Run(context.Background(), Run{Package: "example.com/calls/c", Test: "TestCheck", Mode: ModeSnapshot, Sites: []int{id}, ForceSegment: -1, Timeout: 30 * time.Second})
 	if err != nil {
@@ -96,18 +101,28 @@ func TestRunCalls(t *testing.T) {
 	if v := value(leaf, "errors.Is(err, ErrEmpty)"); v.Missing || !v.Bool {
 		t.Errorf("errors.Is = %+v", v)
 	}
-	// A call that never ends is a missing value.
-	walk := f.site(t, Cond, "c.go", 56)
+	// A call that never ends makes the snapshot run time out; run again
+	// with the calls left out, it passes and the calls are missing.
+	walk := f.site(t, Cond, "c.go", 59)
 	index = map[string]int{}
 	for i, o := range f.prog.Sites[walk].Observed {
 		index[o.Expr] = i
 	}
-	res, err = f.build.Run(context.Background(), Run{Package: "example.com/calls/c", Test: "TestCheck", Mode: ModeSnapshot, Sites: []int{walk}, ForceSegment: -1, Timeout: 30 * time.Second})
-	if err != nil || !res.Passed || len(res.Evals) != 1 {
-		t.Fatalf("walk: %v %+v", err, res)
+	run := Run{Package: "example.com/calls/c", Test: "TestCheck", Mode: ModeSnapshot, Sites: []int{walk}, ForceSegment: -1, Timeout: 3 * time.Second}
+	res, err = f.build.Run(context.Background(), run)
+	if err != nil || !res.TimedOut {
+		t.Fatalf("walk: %v, timed out %v, want a timeout", err, res.TimedOut)
 	}
-	if v := value(res.Evals[0], "n.Spin()"); !v.Missing {
-		t.Errorf("n.Spin() = %+v, want missing (it never ends)", v)
+	run.NoCalls = true
+	res, err = f.build.Run(context.Background(), run)
+	if err != nil || !res.Passed || len(res.Evals) != 1 {
+		t.Fatalf("walk without calls: %v %+v", err, res)
+	}
+	if v := value(res.Evals[0], "n.IsLeaf()"); !v.Missing {
+		t.Errorf("n.IsLeaf() = %+v without calls, want missing", v)
+	}
+	if v := value(res.Evals[0], "l.Spin()"); !v.Missing {
+		t.Errorf("l.Spin() = %+v without calls, want missing", v)
 	}
 	f.checkUntouched(t)
 }

@@ -31,7 +31,6 @@ import (
 	nopolstrings "strings"
 	nopolsync "sync"
 	nopolatomic "sync/atomic"
-	nopoltime "time"
 )
 
 // NopolValue is one observed value, encoded as collect.Value.
@@ -86,6 +85,8 @@ var (
 	// evaluations of each site.
 	nopolFlip  []int64
 	nopolEvals []int64
+	// nopolNoCalls leaves observed calls out (NOPOL_NOCALLS).
+	nopolNoCalls bool
 	// nopolObserving counts the snapshots being evaluated, shared: a call
 	// observed at a site may reach other sites, which then neither record
 	// nor snapshot nor apply forcing.
@@ -178,6 +179,7 @@ func nopolSetup() {
 			nopolReturn[id] = true
 		}
 	}
+	nopolNoCalls = nopolos.Getenv("NOPOL_NOCALLS") == "1"
 	nopolFlip = make([]int64, nopolNumSites)
 	nopolEvals = make([]int64, nopolNumSites)
 	for _, f := range nopolstrings.Split(nopolos.Getenv("NOPOL_FLIP"), ",") {
@@ -443,9 +445,9 @@ func nopolWrite(rec nopolRecord) {
 
 // nopolSnapshot evaluates the observed values of a site; a value whose
 // evaluation panics (a nil pointer, a division by zero) is missing.
-// A kind letter in upper case marks an observed call: it is evaluated
-// in a goroutine of its own, and missing when it takes longer than
-// nopolCallLimit (the goroutine is left to end) or panics.
+// A kind letter in upper case marks an observed call: with NOPOL_NOCALLS
+// set (a run again after a snapshot run timed out, maybe in a call that
+// never ends) it is missing, not evaluated.
 func nopolSnapshot(kinds string, snap func(int) NopolValue) []NopolValue {
 	vals := make([]NopolValue, len(kinds))
 	if nopolObserving != nil {
@@ -453,11 +455,11 @@ func nopolSnapshot(kinds string, snap func(int) NopolValue) []NopolValue {
 		defer nopolatomic.AddInt32(nopolObserving, -1)
 	}
 	for i := range vals {
-		if kinds[i] >= 'A' && kinds[i] <= 'Z' {
-			vals[i] = nopolEvalBounded(kinds, snap, i)
-		} else {
-			vals[i] = nopolEval(kinds, snap, i)
+		if nopolNoCalls && kinds[i] >= 'A' && kinds[i] <= 'Z' {
+			vals[i] = nopolMissing(kinds[i])
+			continue
 		}
+		vals[i] = nopolEval(kinds, snap, i)
 	}
 	return vals
 }
@@ -473,21 +475,6 @@ func nopolEval(kinds string, snap func(int) NopolValue, i int) (v NopolValue) {
 		}
 	}()
 	return snap(i)
-}
-
-const nopolCallLimit = 100 * nopoltime.Millisecond
-
-func nopolEvalBounded(kinds string, snap func(int) NopolValue, i int) NopolValue {
-	done := make(chan NopolValue, 1)
-	go func() { done <- nopolEval(kinds, snap, i) }()
-	t := nopoltime.NewTimer(nopolCallLimit)
-	defer t.Stop()
-	select {
-	case v := <-done:
-		return v
-	case <-t.C:
-		return nopolMissing(kinds[i])
-	}
 }
 
 // NopolI observes an integer.

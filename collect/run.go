@@ -131,6 +131,7 @@ func runEnv(r Run, out string) []string {
 		"NOPOL_FORCE_SEG=" + strings.Join(segs, ","),
 		"NOPOL_CAND=",
 		"NOPOL_FLIP=" + strings.Join(flip, ","),
+		"NOPOL_NOCALLS=" + map[bool]string{true: "1"}[r.NoCalls],
 		"NOPOL_PRINT_CONSTITUENTS=" + map[bool]string{true: "1"}[r.PrintConstituents],
 	}
 }
