@@ -82,6 +82,15 @@ func Transparency(ctx context.Context, r *Runner, module, version string, timeou
 	if err := CopyTree(src, dir); err != nil {
 		return fail("copying: %v", err)
 	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		// A module from before modules: give it a go.mod, as `go get`
+		// does when it synthesizes one.
+		for _, args := range [][]string{{"mod", "init", module}, {"mod", "tidy"}} {
+			if out, err := r.Run(ctx, dir, append([]string{"go"}, args...)...); err != nil || out.ExitCode != 0 {
+				return fail("go %s: %v %s", strings.Join(args, " "), err, tail(out.Stderr, 300))
+			}
+		}
+	}
 	if out, err := r.Run(ctx, dir, "go", "mod", "download"); err != nil || out.ExitCode != 0 {
 		return fail("go mod download: %v %s", err, tail(out.Stderr, 300))
 	}
