@@ -72,6 +72,11 @@ type repairer struct {
 	// they run alone.
 	fl     flakiness
 	serial map[testKey]bool
+	// instrSensitive are the passing tests that fail instrumented (an
+	// allocation count, a stack depth): a schema run, which wraps the
+	// candidate in a function literal, may fail them too, so such a
+	// failure is settled by a plain run of the patched file.
+	instrSensitive map[testKey]bool
 }
 
 // phaseOrder lists the phases in pipeline order.
@@ -370,6 +375,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 	r.cover = map[testKey]collect.Result{}
 	r.failed = map[testKey][]angelic.Fragment{}
 	r.serial = map[testKey]bool{}
+	r.instrSensitive = map[testKey]bool{}
 	tests := append(slices.Clone(r.failing), r.passing...)
 	runs := make([]collect.Run, len(tests))
 	for i, k := range tests {
@@ -415,7 +421,8 @@ func (r *repairer) coverage(ctx context.Context) error {
 			continue
 		}
 		if !isFailing && !res.Passed {
-			r.logf("warning: %s passed in the plain run but failed instrumented, alone too; left out of the search", k.name)
+			r.logf("warning: %s passed in the plain run but failed instrumented, alone too (instrumenting changes inlining, and so allocations); left out of the search", k.name)
+			r.instrSensitive[k] = true
 			continue
 		}
 		if isFailing {
