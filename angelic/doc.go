@@ -38,6 +38,19 @@
 // nothing, and the test is known to fail deterministically with it: Search
 // does not run it.
 //
+// # Per-evaluation angelic values
+//
+// A constant forced value cannot repair a condition that must be true on
+// some evaluations of one test and false on others (a loop exit off by
+// one): Nopol's limit. With [Problem.MaxFlips], a test that fails under
+// every constant value (whole and per fragment) is run with the outcome of
+// one evaluation negated ([Force.Eval]), the last evaluation first, then
+// earlier ones, at most MaxFlips runs (a bounded form of SPR's search of
+// branch-outcome sequences, Long & Rinard FSE 2015). The first that
+// passes is the test's need; its snapshot run records the outcome of
+// every evaluation, the negated one included, and those outcomes are the
+// examples synthesis must reproduce.
+//
 // # Test purification
 //
 // A test that exercises the site in both directions from different

@@ -21,8 +21,36 @@
 // of the enclosing function and the package's named constants; a
 // condition compared with a constant of another package's named type
 // (reflect.Slice) first gets the constants of that type the file uses
-// (reflect.Array), those of its function first. No
-// function is ever called to observe a value.
+// (reflect.Array), those of its function first. Calls are observed only
+// when proven pure (see Calls). Sites whose condition or statement calls
+// recover are not instrumented: the hook's function literal would keep
+// recover from stopping the panic.
+//
+// # Calls
+//
+// Real conditions are built on calls (v.IsNil(), x.Sign() > 0,
+// !isSeparator(r), math.IsNaN(f)). Every site also observes, at most 10,
+// one per operand in turn (the site's own operands first): the methods
+// without arguments of the in-scope variables and their fields, with a
+// result of basic kind (an error result as "!= nil"); the functions of
+// the package with one parameter, applied to the in-scope variables of
+// that type (never the site's own function, never one whose reference
+// could make an initialization cycle); and standard-library predicates of
+// packages the file already imports (math.IsNaN/IsInf, unicode.IsUpper/
+// IsLower/IsDigit/IsLetter/IsSpace, utf8.RuneLen, strings.Contains/
+// HasPrefix/HasSuffix/ContainsRune with the function's constants,
+// errors.Is with the package's error variables). Each must type-check at
+// the site. A call is observed only when pure (pure.go): a static
+// analysis of the callee's body and, transitively, of what it calls
+// (module functions at most 4 deep, a list of standard-library functions)
+// finds no store outside its own locals, no goroutine, defer, channel or
+// closure, no call through an interface or a function value. They are
+// evaluated in snapshot runs only, under recover (a panic is a missing
+// value), with the hook's other entry points switched off while they
+// run (a call that reaches another site neither records nor forces); a
+// snapshot run that times out, perhaps in a call that never ends, is run
+// again with the calls missing (NOPOL_NOCALLS). Floats that are NaN or
+// infinite are missing values (JSON has no number for them).
 //
 // # Atoms
 //
@@ -73,6 +101,13 @@
 // NopolIteration), printed back with /*line*/ directives. One test binary
 // is compiled per package with tests, by as few go commands as the
 // binaries' names allow.
+//
+// # Per-evaluation forcing
+//
+// NOPOL_FLIP "id:k" negates the k-th evaluation (from 1, in the process)
+// of Cond site id and forces nothing else: the per-evaluation angelic
+// search of package angelic uses it for a condition that must change
+// value within one test.
 //
 // # Collection protocol
 //
