@@ -296,22 +296,17 @@ func (e *EnvError) Error() string { return e.Msg }
 // FillLists makes the nil lists of res empty, so that JSON shows [] and
 // never null.
 func (res *Result) FillLists() {
-	if res.Tests == nil {
-		res.Tests = []TestReport{}
-	}
-	if res.Flaky == nil {
-		res.Flaky = []string{}
-	}
-	if res.Skipped == nil {
-		res.Skipped = []string{}
-	}
-	if res.Sites == nil {
-		res.Sites = []SiteReport{}
-	}
-	if res.Candidates == nil {
-		res.Candidates = []CandidateReport{}
-	}
-	if res.Phases == nil {
-		res.Phases = []Phase{}
+	empty(&res.Tests)
+	empty(&res.Flaky)
+	empty(&res.Skipped)
+	empty(&res.Sites)
+	empty(&res.Candidates)
+	empty(&res.Phases)
+}
+
+// empty makes a nil slice an empty one.
+func empty[T any](s *[]T) {
+	if *s == nil {
+		*s = []T{}
 	}
 }

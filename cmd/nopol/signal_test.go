@@ -62,27 +62,9 @@ func TestInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds nopol and runs test binaries")
 	}
-	work := t.TempDir()
-	bin := filepath.Join(work, "nopol")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	mod := filepath.Join(work, "m")
-	for name, src := range slowModule {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(mod, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bin, mod, tmp := nopolAndModule(t, slowModule)
 	before, err := treeSum(mod)
 	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := filepath.Join(work, "tmp")
-	if err := os.Mkdir(tmp, 0o755); err != nil {
 		t.Fatal(err)
 	}
 
@@ -191,4 +173,29 @@ func processesUnder(t *testing.T, dir string, wait time.Duration) []string {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// nopolAndModule builds nopol and writes the module files into a temp
+// dir; it returns the binary, the module's dir and an empty dir for
+// TMPDIR.
+func nopolAndModule(t *testing.T, files map[string]string) (bin, mod, tmp string) {
+	work := t.TempDir()
+	bin = filepath.Join(work, "nopol")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	mod = filepath.Join(work, "m")
+	for name, src := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(mod, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tmp = filepath.Join(work, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, mod, tmp
 }

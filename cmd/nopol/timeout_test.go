@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -74,24 +73,7 @@ func TestTimeoutBound(t *testing.T) {
 	}
 	t.Parallel()
 	const limit = 2 * time.Minute
-	work := t.TempDir()
-	bin := filepath.Join(work, "nopol")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	mod := filepath.Join(work, "m")
-	for name, src := range chattyModule {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(mod, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tmp := filepath.Join(work, "tmp")
-	if err := os.Mkdir(tmp, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin, mod, tmp := nopolAndModule(t, chattyModule)
 	cmd := exec.Command(bin, "fix", "-timeout", limit.String(), "-C", mod)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 	var stderr strings.Builder
