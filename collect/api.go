@@ -55,6 +55,9 @@ type Observed struct {
 	// Nilable is the Expr whose nil-ness guards this one, "" if none: for
 	// "p.n" it is "p". A missing value is recorded when it is nil.
 	NilGuard string
+	// Char reports an integer of type byte or rune: a synthesized
+	// condition compares it with a character literal ('_', not 95).
+	Char bool `json:",omitempty"`
 	// Call reports a call (see calls.go): a snapshot run that times out
 	// is run again without them (Run.NoCalls).
 	Call bool `json:",omitempty"`

@@ -63,7 +63,7 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 			return true
 		}
 		if k := kindOf(tv.Type); k != 0 {
-			o.add(&ops, Observed{Expr: types.ExprString(e), Kind: k, NilGuard: o.nilGuard(e)})
+			o.add(&ops, Observed{Expr: types.ExprString(e), Kind: k, NilGuard: o.nilGuard(e), Char: isChar(tv.Type)})
 		}
 		return true
 	})
@@ -170,7 +170,7 @@ func (o *observer) addValue(values, derived *[]Observed, expr, nilGuard string, 
 		return
 	}
 	if k := kindOf(t); k != 0 {
-		o.add(values, Observed{Expr: expr, Kind: k, NilGuard: nilGuard})
+		o.add(values, Observed{Expr: expr, Kind: k, NilGuard: nilGuard, Char: isChar(t)})
 		if k == KindString {
 			o.add(derived, Observed{Expr: "len(" + expr + ")", Kind: KindInt, NilGuard: nilGuard})
 		}
@@ -195,6 +195,12 @@ func (o *observer) addFields(g *obsGroups, expr, nilGuard string, st *types.Stru
 		}
 		o.addValue(&g.fields, &g.derived, expr+"."+f.Name(), nilGuard, f.Type())
 	}
+}
+
+// isChar reports whether t is byte or rune (not another named integer
+// type).
+func isChar(t types.Type) bool {
+	return types.Identical(t, types.Typ[types.Byte]) || types.Identical(t, types.Typ[types.Rune])
 }
 
 // kindOf maps a type with a basic underlying type to its ValueKind, 0 for

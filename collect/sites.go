@@ -139,7 +139,11 @@ func (prog *Program) findSites(d *pkgData) {
 					for _, e := range a.exprs {
 						spans = append(spans, atomSpan{tf.Offset(e.Pos()), tf.Offset(e.End()), a.kind, len(obs), !generics})
 					}
-					obs = append(obs, Observed{Expr: string(src[tf.Offset(a.exprs[0].Pos()):tf.Offset(a.exprs[0].End())]), Kind: a.kind})
+					ob := Observed{Expr: string(src[tf.Offset(a.exprs[0].Pos()):tf.Offset(a.exprs[0].End())]), Kind: a.kind}
+					if tv, ok := info.Types[a.exprs[0]]; ok {
+						ob.Char = isChar(tv.Type)
+					}
+					obs = append(obs, ob)
 				}
 				natoms = len(obs)
 				if len(obs) > 0 {

@@ -66,6 +66,9 @@ func (k *Kind) UnmarshalJSON(b []byte) error {
 type Input struct {
 	Expr string `json:"expr"`
 	Kind Kind   `json:"kind"`
+	// Char reports an integer input of type byte or rune: an integer
+	// compared with it prints as a character literal ('_', not 95).
+	Char bool `json:"char,omitempty"`
 }
 
 // Value is the value of an observed expression in one execution.

@@ -7,8 +7,10 @@ import (
 	"go/parser"
 	"go/token"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Op is the operator at the root of a Term.
@@ -353,17 +355,40 @@ func (t *Term) write(w termWriter, spec *Spec, outer int) {
 		// parenthesised on both sides: (p == nil) == q.
 		leftOuter = p + 1
 	}
-	left.write(w, spec, leftOuter)
+	comparison := p == opPrec[OpEq]
+	left.writeOperandOf(w, spec, leftOuter, right, comparison)
 	w.binary(t.Op)
 	// Right operands of the same precedence need parentheses for
 	// non-associative operators (a - (b - c)) and comparisons.
-	right.write(w, spec, p+1)
+	right.writeOperandOf(w, spec, p+1, left, comparison)
 	if paren {
 		w.punct(")")
 	}
 }
 
 func isConstLeaf(t *Term) bool { return t.Op == OpConst || t.Op == OpLit }
+
+// writeOperandOf writes t, an operand of a binary term whose other
+// operand is other: in a comparison with a byte or rune input, an integer
+// literal as a character literal (charLiteral).
+func (t *Term) writeOperandOf(w termWriter, spec *Spec, outer int, other *Term, comparison bool) {
+	if comparison && charLiteral(spec, t, other) {
+		w.operand(strconv.QuoteRune(rune(t.Lit.Int)))
+		return
+	}
+	t.write(w, spec, outer)
+}
+
+// charLiteral reports whether lit is an integer literal compared with
+// other, a byte or rune input, that reads as a printable character: a
+// maintainer writes r != '_', not r != 95.
+func charLiteral(spec *Spec, lit, other *Term) bool {
+	if lit.Op != OpLit || lit.Lit.Kind != Int || other.Op != OpInput || !spec.Inputs[other.Index].Char {
+		return false
+	}
+	v := lit.Lit.Int
+	return v >= 0x20 && v <= unicode.MaxRune && unicode.IsPrint(rune(v))
+}
 
 // negateEquality turns "x == y" into "x != y" and back; ok is false when src
 // is not an equality.

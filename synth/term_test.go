@@ -15,17 +15,18 @@ import (
 // termSpec has inputs of every kind, some of them binary expressions.
 var termSpec = &synth.Spec{
 	Inputs: []synth.Input{
-		{Expr: "a", Kind: synth.Int},         // 0
-		{Expr: "b", Kind: synth.Int},         // 1
-		{Expr: "c", Kind: synth.Int},         // 2
-		{Expr: "p == nil", Kind: synth.Bool}, // 3
-		{Expr: "q", Kind: synth.Bool},        // 4
-		{Expr: "p.n", Kind: synth.Int},       // 5
-		{Expr: "s", Kind: synth.String},      // 6
-		{Expr: "x", Kind: synth.Float},       // 7
-		{Expr: "len(s)", Kind: synth.Int},    // 8
-		{Expr: "a < b", Kind: synth.Bool},    // 9
-		{Expr: "i + j", Kind: synth.Int},     // 10
+		{Expr: "a", Kind: synth.Int},             // 0
+		{Expr: "b", Kind: synth.Int},             // 1
+		{Expr: "c", Kind: synth.Int},             // 2
+		{Expr: "p == nil", Kind: synth.Bool},     // 3
+		{Expr: "q", Kind: synth.Bool},            // 4
+		{Expr: "p.n", Kind: synth.Int},           // 5
+		{Expr: "s", Kind: synth.String},          // 6
+		{Expr: "x", Kind: synth.Float},           // 7
+		{Expr: "len(s)", Kind: synth.Int},        // 8
+		{Expr: "a < b", Kind: synth.Bool},        // 9
+		{Expr: "i + j", Kind: synth.Int},         // 10
+		{Expr: "r", Kind: synth.Int, Char: true}, // 11: a rune
 	},
 	Constants: []synth.Constant{
 		{Expr: "0", Value: synth.IntValue(0)},
@@ -77,6 +78,13 @@ func TestSource(t *testing.T) {
 		{bin(synth.OpEq, in(6), cst(1)), `s == ""`},
 		{bin(synth.OpGe, in(8), cst(2)), "len(s) >= maxDepth"},
 		{bin(synth.OpLe, synth.LitTerm(synth.FloatValue(0.25)), in(7)), "0.25 <= x"},
+		// Integers compared with a byte or rune print as characters, as a
+		// maintainer writes them; not when unprintable, nor in arithmetic.
+		{bin(synth.OpAnd, bin(synth.OpNe, in(11), lit(95)), bin(synth.OpGt, in(11), lit(64))), "r != '_' && r > '@'"},
+		{bin(synth.OpLe, lit(97), in(11)), "'a' <= r"},
+		{bin(synth.OpEq, in(11), lit(10)), "r == 10"},
+		{bin(synth.OpEq, in(0), lit(95)), "a == 95"},
+		{bin(synth.OpLt, bin(synth.OpAdd, in(11), lit(95)), in(0)), "r + 95 < a"},
 	}
 	for _, tt := range tests {
 		got := tt.term.Source(termSpec)

@@ -35,7 +35,7 @@ var z3Specs = []struct {
 	{
 		name: "lt instead of le",
 		spec: Spec{
-			Inputs:    []Input{{"n", Int}},
+			Inputs:    []Input{{Expr: "n", Kind: Int}},
 			Constants: []Constant{{"0", I(0)}},
 			Original:  "n <= 0",
 			Examples: []Example{
@@ -47,7 +47,7 @@ var z3Specs = []struct {
 	{
 		name: "range",
 		spec: Spec{
-			Inputs:   []Input{{"lo", Int}, {"x", Int}, {"hi", Int}},
+			Inputs:   []Input{{Expr: "lo", Kind: Int}, {Expr: "x", Kind: Int}, {Expr: "hi", Kind: Int}},
 			Original: "lo <= x && x <= hi",
 			Examples: []Example{
 				ex(true, I(0), I(0), I(3)), ex(true, I(0), I(2), I(3)), ex(false, I(0), I(3), I(3)),
@@ -61,7 +61,7 @@ var z3Specs = []struct {
 	{
 		name: "nil or positive",
 		spec: Spec{
-			Inputs:    []Input{{"p == nil", Bool}, {"n", Int}},
+			Inputs:    []Input{{Expr: "p == nil", Kind: Bool}, {Expr: "n", Kind: Int}},
 			Constants: []Constant{{"0", I(0)}},
 			Original:  "p == nil",
 			Examples: []Example{
@@ -74,7 +74,7 @@ var z3Specs = []struct {
 	{
 		name: "empty string",
 		spec: Spec{
-			Inputs:    []Input{{"s", String}, {"len(s)", Int}},
+			Inputs:    []Input{{Expr: "s", Kind: String}, {Expr: "len(s)", Kind: Int}},
 			Constants: []Constant{{`""`, S("")}},
 			Examples: []Example{
 				ex(true, S(""), I(0)), ex(false, S("a"), I(1)), ex(false, S("bc"), I(2)),
@@ -85,7 +85,7 @@ var z3Specs = []struct {
 	{
 		name: "string equality between inputs",
 		spec: Spec{
-			Inputs: []Input{{"a", String}, {"b", String}},
+			Inputs: []Input{{Expr: "a", Kind: String}, {Expr: "b", Kind: String}},
 			Examples: []Example{
 				ex(true, S("x"), S("x")), ex(false, S("x"), S("y")), ex(true, S("y"), S("y")), ex(false, S(""), S("y")),
 			},
@@ -95,7 +95,7 @@ var z3Specs = []struct {
 	{
 		name: "invented constant",
 		spec: Spec{
-			Inputs: []Input{{"n", Int}},
+			Inputs: []Input{{Expr: "n", Kind: Int}},
 			Examples: []Example{
 				ex(true, I(41)), ex(false, I(42)), ex(true, I(0)), ex(false, I(100)),
 			},
@@ -105,7 +105,7 @@ var z3Specs = []struct {
 	{
 		name: "float comparison",
 		spec: Spec{
-			Inputs:    []Input{{"x", Float}, {"y", Float}},
+			Inputs:    []Input{{Expr: "x", Kind: Float}, {Expr: "y", Kind: Float}},
 			Constants: []Constant{{"0.5", F(0.5)}},
 			Examples: []Example{
 				ex(true, F(0.25), F(1)), ex(false, F(0.5), F(1)), ex(false, F(3.5), F(-1)), ex(true, F(-2), F(7)),
@@ -116,7 +116,7 @@ var z3Specs = []struct {
 	{
 		name: "float sum",
 		spec: Spec{
-			Inputs: []Input{{"x", Float}, {"y", Float}, {"z", Float}},
+			Inputs: []Input{{Expr: "x", Kind: Float}, {Expr: "y", Kind: Float}, {Expr: "z", Kind: Float}},
 			Examples: []Example{
 				ex(true, F(1), F(2), F(4)), ex(false, F(1), F(2), F(3)), ex(false, F(2.5), F(2), F(1)),
 				ex(true, F(-1), F(-1), F(0)), ex(false, F(0), F(0), F(-0.5)), ex(true, F(0.5), F(0.25), F(1)),
@@ -127,7 +127,7 @@ var z3Specs = []struct {
 	{
 		name: "negated bool",
 		spec: Spec{
-			Inputs: []Input{{"ok", Bool}, {"n", Int}},
+			Inputs: []Input{{Expr: "ok", Kind: Bool}, {Expr: "n", Kind: Int}},
 			Examples: []Example{
 				ex(true, B(false), I(1)), ex(false, B(true), I(1)), ex(true, B(false), I(2)), ex(false, B(true), I(5)),
 			},
@@ -137,7 +137,7 @@ var z3Specs = []struct {
 	{
 		name: "nil guard with missing field",
 		spec: Spec{
-			Inputs:    []Input{{"p != nil", Bool}, {"p.n", Int}},
+			Inputs:    []Input{{Expr: "p != nil", Kind: Bool}, {Expr: "p.n", Kind: Int}},
 			Constants: []Constant{{"0", I(0)}},
 			Examples: []Example{
 				ex(false, B(false), MissingValue(Int)), ex(true, B(true), I(3)), ex(false, B(true), I(0)),
@@ -149,7 +149,7 @@ var z3Specs = []struct {
 	{
 		name: "arithmetic with constant",
 		spec: Spec{
-			Inputs:    []Input{{"i", Int}, {"n", Int}},
+			Inputs:    []Input{{Expr: "i", Kind: Int}, {Expr: "n", Kind: Int}},
 			Constants: []Constant{{"1", I(1)}},
 			Examples: []Example{
 				ex(true, I(0), I(3)), ex(true, I(1), I(3)), ex(false, I(2), I(3)), ex(false, I(3), I(3)),
@@ -161,7 +161,7 @@ var z3Specs = []struct {
 	{
 		name: "literal snapped to a code constant",
 		spec: Spec{
-			Inputs:    []Input{{"n", Int}, {"m", Int}},
+			Inputs:    []Input{{Expr: "n", Kind: Int}, {Expr: "m", Kind: Int}},
 			Constants: []Constant{{"0", I(0)}, {"limit", I(40)}},
 			Original:  "n <= limit",
 			Examples: []Example{
@@ -173,7 +173,7 @@ var z3Specs = []struct {
 	{
 		name: "integer literal with a float",
 		spec: Spec{
-			Inputs:    []Input{{"ratio", Float}, {"n", Int}},
+			Inputs:    []Input{{Expr: "ratio", Kind: Float}, {Expr: "n", Kind: Int}},
 			Constants: []Constant{{"1", I(1)}, {"0", I(0)}},
 			Original:  "ratio >= 1",
 			Examples: []Example{
@@ -185,7 +185,7 @@ var z3Specs = []struct {
 	{
 		name: "bool equality",
 		spec: Spec{
-			Inputs: []Input{{"on", Bool}, {"want", Bool}, {"n", Int}},
+			Inputs: []Input{{Expr: "on", Kind: Bool}, {Expr: "want", Kind: Bool}, {Expr: "n", Kind: Int}},
 			Examples: []Example{
 				ex(true, B(true), B(true), I(1)), ex(false, B(true), B(false), I(2)), ex(true, B(false), B(false), I(3)),
 				ex(false, B(false), B(true), I(0)), ex(true, B(true), B(true), I(7)),
@@ -196,7 +196,7 @@ var z3Specs = []struct {
 	{
 		name: "unsat xor",
 		spec: Spec{
-			Inputs: []Input{{"a", Bool}, {"b", Bool}, {"c", Bool}},
+			Inputs: []Input{{Expr: "a", Kind: Bool}, {Expr: "b", Kind: Bool}, {Expr: "c", Kind: Bool}},
 			Examples: []Example{
 				ex(false, B(false), B(false), B(false)), ex(true, B(true), B(false), B(false)),
 				ex(true, B(false), B(true), B(false)), ex(false, B(true), B(true), B(false)),
@@ -270,7 +270,7 @@ func TestZ3Deterministic(t *testing.T) {
 // constant condition would fit.
 func TestZ3NoTrivial(t *testing.T) {
 	spec := &Spec{
-		Inputs:    []Input{{"n", Int}},
+		Inputs:    []Input{{Expr: "n", Kind: Int}},
 		Constants: []Constant{{"0", I(0)}, {"1", I(1)}},
 		Examples:  []Example{ex(true, I(1)), ex(true, I(5)), ex(true, I(-2))},
 	}
@@ -311,9 +311,9 @@ func mustPrepare(t testing.TB, spec *Spec) *Problem {
 func randomSpec(r *rand.Rand, n, m int) *Spec {
 	spec := &Spec{Constants: []Constant{{"0", I(0)}, {"1", I(1)}, {"10", I(10)}}}
 	for i := range n {
-		spec.Inputs = append(spec.Inputs, Input{fmt.Sprintf("v%d", i), Int})
+		spec.Inputs = append(spec.Inputs, Input{Expr: fmt.Sprintf("v%d", i), Kind: Int})
 	}
-	spec.Inputs = append(spec.Inputs, Input{"p == nil", Bool}, Input{"f", Float})
+	spec.Inputs = append(spec.Inputs, Input{Expr: "p == nil", Kind: Bool}, Input{Expr: "f", Kind: Float})
 	a, b, c := r.IntN(n), r.IntN(n), r.IntN(n)
 	k := int64(r.IntN(20) - 5)
 	for range m {
@@ -374,40 +374,40 @@ func TestZ3Unusual(t *testing.T) {
 		want string // a candidate that must be found; "" for none
 	}{
 		{"nan and inf", Spec{
-			Inputs: []Input{{"x", Float}},
+			Inputs: []Input{{Expr: "x", Kind: Float}},
 			Examples: []Example{
 				ex(true, F(math.NaN())), ex(false, F(inf)), ex(true, F(1)), ex(false, F(5)),
 			},
 		}, Options{}, ""},
 		{"all true", Spec{
-			Inputs:   []Input{{"n", Int}},
+			Inputs:   []Input{{Expr: "n", Kind: Int}},
 			Examples: []Example{ex(true, I(1)), ex(true, I(7))},
 		}, Options{}, "n > 0"},
 		{"single string input without constants", Spec{
-			Inputs:   []Input{{"s", String}},
+			Inputs:   []Input{{Expr: "s", Kind: String}},
 			Examples: []Example{ex(true, S("a")), ex(false, S("b"))},
 		}, Options{}, ""},
 		{"missing strings", Spec{
-			Inputs:    []Input{{"p != nil", Bool}, {"p.name", String}},
+			Inputs:    []Input{{Expr: "p != nil", Kind: Bool}, {Expr: "p.name", Kind: String}},
 			Constants: []Constant{{`"x"`, S("x")}},
 			Examples: []Example{
 				ex(false, B(false), MissingValue(String)), ex(true, B(true), S("x")), ex(false, B(true), S("y")),
 			},
 		}, Options{}, `p != nil && p.name == "x"`},
 		{"max size 3", Spec{
-			Inputs: []Input{{"a", Int}, {"b", Int}},
+			Inputs: []Input{{Expr: "a", Kind: Int}, {Expr: "b", Kind: Int}},
 			Examples: []Example{
 				ex(true, I(1), I(2)), ex(false, I(2), I(1)), ex(false, I(3), I(3)),
 			},
 		}, Options{MaxSize: 3}, "a < b"},
 		{"huge values", Spec{
-			Inputs: []Input{{"a", Int}, {"b", Int}},
+			Inputs: []Input{{Expr: "a", Kind: Int}, {Expr: "b", Kind: Int}},
 			Examples: []Example{
 				ex(true, I(math.MaxInt64), I(1)), ex(false, I(math.MinInt64), I(1)), ex(true, I(5), I(-3)),
 			},
 		}, Options{}, "a > b"},
 		{"no inputs the solver can use", Spec{
-			Inputs:   []Input{{"s", String}},
+			Inputs:   []Input{{Expr: "s", Kind: String}},
 			Examples: []Example{ex(true, S("a"))},
 		}, Options{}, ""},
 	}
