@@ -199,3 +199,84 @@ func nopolAndModule(t *testing.T, files map[string]string) (bin, mod, tmp string
 	}
 	return bin, mod, tmp
 }
+
+// hugeModule has a failing test that prints 100 MB.
+var hugeModule = map[string]string{
+	"go.mod": "module example.com/huge\n\ngo 1.22\n",
+	"max.go": "package huge\n\n// Max returns the larger of a and b.\nfunc Max(a, b int) int {\n\tif a < b {\n\t\treturn a\n\t}\n\treturn b\n}\n",
+	"max_test.go": `package huge
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+func TestMax(t *testing.T) {
+	line := append(bytes.Repeat([]byte("x"), 1<<20-1), '\n')
+	for range 100 {
+		os.Stdout.Write(line)
+	}
+	if Max(1, 2) != 2 {
+		t.Error("Max(1, 2)")
+	}
+}
+`,
+}
+
+// TestInterruptMidParse sends SIGTERM while nopol reads the 100 MB a test
+// prints: it ends within 2s, with exit status 3, and leaves nothing.
+func TestInterruptMidParse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds nopol and runs test binaries")
+	}
+	bin, mod, tmp := nopolAndModule(t, hugeModule)
+	for _, after := range []string{"baseline: running", "coverage:"} {
+		t.Run(strings.Fields(after)[0], func(t *testing.T) {
+			cmd := exec.Command(bin, "fix", "-C", mod)
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var log strings.Builder
+			sc := bufio.NewScanner(stderr)
+			var sent time.Time
+			for sc.Scan() {
+				log.WriteString(sc.Text() + "\n")
+				if sent.IsZero() && strings.Contains(sc.Text(), after) {
+					// The test prints its 100 MB within the next second
+					// or two (after the build, for the baseline).
+					time.Sleep(1500 * time.Millisecond)
+					if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+						t.Fatal(err)
+					}
+					sent = time.Now()
+					time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+				}
+			}
+			err = cmd.Wait()
+			if sent.IsZero() {
+				t.Fatalf("nopol ended before %q:\n%s", after, log.String())
+			}
+			took := time.Since(sent)
+			t.Logf("ended %v after SIGTERM", took)
+			if took > 3*time.Second {
+				t.Errorf("nopol took %v to end after SIGTERM, want at most 2s (3s with the machine's load)", took)
+			}
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+				t.Errorf("exit: %v, want status 3\n%s", err, log.String())
+			}
+			if left := processesUnder(t, tmp, 3*time.Second); len(left) > 0 {
+				t.Errorf("processes left running: %v", left)
+			}
+			if left, _ := nopolTemps(tmp); len(left) > 0 {
+				t.Errorf("temp dirs left behind: %v", left)
+			}
+		})
+	}
+}
