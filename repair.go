@@ -72,6 +72,11 @@ type repairer struct {
 	// they run alone.
 	fl     flakiness
 	serial map[testKey]bool
+	// perEval turns on per-evaluation angelic values (the last tier);
+	// noConstant are the Cond sites where a failing test failed under
+	// every constant value, in rank order.
+	perEval    bool
+	noConstant []int
 	// instrSensitive are the passing tests that fail instrumented (an
 	// allocation count, a stack depth): a schema run, which wraps the
 	// candidate in a function literal, may fail them too, so such a
@@ -230,6 +235,26 @@ func (r *repairer) run(ctx context.Context) error {
 		if n > 0 {
 			reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
 		}
+	}
+	// Last tier: per-evaluation angelic values, at the conditions where a
+	// failing test failed under every constant value. Last, because a
+	// specification from one negated evaluation is thin: a mutant of the
+	// original, or a condition from constant values, is preferred.
+	if len(r.noConstant) > 0 {
+		ids := r.noConstant
+		r.perEval = true
+		r.logf("per-evaluation: %s where a failing test fails under every constant value; negating one evaluation at a time", plural(len(ids), "condition"))
+		bySite := map[int]angelic.Suspicion{}
+		for _, s := range searched {
+			bySite[s.Site] = s
+		}
+		for i, id := range ids {
+			done, err := r.site(ctx, i, len(ids), bySite[id])
+			if err != nil || done {
+				return err
+			}
+		}
+		reason += fmt.Sprintf(", nor with per-evaluation values at %s", plural(len(ids), "condition"))
 	}
 	r.res.Reason = reason
 	r.logf("%s", r.res.Reason)

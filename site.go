@@ -43,6 +43,9 @@ func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion) (don
 	for _, st := range stylesOf(site) {
 		rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
 			Func: site.Func, Original: site.Original, Score: s.Score, Style: st.name, Method: "synthesis"}
+		if r.perEval {
+			rep.Method = "per-evaluation"
+		}
 		r.logf("site %d/%d: %s:%d %s `%s` (%s, score %.2f)", i+1, n, rep.File, rep.Line, site.Func, oneLine(site.Original), st.name, s.Score)
 		done, err := r.searchSite(ctx, site, st, &rep)
 		r.logf("site %d/%d: %s", i+1, n, rep.Outcome)
@@ -80,6 +83,9 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 	rep.Purified = slices.ContainsFunc(verdict.Attempts, func(a angelic.Attempt) bool { return !a.Force.Whole() })
 	if !verdict.Qualified {
 		rep.Outcome = fmt.Sprintf("not angelic: %s %s", r.failingByID[verdict.RuledOutBy].name, verdict.Reason)
+		if site.Kind == collect.Cond && strings.HasPrefix(verdict.Reason, "fails under every forced value") {
+			r.noConstant = append(r.noConstant, site.ID)
+		}
 		return false, nil
 	}
 	for _, nd := range verdict.Needs {
@@ -147,7 +153,9 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 	p := angelic.Problem{}
 	if site.Kind == collect.Cond {
 		p.Choices = []angelic.Force{{Value: true}, {Value: false}}
-		p.MaxFlips = maxFlips
+		if r.perEval {
+			p.MaxFlips = maxFlips
+		}
 	} else {
 		p.Choices = []angelic.Force{st.force}
 	}
