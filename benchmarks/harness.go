@@ -58,6 +58,9 @@ type Result struct {
 	Style     string `json:"style,omitempty"`
 	Condition string `json:"condition,omitempty"`
 	Diff      string `json:"diff,omitempty"`
+	// Method is how nopol found the patch: synthesis, mutation or
+	// per-evaluation (SiteReport.Method).
+	Method string `json:"method,omitempty"`
 	// Reason is the tool's reason for no patch.
 	Reason string `json:"reason,omitempty"`
 	// Candidates validated by the tool, and test runs.
@@ -95,7 +98,10 @@ type toolOutput struct {
 	Diff       string          `json:"diff"`
 	Candidates json.RawMessage `json:"candidates"`
 	Runs       int             `json:"runs"`
-	Phases     []struct {
+	Site       *struct {
+		Method string `json:"method"`
+	} `json:"site"`
+	Phases []struct {
 		Name string  `json:"name"`
 		MS   float64 `json:"ms"`
 	} `json:"phases"`
@@ -182,6 +188,9 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 		return res
 	}
 	res.Patched, res.Reason, res.Style, res.Condition, res.Diff, res.Runs = to.Patched, to.Reason, to.Style, to.Condition, to.Diff, to.Runs
+	if to.Site != nil && to.Patched {
+		res.Method = to.Site.Method
+	}
 	var cands []json.RawMessage
 	if json.Unmarshal(to.Candidates, &cands) == nil {
 		res.Candidates = len(cands)
