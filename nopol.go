@@ -89,6 +89,10 @@ type Options struct {
 	// repairs conditions that must change value within one test, which
 	// no angelic value fits (nopol fix -mutants=false).
 	NoMutants bool
+	// NoPerEval turns the last tier off: per-evaluation angelic values at
+	// the conditions where a failing test failed under every constant
+	// value (nopol fix -pereval=false).
+	NoPerEval bool
 
 	// Where progress goes.
 

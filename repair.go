@@ -240,7 +240,7 @@ func (r *repairer) run(ctx context.Context) error {
 	// failing test failed under every constant value. Last, because a
 	// specification from one negated evaluation is thin: a mutant of the
 	// original, or a condition from constant values, is preferred.
-	if len(r.noConstant) > 0 {
+	if len(r.noConstant) > 0 && !r.opts.NoPerEval {
 		ids := r.noConstant
 		r.perEval = true
 		r.logf("per-evaluation: %s where a failing test fails under every constant value; negating one evaluation at a time", plural(len(ids), "condition"))

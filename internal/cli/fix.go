@@ -63,7 +63,7 @@ type fixFlags struct {
 	dir, run, skip, tags, kind, backend string
 	timeout                             time.Duration
 	apply, json, quiet, v               bool
-	purify, mutants                     bool
+	purify, mutants, perEval            bool
 }
 
 func (f *fixFlags) register(fs *flag.FlagSet) {
@@ -79,13 +79,14 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.quiet, "q", false, "print no progress")
 	fs.BoolVar(&f.v, "v", false, "print every test run")
 	fs.BoolVar(&f.mutants, "mutants", true, "when synthesis finds no patch, validate mutants of the most suspicious conditions")
+	fs.BoolVar(&f.perEval, "pereval", true, "last, at conditions where a failing test fails under every constant value,\nnegate one evaluation at a time (per-evaluation angelic values)")
 	fs.BoolVar(&f.purify, "purify", true, "split a failing test that fails under both forced values into fragments\n(top-level statements, table-loop iterations) and force the angelic value in the failing ones")
 }
 
 // fixOptions checks the flags and turns them into repair options; a
 // usage problem is reported as a message for the user.
 func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
-	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify, NoMutants: !f.mutants}
+	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify, NoMutants: !f.mutants, NoPerEval: !f.perEval}
 	var ok bool
 	if opts.Kinds, ok = nopol.ParseKinds(f.kind); !ok {
 		return opts, fmt.Errorf("-kind %q: want cond, guard or all", f.kind)
