@@ -4,7 +4,8 @@
 // the two. It prints a Markdown table.
 //
 // With -compare-purify it repairs each example with and without test
-// purification instead, and prints the outcome, time and test runs of both.
+// purification instead (the mutation fallback and the per-evaluation tier
+// off on both sides), and prints the outcome, time and test runs of both.
 //
 //	go run ./examples/measure [-synth z3|enum] [-purify=false] [example ...]
 //	go run ./examples/measure -compare-purify factoriallog mid packagename
