@@ -5,11 +5,15 @@
 //
 //  1. Load the module's packages and find the repair sites (collect.Load),
 //     and run the plain test suite once to find the failing tests
-//     (collect.Baseline). Nothing failing, or a module that does not
-//     compile, is an [InputError].
+//     (collect.Baseline), each test binary within a third of
+//     Options.Timeout. Nothing failing, a module that does not compile, a
+//     test that hangs, a binary that fails before its tests are an
+//     [InputError]. The failing tests run again (collect.Rerun): one that
+//     passes is flaky and left out of every verdict (flaky.go).
 //  2. Instrument the packages into a temp dir and compile one test binary
 //     per package (collect.Instrument). Re-run each failing test there with
-//     coverage: a test that passes now is flaky, an [InputError].
+//     coverage; a test whose result differs from the plain run's runs again
+//     alone (tests that collide run alone from then on).
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
 //     suspiciousness (angelic.Localize).
 //  4. On the top sites, search angelic values (angelic.Search): run each
@@ -43,7 +47,15 @@
 //     comparison operators replaced, && and || swapped, operands of && and
 //     || and `!` dropped; the mutants, fewest textual changes first, are
 //     validated as in step 6 (a schema per site, then the patched file).
+//  8. Last (unless Options.NoPerEval), at the conditions where a failing
+//     test failed under every constant value, per-evaluation angelic
+//     values: the test runs with one evaluation negated, the last first
+//     (angelic.Problem.MaxFlips), and steps 5 and 6 follow from that run.
 //     SiteReport.Method says which tier found the patch.
+//
+// A candidate that fails a test which passed in the baseline is only
+// rejected once that test is known not to be flaky (checked on the
+// original code, once per repair).
 //
 // The user's files are never written: instrumented and patched files reach
 // the compiler through `go test -overlay`. Progress goes to
