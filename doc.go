@@ -15,7 +15,9 @@
 //     coverage; a test whose result differs from the plain run's runs again
 //     alone (tests that collide run alone from then on).
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
-//     suspiciousness (angelic.Localize).
+//     suspiciousness (angelic.Localize); among equals, the sites of the
+//     function where a failing test panicked come first, then its
+//     callers'.
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
 //     the statement skipped, or an early return). A site where every
@@ -27,7 +29,8 @@
 //     running when they were reported, and the value is forced in those
 //     fragments only (collect.Run.ForceConstituents), adding the
 //     fragments that fail next until the test passes or no new one fails.
-//  5. Record, at a qualifying site, the observed state of every evaluation
+//  5. Record, at a qualifying site, the observed state (variables, fields,
+//     calls proven pure: see package collect) of every evaluation
 //     in runs that pass (passing tests as they are, failing tests with
 //     their angelic value: a split test's failing fragments with it, its
 //     other fragments with their actual values), and synthesize
