@@ -80,40 +80,14 @@ func TestInterrupt(t *testing.T) {
 		{syscall.SIGKILL, "coverage:"},
 	} {
 		t.Run(tc.sig.String()+"/"+strings.Fields(tc.after)[0], func(t *testing.T) {
-			cmd := exec.Command(bin, "fix", "-v", "-C", mod)
-			cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
-			stderr, err := cmd.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			var log strings.Builder
-			sc := bufio.NewScanner(stderr)
-			var sent time.Time
-			for sc.Scan() {
-				log.WriteString(sc.Text() + "\n")
-				if sent.IsZero() && strings.Contains(sc.Text(), tc.after) {
-					time.Sleep(300 * time.Millisecond) // let the phase start its processes
-					if during, _ := nopolTemps(tmp); len(during) == 0 {
-						t.Errorf("no nopol-* temp dir in %s while running: the check below proves nothing", tmp)
-					}
-					if tc.sig == syscall.SIGKILL && len(processesUnder(t, tmp, 0)) == 0 {
-						t.Errorf("no process under %s while running: the check below proves nothing", tmp)
-					}
-					if err := cmd.Process.Signal(tc.sig); err != nil {
-						t.Fatal(err)
-					}
-					sent = time.Now()
-					time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+			log, took, err := signalAfter(t, bin, mod, tmp, []string{"fix", "-v"}, tc.after, 300*time.Millisecond, tc.sig, func() {
+				if during, _ := nopolTemps(tmp); len(during) == 0 {
+					t.Errorf("no nopol-* temp dir in %s while running: the check below proves nothing", tmp)
 				}
-			}
-			err = cmd.Wait()
-			took := time.Since(sent)
-			if sent.IsZero() {
-				t.Fatalf("nopol ended before %q:\n%s", tc.after, log.String())
-			}
+				if tc.sig == syscall.SIGKILL && len(processesUnder(t, tmp, 0)) == 0 {
+					t.Errorf("no process under %s while running: the check below proves nothing", tmp)
+				}
+			})
 			t.Logf("ended %v after %v", took, tc.sig)
 			if tc.sig == syscall.SIGKILL {
 				// Everything nopol started dies with it: the go command
@@ -132,10 +106,10 @@ func TestInterrupt(t *testing.T) {
 			}
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != 3 {
-				t.Errorf("exit: %v, want status 3\n%s", err, log.String())
+				t.Errorf("exit: %v, want status 3\n%s", err, log)
 			}
-			if !strings.Contains(log.String(), "nopol: interrupted") {
-				t.Errorf("no interruption message:\n%s", log.String())
+			if !strings.Contains(log, "nopol: interrupted") {
+				t.Errorf("no interruption message:\n%s", log)
 			}
 			if got, err := treeSum(mod); err != nil || got != before {
 				t.Errorf("the module changed (%v)", err)
@@ -233,43 +207,16 @@ func TestInterruptMidParse(t *testing.T) {
 	bin, mod, tmp := nopolAndModule(t, hugeModule)
 	for _, after := range []string{"baseline: running", "coverage:"} {
 		t.Run(strings.Fields(after)[0], func(t *testing.T) {
-			cmd := exec.Command(bin, "fix", "-C", mod)
-			cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
-			stderr, err := cmd.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			var log strings.Builder
-			sc := bufio.NewScanner(stderr)
-			var sent time.Time
-			for sc.Scan() {
-				log.WriteString(sc.Text() + "\n")
-				if sent.IsZero() && strings.Contains(sc.Text(), after) {
-					// The test prints its 100 MB within the next second
-					// or two (after the build, for the baseline).
-					time.Sleep(1500 * time.Millisecond)
-					if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-						t.Fatal(err)
-					}
-					sent = time.Now()
-					time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
-				}
-			}
-			err = cmd.Wait()
-			if sent.IsZero() {
-				t.Fatalf("nopol ended before %q:\n%s", after, log.String())
-			}
-			took := time.Since(sent)
+			// The test prints its 100 MB within the next second or two
+			// (after the build, for the baseline).
+			log, took, err := signalAfter(t, bin, mod, tmp, []string{"fix"}, after, 1500*time.Millisecond, syscall.SIGTERM, func() {})
 			t.Logf("ended %v after SIGTERM", took)
 			if took > 3*time.Second {
 				t.Errorf("nopol took %v to end after SIGTERM, want at most 2s (3s with the machine's load)", took)
 			}
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != 3 {
-				t.Errorf("exit: %v, want status 3\n%s", err, log.String())
+				t.Errorf("exit: %v, want status 3\n%s", err, log)
 			}
 			if left := processesUnder(t, tmp, 3*time.Second); len(left) > 0 {
 				t.Errorf("processes left running: %v", left)
@@ -279,4 +226,40 @@ func TestInterruptMidParse(t *testing.T) {
 			}
 		})
 	}
+}
+
+// signalAfter runs nopol with args on mod, waits for a progress line
+// containing after, then wait, calls check, and sends sig. It returns
+// nopol's stderr, the time from the signal to its end, and Wait's error.
+func signalAfter(t *testing.T, bin, mod, tmp string, args []string, after string, wait time.Duration, sig syscall.Signal, check func()) (string, time.Duration, error) {
+	t.Helper()
+	cmd := exec.Command(bin, append(args, "-C", mod)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	sc := bufio.NewScanner(stderr)
+	var sent time.Time
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+		if sent.IsZero() && strings.Contains(sc.Text(), after) {
+			time.Sleep(wait) // let the phase start its processes
+			check()
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			sent = time.Now()
+			time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+		}
+	}
+	err = cmd.Wait()
+	if sent.IsZero() {
+		t.Fatalf("nopol ended before %q:\n%s", after, log.String())
+	}
+	return log.String(), time.Since(sent), err
 }
