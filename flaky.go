@@ -25,14 +25,14 @@ import (
 //     per repair; one failure makes it flaky. Otherwise the failure is the
 //     candidate's.
 //
-// A 50%-flaky test escapes the first check with probability 1/32 and the
-// second with 1/256. Slow tests run fewer times: the repeats of one check
+// A 50%-flaky test escapes the first check with probability 1/1024 and
+// the second with 1/4096. Slow tests run fewer times: the repeats of one check
 // take at most recheckBudget (by the tests' baseline durations), and at
 // least one run.
 const (
 	recheckBudget = 10 * time.Second
-	failRepeats   = 5
-	stableRepeats = 8
+	failRepeats   = 10
+	stableRepeats = 12
 	// maxSuspects is the most unexpected failures of one candidate that
 	// are checked for flakiness; a candidate that breaks more is rejected.
 	maxSuspects = 3

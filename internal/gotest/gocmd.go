@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -92,12 +93,17 @@ func isVersionElement(s string) bool {
 	return true
 }
 
-// TestJSON runs `go test -json -count=1 [extra...] pkgs...` in dir and
+// TestJSON runs `go test -json -count=1 [extra...] pkgs...` in dir (the
+// -count of extra instead, if it has one) and
 // returns the summaries of its event stream, read as it comes (in linear
 // time, each test's output capped). A non-zero exit with events is not an
 // error: failing tests are in the summaries.
 func (r *Runner) TestJSON(ctx context.Context, dir string, timeout time.Duration, extra []string, pkgs ...string) ([]PackageSummary, Outcome, error) {
-	args := append([]string{"test", "-json", "-count=1"}, extra...)
+	args := []string{"test", "-json"}
+	if !slices.ContainsFunc(extra, func(a string) bool { return strings.HasPrefix(a, "-count=") }) {
+		args = append(args, "-count=1")
+	}
+	args = append(args, extra...)
 	var env []string
 	if flag, e, ok := execWrapper(); ok {
 		args, env = append(args, flag), []string{e}
