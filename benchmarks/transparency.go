@@ -193,7 +193,7 @@ func TransparencyTable(rows []TransparencyRow) string {
 	var tests, same, differ, flaky, checked int
 	for _, r := range rows {
 		if r.Error != "" {
-			fmt.Fprintf(&b, "| %s | %s | not checked: %s |||||||||\n", r.Module, r.Version, strings.ReplaceAll(firstLine(r.Error), "|", `\|`))
+			fmt.Fprintf(&b, "| %s | %s | not checked: %s |||||||||\n", r.Module, r.Version, mdEscape(firstLine(r.Error)))
 			continue
 		}
 		checked++

@@ -120,7 +120,7 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 			}
 			for _, t := range s.Tests {
 				if t.Action == "" {
-					if !contains(crashed, t.Test) {
+					if !slices.Contains(crashed, t.Test) {
 						// Interrupted by another test's crash: run
 						// again.
 						continue
@@ -133,7 +133,7 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 				}
 				if _, ok := m[t.Test]; !ok {
 					progress = true
-					if !contains(prog.Tests[s.Package], t.Test) {
+					if !slices.Contains(prog.Tests[s.Package], t.Test) {
 						sr.extra[s.Package] = append(sr.extra[s.Package], t.Test)
 					}
 				}
@@ -263,8 +263,6 @@ func crashOutput(s gotest.PackageSummary) string {
 	b.WriteString(s.Output)
 	return b.String()
 }
-
-func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 // dependents returns the packages of prog with tests whose test binaries
 // link path, path first when it has tests.

@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/tools/go/packages"
 
@@ -263,11 +261,11 @@ func testNames(fset *token.FileSet, variants []*packages.Package) []string {
 				}
 				n := fd.Name.Name
 				switch {
-				case isTest(n, "Test") && n != "TestMain" && isTestFunc(fd, "T"),
-					isTest(n, "Fuzz") && isTestFunc(fd, "F"):
+				case gotest.IsTestName(n, "Test") && n != "TestMain" && isTestFunc(fd, "T"),
+					gotest.IsTestName(n, "Fuzz") && isTestFunc(fd, "F"):
 					// go test runs a fuzz test's seed corpus.
 					ff.tests = append(ff.tests, n)
-				case isTest(n, "Example") && hasOutput(f, fd):
+				case gotest.IsTestName(n, "Example") && hasOutput(f, fd):
 					ff.example = append(ff.example, n)
 				}
 			}
@@ -282,19 +280,6 @@ func testNames(fset *token.FileSet, variants []*packages.Package) []string {
 		examples = append(examples, ff.example...)
 	}
 	return append(tests, examples...)
-}
-
-// isTest reports whether name is prefix followed by nothing or a
-// non-lowercase rune, as `go test` requires.
-func isTest(name, prefix string) bool {
-	if !strings.HasPrefix(name, prefix) {
-		return false
-	}
-	if len(name) == len(prefix) {
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
-	return !unicode.IsLower(r)
 }
 
 // isTestFunc reports whether fd takes one *testing.<typ> (T or F).

@@ -94,7 +94,7 @@ func runEnv(r Run, out string) []string {
 		mode = "snapshot"
 	}
 	var force, ret, sites, flip []string
-	for _, id := range sortedKeys(boolKeys(r.FlipEval)) {
+	for _, id := range sortedKeys(r.FlipEval) {
 		flip = append(flip, strconv.Itoa(id)+":"+strconv.Itoa(r.FlipEval[id]))
 	}
 	for _, id := range sortedKeys(r.Force) {
@@ -136,15 +136,7 @@ func runEnv(r Run, out string) []string {
 	}
 }
 
-func boolKeys(m map[int]int) map[int]bool {
-	out := make(map[int]bool, len(m))
-	for k := range m {
-		out[k] = true
-	}
-	return out
-}
-
-func sortedKeys(m map[int]bool) []int {
+func sortedKeys[V any](m map[int]V) []int {
 	keys := make([]int, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -111,7 +112,7 @@ func TestSchemaTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Passed || !res.TimedOut || !contains(res.Failed, "TestCount") || res.Duration > 20*time.Second {
+	if res.Passed || !res.TimedOut || !slices.Contains(res.Failed, "TestCount") || res.Duration > 20*time.Second {
 		t.Errorf("endless candidate: %+v", res)
 	}
 	res, err = s.RunSuite(context.Background(), 1)

@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -123,7 +124,7 @@ func ParseVerbose(output string, crashed bool) []TestSummary {
 		}
 		// Without a culprit among the unfinished tests, each of them
 		// may be it.
-		if !known || contains(culprits, out[i].Test) {
+		if !known || slices.Contains(culprits, out[i].Test) {
 			out[i].Action = "fail"
 		}
 	}
@@ -147,7 +148,7 @@ func CrashedTests(output string) []string {
 					break
 				}
 				top, _, _ := strings.Cut(f[0], "/")
-				if !contains(names, top) {
+				if !slices.Contains(names, top) {
 					names = append(names, top)
 				}
 			}
@@ -210,18 +211,22 @@ func testOfFrame(frame string) string {
 		return ""
 	}
 	name := parts[1]
+	if name == "TestMain" {
+		return ""
+	}
 	for _, prefix := range []string{"Test", "Example", "Fuzz"} {
-		if isTestName(name, prefix) {
+		if IsTestName(name, prefix) {
 			return name
 		}
 	}
 	return ""
 }
 
-// isTestName reports whether name is prefix followed by nothing or a
-// non-lowercase rune, as `go test` requires of test names.
-func isTestName(name, prefix string) bool {
-	if !strings.HasPrefix(name, prefix) || name == "TestMain" {
+// IsTestName reports whether name is prefix followed by nothing or a
+// non-lowercase rune, as `go test` requires of the names of tests
+// ("Test"), fuzz tests ("Fuzz") and examples ("Example").
+func IsTestName(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) {
 		return false
 	}
 	if len(name) == len(prefix) {
@@ -229,15 +234,6 @@ func isTestName(name, prefix string) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
 	return !unicode.IsLower(r)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // testFraming is the byte the testing package writes before each framing
