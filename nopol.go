@@ -64,8 +64,9 @@ type Options struct {
 	// Timeout bounds the whole repair; 0 means 10 minutes. When it
 	// expires the repair ends without a patch.
 	Timeout time.Duration
-	// MaxSites is how many of the most suspicious sites are searched; 0
-	// means 20.
+	// MaxSites is how many of the most suspicious sites are searched in
+	// each pass (conditions and first guard styles; then the guards'
+	// other exits); 0 means 20.
 	MaxSites int
 	// MaxCandidates is how many synthesized candidates are validated per
 	// site; 0 means 10.
@@ -121,6 +122,11 @@ type Result struct {
 	// Style is "cond" (condition replaced), "guard" (statement wrapped) or
 	// "return" (early return before the statement).
 	Style string `json:"style,omitempty"`
+	// Strategy is a guard's strategy (collect.Strategies: "skip",
+	// "continue", "reuse-return", ...) and Exit the statement an exit
+	// guard runs ("return nil, io.EOF").
+	Strategy string `json:"strategy,omitempty"`
+	Exit     string `json:"exit,omitempty"`
 	// Condition is the new condition (or guard) as Go source.
 	Condition string `json:"condition,omitempty"`
 	// File is the patched file, slash-separated and relative to Dir.
@@ -178,8 +184,10 @@ type SiteReport struct {
 	// Score is the Ochiai suspiciousness.
 	Score float64 `json:"score"`
 	// Style is the guard style searched ("guard", "return"), "cond" for
-	// conditions.
-	Style string `json:"style"`
+	// conditions; Strategy and Exit as in Result.
+	Style    string `json:"style"`
+	Strategy string `json:"strategy,omitempty"`
+	Exit     string `json:"exit,omitempty"`
 	// Method is how the site was searched: "synthesis" (angelic values,
 	// then a condition synthesized from the recorded states) or
 	// "mutation" (mutants of the original condition, the fallback when

@@ -44,11 +44,19 @@ func patchSource(src []byte, site collect.Site, style collect.GuardStyle, cond s
 		}
 		start, end := off(stmt.Pos()), off(stmt.End())
 		indent := lineIndent(src, start)
-		switch style {
-		case collect.GuardReturn:
-			// The schema that validated the candidate used site.Return;
+		if style == collect.GuardWrap {
+			body := string(src[start:end])
+			if !strings.Contains(body, "`") {
+				body = strings.ReplaceAll(body, "\n", "\n\t")
+			}
+			out = splice(src, start, end, "if "+cond+" {\n"+indent+"\t"+body+"\n"+indent+"}")
+		} else {
+			// The schema that validated the candidate used this exit;
 			// the zero values from the syntax are the fallback.
-			ret := site.Return
+			ret := ""
+			if k, _ := style.Exit(); k < len(site.Exits) {
+				ret = site.Exits[k].Body
+			}
 			if ret == "" {
 				ret = "return"
 				if zeros := zeroValues(f, fn, src, tf); zeros != "" {
@@ -57,12 +65,6 @@ func patchSource(src []byte, site collect.Site, style collect.GuardStyle, cond s
 			}
 			guard := "if " + cond + " {\n" + indent + "\t" + ret + "\n" + indent + "}\n" + indent
 			out = splice(src, start, start, guard)
-		default:
-			body := string(src[start:end])
-			if !strings.Contains(body, "`") {
-				body = strings.ReplaceAll(body, "\n", "\n\t")
-			}
-			out = splice(src, start, end, "if "+cond+" {\n"+indent+"\t"+body+"\n"+indent+"}")
 		}
 	default:
 		return nil, fmt.Errorf("patching %s: unknown site kind %d", site.File, site.Kind)

@@ -64,7 +64,7 @@ func TestPatchSource(t *testing.T) {
 		want:  "\tif i >= len(x) {\n\t\treturn point{}, 0, \"\", nil, [2]int{}, false\n\t}\n\t_ = x[i]\n",
 	}, {
 		name:  "the site's return statement first",
-		site:  collect.Site{Kind: collect.Guard, File: file, Line: 14, Col: 2, Return: "return -1, errShort"},
+		site:  collect.Site{Kind: collect.Guard, File: file, Line: 14, Col: 2, Exits: []collect.Exit{{Body: "return -1, errShort", Strategy: collect.StrategyReuse}}},
 		style: collect.GuardReturn,
 		cond:  "i >= len(xs)",
 		want:  "\tif i >= len(xs) {\n\t\treturn -1, errShort\n\t}\n\tv := xs[i]\n",

@@ -219,9 +219,12 @@ func (r *repairer) run(ctx context.Context) error {
 		r.logf("%s", r.res.Reason)
 		return nil
 	}
-	searched := ranked[:min(len(ranked), r.opts.MaxSites)]
+	// The top MaxSites of the sites with conditions or the guards'
+	// first styles; their exits later (see withStyles).
+	searched := r.withStyles(ranked, false)
+	searched = searched[:min(len(searched), r.opts.MaxSites)]
 	for i, s := range searched {
-		done, err := r.site(ctx, i, len(searched), s)
+		done, err := r.site(ctx, i, len(searched), s, false)
 		if err != nil || done {
 			return err
 		}
@@ -236,6 +239,19 @@ func (r *repairer) run(ctx context.Context) error {
 			reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
 		}
 	}
+	// Then the guards' other exits (continue, a return of the function,
+	// an error, ...) at the same sites.
+	if late := r.withStyles(ranked, true); len(late) > 0 {
+		late = late[:min(len(late), r.opts.MaxSites)]
+		r.logf("exits: %s where a guard can leave before the statement", plural(len(late), "site"))
+		for i, s := range late {
+			done, err := r.site(ctx, i, len(late), s, true)
+			if err != nil || done {
+				return err
+			}
+		}
+		reason += fmt.Sprintf(", nor with other exits at %s", plural(len(late), "guard site"))
+	}
 	// Last tier: per-evaluation angelic values, at the conditions where a
 	// failing test failed under every constant value. Last, because a
 	// specification from one negated evaluation is thin: a mutant of the
@@ -249,7 +265,7 @@ func (r *repairer) run(ctx context.Context) error {
 			bySite[s.Site] = s
 		}
 		for i, id := range ids {
-			done, err := r.site(ctx, i, len(ids), bySite[id])
+			done, err := r.site(ctx, i, len(ids), bySite[id], false)
 			if err != nil || done {
 				return err
 			}
@@ -495,6 +511,18 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// withStyles keeps the sites that have styles searched early (late
+// false) or late.
+func (r *repairer) withStyles(sites []angelic.Suspicion, late bool) []angelic.Suspicion {
+	var out []angelic.Suspicion
+	for _, s := range sites {
+		if slices.ContainsFunc(stylesOf(r.prog.Sites[s.Site]), func(st style) bool { return st.late == late }) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // timeout is the limit of one instrumented run of test k.

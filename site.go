@@ -17,8 +17,16 @@ import (
 
 // style is one way of repairing a site.
 type style struct {
-	name  string // "cond", "guard", "return"
+	name  string // "cond", "guard" (wrapping), "return" (an exit before the statement)
 	guard collect.GuardStyle
+	// strategy is the guard's strategy (collect.Strategies), "" for
+	// conditions; exit the exit's body.
+	strategy, exit string
+	// late marks the exits searched after the mutation fallback (see
+	// Repair's order): a new guard is a bigger change than a condition
+	// changed, and an exit before a site the failing tests reach more
+	// often than the condition above it passes as often as it is wrong.
+	late bool
 	force angelic.Force
 	// method is "mutation" for the mutants of the fallback, "" for
 	// synthesis.
@@ -29,24 +37,38 @@ func stylesOf(s collect.Site) []style {
 	if s.Kind == collect.Cond {
 		return []style{{name: "cond"}}
 	}
-	st := []style{{name: "guard", guard: collect.GuardWrap, force: angelic.Force{Value: false}}}
-	if s.CanReturn {
-		st = append(st, style{name: "return", guard: collect.GuardReturn, force: angelic.Force{Value: false, Return: true}})
+	// Skipping the statement first, then the exits in strategy order; of
+	// those, only the zero values before a statement that can be
+	// wrapped are searched early.
+	var st []style
+	if s.CanWrap {
+		st = append(st, style{name: "guard", guard: collect.GuardWrap, strategy: collect.StrategySkip, force: angelic.Force{Value: false}})
+	}
+	for k, e := range s.Exits {
+		st = append(st, style{name: "return", guard: collect.GuardExit(k), strategy: e.Strategy, exit: e.Body,
+			force: angelic.Force{Value: false, Return: true}, late: !s.CanWrap || e.Strategy != collect.StrategyZero})
 	}
 	return st
 }
 
 // site searches one ranked site in each of its styles; done reports a
 // patch.
-func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion) (done bool, err error) {
+func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion, late bool) (done bool, err error) {
 	site := r.prog.Sites[s.Site]
 	for _, st := range stylesOf(site) {
+		if st.late != late {
+			continue
+		}
 		rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
-			Func: site.Func, Original: site.Original, Score: s.Score, Style: st.name, Method: "synthesis"}
+			Func: site.Func, Original: site.Original, Score: s.Score, Style: st.name, Strategy: st.strategy, Exit: st.exit, Method: "synthesis"}
 		if r.perEval {
 			rep.Method = "per-evaluation"
 		}
-		r.logf("site %d/%d: %s:%d %s `%s` (%s, score %.2f)", i+1, n, rep.File, rep.Line, site.Func, oneLine(site.Original), st.name, s.Score)
+		how := st.name
+		if st.exit != "" {
+			how += " `" + st.exit + "`"
+		}
+		r.logf("site %d/%d: %s:%d %s `%s` (%s, score %.2f)", i+1, n, rep.File, rep.Line, site.Func, oneLine(site.Original), how, s.Score)
 		done, err := r.searchSite(ctx, site, st, &rep)
 		r.logf("site %d/%d: %s", i+1, n, rep.Outcome)
 		r.res.Sites = append(r.res.Sites, rep)
@@ -132,15 +154,15 @@ func alternative(needs []angelic.Need) []angelic.Need {
 // forcedRun is the run of failing test k with site forced as f. Forced
 // in fragments, the hook prints the running constituent, for attributing
 // further failures to fragments.
-func (r *repairer) forcedRun(k testKey, site collect.Site, f angelic.Force, mode collect.Mode) collect.Run {
+func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.Force, mode collect.Mode) collect.Run {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: mode, Timeout: r.timeout(k),
 		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && !f.Whole()}
 	if f.Eval > 0 {
 		run.Force, run.FlipEval = nil, map[int]int{site.ID: f.Eval}
 	}
 	forceFragments(&run, f.Fragments)
-	if f.Return {
-		run.ForceReturn = map[int]bool{site.ID: true}
+	if k, ok := st.guard.Exit(); ok && f.Return {
+		run.ForceExit = map[int]int{site.ID: k}
 	}
 	if mode == collect.ModeSnapshot {
 		run.Sites = []int{site.ID}
@@ -170,7 +192,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 			r.logf("angelic: %s fails under every value forced in the whole test; split into fragments, failing: %s",
 				k.name, describeFragments(r.fragmentReports(k, angelic.Force{Fragments: r.failed[k]}, guard)))
 		}
-		res, err := r.bin.Run(ctx, r.forcedRun(k, site, f, collect.ModeCover))
+		res, err := r.bin.Run(ctx, r.forcedRun(k, site, st, f, collect.ModeCover))
 		r.res.Runs++
 		if err != nil {
 			return angelic.Outcome{}, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
@@ -274,7 +296,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	)
 	for _, nd := range needs {
 		k := r.failingByID[nd.Test]
-		runs = append(runs, r.forcedRun(k, site, nd.Force, collect.ModeSnapshot))
+		runs = append(runs, r.forcedRun(k, site, st, nd.Force, collect.ModeSnapshot))
 		keys = append(keys, k)
 	}
 	nFailing := len(runs)

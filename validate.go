@@ -130,6 +130,7 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, co
 	r.res.Patched = true
 	r.res.Site = rep
 	r.res.Style = st.name
+	r.res.Strategy, r.res.Exit = st.strategy, st.exit
 	r.res.Condition = cond
 	r.res.File = rep.File
 	r.res.Source = src

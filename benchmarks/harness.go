@@ -58,6 +58,9 @@ type Result struct {
 	Style     string `json:"style,omitempty"`
 	Condition string `json:"condition,omitempty"`
 	Diff      string `json:"diff,omitempty"`
+	// Strategy and Exit are a guard's (nopol.Result).
+	Strategy string `json:"strategy,omitempty"`
+	Exit     string `json:"exit,omitempty"`
 	// Method is how nopol found the patch: synthesis, mutation or
 	// per-evaluation (SiteReport.Method).
 	Method string `json:"method,omitempty"`
@@ -93,6 +96,8 @@ type toolOutput struct {
 	Patched    bool            `json:"patched"`
 	Reason     string          `json:"reason"`
 	Style      string          `json:"style"`
+	Strategy   string          `json:"strategy"`
+	Exit       string          `json:"exit"`
 	Condition  string          `json:"condition"`
 	File       string          `json:"file"`
 	Diff       string          `json:"diff"`
@@ -188,6 +193,7 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 		return res
 	}
 	res.Patched, res.Reason, res.Style, res.Condition, res.Diff, res.Runs = to.Patched, to.Reason, to.Style, to.Condition, to.Diff, to.Runs
+	res.Strategy, res.Exit = to.Strategy, to.Exit
 	if to.Site != nil && to.Patched {
 		res.Method = to.Site.Method
 	}

@@ -74,7 +74,49 @@ func identical(ctx context.Context, r *Runner, dir string, b *Bug, res *Result) 
 		// of a guard wrapping the rest.
 		want = "!(" + want + ")"
 	}
+	if b.Fault == FaultGuard && res.Style != "guard" && exitGuard(b) {
+		// Both leave early: they must leave the same way.
+		if dev, ok := exitBody(b); !ok || strings.Join(strings.Fields(dev), " ") != strings.Join(strings.Fields(res.Exit), " ") {
+			return false
+		}
+	}
 	return NormalizeCond(res.Condition) == NormalizeCond(want)
+}
+
+// exitBody is the one statement in the developer's guard of a
+// missing-guard bug that leaves early, on one line; ok is false when the
+// guard's body is not one such statement.
+func exitBody(b *Bug) (string, bool) {
+	var removed []string
+	for _, l := range strings.Split(b.Patch, "\n") {
+		if strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "---") {
+			removed = append(removed, strings.TrimSpace(l[1:]))
+		}
+	}
+	// "if cond {", the body, "}": the body's lines joined.
+	if len(removed) < 3 || !strings.HasPrefix(removed[0], "if ") || removed[len(removed)-1] != "}" {
+		return "", false
+	}
+	var body []string
+	for _, l := range removed[1 : len(removed)-1] {
+		if l == "" || strings.HasPrefix(l, "//") {
+			continue
+		}
+		body = append(body, l)
+	}
+	text := strings.Join(body, " ")
+	f := strings.Fields(text)
+	if len(f) == 0 || !(f[0] == "return" || f[0] == "break" || f[0] == "continue" || strings.HasPrefix(f[0], "panic(")) {
+		return "", false
+	}
+	// One statement: a multi-line composite literal joins into one.
+	if _, err := parser.ParseExpr("func() {" + text + "}"); err != nil {
+		return "", false
+	}
+	if strings.Count(text, ";") > 0 || len(body) > 1 && !strings.HasSuffix(body[0], "{") && !strings.HasSuffix(body[0], "(") && !strings.HasSuffix(body[0], ",") {
+		return "", false
+	}
+	return text, true
 }
 
 // exitGuard reports whether the developer's guard of a missing-guard bug

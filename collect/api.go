@@ -23,8 +23,8 @@ const (
 	// Cond is an if condition (including else-if); repaired by replacing it.
 	Cond SiteKind = iota + 1
 	// Guard is a statement that can take a guard; repaired by wrapping it in
-	// `if COND { stmt }` (GuardWrap) or preceding it with
-	// `if COND { return zero values }` (GuardReturn).
+	// `if COND { stmt }` (GuardWrap, where Site.CanWrap) or preceding it
+	// with `if COND { exit }` (GuardExit(k): the k-th of Site.Exits).
 	Guard
 )
 
@@ -33,8 +33,20 @@ type GuardStyle uint8
 
 const (
 	GuardWrap   GuardStyle = iota + 1 // if COND { stmt } — COND true runs stmt
-	GuardReturn                       // if COND { return ... }; stmt — COND true returns early
+	GuardReturn                       // if COND { Exits[0].Body }; stmt — COND true leaves early
 )
+
+// GuardExit is the style of a guard leaving by Site.Exits[k].
+func GuardExit(k int) GuardStyle { return GuardReturn + GuardStyle(k) }
+
+// Exit returns the index in Site.Exits of an exit style; ok is false for
+// GuardWrap.
+func (g GuardStyle) Exit() (k int, ok bool) {
+	if g >= GuardReturn {
+		return int(g - GuardReturn), true
+	}
+	return 0, false
+}
 
 // ValueKind is the kind of an observed expression.
 type ValueKind uint8
@@ -99,13 +111,13 @@ type Site struct {
 	// Original is the Go source of the condition (Cond) or of the
 	// statement (Guard).
 	Original string
-	// CanReturn reports whether a GuardReturn patch is possible here (the
-	// statement is not the last of its block and the function's result
-	// zero values can be written).
-	CanReturn bool
-	// Return is the statement a GuardReturn patch uses ("return",
-	// "return 0, nil"); "" when none can be written.
-	Return string
+	// CanWrap reports whether a Guard site's statement can be wrapped
+	// (GuardWrap): not a declaration whose names are used later, not a
+	// compound statement.
+	CanWrap bool
+	// Exits are the ways a guard can leave before a Guard site's
+	// statement, in the order they are tried (see Strategies).
+	Exits []Exit
 	// Observed are the expressions recorded at each evaluation, in a fixed
 	// order; Constants the code's constants around the site.
 	Observed  []Observed
@@ -240,11 +252,11 @@ type Run struct {
 	Subtest string
 	// Force maps site IDs to a forced outcome: for a Cond site the
 	// condition's value, for a Guard site whether the statement runs
-	// (false: skipped; with GuardReturn chosen in ForceReturn, returns).
+	// (false: skipped, or left by the exit ForceExit names).
 	Force map[int]bool
-	// ForceReturn lists Guard sites whose forced false returns early
-	// instead of skipping the statement.
-	ForceReturn map[int]bool
+	// ForceExit maps Guard sites whose forced false leaves by an exit
+	// instead of skipping the statement to the exit's index in Site.Exits.
+	ForceExit map[int]int
 	// FlipEval maps Cond site IDs to the one evaluation (from 1, in the
 	// order the test process evaluates the site) whose outcome is
 	// negated; the other evaluations are not forced.

@@ -148,6 +148,18 @@ func (f *fixture) site(t *testing.T, kind SiteKind, file string, line int) int {
 	return -1
 }
 
+// exit is the index of the first exit of site id with the strategy.
+func (f *fixture) exit(t *testing.T, id int, strategy string) int {
+	t.Helper()
+	for k, e := range f.prog.Sites[id].Exits {
+		if e.Strategy == strategy {
+			return k
+		}
+	}
+	t.Fatalf("site %d has no %s exit: %+v", id, strategy, f.prog.Sites[id].Exits)
+	return -1
+}
+
 func (f *fixture) checkUntouched(t *testing.T) {
 	t.Helper()
 	if h := treeHash(t, f.dir); h != f.hash {

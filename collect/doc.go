@@ -88,9 +88,12 @@
 // a condition that panics); a condition with atoms calls NopolCondA
 // instead (see Atoms). A statement s of site 4 becomes
 //
-//	if g := NopolGuard(4, snapshot); g == 0 { s } else if g == 2 { return zeros }
+//	if g := NopolGuard(4, snapshot); g == 0 { s } else if g == 2 { exit0 } else if g == 3 { exit1 }
 //
-// (0 runs s, 1 skips it, 2 returns early). The snapshot arguments are the
+// (0 runs s, 1 skips it, 2+k leaves by the site's exit k: `continue`, a
+// return statement; see Strategies). A statement that cannot be wrapped
+// (a declaration, a compound statement, the final return) is preceded by
+// the exits only: `if g := NopolGuard(4, snapshot); g == 2 { exit0 }; s`. The snapshot arguments are the
 // kinds of the observed expressions and one function that evaluates the
 // i-th of them; the hook calls it under recover for each, so a nil
 // dereference is a missing value.
@@ -113,8 +116,8 @@
 //
 // A run starts the package's test binary for one test with environment
 // variables read once by the hook: NOPOL_MODE (cover, snapshot), NOPOL_OUT
-// (the record file), NOPOL_FORCE ("3=true,4=false"), NOPOL_RETURN (guard
-// sites whose forced false returns early), NOPOL_SITES (sites recorded in
+// (the record file), NOPOL_FORCE ("3=true,4=false"), NOPOL_RETURN ("4:0":
+// guard sites whose forced false leaves by their exit k), NOPOL_SITES (sites recorded in
 // snapshot mode), NOPOL_FORCE_SEG ("segment.iteration,...": force only
 // within these test constituents; iteration -1 is any iteration), NOPOL_PRINT_CONSTITUENTS and, for schemas,
 // NOPOL_CAND. The hook appends one JSON line per evaluation to NOPOL_OUT

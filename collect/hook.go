@@ -67,7 +67,7 @@ var (
 	nopolOnce     nopolsync.Once
 	nopolMode     int        // 0 plain, 1 cover, 2 snapshot
 	nopolForce    []int8     // per site: 0 not forced, 1 forced false, 2 forced true
-	nopolReturn   []bool     // per site: a forced false returns early
+	nopolReturn   []int      // per site: a forced false leaves by exit k-1 (0: skips)
 	nopolSites    []bool     // per site: recorded in snapshot mode
 	nopolAnyForce bool       // whether any site is forced
 	nopolSegOnly  bool       // forcing applies only within nopolSegs
@@ -163,7 +163,7 @@ func nopolSetup() {
 		nopolMode = 0
 	}
 	nopolForce = make([]int8, nopolNumSites)
-	nopolReturn = make([]bool, nopolNumSites)
+	nopolReturn = make([]int, nopolNumSites)
 	nopolSites = make([]bool, nopolNumSites)
 	for id, v := range nopolIDs(nopolos.Getenv("NOPOL_FORCE")) {
 		if id >= 0 && id < nopolNumSites {
@@ -174,9 +174,12 @@ func nopolSetup() {
 			nopolAnyForce = true
 		}
 	}
-	for id := range nopolIDs(nopolos.Getenv("NOPOL_RETURN")) {
-		if id >= 0 && id < nopolNumSites {
-			nopolReturn[id] = true
+	for _, f := range nopolstrings.Split(nopolos.Getenv("NOPOL_RETURN"), ",") {
+		id, k, _ := nopolstrings.Cut(f, ":")
+		n, err1 := nopolstrconv.Atoi(id)
+		e, err2 := nopolstrconv.Atoi(k)
+		if err1 == nil && err2 == nil && n >= 0 && n < nopolNumSites && e >= 0 {
+			nopolReturn[n] = e + 1
 		}
 	}
 	nopolNoCalls = nopolos.Getenv("NOPOL_NOCALLS") == "1"
@@ -360,7 +363,7 @@ func NopolAPS(a []NopolValue, k int, v string) string {
 }
 
 // NopolGuard says what to do with the statement of site id: 0 run it,
-// 1 skip it, 2 return from the function.
+// 1 skip it, 2+k leave by the site's exit k.
 func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 	nopolOnce.Do(nopolSetup)
 	if nopolInObservation() {
@@ -374,8 +377,8 @@ func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 	act := 0
 	if forced && !run {
 		act = 1
-		if id >= 0 && id < len(nopolReturn) && nopolReturn[id] {
-			act = 2
+		if id >= 0 && id < len(nopolReturn) && nopolReturn[id] > 0 {
+			act = 1 + nopolReturn[id]
 		}
 	}
 	if nopolMode != 0 {

@@ -15,18 +15,37 @@ func TestLoadSites(t *testing.T) {
 	var got []string
 	for _, s := range f.prog.Sites {
 		kind := map[SiteKind]string{Cond: "cond", Guard: "guard"}[s.Kind]
-		got = append(got, fmt.Sprintf("%d %s:%d %s %s %s ret=%v %q", s.ID, filepath.Base(s.File), s.Line, kind, s.Func, s.Original, s.CanReturn, s.Return))
+		var exits []string
+		for _, e := range s.Exits {
+			exits = append(exits, e.Strategy+":"+e.Body)
+		}
+		got = append(got, fmt.Sprintf("%d %s:%d %s %s %s wrap=%v %q", s.ID, filepath.Base(s.File), s.Line, kind, s.Func, s.Original, s.CanWrap, exits))
 	}
 	want := []string{
-		`0 calc.go:12 guard Abs Calls++ ret=true "return 0"`,
-		`1 calc.go:13 cond Abs x > 0 ret=false ""`,
-		`2 calc.go:27 cond Withdraw n == 0 ret=false ""`,
-		`3 calc.go:29 cond Withdraw a != nil && a.Balance >= n ret=false ""`,
-		`4 calc.go:30 guard Withdraw a.Balance -= n ret=true "return false"`,
-		`5 calc.go:40 cond Count c >= n ret=false ""`,
-		`6 calc.go:43 guard Count c++ ret=false "return 0"`,
-		`7 calc.go:50 guard Clamp x = min(x, Limit) ret=true "return 0"`,
-		`8 calc.go:56 cond Name len(a.Name) > 0 ret=false ""`,
+		`0 calc.go:12 guard Abs Calls++ wrap=true ["reuse-return:return -x" "reuse-return:return x" "zero-values:return 0"]`,
+		`1 calc.go:13 guard Abs if x > 0 { // comment kept … wrap=false ["reuse-return:return -x" "reuse-return:return x" "zero-values:return 0"]`,
+		`2 calc.go:13 cond Abs x > 0 wrap=false []`,
+		`3 calc.go:14 guard Abs return -x wrap=false ["reuse-return:return x" "zero-values:return 0"]`,
+		`4 calc.go:16 guard Abs return x wrap=false ["reuse-return:return -x" "zero-values:return 0"]`,
+		`5 calc.go:27 guard Withdraw if n == 0 { … wrap=false ["reuse-return:return true" "reuse-return:return false"]`,
+		`6 calc.go:27 cond Withdraw n == 0 wrap=false []`,
+		`7 calc.go:28 guard Withdraw return true wrap=false ["reuse-return:return false"]`,
+		`8 calc.go:29 cond Withdraw a != nil && a.Balance >= n wrap=false []`,
+		`9 calc.go:30 guard Withdraw a.Balance -= n wrap=true ["reuse-return:return true" "reuse-return:return false"]`,
+		`10 calc.go:31 guard Withdraw return true wrap=false ["reuse-return:return false"]`,
+		`11 calc.go:33 guard Withdraw return false wrap=false ["reuse-return:return true"]`,
+		`12 calc.go:38 guard Count c := 0 wrap=false ["zero-values:return 0"]`,
+		`13 calc.go:39 guard Count for { … wrap=false ["reuse-return:return c" "zero-values:return 0"]`,
+		`14 calc.go:40 guard Count if c >= n { … wrap=false ["continue:continue" "reuse-return:return c" "zero-values:return 0" "break:break"]`,
+		`15 calc.go:40 cond Count c >= n wrap=false []`,
+		`16 calc.go:43 guard Count c++ wrap=true ["continue:continue" "reuse-return:return c" "zero-values:return 0" "break:break"]`,
+		`17 calc.go:45 guard Count return c wrap=false ["zero-values:return 0"]`,
+		`18 calc.go:50 guard Clamp x = min(x, Limit) wrap=true ["reuse-return:return x" "zero-values:return 0"]`,
+		`19 calc.go:51 guard Clamp return x wrap=false ["zero-values:return 0"]`,
+		`20 calc.go:56 guard Name if len(a.Name) > 0 { … wrap=false ["reuse-return:return a.Name" "reuse-return:return \"\""]`,
+		`21 calc.go:56 cond Name len(a.Name) > 0 wrap=false []`,
+		`22 calc.go:57 guard Name return a.Name wrap=false ["reuse-return:return \"\""]`,
+		`23 calc.go:59 guard Name return "" wrap=false ["reuse-return:return a.Name"]`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("sites:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -72,7 +91,7 @@ func TestObserved(t *testing.T) {
 		{"calc.go", 29, Cond, "a != nil:1 a.Balance >= n:1 a.Balance:2?a n:2 a == nil:1 a.Name:4?a len(a.Name):2?a Calls:2 Name(a):4 Clamp(a.Balance):2 Clamp(n):2 Count(a.Balance):2 Count(n):2 generated(a.Balance):2 generated(n):2",
 			"0={2 false 0 0  false} Limit={2 false 100 0  false}"},
 		{"calc.go", 56, Cond, "len(a.Name):2?a a.Name:4?a a == nil:1 a.Balance:2?a Calls:2 Clamp(a.Balance):2 Count(a.Balance):2 generated(a.Balance):2", "0={2 false 0 0  false} \"\"={4 false 0 0  false} Limit={2 false 100 0  false}"},
-		{"calc.go", 43, Guard, "c:2 n:2 Calls:2 Clamp(c):2 Clamp(n):2 generated(c):2 generated(n):2", "0={2 false 0 0  false} Limit={2 false 100 0  false}"},
+		{"calc.go", 43, Guard, "c:2 n:2 Calls:2 Clamp(c):2 Clamp(n):2 generated(c):2 generated(n):2", "0={2 false 0 0  false} \"\"={4 false 0 0  false} Limit={2 false 100 0  false}"},
 	}
 	for _, tt := range tests {
 		obs, con := render(f.site(t, tt.kind, tt.file, tt.line))
@@ -131,8 +150,8 @@ func TestTricky(t *testing.T) {
 		t.Errorf("the site run during package initialisation was not recorded")
 	}
 	for _, s := range f.prog.Sites {
-		if strings.HasPrefix(s.Original, "defer") || strings.HasPrefix(s.Original, "go ") {
-			t.Errorf("%s:%d: %s is a site", s.File, s.Line, s.Original)
+		if (strings.HasPrefix(s.Original, "defer") || strings.HasPrefix(s.Original, "go ")) && s.CanWrap {
+			t.Errorf("%s:%d: %s is a site that can be wrapped", s.File, s.Line, s.Original)
 		}
 		if s.Line == 0 || s.Original == "" {
 			t.Errorf("bad site %+v", s)
@@ -155,8 +174,12 @@ func TestTricky(t *testing.T) {
 	// Check's early return is written with explicit zeros: err is
 	// shadowed there.
 	for _, s := range f.prog.Sites {
-		if s.Func == "Check" && s.Kind == Guard && s.Original == "n = x" && s.Return != "return" {
-			t.Errorf("Check: return %q", s.Return)
+		if s.Func == "Check" && s.Kind == Guard && s.Original == "n = x" {
+			for _, e := range s.Exits {
+				if e.Strategy == StrategyZero && e.Body == "return" {
+					t.Errorf("Check: exit %q", e.Body)
+				}
+			}
 		}
 	}
 	f.checkUntouched(t)

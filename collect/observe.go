@@ -49,24 +49,9 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 	var locals, globals obsGroups
 
 	// The condition's operands, in source order.
-	ast.Inspect(node, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.FuncLit, *ast.CompositeLit:
-			return false
-		}
-		e, ok := n.(ast.Expr)
-		if !ok || (kind == Cond && n == node) || !o.safe(e) {
-			return true
-		}
-		tv, ok := o.info.Types[e]
-		if !ok || tv.Value != nil || !tv.IsValue() {
-			return true
-		}
-		if k := kindOf(tv.Type); k != 0 {
-			o.add(&ops, Observed{Expr: types.ExprString(e), Kind: k, NilGuard: o.nilGuard(e), Char: isChar(tv.Type)})
-		}
-		return true
-	})
+	for _, root := range operandRoots(kind, node) {
+		o.operands(kind, node, root, &ops)
+	}
 
 	inner := o.pkg.Scope().Innermost(o.pos)
 	for s := inner; s != nil && s != o.pkg.Scope() && s != types.Universe; s = s.Parent() {
@@ -277,8 +262,8 @@ func (o *observer) constOrSafe(e ast.Expr) bool {
 	return o.safe(e)
 }
 
-// constants returns the literals of fn and the named constants of the
-// package visible at the site, at most maxConstants.
+// constants returns the literals of fn, 0 and "", and the named constants
+// of the package visible at the site, at most maxConstants.
 func (o *observer) constants(fn ast.Node) []Constant {
 	var out []Constant
 	seen := map[string]bool{}
@@ -304,6 +289,10 @@ func (o *observer) constants(fn ast.Node) []Constant {
 			return true
 		})
 	}
+	// The neutral values, which guards compare with more than any other
+	// (`len(x) == 0`, `s == ""`), even where the function writes none.
+	add("0", constant.MakeInt64(0))
+	add(`""`, constant.MakeString(""))
 	inner := o.pkg.Scope().Innermost(o.pos)
 	for _, name := range o.pkg.Scope().Names() {
 		c, ok := o.pkg.Scope().Lookup(name).(*types.Const)
@@ -439,3 +428,82 @@ func (o *observer) checkExpr(src string) error {
 	}
 	return types.CheckExpr(token.NewFileSet(), o.pkg, o.pos, e, nil)
 }
+
+// operands adds the side-effect-free operands under root to ops.
+func (o *observer) operands(kind SiteKind, node, root ast.Node, ops *[]Observed) {
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit, *ast.CompositeLit:
+			return false
+		}
+		e, ok := n.(ast.Expr)
+		if !ok || (kind == Cond && n == node) || !o.safe(e) {
+			return true
+		}
+		if root != node && !o.sameMeaning(e) {
+			return true // declared in the statement's header
+		}
+		tv, ok := o.info.Types[e]
+		if !ok || tv.Value != nil || !tv.IsValue() {
+			return true
+		}
+		if k := kindOf(tv.Type); k != 0 {
+			o.add(ops, Observed{Expr: types.ExprString(e), Kind: k, NilGuard: o.nilGuard(e), Char: isChar(tv.Type)})
+		}
+		return true
+	})
+}
+
+// operandRoots are the parts of a site evaluated before anything else runs
+// in it: the whole condition or simple statement, the header of a compound
+// statement (whose body declares names not in scope at the site).
+func operandRoots(kind SiteKind, node ast.Node) []ast.Node {
+	if kind == Cond {
+		return []ast.Node{node}
+	}
+	var roots []ast.Node
+	add := func(ns ...ast.Node) {
+		for _, n := range ns {
+			if n != nil {
+				roots = append(roots, n)
+			}
+		}
+	}
+	switch s := node.(type) {
+	case *ast.LabeledStmt:
+		return operandRoots(kind, s.Stmt)
+	case *ast.IfStmt:
+		add(s.Init, s.Cond)
+	case *ast.ForStmt:
+		add(s.Init, s.Cond)
+	case *ast.RangeStmt:
+		add(s.X)
+	case *ast.SwitchStmt:
+		add(s.Init, s.Tag)
+	case *ast.TypeSwitchStmt:
+		add(s.Init, s.Assign)
+	case *ast.SelectStmt, *ast.BlockStmt:
+	case *ast.AssignStmt:
+		if s.Tok == token.DEFINE {
+			for _, e := range s.Rhs {
+				add(e)
+			}
+		} else {
+			add(s)
+		}
+	case *ast.DeclStmt:
+		if g, ok := s.Decl.(*ast.GenDecl); ok {
+			for _, sp := range g.Specs {
+				if vs, ok := sp.(*ast.ValueSpec); ok {
+					for _, e := range vs.Values {
+						add(e)
+					}
+				}
+			}
+		}
+	default:
+		add(node)
+	}
+	return roots
+}
+

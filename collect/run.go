@@ -100,10 +100,8 @@ func runEnv(r Run, out string) []string {
 	for _, id := range sortedKeys(r.Force) {
 		force = append(force, strconv.Itoa(id)+"="+strconv.FormatBool(r.Force[id]))
 	}
-	for _, id := range sortedKeys(r.ForceReturn) {
-		if r.ForceReturn[id] {
-			ret = append(ret, strconv.Itoa(id))
-		}
+	for _, id := range sortedKeys(r.ForceExit) {
+		ret = append(ret, strconv.Itoa(id)+":"+strconv.Itoa(r.ForceExit[id]))
 	}
 	for _, id := range r.Sites {
 		sites = append(sites, strconv.Itoa(id))

@@ -75,6 +75,7 @@ func TestRun(t *testing.T) {
 	balance := f.site(t, Guard, "calc.go", 30)
 	count := f.site(t, Cond, "calc.go", 40)
 	clamp := f.site(t, Guard, "calc.go", 50)
+	zero := f.exit(t, clamp, StrategyZero)
 	tests := []struct {
 		name     string
 		run      Run
@@ -134,9 +135,9 @@ func TestRun(t *testing.T) {
 				t.Errorf("reached = %v", res.Reached[balance])
 			}
 		}},
-		{"guard return", Run{Test: "TestClamp", Force: map[int]bool{clamp: false}, ForceReturn: map[int]bool{clamp: true}}, false, false, nil},
+		{"guard return", Run{Test: "TestClamp", Force: map[int]bool{clamp: false}, ForceExit: map[int]int{clamp: zero}}, false, false, nil},
 		{"example", Run{Test: "ExampleClamp"}, true, false, nil},
-		{"example guard return", Run{Test: "ExampleClamp", Force: map[int]bool{clamp: false}, ForceReturn: map[int]bool{clamp: true}}, false, false, nil},
+		{"example guard return", Run{Test: "ExampleClamp", Force: map[int]bool{clamp: false}, ForceExit: map[int]int{clamp: zero}}, false, false, nil},
 		{"external", Run{Test: "TestExternal"}, true, false, nil},
 		{"endless loop", Run{Test: "TestCount", Force: map[int]bool{count: false}, Timeout: 2 * time.Second}, false, true, func(t *testing.T, res Result) {
 			if res.Duration > 10*time.Second {
@@ -242,7 +243,7 @@ func TestRunConcurrent(t *testing.T) {
 	want := []struct {
 		passed bool
 		evals  int
-	}{{true, 2}, {false, 2}, {true, 200}, {false, 3}}
+	}{{true, 4}, {false, 4}, {true, 200}, {false, 3}}
 	errs := make(chan error, len(runs))
 	for i, r := range runs {
 		go func() {

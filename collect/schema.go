@@ -35,8 +35,13 @@ func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle
 		return nil, fmt.Errorf("building a schema: site %d is not a site of the program", site.ID)
 	}
 	site = prog.Sites[site.ID]
-	if site.Kind == Guard && style == GuardReturn && !site.CanReturn {
-		return nil, fmt.Errorf("building a schema for %s:%d: no early return can be written there", site.File, site.Line)
+	if site.Kind == Guard {
+		if k, exit := style.Exit(); exit && k >= len(site.Exits) {
+			return nil, fmt.Errorf("building a schema for %s:%d: the site has %d exits, not %d", site.File, site.Line, len(site.Exits), k+1)
+		}
+		if style == GuardWrap && !site.CanWrap {
+			return nil, fmt.Errorf("building a schema for %s:%d: the statement cannot be wrapped", site.File, site.Line)
+		}
 	}
 	dir, err := gotest.TempDir("nopol-schema-")
 	if err != nil {
@@ -195,8 +200,9 @@ func (s *Schema) overlay(style GuardStyle, ks []int) (string, error) {
 	switch {
 	case s.Site.Kind == Cond:
 		w = wrap{syn.start, syn.end, "func() bool { " + sw.String() + "return bool(", ") }()"}
-	case style == GuardReturn:
-		w = wrap{syn.start, syn.start, "if func() bool { " + sw.String() + "return false }() { " + s.Site.Return + " }; ", ""}
+	case style != GuardWrap:
+		k, _ := style.Exit()
+		w = wrap{syn.start, syn.start, "if func() bool { " + sw.String() + "return false }() { " + s.Site.Exits[k].Body + " }; ", ""}
 	default:
 		w = wrap{syn.start, syn.end, "if func() bool { " + sw.String() + "return true }() { ", " }"}
 	}

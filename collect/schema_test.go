@@ -38,7 +38,8 @@ func TestSchema(t *testing.T) {
 		{"tricky", Cond, "util.go", 46, 0,
 			[]string{"r > 10", "r > 100"},
 			[]string{"pass", " elsewhere example.com/tricky/api.TestUtil"}},
-		{"basic", Guard, "calc.go", 50, GuardReturn,
+		// Clamp's exits: `return x` (reused), `return 0` (zero values).
+		{"basic", Guard, "calc.go", 50, GuardExit(1),
 			[]string{"x > 1000", "true"},
 			[]string{"TestAbs TestAbsNegative", "TestAbs TestAbsNegative TestClamp ExampleClamp"}},
 	}

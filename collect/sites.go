@@ -99,7 +99,7 @@ func (prog *Program) findSites(d *pkgData) {
 			prog.Excluded = append(prog.Excluded, ExcludedFile{File: name, Why: why})
 			continue
 		}
-		add := func(kind SiteKind, node ast.Node, stack []ast.Node, last bool) {
+		add := func(kind SiteKind, node ast.Node, stack []ast.Node, wrap bool) {
 			fn, fnName := enclosingFunc(stack)
 			if fn == nil || callsRecover(node, info) {
 				// recover works only when the deferred function calls it
@@ -116,6 +116,12 @@ func (prog *Program) findSites(d *pkgData) {
 				Col:      p.Column,
 				Func:     fnName,
 				Original: string(src[start:end]),
+			}
+			if kind == Guard && !wrap {
+				// A compound statement is named by its first line.
+				if first, _, multi := strings.Cut(s.Original, "\n"); multi {
+					s.Original = strings.TrimSpace(first) + " …"
+				}
 			}
 			if outer := outermostFunc(stack); outer != nil {
 				s.FuncLines = [2]int{prog.fset.PositionFor(outer.Pos(), false).Line, prog.fset.PositionFor(outer.End(), false).Line}
@@ -159,9 +165,10 @@ func (prog *Program) findSites(d *pkgData) {
 				s.Constants = mergeConstants(o.siblingConstants(cond, outermostFunc(stack)), s.Constants)
 			}
 			if kind == Guard {
-				if ret, ok := o.returnStmt(fn); ok {
-					s.Return = ret
-					s.CanReturn = !last
+				s.CanWrap = wrap
+				s.Exits = o.exits(fn, node.(ast.Stmt), stack, src, tf, fnName)
+				if !wrap && len(s.Exits) == 0 {
+					return
 				}
 			}
 			all = append(all, found{s, siteSyntax{
@@ -205,7 +212,9 @@ func (prog *Program) findSites(d *pkgData) {
 	}
 }
 
-// guards reports the statements of list that can take a guard.
+// guards reports the statements of list that can take a guard: every
+// statement before which an exit compiles, and whether it can also be
+// wrapped (`if COND { stmt }`).
 func (prog *Program) guards(list []ast.Stmt, stack []ast.Node, info *types.Info, add func(SiteKind, ast.Node, []ast.Node, bool)) {
 	for i, st := range list {
 		last := i == len(list)-1
@@ -213,20 +222,20 @@ func (prog *Program) guards(list []ast.Stmt, stack []ast.Node, info *types.Info,
 		case *ast.ExprStmt:
 			// A panic ending a block may be what makes the function
 			// terminate; wrapping it would break "missing return".
-			if last && isPanic(st.X, info) {
-				continue
-			}
-			add(Guard, st, stack, last)
+			add(Guard, st, stack, !(last && isPanic(st.X, info)))
 		case *ast.AssignStmt:
-			if st.Tok != token.DEFINE {
-				add(Guard, st, stack, last)
-			}
+			add(Guard, st, stack, st.Tok != token.DEFINE)
 		case *ast.IncDecStmt, *ast.SendStmt:
-			add(Guard, st, stack, last)
+			add(Guard, st, stack, true)
 		case *ast.ReturnStmt:
-			if !last {
-				add(Guard, st, stack, last)
+			add(Guard, st, stack, !last)
+		case *ast.DeclStmt:
+			if g, ok := st.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+				add(Guard, st, stack, false)
 			}
+		case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
+			*ast.SelectStmt, *ast.GoStmt, *ast.DeferStmt, *ast.LabeledStmt:
+			add(Guard, st, stack, false)
 		}
 	}
 }

@@ -142,12 +142,17 @@ func (prog *Program) siteWraps(i int) []wrap {
 			"NopolCond(" + id + ", func() bool { return bool(",
 			") }, " + syn.snap + ")"}}
 	}
-	if s.CanReturn {
-		return []wrap{{syn.start, syn.end,
-			"if nopolG := NopolGuard(" + id + ", " + syn.snap + "); nopolG == 0 { ",
-			" } else if nopolG == 2 { " + s.Return + " }"}}
+	call := "if nopolG := NopolGuard(" + id + ", " + syn.snap + "); "
+	var exits strings.Builder
+	for k, e := range s.Exits {
+		if k > 0 || s.CanWrap {
+			exits.WriteString(" else ")
+		}
+		exits.WriteString("if nopolG == " + strconv.Itoa(2+k) + " { " + e.Body + " }")
 	}
-	return []wrap{{syn.start, syn.end,
-		"if NopolGuard(" + id + ", " + syn.snap + ") == 0 { ",
-		" }"}}
+	if s.CanWrap {
+		return []wrap{{syn.start, syn.end, call + "nopolG == 0 { ", " }" + exits.String()}}
+	}
+	// Exits only, before the statement: its declarations stay in scope.
+	return []wrap{{syn.start, syn.start, call + strings.TrimPrefix(exits.String(), "if ") + "; ", ""}}
 }

@@ -28,6 +28,7 @@ const benchUsage = `Usage:
   nopol bench purified [-j N] [-out dir] [bug ids]   (purified tests keep their fault revealing power?)
   nopol bench mutrepair [-C dir] [./pkg]   (the mutation baseline on one tree)
   nopol bench transparency [-list file] [-out dir] [modules]   (same test outcomes plain and instrumented?)
+  nopol bench tree [-fixed] <bug id> <new dir>   (a bug's buggy tree, to look at or repair by hand)
 
 The dataset is benchmarks/bugs (-bugs). See benchmarks/RESULTS.md.
 `
@@ -97,6 +98,8 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 			return runPurified(ctx, env, args[1:])
 		case "transparency":
 			return runTransparency(ctx, env, args[1:])
+		case "tree":
+			return runTree(ctx, env, args[1:])
 		}
 	}
 	return runBenchTools(ctx, env, args)
@@ -163,6 +166,39 @@ func runSeed(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("seeding: %v", err)
 	}
+	return nil
+}
+
+// runTree writes the buggy (or, with -fixed, the fixed) tree of one bug
+// into a new directory, to look at it or run nopol fix in it by hand.
+func runTree(ctx context.Context, env *Env, args []string) error {
+	var bf benchFlags
+	fs := newFlagSet(env, "bench tree")
+	bf.register(fs, env)
+	fixed := fs.Bool("fixed", false, "the developer's fixed tree instead of the buggy one")
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	if fs.NArg() != 2 {
+		return Exit(ExitBadInput, errors.New("bench tree: give a bug id and a directory that does not exist yet"))
+	}
+	bugs, err := loadSelected(&bf, fs.Args()[:1], false)
+	if err != nil {
+		return err
+	}
+	dir := fs.Arg(1)
+	if _, err := os.Stat(dir); err == nil {
+		return Exit(ExitBadInput, fmt.Errorf("bench tree: %s exists; give a new directory", dir))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := benchmarks.Materialise(ctx, bf.runner(), bugs[0], dir, !*fixed); err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
+	b := bugs[0]
+	fmt.Fprintf(env.Stdout, "%s: %s tree of %s@%s in %s\npackage %s, failing %s\n", b.ID, map[bool]string{true: "fixed", false: "buggy"}[*fixed], b.Module, b.Version, dir, b.Package, strings.Join(b.FailingTests, " "))
 	return nil
 }
 

@@ -1,0 +1,394 @@
+package collect
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+)
+
+// Guard strategies: how a guard leaves before its statement (the body of
+// `if COND { body }`), after NpeFix (Cornu's thesis, ch. 6) rendered for
+// Go. Site.Exits lists those that compile at a site, in this order, which
+// is the order the repair tries them:
+//
+//   - StrategyContinue: `continue`, in a loop (NpeFix's "skip the
+//     iteration").
+//   - StrategyReuse: a return statement of the same function, as written,
+//     when every name in it means the same thing at the guard (the
+//     commonest real fix: `return nil, io.EOF`, `return v`).
+//   - StrategyZero: the zero values of the results (NpeFix s4a for one
+//     result; a bare `return` for named results).
+//   - StrategyErrSentinel: zero values and a sentinel error the function
+//     already uses (`return nil, ErrTooLong`).
+//   - StrategyErrNew: zero values and a new error naming the function
+//     (`fmt.Errorf` or `errors.New`, when the file imports them): a panic
+//     becomes an error, which NpeFix could not do in Java.
+//   - StrategyVar: an in-scope variable of the single result's type
+//     (NpeFix s4c), or `true` for a bool result.
+//   - StrategyBreak: `break`, when the innermost loop is what it leaves.
+//
+// Skipping the statement (wrapping it, `if COND { stmt }`) is the
+// GuardWrap style, not an exit.
+const (
+	StrategyContinue    = "continue"
+	StrategyReuse       = "reuse-return"
+	StrategyZero        = "zero-values"
+	StrategyErrSentinel = "error-sentinel"
+	StrategyErrNew      = "error-new"
+	StrategyVar         = "in-scope-value"
+	StrategyBreak       = "break"
+)
+
+// Strategies are the exit strategies in the order they are tried, then
+// StrategySkip, the wrapping style.
+var Strategies = []string{StrategyContinue, StrategyReuse, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyVar, StrategyBreak, StrategySkip}
+
+// StrategySkip names the wrapping style (GuardWrap): the statement runs
+// only when the guard holds.
+const StrategySkip = "skip"
+
+// Exit is one way a guard leaves before its statement.
+type Exit struct {
+	// Body is the Go statement, on one line ("return nil, io.EOF").
+	Body string `json:"body"`
+	// Strategy is one of the Strategy constants.
+	Strategy string `json:"strategy"`
+}
+
+// Bounds on the exits of one site.
+const (
+	maxExits  = 6
+	maxReused = 3
+)
+
+// exits returns the exits that compile before stmt, in strategy order.
+// fn is the innermost function around it; stack the nodes above stmt.
+func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byte, tf *token.File, fnName string) []Exit {
+	var out []Exit
+	seen := map[string]bool{}
+	add := func(body, strategy string) {
+		if body == "" || seen[body] || len(out) >= maxExits {
+			return
+		}
+		seen[body] = true
+		out = append(out, Exit{Body: body, Strategy: strategy})
+	}
+	// The statement itself is no exit: `if c { return x }; return x`.
+	if _, ok := stmt.(*ast.ReturnStmt); ok {
+		seen[oneLineSource(src, tf, stmt)] = true
+	}
+	inLoop, breakable := loopAround(stack)
+	if inLoop {
+		add("continue", StrategyContinue)
+	}
+	sig := o.signature(fn)
+	if sig != nil {
+		n := 0
+		for _, ret := range o.returnsOf(fn) {
+			if n >= maxReused {
+				break
+			}
+			if len(ret.Results) == 0 && !o.namedResultsVisible(sig) {
+				continue // a bare return where a result is shadowed
+			}
+			if body := oneLineSource(src, tf, ret); body != "" && !seen[body] && o.sameMeaning(ret) {
+				add(body, StrategyReuse)
+				n++
+			}
+		}
+		zero, ok := o.returnStmt(fn)
+		if ok {
+			add(zero, StrategyZero)
+		}
+		res := sig.Results()
+		errType := types.Universe.Lookup("error").Type()
+		if ok && res.Len() > 0 && types.Identical(res.At(res.Len()-1).Type(), errType) {
+			zeros := o.zeroResults(res)
+			if zeros != nil {
+				if s := o.usedSentinel(fn); s != "" {
+					add("return "+strings.Join(append(zeros, s), ", "), StrategyErrSentinel)
+				}
+				if e := o.newError(fnName, sig); e != "" {
+					add("return "+strings.Join(append(zeros, e), ", "), StrategyErrNew)
+				}
+			}
+		}
+		if res.Len() == 1 {
+			t := res.At(0).Type()
+			if b, ok := t.Underlying().(*types.Basic); ok {
+				if b.Info()&types.IsBoolean != 0 {
+					add("return true", StrategyVar)
+				}
+				// An in-scope number or string would be a value
+				// invented for one test; NpeFix's s4c is for objects.
+			} else if v := o.varOfType(t, sig); v != "" {
+				add("return "+v, StrategyVar)
+			}
+		}
+	}
+	if breakable {
+		add("break", StrategyBreak)
+	}
+	return out
+}
+
+// loopAround reports whether the innermost function around a statement
+// runs it in a loop, and whether a plain break leaves that loop (no
+// switch or select in between).
+func loopAround(stack []ast.Node) (inLoop, breakable bool) {
+	breakable = true
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false, false
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true, breakable
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			breakable = false
+		}
+	}
+	return false, false
+}
+
+func (o *observer) signature(fn ast.Node) *types.Signature {
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		if obj, ok := o.info.Defs[fn.Name].(*types.Func); ok {
+			return obj.Signature()
+		}
+	case *ast.FuncLit:
+		sig, _ := o.info.Types[fn].Type.(*types.Signature)
+		return sig
+	}
+	return nil
+}
+
+// returnsOf lists the return statements of fn's own body (not of the
+// function literals in it), in source order.
+func (o *observer) returnsOf(fn ast.Node) []*ast.ReturnStmt {
+	var body *ast.BlockStmt
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		body = fn.Body
+	case *ast.FuncLit:
+		body = fn.Body
+	}
+	var out []*ast.ReturnStmt
+	if body == nil {
+		return nil
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			out = append(out, n)
+		}
+		return true
+	})
+	return out
+}
+
+// sameMeaning reports whether every name used in n denotes the same
+// object at the site as where n is, and n declares nothing (no function
+// literal).
+func (o *observer) sameMeaning(n ast.Node) bool {
+	inner := o.pkg.Scope().Innermost(o.pos)
+	if inner == nil {
+		return false
+	}
+	ok := true
+	fields := map[*ast.Ident]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ok = false
+		case *ast.SelectorExpr:
+			// A field, a method or a package's member: its operand says
+			// what it is.
+			fields[n.Sel] = true
+		case *ast.Ident:
+			if fields[n] || n.Name == "_" {
+				return true
+			}
+			obj := o.info.Uses[n]
+			if obj == nil {
+				if o.info.Defs[n] != nil {
+					ok = false
+				}
+				return true
+			}
+			if v, isVar := obj.(*types.Var); isVar && v.IsField() {
+				return true
+			}
+			if _, got := inner.LookupParent(n.Name, o.pos); got != obj {
+				ok = false
+			}
+		}
+		return true
+	})
+	return ok
+}
+
+// namedResultsVisible reports whether the named results of sig are all in
+// scope at the site (a bare return compiles there).
+func (o *observer) namedResultsVisible(sig *types.Signature) bool {
+	inner := o.pkg.Scope().Innermost(o.pos)
+	if inner == nil {
+		return false
+	}
+	for v := range sig.Results().Variables() {
+		if v.Name() == "_" || v.Name() == "" {
+			continue
+		}
+		if _, obj := inner.LookupParent(v.Name(), o.pos); obj != v {
+			return false
+		}
+	}
+	return true
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
+
+// oneLineSource is the source of n on one line, "" when that cannot be
+// done safely (a comment or a raw string spanning lines inside).
+func oneLineSource(src []byte, tf *token.File, n ast.Node) string {
+	start, end := tf.Offset(n.Pos()), tf.Offset(n.End())
+	if start < 0 || end > len(src) || start >= end {
+		return ""
+	}
+	text := string(src[start:end])
+	if !strings.Contains(text, "\n") {
+		return text
+	}
+	if strings.Contains(text, "//") || strings.Contains(text, "/*") || strings.Contains(text, "`") {
+		return ""
+	}
+	lines := strings.Split(text, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return strings.Join(lines, " ")
+}
+
+// zeroResults are the zero values of all results but the last.
+func (o *observer) zeroResults(res *types.Tuple) []string {
+	zeros := []string{}
+	for i := 0; i < res.Len()-1; i++ {
+		z, ok := o.zero(res.At(i).Type())
+		if !ok {
+			return nil
+		}
+		zeros = append(zeros, z)
+	}
+	return zeros
+}
+
+// usedSentinel is the first package-level error variable the function
+// uses (of its own package or another), "" if none.
+func (o *observer) usedSentinel(fn ast.Node) string {
+	errType := types.Universe.Lookup("error").Type()
+	found := ""
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if found != "" {
+			return false
+		}
+		var id *ast.Ident
+		var expr ast.Expr
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			id, expr = n.Sel, n
+		case *ast.Ident:
+			id, expr = n, n
+		default:
+			return true
+		}
+		v, ok := o.info.Uses[id].(*types.Var)
+		if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !types.Identical(v.Type(), errType) {
+			return true
+		}
+		if v.Pkg() == o.pkg {
+			if _, isSel := n.(*ast.SelectorExpr); !isSel {
+				found = id.Name
+			}
+			return false
+		}
+		if _, isSel := n.(*ast.SelectorExpr); isSel {
+			found = types.ExprString(expr)
+		}
+		return false
+	})
+	if found != "" && o.checkExpr(found) != nil {
+		return ""
+	}
+	return found
+}
+
+// newError is a new error naming the function and its first parameter of
+// a basic type, written with fmt or errors as the file imports them; ""
+// when it imports neither.
+func (o *observer) newError(fnName string, sig *types.Signature) string {
+	imports := o.importNames()
+	msg := fnName
+	if fnName == "" || fnName == "func" {
+		msg = o.pkg.Name()
+	}
+	if f := imports["fmt"]; f != "" {
+		for v := range sig.Params().Variables() {
+			if b, ok := v.Type().Underlying().(*types.Basic); ok && v.Name() != "" && v.Name() != "_" && b.Info()&(types.IsString|types.IsNumeric) != 0 {
+				verb := "%v"
+				if b.Info()&types.IsString != 0 {
+					verb = "%q"
+				}
+				e := f + ".Errorf(" + strconv.Quote(msg+": invalid "+v.Name()+" "+verb) + ", " + v.Name() + ")"
+				if o.checkExpr(e) == nil {
+					return e
+				}
+			}
+		}
+		e := f + ".Errorf(" + strconv.Quote(msg+": invalid input") + ")"
+		if o.checkExpr(e) == nil {
+			return e
+		}
+	}
+	if e := imports["errors"]; e != "" {
+		e += ".New(" + strconv.Quote(msg+": invalid input") + ")"
+		if o.checkExpr(e) == nil {
+			return e
+		}
+	}
+	return ""
+}
+
+// varOfType is an in-scope variable of type t, parameters first (NpeFix
+// s4c: return a value the function has), "" if none.
+func (o *observer) varOfType(t types.Type, sig *types.Signature) string {
+	inner := o.pkg.Scope().Innermost(o.pos)
+	if inner == nil {
+		return ""
+	}
+	for v := range sig.Params().Variables() {
+		if types.Identical(v.Type(), t) && o.visible(inner, v) {
+			return v.Name()
+		}
+	}
+	if r := sig.Recv(); r != nil && types.Identical(r.Type(), t) && o.visible(inner, r) {
+		return r.Name()
+	}
+	for s := inner; s != nil && s != o.pkg.Scope() && s.Parent() != o.pkg.Scope(); s = s.Parent() {
+		for _, name := range s.Names() {
+			if v, ok := s.Lookup(name).(*types.Var); ok && types.Identical(v.Type(), t) && o.visible(inner, v) {
+				return name
+			}
+		}
+	}
+	return ""
+}
