@@ -7,6 +7,8 @@ import (
 	"io"
 	"regexp"
 	"time"
+
+	"github.com/nopol-go/nopol/collect"
 )
 
 // Kinds selects the kinds of repair tried.
@@ -54,6 +56,9 @@ type Options struct {
 	Skip *regexp.Regexp
 	// Kinds are the repairs tried; 0 means KindAll.
 	Kinds Kinds
+	// Strategies restricts the guards to these of the package's
+	// Strategies; nil means all.
+	Strategies []string
 	// Tags are build tags for every build and run (go build -tags).
 	Tags []string
 
@@ -102,6 +107,11 @@ type Options struct {
 	// Verbose adds a line per test run to Progress.
 	Verbose bool
 }
+
+// Strategies are the guard strategies in the order they are tried:
+// "skip" wraps the statement, the others leave before it (see
+// collect.Strategies).
+var Strategies = collect.Strategies
 
 // Result is the outcome of a repair: the patch if one was found, and what
 // was tried.

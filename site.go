@@ -56,7 +56,7 @@ func stylesOf(s collect.Site) []style {
 func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion, late bool) (done bool, err error) {
 	site := r.prog.Sites[s.Site]
 	for _, st := range stylesOf(site) {
-		if st.late != late {
+		if st.late != late || !r.strategyWanted(st) {
 			continue
 		}
 		rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
@@ -77,6 +77,11 @@ func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion, late
 		}
 	}
 	return false, nil
+}
+
+// strategyWanted reports whether Options.Strategies allows st.
+func (r *repairer) strategyWanted(st style) bool {
+	return st.strategy == "" || len(r.opts.Strategies) == 0 || slices.Contains(r.opts.Strategies, st.strategy)
 }
 
 func kindName(k collect.SiteKind) string {
@@ -180,6 +185,11 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		}
 	} else {
 		p.Choices = []angelic.Force{st.force}
+		if st.late && !r.opts.NoPerEval {
+			// An exit taken at one evaluation: a nil element of a
+			// list, one bad input among good ones in one call.
+			p.MaxFlips = maxFlips
+		}
 	}
 	for _, k := range r.failing {
 		p.Tests = append(p.Tests, angelic.FailingTest{Name: k.id(), Counts: counts(r.cover[k].Reached[site.ID]), Failing: r.failed[k]})

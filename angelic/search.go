@@ -236,6 +236,10 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 			n := t.True + t.False
 			for k := n; k >= 1 && k > n-p.MaxFlips && n <= MaxEvaluations; k-- {
 				f := Force{Eval: k}
+				if len(p.Choices) == 1 {
+					// A guard's exit, taken at that evaluation only.
+					f.Value, f.Return = p.Choices[0].Value, p.Choices[0].Return
+				}
 				out, err := try(t, f)
 				if err != nil {
 					return v, err

@@ -257,9 +257,10 @@ type Run struct {
 	// ForceExit maps Guard sites whose forced false leaves by an exit
 	// instead of skipping the statement to the exit's index in Site.Exits.
 	ForceExit map[int]int
-	// FlipEval maps Cond site IDs to the one evaluation (from 1, in the
-	// order the test process evaluates the site) whose outcome is
-	// negated; the other evaluations are not forced.
+	// FlipEval maps sites to the one evaluation (from 1, in the order the
+	// test process evaluates the site) whose outcome is negated (a Cond
+	// site) or at which the statement is skipped or left by ForceExit (a
+	// Guard site); the other evaluations are not forced.
 	FlipEval map[int]int
 	// NoCalls records observed calls as missing without evaluating them:
 	// for a snapshot run again after it timed out (a call may never end).

@@ -27,7 +27,8 @@ import (
 //     becomes an error, which NpeFix could not do in Java.
 //   - StrategyVar: an in-scope variable of the single result's type
 //     (NpeFix s4c), or `true` for a bool result.
-//   - StrategyBreak: `break`, when the innermost loop is what it leaves.
+//   - StrategyBreak: `break`, when the innermost loop is what it leaves
+//     and has a condition (a `for {}` may be what ends its function).
 //
 // Skipping the statement (wrapping it, `if COND { stmt }`) is the
 // GuardWrap style, not an exit.
@@ -41,9 +42,9 @@ const (
 	StrategyBreak       = "break"
 )
 
-// Strategies are the exit strategies in the order they are tried, then
-// StrategySkip, the wrapping style.
-var Strategies = []string{StrategyContinue, StrategyReuse, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyVar, StrategyBreak, StrategySkip}
+// Strategies are the guard strategies in the order the repair tries them
+// at a site: StrategySkip, the wrapping style, then the exits.
+var Strategies = []string{StrategySkip, StrategyContinue, StrategyReuse, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyVar, StrategyBreak}
 
 // StrategySkip names the wrapping style (GuardWrap): the statement runs
 // only when the guard holds.
@@ -143,7 +144,11 @@ func loopAround(stack []ast.Node) (inLoop, breakable bool) {
 		switch stack[i].(type) {
 		case *ast.FuncLit, *ast.FuncDecl:
 			return false, false
-		case *ast.ForStmt, *ast.RangeStmt:
+		case *ast.ForStmt:
+			// A break would end a `for {}` that ends its function:
+			// "missing return".
+			return true, breakable && stack[i].(*ast.ForStmt).Cond != nil
+		case *ast.RangeStmt:
 			return true, breakable
 		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
 			breakable = false

@@ -374,6 +374,9 @@ func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 		vals = nopolSnapshot(kinds, snap)
 	}
 	run, forced := nopolForced(id)
+	if !forced && !nopolFlipped(id, true) {
+		run, forced = false, true // the evaluation NOPOL_FLIP names leaves
+	}
 	act := 0
 	if forced && !run {
 		act = 1

@@ -412,6 +412,14 @@ func (o *observer) zero(t types.Type) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	// A struct or array is written as its composite literal, as people
+	// write it (Point{}); other types as *new(T).
+	switch t.Underlying().(type) {
+	case *types.Struct, *types.Array:
+		if lit := s + "{}"; o.checkExpr(lit) == nil {
+			return lit, true
+		}
+	}
 	expr := "*new(" + s + ")"
 	if o.checkExpr(expr) != nil {
 		return "", false

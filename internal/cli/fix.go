@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,6 +34,14 @@ its statements need the condition true in one place and false in another,
 is split into fragments (its top-level statements and table-loop
 iterations): the value is forced in the failing ones only. -purify=false
 forces values per whole test.
+
+A guard either wraps a statement (strategy skip) or leaves before it, in
+this order: continue (in a loop), a return statement of the same function
+reused as written (reuse-return), the zero values (zero-values), zero
+values with a sentinel error the function uses (error-sentinel) or a new
+error (error-new), an in-scope value of the result type (in-scope-value),
+break. Skipping and the zero values are searched with the conditions; the
+other exits after the mutation fallback. -strategies restricts them.
 
 When no synthesized condition passes the suite (most often because the
 condition must change value within one test, as a flipped comparison in a
@@ -61,6 +70,7 @@ Flags:
 // fixFlags are the flags of nopol fix.
 type fixFlags struct {
 	dir, run, skip, tags, kind, backend string
+	strategies                          string
 	timeout                             time.Duration
 	apply, json, quiet, v               bool
 	purify, mutants, perEval            bool
@@ -72,6 +82,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.skip, "skip", "", "leave the top-level tests matching `regexp` out of every run (go test -skip)")
 	fs.StringVar(&f.tags, "tags", "", "comma-separated build `tags` for every build and run (go build -tags)")
 	fs.StringVar(&f.kind, "kind", "all", "repairs to try: cond (change a condition), guard (add a guard) or all")
+	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, continue, reuse-return,\nzero-values, error-sentinel, error-new, in-scope-value, break")
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
 	fs.BoolVar(&f.apply, "apply", false, "write the patch into the module")
@@ -90,6 +101,15 @@ func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
 	var ok bool
 	if opts.Kinds, ok = nopol.ParseKinds(f.kind); !ok {
 		return opts, fmt.Errorf("-kind %q: want cond, guard or all", f.kind)
+	}
+	if f.strategies != "" {
+		for _, st := range strings.Split(f.strategies, ",") {
+			st = strings.TrimSpace(st)
+			if !slices.Contains(nopol.Strategies, st) {
+				return opts, fmt.Errorf("-strategies: unknown strategy %q; want some of %s", st, strings.Join(nopol.Strategies, ", "))
+			}
+			opts.Strategies = append(opts.Strategies, st)
+		}
 	}
 	if f.run != "" {
 		re, err := regexp.Compile(f.run)

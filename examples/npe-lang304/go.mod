@@ -1,0 +1,3 @@
+module example.com/npe-lang304
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/npe-lang703
+
+go 1.22

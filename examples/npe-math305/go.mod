@@ -1,0 +1,3 @@
+module example.com/npe-math305
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/npe-math988a
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/npe-math988b
+
+go 1.22
