@@ -48,6 +48,11 @@ func stylesOf(s collect.Site) []style {
 		st = append(st, style{name: "return", guard: collect.GuardExit(k), strategy: e.Strategy, exit: e.Body,
 			force: angelic.Force{Value: false, Return: true}, late: !s.CanWrap || e.Strategy != collect.StrategyZero})
 	}
+	if s.CanWrap {
+		// Skipping again late, where the statement may be skipped at one
+		// evaluation only (per-evaluation values are for late styles).
+		st = append(st, style{name: "guard", guard: collect.GuardWrap, strategy: collect.StrategySkip, force: angelic.Force{Value: false}, late: true})
+	}
 	return st
 }
 
