@@ -206,6 +206,9 @@ func (r *repairer) run(ctx context.Context) error {
 		return b.err // collect names the operation
 	}
 	r.bin = b.bin
+	if d := b.bin.DroppedExits(); len(d) > 0 {
+		r.logf("instrument: the exits of %s did not compile and are left out (a nopol bug, please report it): %s", plural(len(d), "guard site"), strings.Join(d[:min(len(d), 5)], ", "))
+	}
 	if err := r.coverage(ctx); err != nil {
 		return err
 	}

@@ -102,6 +102,8 @@ func (f *fake) Instrument(ctx context.Context, prog *collect.Program) (testBinar
 
 func (f *fake) Close() error { f.closed++; return nil }
 
+func (f *fake) DroppedExits() []string { return nil }
+
 func (f *fake) Constituents(pkg string) []purify.Constituent {
 	var cons []purify.Constituent
 	for _, t := range f.tests {

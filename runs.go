@@ -28,6 +28,8 @@ type testBinary interface {
 	Run(ctx context.Context, r collect.Run) (collect.Result, error)
 	// Constituents are the marked test constituents of a package.
 	Constituents(pkg string) []purify.Constituent
+	// DroppedExits are the guard sites whose exits did not compile.
+	DroppedExits() []string
 	Close() error
 }
 

@@ -219,6 +219,9 @@ type Build struct {
 	Binaries map[string]string
 	// BuildTime is how long instrumenting and compiling took.
 	BuildTime time.Duration
+	// Dropped are the guard sites ("file:line") whose exits were left
+	// out because the instrumented package did not compile with them.
+	Dropped []string
 
 	runner *gotest.Runner
 	runs   atomicCounter
@@ -231,6 +234,9 @@ type Build struct {
 	stop     context.CancelFunc
 	life     context.Context
 }
+
+// DroppedExits returns b.Dropped.
+func (b *Build) DroppedExits() []string { return b.Dropped }
 
 // Mode is what the hook does during a run.
 type Mode uint8

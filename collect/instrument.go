@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -84,6 +85,43 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 			b.Close()
 		}
 	}()
+	ovPath, replace, err := prog.writeOverlay(dir)
+	if err != nil {
+		return nil, err
+	}
+	// Runs write their records here; Run never creates a directory, so
+	// a run racing with Close cannot bring the build's dir back.
+	if err := os.Mkdir(filepath.Join(dir, "runs"), 0o755); err != nil {
+		return nil, fmt.Errorf("instrumenting: %w", err)
+	}
+	bins, err := buildTests(ctx, b.runner, prog, prog.Packages, ovPath, filepath.Join(dir, "bin"))
+	for attempt := 0; err != nil && ctx.Err() == nil && attempt < 2; attempt++ {
+		// A guard's exit that does not compile where it was spliced
+		// (a case the checks before missed) costs its function's
+		// exits, not the repair: the exits of the functions the
+		// compiler names, then all exits, are left out.
+		dropped := prog.dropExits(err.Error(), replace, attempt > 0)
+		if len(dropped) == 0 {
+			break
+		}
+		b.Dropped = append(b.Dropped, dropped...)
+		if ovPath, replace, err = prog.writeOverlay(dir); err != nil {
+			return nil, err
+		}
+		bins, err = buildTests(ctx, b.runner, prog, prog.Packages, ovPath, filepath.Join(dir, "bin"))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("instrumenting: %w; this is a nopol bug, please report it", err)
+	}
+	b.Binaries = bins
+	b.BuildTime = time.Since(start)
+	return b, nil
+}
+
+// writeOverlay writes the instrumented files, the hook files and the
+// marked test files into dir and returns the overlay file and its
+// replacements (original file -> written file).
+func (prog *Program) writeOverlay(dir string) (string, map[string]string, error) {
 	ov := newOverlay(dir)
 	prog.constituents = nil
 
@@ -101,10 +139,10 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 	for _, f := range files {
 		src, err := prog.fileSource(f)
 		if err != nil {
-			return nil, fmt.Errorf("instrumenting %s: %w", f, err)
+			return "", nil, fmt.Errorf("instrumenting %s: %w", f, err)
 		}
 		if err := ov.add(f, splice(src, byFile[f])); err != nil {
-			return nil, fmt.Errorf("instrumenting %s: %w", f, err)
+			return "", nil, fmt.Errorf("instrumenting %s: %w", f, err)
 		}
 	}
 
@@ -120,28 +158,59 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 			continue
 		}
 		if err := ov.add(hookPath(d.dir), hookFile(d.name, len(prog.Sites), d.pkg.Types != nil && genericsOK(d.pkg.Types.GoVersion()))); err != nil {
-			return nil, fmt.Errorf("instrumenting %s: %w", path, err)
+			return "", nil, fmt.Errorf("instrumenting %s: %w", path, err)
 		}
 		if err := markTests(prog, d, ov); err != nil {
-			return nil, fmt.Errorf("instrumenting tests of %s: %w", path, err)
+			return "", nil, fmt.Errorf("instrumenting tests of %s: %w", path, err)
 		}
 	}
 	ovPath, err := ov.write()
 	if err != nil {
-		return nil, fmt.Errorf("instrumenting: %w", err)
+		return "", nil, fmt.Errorf("instrumenting: %w", err)
 	}
-	// Runs write their records here; Run never creates a directory, so
-	// a run racing with Close cannot bring the build's dir back.
-	if err := os.Mkdir(filepath.Join(dir, "runs"), 0o755); err != nil {
-		return nil, fmt.Errorf("instrumenting: %w", err)
+	return ovPath, ov.Replace, nil
+}
+
+// dropExits leaves out the exits of the guard sites in the functions
+// around the positions the compiler's message names (all exits when all
+// is set) and returns what was left out, for the user; nil when nothing
+// was.
+func (prog *Program) dropExits(msg string, replace map[string]string, all bool) []string {
+	written := map[string]string{}
+	for orig, w := range replace {
+		written[w] = orig
 	}
-	bins, err := buildTests(ctx, b.runner, prog, prog.Packages, ovPath, filepath.Join(dir, "bin"))
-	if err != nil {
-		return nil, fmt.Errorf("instrumenting: %w; this is a nopol bug, please report it", err)
+	blamed := map[string][]int{} // original file -> lines
+	for _, line := range strings.Split(msg, "\n") {
+		for w, orig := range written {
+			rest, ok := strings.CutPrefix(strings.TrimSpace(line), w+":")
+			if !ok {
+				continue
+			}
+			n, _, _ := strings.Cut(rest, ":")
+			if l, err := strconv.Atoi(n); err == nil {
+				blamed[orig] = append(blamed[orig], l)
+			}
+		}
 	}
-	b.Binaries = bins
-	b.BuildTime = time.Since(start)
-	return b, nil
+	var dropped []string
+	for i := range prog.Sites {
+		s := &prog.Sites[i]
+		if s.Kind != Guard || len(s.Exits) == 0 {
+			continue
+		}
+		hit := all
+		for _, l := range blamed[s.File] {
+			if l >= s.FuncLines[0] && l <= s.FuncLines[1] {
+				hit = true
+			}
+		}
+		if hit {
+			dropped = append(dropped, fmt.Sprintf("%s:%d", s.File, s.Line))
+			s.Exits = nil
+		}
+	}
+	return dropped
 }
 
 // buildTests compiles the test binaries of pkgs with the overlay into

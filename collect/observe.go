@@ -514,4 +514,3 @@ func operandRoots(kind SiteKind, node ast.Node) []ast.Node {
 	}
 	return roots
 }
-

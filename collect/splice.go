@@ -142,6 +142,9 @@ func (prog *Program) siteWraps(i int) []wrap {
 			"NopolCond(" + id + ", func() bool { return bool(",
 			") }, " + syn.snap + ")"}}
 	}
+	if !s.CanWrap && len(s.Exits) == 0 {
+		return nil // its exits were left out (see dropExits)
+	}
 	call := "if nopolG := NopolGuard(" + id + ", " + syn.snap + "); "
 	var exits strings.Builder
 	for k, e := range s.Exits {

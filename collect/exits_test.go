@@ -1,0 +1,89 @@
+package collect
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestExits(t *testing.T) {
+	f := load(t, "exits")
+	tests := []struct {
+		line int
+		wrap bool
+		want string // strategy:body, "|"-separated
+	}{
+		// Before `n := ...`: the reused return's sentinel is not
+		// offered twice.
+		{17, false, `reuse-return:return 0, io.EOF|zero-values:return 0, nil|error-new:return 0, fmt.Errorf("Read: invalid off %v", off)`},
+		// Before the final return: not itself.
+		{21, false, `reuse-return:return 0, io.EOF|zero-values:return 0, nil|error-new:return 0, fmt.Errorf("Read: invalid off %v", off)`},
+		// `return -1, err` names an err declared in a block: not reused;
+		// the package's sentinel the function uses instead.
+		{26, false, `zero-values:return 0, nil|error-sentinel:return 0, ErrShort|error-new:return 0, fmt.Errorf("Parse: invalid s %q", s)`},
+		{31, false, `zero-values:return 0, nil|error-sentinel:return 0, ErrShort|error-new:return 0, fmt.Errorf("Parse: invalid s %q", s)`},
+		// Before a loop; in a loop, in a switch: continue, not break; in
+		// the loop's body: both.
+		{37, false, `reuse-return:return total|zero-values:return 0`},
+		{40, true, `continue:continue|reuse-return:return total|zero-values:return 0`},
+		{42, true, `continue:continue|reuse-return:return total|zero-values:return 0|break:break`},
+		// An in-scope value of the result type (NpeFix s4c).
+		{50, false, `zero-values:return nil|in-scope-value:return n`},
+		// Named results: a bare return, also as their zero values.
+		{55, true, `reuse-return:return|error-new:return 0, fmt.Errorf("Named: invalid x %v", x)`},
+		{56, false, `error-new:return 0, fmt.Errorf("Named: invalid x %v", x)`},
+		// A named result shadowed: the zero values are written out.
+		{63, true, `reuse-return:return x|zero-values:return 0`},
+		// A literal over several lines, reused on one line once y is
+		// declared.
+		{70, false, `reuse-return:return nil|error-new:return fmt.Errorf("Multi: invalid x %v", x)`},
+		{71, false, `reuse-return:return nil|reuse-return:return &multiErr{ code: y, }|error-new:return fmt.Errorf("Multi: invalid x %v", x)`},
+		{72, false, `reuse-return:return &multiErr{ code: y, }|error-new:return fmt.Errorf("Multi: invalid x %v", x)`},
+	}
+	for _, tt := range tests {
+		var site *Site
+		for i, s := range f.prog.Sites {
+			if s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "ex.go") {
+				site = &f.prog.Sites[i]
+			}
+		}
+		if site == nil {
+			t.Errorf("ex.go:%d: no guard site", tt.line)
+			continue
+		}
+		var got []string
+		for _, e := range site.Exits {
+			got = append(got, e.Strategy+":"+e.Body)
+		}
+		if site.CanWrap != tt.wrap || strings.Join(got, "|") != tt.want {
+			t.Errorf("ex.go:%d `%s`: wrap=%v exits\n%s\nwant wrap=%v\n%s", tt.line, site.Original, site.CanWrap, strings.Join(got, "|"), tt.wrap, tt.want)
+		}
+	}
+
+	// Every exit compiles where it is spliced, and a forced exit leaves
+	// by it: Sum's `continue` before `total += x` leaves only the switch's 10;
+	// Read's error-new exit returns the new error.
+	f = instrument(t, "exits")
+	const pkg = "example.com/exits/ex"
+	for _, tc := range []struct {
+		test     string
+		line     int
+		strategy string
+		output   string
+	}{
+		{"TestSum", 42, StrategyContinue, "Sum = 10"},
+		{"TestRead", 21, StrategyErrNew, `Read = 0, Read: invalid off 1`},
+		{"TestMulti", 70, StrategyReuse, "Multi(0) = <nil>"},
+	} {
+		id := f.site(t, Guard, "ex.go", tc.line)
+		res, err := f.build.Run(context.Background(), Run{Package: pkg, Test: tc.test, Mode: ModeCover, ForceSegment: -1,
+			Force: map[int]bool{id: false}, ForceExit: map[int]int{id: f.exit(t, id, tc.strategy)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Passed || !strings.Contains(res.Output, tc.output) {
+			t.Errorf("%s with the %s exit at ex.go:%d: passed=%v, want a failure with %q:\n%s", tc.test, tc.strategy, tc.line, res.Passed, tc.output, res.Output)
+		}
+	}
+	f.checkUntouched(t)
+}
