@@ -412,6 +412,9 @@ func (o *observer) zero(t types.Type) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	if !o.namesTypes(s) {
+		return "", false // a name of the type is shadowed at the site
+	}
 	// A struct or array is written as its composite literal, as people
 	// write it (Point{}); other types as *new(T).
 	switch t.Underlying().(type) {
@@ -425,6 +428,40 @@ func (o *observer) zero(t types.Type) (string, bool) {
 		return "", false
 	}
 	return expr, true
+}
+
+// namesTypes reports whether every name in the type expression src
+// denotes a type (or a package) at the site: a local variable may shadow a
+// type's name, and Go 1.26's new(expr) would then type-check as well.
+func (o *observer) namesTypes(src string) bool {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return false
+	}
+	inner := o.pkg.Scope().Innermost(o.pos)
+	if inner == nil {
+		return false
+	}
+	ok := true
+	sels := map[*ast.Ident]bool{}
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			sels[n.Sel] = true
+		case *ast.Ident:
+			if sels[n] {
+				return true
+			}
+			_, obj := inner.LookupParent(n.Name, o.pos)
+			switch obj.(type) {
+			case *types.TypeName, *types.PkgName:
+			default:
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // checkExpr type-checks the Go expression src at the site and returns its
