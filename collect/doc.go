@@ -6,9 +6,12 @@
 //
 // Load type-checks the module with its tests (go/packages) and finds the
 // sites of its non-test, non-generated files: every if condition (else-if
-// included) is a Cond site; every statement that can take a guard
-// (expression statements, assignments that declare nothing, inc/dec,
-// sends, returns that do not end their block) is a Guard site. Site IDs
+// included) is a Cond site; every statement of a block or case body
+// before which a guard can leave (declarations, compound statements and
+// final returns included) is a Guard site, with its exits (see
+// Strategies) and CanWrap for those that can also be wrapped (expression
+// statements, assignments that declare nothing, inc/dec, sends, returns
+// that do not end their block). Site IDs
 // follow package, file and position, so they are stable for the same
 // source. At each site, the observed expressions are, in this order of
 // priority and at most 30: the atoms of a Cond site's condition (below);
