@@ -219,8 +219,9 @@ type Build struct {
 	Binaries map[string]string
 	// BuildTime is how long instrumenting and compiling took.
 	BuildTime time.Duration
-	// Dropped are the guard sites ("file:line") whose exits were left
-	// out because the instrumented package did not compile with them.
+	// Dropped are the sites ("file:line") left out, or whose exits were
+	// left out, because the instrumented package did not compile with
+	// them.
 	Dropped []string
 
 	runner *gotest.Runner

@@ -87,3 +87,40 @@ func TestExits(t *testing.T) {
 	}
 	f.checkUntouched(t)
 }
+
+// TestDropExits: the compiler's complaint about an instrumented file
+// (named by a relative path) costs the sites of the function it names;
+// without a position, every guard's exits.
+func TestDropExits(t *testing.T) {
+	// A program of its own: dropping changes its sites.
+	prog, err := Load(context.Background(), extract(t, "exits"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replace := map[string]string{}
+	var sum int
+	for _, s := range prog.Sites {
+		if strings.HasSuffix(s.File, "ex.go") {
+			replace[s.File] = "/tmp/ov/src/3_ex.go"
+		}
+		if s.Func == "Sum" {
+			sum++
+		}
+	}
+	msg := "# example.com/exits/ex\n../ov/src/3_ex.go:45:1: missing return\n"
+	dropped := prog.dropExits(msg, replace)
+	if len(dropped) != sum || sum == 0 {
+		t.Errorf("dropped %v, want Sum's %d sites", dropped, sum)
+	}
+	for i, s := range prog.Sites {
+		if (s.Func == "Sum") != (len(prog.siteWraps(i)) == 0) {
+			t.Errorf("%s:%d in %s: instrumented %v", s.File, s.Line, s.Func, prog.siteWraps(i))
+		}
+	}
+	prog.dropExits("exit status 1", replace)
+	for _, s := range prog.Sites {
+		if len(s.Exits) > 0 && s.Func != "Sum" { // Sum's sites are out already
+			t.Errorf("%s:%d keeps its exits", s.File, s.Line)
+		}
+	}
+}

@@ -96,11 +96,12 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 	}
 	bins, err := buildTests(ctx, b.runner, prog, prog.Packages, ovPath, filepath.Join(dir, "bin"))
 	for attempt := 0; err != nil && ctx.Err() == nil && attempt < 2; attempt++ {
-		// A guard's exit that does not compile where it was spliced
-		// (a case the checks before missed) costs its function's
-		// exits, not the repair: the exits of the functions the
-		// compiler names, then all exits, are left out.
-		dropped := prog.dropExits(err.Error(), replace, attempt > 0)
+		// An instrumented site that does not compile (an exit or an
+		// observation the checks before missed) costs the sites of
+		// its function, not the repair: the sites of the functions
+		// the compiler names are left out (every guard's exits when
+		// it names none).
+		dropped := prog.dropExits(err.Error(), replace)
 		if len(dropped) == 0 {
 			break
 		}
@@ -171,19 +172,19 @@ func (prog *Program) writeOverlay(dir string) (string, map[string]string, error)
 	return ovPath, ov.Replace, nil
 }
 
-// dropExits leaves out the exits of the guard sites in the functions
-// around the positions the compiler's message names (all exits when all
-// is set) and returns what was left out, for the user; nil when nothing
-// was.
-func (prog *Program) dropExits(msg string, replace map[string]string, all bool) []string {
-	written := map[string]string{}
+// dropExits leaves out the sites in the functions around the positions
+// the compiler's message names (without such positions, every guard's
+// exits) and returns what was left out, for the user; nil when nothing
+// was. The compiler may name a written file by a relative path.
+func (prog *Program) dropExits(msg string, replace map[string]string) []string {
+	written := map[string]string{} // "src/3_f.go:" -> original file
 	for orig, w := range replace {
-		written[w] = orig
+		written[filepath.Base(filepath.Dir(w))+"/"+filepath.Base(w)+":"] = orig
 	}
 	blamed := map[string][]int{} // original file -> lines
 	for _, line := range strings.Split(msg, "\n") {
 		for w, orig := range written {
-			rest, ok := strings.CutPrefix(strings.TrimSpace(line), w+":")
+			_, rest, ok := strings.Cut(line, w)
 			if !ok {
 				continue
 			}
@@ -195,19 +196,24 @@ func (prog *Program) dropExits(msg string, replace map[string]string, all bool) 
 	}
 	var dropped []string
 	for i := range prog.Sites {
-		s := &prog.Sites[i]
-		if s.Kind != Guard || len(s.Exits) == 0 {
+		s, syn := &prog.Sites[i], &prog.syn[i]
+		if syn.off {
 			continue
 		}
-		hit := all
+		hit := len(blamed) == 0 && s.Kind == Guard && len(s.Exits) > 0
 		for _, l := range blamed[s.File] {
 			if l >= s.FuncLines[0] && l <= s.FuncLines[1] {
 				hit = true
 			}
 		}
-		if hit {
-			dropped = append(dropped, fmt.Sprintf("%s:%d", s.File, s.Line))
+		if !hit {
+			continue
+		}
+		dropped = append(dropped, fmt.Sprintf("%s:%d", s.File, s.Line))
+		if len(blamed) == 0 {
 			s.Exits = nil
+		} else {
+			syn.off = true
 		}
 	}
 	return dropped

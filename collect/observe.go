@@ -485,6 +485,13 @@ func (o *observer) operands(kind SiteKind, node, root ast.Node, ops *[]Observed)
 		if !ok || (kind == Cond && n == node) || !o.safe(e) {
 			return true
 		}
+		if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.SHL || b.Op == token.SHR) {
+			if tv, ok := o.info.Types[b.X]; ok && tv.Value != nil {
+				// An untyped constant shifted: its type comes from
+				// the context, which an observation changes.
+				return true
+			}
+		}
 		if root != node && !o.sameMeaning(e) {
 			return true // declared in the statement's header
 		}

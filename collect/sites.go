@@ -27,6 +27,9 @@ type siteSyntax struct {
 	// natoms the number of atoms, the first natoms of Site.Observed.
 	atoms  []atomSpan
 	natoms int
+	// off leaves the site out of the instrumented source: it did not
+	// compile there (see dropExits); it is never reached.
+	off bool
 }
 
 // atomSpan is where an atom occurs in the file, its kind, and its slot

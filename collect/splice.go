@@ -119,6 +119,9 @@ func snapSource(obs []Observed) string {
 // non-generic NopolAPB, NopolAPI, NopolAPF and NopolAPS.
 func (prog *Program) siteWraps(i int) []wrap {
 	s, syn := &prog.Sites[i], &prog.syn[i]
+	if syn.off {
+		return nil
+	}
 	id := strconv.Itoa(s.ID)
 	if s.Kind == Cond && len(syn.atoms) > 0 {
 		kinds := make([]byte, syn.natoms)
