@@ -26,7 +26,7 @@ type style struct {
 	// Repair's order): a new guard is a bigger change than a condition
 	// changed, and an exit before a site the failing tests reach more
 	// often than the condition above it passes as often as it is wrong.
-	late bool
+	late  bool
 	force angelic.Force
 	// method is "mutation" for the mutants of the fallback, "" for
 	// synthesis.

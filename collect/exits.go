@@ -258,11 +258,6 @@ func (o *observer) namedResultsVisible(sig *types.Signature) bool {
 	return true
 }
 
-func identOf(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
-}
-
 // oneLineSource is the source of n on one line, "" when that cannot be
 // done safely (a comment or a raw string spanning lines inside).
 func oneLineSource(src []byte, tf *token.File, n ast.Node) string {
