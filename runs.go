@@ -28,7 +28,9 @@ type testBinary interface {
 	Run(ctx context.Context, r collect.Run) (collect.Result, error)
 	// Constituents are the marked test constituents of a package.
 	Constituents(pkg string) []purify.Constituent
-	// DroppedExits are the guard sites whose exits did not compile.
+	// DroppedExits are the sites ("file:line") left out of the
+	// instrumented build, or whose exits were, because they did not
+	// compile (collect.Build.Dropped).
 	DroppedExits() []string
 	Close() error
 }

@@ -99,14 +99,14 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 				n++
 			}
 		}
-		zero, ok := o.returnStmt(fn)
+		zero, ok := o.returnStmt(sig)
 		if ok {
 			add(zero, StrategyZero)
 		}
 		res := sig.Results()
 		errType := types.Universe.Lookup("error").Type()
 		if ok && res.Len() > 0 && types.Identical(res.At(res.Len()-1).Type(), errType) {
-			zeros := o.zeroResults(res)
+			zeros := o.zeroValues(res, res.Len()-1)
 			if zeros != nil {
 				if s := o.usedSentinel(fn); s != "" {
 					add("return "+strings.Join(append(zeros, s), ", "), StrategyErrSentinel)
@@ -279,10 +279,11 @@ func oneLineSource(src []byte, tf *token.File, n ast.Node) string {
 	return strings.Join(lines, " ")
 }
 
-// zeroResults are the zero values of all results but the last.
-func (o *observer) zeroResults(res *types.Tuple) []string {
+// zeroValues are the zero values of the first n results (non-nil for
+// n = 0); nil when one cannot be written at the site.
+func (o *observer) zeroValues(res *types.Tuple, n int) []string {
 	zeros := []string{}
-	for i := 0; i < res.Len()-1; i++ {
+	for i := range n {
 		z, ok := o.zero(res.At(i).Type())
 		if !ok {
 			return nil

@@ -325,47 +325,20 @@ func constValue(v constant.Value) (Value, bool) {
 	return Value{}, false
 }
 
-// returnStmt returns the statement that returns zero values from fn at the
-// site, and whether one can be written there.
-func (o *observer) returnStmt(fn ast.Node) (string, bool) {
-	var sig *types.Signature
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		if obj, ok := o.info.Defs[fn.Name].(*types.Func); ok {
-			sig = obj.Signature()
-		}
-	case *ast.FuncLit:
-		sig, _ = o.info.Types[fn].Type.(*types.Signature)
-	}
-	if sig == nil {
-		return "", false
-	}
+// returnStmt returns the statement that returns zero values from a
+// function of signature sig at the site (a bare return for visible named
+// results), and whether one can be written there.
+func (o *observer) returnStmt(sig *types.Signature) (string, bool) {
 	res := sig.Results()
 	if res.Len() == 0 {
 		return "return", true
 	}
-	inner := o.pkg.Scope().Innermost(o.pos)
-	if res.At(0).Name() != "" && inner != nil {
-		named := true
-		for v := range res.Variables() {
-			if v.Name() == "_" {
-				continue
-			}
-			if _, obj := inner.LookupParent(v.Name(), o.pos); obj != v {
-				named = false
-			}
-		}
-		if named {
-			return "return", true
-		}
+	if res.At(0).Name() != "" && o.namedResultsVisible(sig) {
+		return "return", true
 	}
-	var zeros []string
-	for v := range res.Variables() {
-		z, ok := o.zero(v.Type())
-		if !ok {
-			return "", false
-		}
-		zeros = append(zeros, z)
+	zeros := o.zeroValues(res, res.Len())
+	if zeros == nil {
+		return "", false
 	}
 	return "return " + strings.Join(zeros, ", "), true
 }
