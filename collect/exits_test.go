@@ -88,10 +88,10 @@ func TestExits(t *testing.T) {
 	f.checkUntouched(t)
 }
 
-// TestDropExits: the compiler's complaint about an instrumented file
+// TestLeaveOut: the compiler's complaint about an instrumented file
 // (named by a relative path) costs the sites of the function it names;
 // without a position, every guard's exits.
-func TestDropExits(t *testing.T) {
+func TestLeaveOut(t *testing.T) {
 	// A program of its own: dropping changes its sites.
 	prog, err := Load(context.Background(), extract(t, "exits"), nil)
 	if err != nil {
@@ -108,7 +108,7 @@ func TestDropExits(t *testing.T) {
 		}
 	}
 	msg := "# example.com/exits/ex\n../ov/src/3_ex.go:45:1: missing return\n"
-	dropped := prog.dropExits(msg, replace)
+	dropped := prog.leaveOut(msg, replace)
 	if len(dropped) != sum || sum == 0 {
 		t.Errorf("dropped %v, want Sum's %d sites", dropped, sum)
 	}
@@ -117,7 +117,7 @@ func TestDropExits(t *testing.T) {
 			t.Errorf("%s:%d in %s: instrumented %v", s.File, s.Line, s.Func, prog.siteWraps(i))
 		}
 	}
-	prog.dropExits("exit status 1", replace)
+	prog.leaveOut("exit status 1", replace)
 	for _, s := range prog.Sites {
 		if len(s.Exits) > 0 && s.Func != "Sum" { // Sum's sites are out already
 			t.Errorf("%s:%d keeps its exits", s.File, s.Line)

@@ -101,7 +101,7 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 		// its function, not the repair: the sites of the functions
 		// the compiler names are left out (every guard's exits when
 		// it names none).
-		dropped := prog.dropExits(err.Error(), replace)
+		dropped := prog.leaveOut(err.Error(), replace)
 		if len(dropped) == 0 {
 			break
 		}
@@ -172,11 +172,11 @@ func (prog *Program) writeOverlay(dir string) (string, map[string]string, error)
 	return ovPath, ov.Replace, nil
 }
 
-// dropExits leaves out the sites in the functions around the positions
+// leaveOut leaves out the sites in the functions around the positions
 // the compiler's message names (without such positions, every guard's
 // exits) and returns what was left out, for the user; nil when nothing
 // was. The compiler may name a written file by a relative path.
-func (prog *Program) dropExits(msg string, replace map[string]string) []string {
+func (prog *Program) leaveOut(msg string, replace map[string]string) []string {
 	written := map[string]string{} // "src/3_f.go:" -> original file
 	for orig, w := range replace {
 		written[filepath.Base(filepath.Dir(w))+"/"+filepath.Base(w)+":"] = orig

@@ -28,7 +28,7 @@ type siteSyntax struct {
 	atoms  []atomSpan
 	natoms int
 	// off leaves the site out of the instrumented source: it did not
-	// compile there (see dropExits); it is never reached.
+	// compile there (see leaveOut); it is never reached.
 	off bool
 }
 

@@ -146,7 +146,7 @@ func (prog *Program) siteWraps(i int) []wrap {
 			") }, " + syn.snap + ")"}}
 	}
 	if !s.CanWrap && len(s.Exits) == 0 {
-		return nil // its exits were left out (see dropExits)
+		return nil // its exits were left out (see leaveOut)
 	}
 	call := "if nopolG := NopolGuard(" + id + ", " + syn.snap + "); "
 	var exits strings.Builder
