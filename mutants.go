@@ -33,8 +33,9 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 		return 0, 0, false, err
 	}
 	type target struct {
-		s    angelic.Suspicion
-		srcs []string
+		s        angelic.Suspicion
+		cands    []candidate
+		rejected []string
 	}
 	var targets []target
 	conds := 0
@@ -51,9 +52,21 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 				return c.Site == site.ID && c.Style == "cond" && c.Condition == src
 			})
 		})
-		if len(srcs) > 0 {
-			targets = append(targets, target{s, srcs})
-			n += len(srcs)
+		t := target{s: s}
+		for _, src := range srcs {
+			c := candidate{src: src, method: "mutation"}
+			if why := antiPattern(site, nil, c); why != "" {
+				t.rejected = append(t.rejected, src+": "+why)
+				continue
+			}
+			t.cands = append(t.cands, c)
+		}
+		for _, why := range t.rejected {
+			r.logf("rejected mutant `%s`", why)
+		}
+		if len(t.cands) > 0 {
+			targets = append(targets, t)
+			n += len(t.cands)
 		}
 	}
 	if n == 0 {
@@ -64,14 +77,14 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 		lead = "no synthesized condition passes"
 	}
 	r.logf("mutation: %s; trying %s of the top %s", lead, plural(n, "mutant"), plural(len(targets), "condition"))
-	st := style{name: "cond", method: "mutation"}
+	st := style{name: "cond"}
 	for i, t := range targets {
 		site := r.prog.Sites[t.s.Site]
 		rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
-			Func: site.Func, Original: site.Original, Score: t.s.Score, Style: st.name, Method: "mutation"}
+			Func: site.Func, Original: site.Original, Score: t.s.Score, Style: st.name, Method: "mutation", Rejected: t.rejected}
 		r.logf("mutants %d/%d: %s:%d %s `%s` (score %.2f): %s", i+1, len(targets), rep.File, rep.Line, site.Func,
-			oneLine(site.Original), t.s.Score, plural(len(t.srcs), "mutant"))
-		done, err := r.validateSchema(ctx, site, st, t.srcs, 0, "mutant", &rep)
+			oneLine(site.Original), t.s.Score, plural(len(t.cands), "mutant"))
+		done, err := r.validateSchema(ctx, site, st, t.cands, 0, "mutant", &rep)
 		r.logf("mutants %d/%d: %s", i+1, len(targets), rep.Outcome)
 		r.res.Sites = append(r.res.Sites, rep)
 		if err != nil || done {

@@ -215,6 +215,9 @@ type SiteReport struct {
 	// angelic value was forced, per test.
 	Purified  bool             `json:"purified"`
 	Fragments []FragmentReport `json:"fragments,omitempty"`
+	// Rejected are the candidates left out because they break an
+	// anti-pattern ("cond: rule: why"; see antipattern.go).
+	Rejected []string `json:"rejected,omitempty"`
 	// Outcome says how the search of this site ended.
 	Outcome string `json:"outcome"`
 }

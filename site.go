@@ -28,9 +28,6 @@ type style struct {
 	// often than the condition above it passes as often as it is wrong.
 	late  bool
 	force angelic.Force
-	// method is "mutation" for the mutants of the fallback, "" for
-	// synthesis.
-	method string
 }
 
 func stylesOf(s collect.Site) []style {
@@ -275,28 +272,112 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 
 	r.enter("synthesis")
 	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout}
-	cands, err := synth.Solve(ctx, spec, opts)
-	if err != nil {
-		if ctx.Err() != nil {
-			return false, ctx.Err()
-		}
-		rep.Outcome = "synthesis: " + err.Error()
-		return false, nil
+	solved, err := synth.Solve(ctx, spec, opts)
+	if err != nil && ctx.Err() != nil {
+		return false, ctx.Err()
 	}
-	var srcs, dropped []string
-	for _, c := range cands {
+	var cands []candidate
+	var dropped []string
+	for _, c := range solved {
 		if readsAll(c.Term, keep) {
-			srcs = append(srcs, c.Source)
+			cands = append(cands, candidate{src: c.Source, term: c.Term, method: "synthesis"})
 		} else {
 			dropped = append(dropped, c.Source)
 		}
 	}
-	if len(srcs) == 0 {
+	if site.Kind == collect.Cond && !r.opts.NoMutants {
+		cands = withMutants(cands, r.agreeingMutants(site, spec, keep), site.Original)
+	}
+	cands = r.rejectAntiPatterns(site, spec, cands, rep)
+	switch {
+	case len(cands) > 0:
+	case len(rep.Rejected) > 0:
+		rep.Outcome = fmt.Sprintf("every candidate breaks an anti-pattern (%s)", strings.Join(rep.Rejected, " | "))
+		return false, nil
+	case err != nil:
+		rep.Outcome = "synthesis: " + err.Error()
+		return false, nil
+	default:
 		rep.Outcome = fmt.Sprintf("synthesis: no candidate reads all of the original's operands (%s)", strings.Join(dropped, " | "))
 		return false, nil
 	}
-	r.logf("synthesis: %d examples (%d distinct), %d candidates: %s", rep.Examples, rep.Distinct, len(srcs), strings.Join(srcs, " | "))
-	return r.validate(ctx, site, st, srcs, rep)
+	r.logf("synthesis: %d examples (%d distinct), %d candidates: %s", rep.Examples, rep.Distinct, len(cands), describeCandidates(cands))
+	return r.validate(ctx, site, st, cands, rep)
+}
+
+// agreeingMutants are the mutants of site's original condition that give
+// every recorded state of spec its needed outcome (and read the inputs
+// keep, as synthesized candidates must).
+func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []int) []candidate {
+	var out []candidate
+	for _, src := range mutants(site.Original) {
+		t, err := synth.ParseTerm(spec, src)
+		if err != nil || !readsAll(t, keep) || !agrees(spec, t) {
+			continue
+		}
+		out = append(out, candidate{src: src, term: t, method: "mutation"})
+	}
+	return out
+}
+
+// agrees reports whether t gives every example of spec its Want.
+func agrees(spec *synth.Spec, t *synth.Term) bool {
+	for i := range spec.Examples {
+		v, err := t.Eval(spec, &spec.Examples[i])
+		if err != nil || v.Kind != synth.Bool || v.Bool != spec.Examples[i].Want {
+			return false
+		}
+	}
+	return true
+}
+
+// withMutants is one ranking of the synthesized candidates (in synth.Rank
+// order) and the mutants (fewest changes first): merged by token edit
+// distance to the original, a mutant first on a tie, so that a minimal
+// edit of the original is validated before a synthesized condition
+// further from it. A mutant that synthesis also found keeps its place
+// among the synthesized.
+func withMutants(synthesized, muts []candidate, original string) []candidate {
+	muts = slices.DeleteFunc(muts, func(m candidate) bool {
+		return slices.ContainsFunc(synthesized, func(c candidate) bool { return c.src == m.src })
+	})
+	out := make([]candidate, 0, len(synthesized)+len(muts))
+	i, j := 0, 0
+	for i < len(synthesized) || j < len(muts) {
+		if j < len(muts) && (i == len(synthesized) || synth.EditDistance(muts[j].src, original) <= synth.EditDistance(synthesized[i].src, original)) {
+			out = append(out, muts[j])
+			j++
+		} else {
+			out = append(out, synthesized[i])
+			i++
+		}
+	}
+	return out
+}
+
+// rejectAntiPatterns drops the candidates that break an anti-pattern,
+// noting each in rep.Rejected.
+func (r *repairer) rejectAntiPatterns(site collect.Site, spec *synth.Spec, cands []candidate, rep *SiteReport) []candidate {
+	return slices.DeleteFunc(cands, func(c candidate) bool {
+		why := antiPattern(site, spec, c)
+		if why == "" {
+			return false
+		}
+		rep.Rejected = append(rep.Rejected, c.src+": "+why)
+		r.logf("rejected `%s`: %s", c.src, why)
+		return true
+	})
+}
+
+func describeCandidates(cands []candidate) string {
+	srcs := make([]string, len(cands))
+	for i, c := range cands {
+		srcs[i] = c.src
+		if c.method == "mutation" {
+			srcs[i] += " (mutant)"
+		}
+	}
+	return strings.Join(srcs, " | ")
 }
 
 // snapshot runs every test reaching the site in snapshot mode (failing

@@ -18,26 +18,30 @@ import (
 // patch, and this costs one build. The others are compiled together into a
 // schema binary, run one by one, and the first that passes is checked as a
 // patched file in turn.
-func (r *repairer) validate(ctx context.Context, site collect.Site, st style, srcs []string, rep *SiteReport) (bool, error) {
+func (r *repairer) validate(ctx context.Context, site collect.Site, st style, cands []candidate, rep *SiteReport) (bool, error) {
 	r.enter("validation")
-	done, err := r.tryPatch(ctx, site, st, srcs[0], fmt.Sprintf("candidate 1/%d", len(srcs)), rep)
-	if err != nil || done || len(srcs) == 1 {
+	done, err := r.tryPatch(ctx, site, st, cands[0], fmt.Sprintf("candidate 1/%d", len(cands)), rep)
+	if err != nil || done || len(cands) == 1 {
 		if !done {
-			rep.Outcome = fmt.Sprintf("none of %d candidates passes the suite", len(srcs))
+			rep.Outcome = fmt.Sprintf("none of %d candidates passes the suite", len(cands))
 		}
 		return done, err
 	}
-	return r.validateSchema(ctx, site, st, srcs, 1, "candidate", rep)
+	return r.validateSchema(ctx, site, st, cands, 1, "candidate", rep)
 }
 
-// validateSchema compiles srcs[from:] together into a schema binary, runs
+// validateSchema compiles cands[from:] together into a schema binary, runs
 // the suite with each in order, and checks the first that passes as a
 // patched file; what names the sources in the progress ("candidate",
 // "mutant").
-func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st style, srcs []string, from int, what string, rep *SiteReport) (bool, error) {
+func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st style, cands []candidate, from int, what string, rep *SiteReport) (bool, error) {
 	r.enter("validation")
-	rest := srcs[from:]
-	schema, err := r.c.BuildSchema(ctx, r.prog, site, st.guard, rest, suiteTimeout(r.suiteTime()))
+	rest := cands[from:]
+	srcs := make([]string, len(rest))
+	for i, c := range rest {
+		srcs[i] = c.src
+	}
+	schema, err := r.c.BuildSchema(ctx, r.prog, site, st.guard, srcs, suiteTimeout(r.suiteTime()))
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
@@ -46,41 +50,37 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 		return false, nil
 	}
 	defer schema.Close()
-	for k, src := range rest {
+	for k, c := range rest {
 		r.enter("validation")
-		name := fmt.Sprintf("%s %d/%d", what, k+from+1, len(srcs))
+		name := fmt.Sprintf("%s %d/%d", what, k+from+1, len(cands))
 		sr, err := schema.RunSuite(ctx, k)
 		r.res.Runs++
 		if err != nil {
-			return false, fmt.Errorf("validating %s at site %d: %w", src, site.ID, err)
+			return false, fmt.Errorf("validating %s at site %d: %w", c.src, site.ID, err)
 		}
 		ok, err := r.judge(ctx, site.Package, sr)
 		if err != nil {
 			return false, err
 		}
-		r.record(site, st, src, sr, ok)
-		r.logf("%s `%s`: %s", name, src, suiteSummary(sr, ok))
+		r.record(site, st, c, sr, ok)
+		r.logf("%s `%s`: %s", name, c.src, suiteSummary(sr, ok))
 		if !ok && !r.onlyInstrSensitive(site.Package, sr) {
 			continue
 		}
 		r.enter("verify")
 		r.res.Candidates = r.res.Candidates[:len(r.res.Candidates)-1]
-		done, err := r.tryPatch(ctx, site, st, src, name+" as a patched file", rep)
+		done, err := r.tryPatch(ctx, site, st, c, name+" as a patched file", rep)
 		if err != nil || done {
 			return done, err
 		}
 	}
-	rep.Outcome = fmt.Sprintf("none of %s passes the suite", plural(len(srcs), what))
+	rep.Outcome = fmt.Sprintf("none of %s passes the suite", plural(len(cands), what))
 	return false, nil
 }
 
 // record adds a validated candidate to the result.
-func (r *repairer) record(site collect.Site, st style, cond string, sr collect.SuiteResult, ok bool) {
-	method := st.method
-	if method == "" {
-		method = "synthesis"
-	}
-	r.res.Candidates = append(r.res.Candidates, CandidateReport{Site: site.ID, Style: st.name, Method: method, Condition: cond,
+func (r *repairer) record(site collect.Site, st style, c candidate, sr collect.SuiteResult, ok bool) {
+	r.res.Candidates = append(r.res.Candidates, CandidateReport{Site: site.ID, Style: st.name, Method: c.method, Condition: c.src,
 		Passed: ok, Failed: append(slices.Clip(sr.Failed), sr.FailedElsewhere...), TimedOut: sr.TimedOut, Duration: sr.Duration})
 }
 
@@ -101,14 +101,15 @@ func suiteSummary(sr collect.SuiteResult, ok bool) string {
 
 // tryPatch writes cond into the source, runs the suite with the patched
 // file through an overlay, and when it passes fills in the result.
-func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, cond, name string, rep *SiteReport) (bool, error) {
+func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c candidate, name string, rep *SiteReport) (bool, error) {
+	cond := c.src
 	old, err := os.ReadFile(site.File)
 	if err != nil {
 		return false, fmt.Errorf("reading %s: %w", site.File, err)
 	}
 	src, err := patchSource(old, site, st.guard, cond)
 	if err != nil {
-		r.record(site, st, cond, collect.SuiteResult{}, false)
+		r.record(site, st, c, collect.SuiteResult{}, false)
 		r.logf("%s `%s`: writing the patch: %v", name, cond, err)
 		return false, nil
 	}
@@ -121,12 +122,15 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, co
 	if err != nil {
 		return false, err
 	}
-	r.record(site, st, cond, sr, ok)
+	r.record(site, st, c, sr, ok)
 	r.logf("%s `%s`: %s", name, cond, suiteSummary(sr, ok))
 	if !ok {
 		return false, nil
 	}
 	rep.Outcome = "patched"
+	if c.method == "mutation" {
+		rep.Method = "mutation"
+	}
 	r.res.Patched = true
 	r.res.Site = rep
 	r.res.Style = st.name

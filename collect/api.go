@@ -122,6 +122,10 @@ type Site struct {
 	// order; Constants the code's constants around the site.
 	Observed  []Observed
 	Constants []Constant
+	// Then describes a Cond site's then-branch; nil for a Guard.
+	Then *Branch `json:",omitempty"`
+	// LoopVars are the integer loop counters in scope at the site.
+	LoopVars []string `json:",omitempty"`
 }
 
 // Program is a loaded module: its packages (tests included) and sites.

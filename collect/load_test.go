@@ -319,3 +319,26 @@ func TestObservedFields(t *testing.T) {
 	}
 	f.checkUntouched(t)
 }
+
+// TestThenBranch checks what a Cond site records of its branch and of the
+// loop counters in scope.
+func TestThenBranch(t *testing.T) {
+	f := load(t, "branch")
+	var got []string
+	for _, s := range f.prog.Sites {
+		if s.Kind != Cond {
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s: %+v loops=%q", s.Original, *s.Then, s.LoopVars))
+	}
+	want := []string{
+		`n == nil: {Panics:false ReturnsError:true Exits:true Derefs:[]} loops=[]`,
+		`n.v < 0: {Panics:true ReturnsError:false Exits:true Derefs:[]} loops=[]`,
+		`n.next != nil && xs[i] > 0: {Panics:false ReturnsError:false Exits:false Derefs:[n.next n]} loops=["i"]`,
+		`k > 2: {Panics:false ReturnsError:false Exits:true Derefs:[]} loops=[]`,
+		`x == j: {Panics:false ReturnsError:false Exits:true Derefs:[]} loops=["j"]`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("branches:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -167,6 +168,12 @@ func (prog *Program) findSites(d *pkgData) {
 			if cond, ok := node.(ast.Expr); ok && kind == Cond {
 				s.Constants = mergeConstants(o.siblingConstants(cond, outermostFunc(stack)), s.Constants)
 			}
+			s.LoopVars = loopVars(stack, info)
+			if kind == Cond {
+				if ifs, ok := stack[len(stack)-1].(*ast.IfStmt); ok && ifs.Cond == node {
+					s.Then = thenBranch(ifs, info)
+				}
+			}
 			if kind == Guard {
 				s.CanWrap = wrap
 				s.Exits = o.exits(fn, node.(ast.Stmt), stack, src, tf, fnName)
@@ -182,7 +189,9 @@ func (prog *Program) findSites(d *pkgData) {
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.IfStmt:
-				add(Cond, n.Cond, stack, false)
+				// The if statement on top of the stack: its branch is
+				// described (Site.Then).
+				add(Cond, n.Cond, append(slices.Clip(stack), n), false)
 			case *ast.BlockStmt:
 				prog.guards(n.List, append(stack, n), info, add)
 			case *ast.CaseClause:

@@ -1,0 +1,298 @@
+package nopol
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
+)
+
+// Anti-patterns (Tan et al., FSE 2016): a candidate that passes the suite
+// may still be a patch no maintainer would merge. Each rule below rejects
+// such a candidate before it is validated, and says why; the rejections
+// are in the site's report (SiteReport.Rejected).
+//
+//   - guard-deleted: at an if whose branch panics or returns an error, the
+//     candidate no longer reads one of the original's operands (the check
+//     is gone, or a clause of it).
+//   - unrelated: the candidate shares none of the original condition's
+//     variables.
+//   - nil-check-dropped: the original tests x against nil, the branch
+//     dereferences x (x != nil) or leaves (x == nil), and the candidate no
+//     longer tests x against nil.
+//   - invented-constant: the candidate compares an expression with a
+//     literal the code does not have (other than 0, 1, -1 and ""), and at
+//     most one test's recorded states have the expression at that value.
+//   - loop-counter: the candidate tests a loop counter for equality with a
+//     literal the code does not have (other than 0): one iteration.
+
+// candidate is a condition to validate at a site.
+type candidate struct {
+	src string
+	// term is src over the spec's inputs; nil for the fallback's
+	// mutants, which are not read against a spec.
+	term *synth.Term
+	// method is "synthesis" or "mutation".
+	method string
+}
+
+// antiPattern returns the rule c breaks at site and why, or "" when it
+// breaks none. spec may be nil (no recorded states: the rules that need
+// them are not checked).
+func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
+	cand, err := parser.ParseExpr(c.src)
+	if err != nil {
+		return ""
+	}
+	if site.Kind == collect.Cond {
+		if orig, err := parser.ParseExpr(site.Original); err == nil {
+			if why := againstOriginal(site, orig, cand); why != "" {
+				return why
+			}
+		}
+	}
+	if c.term != nil && spec != nil {
+		return againstStates(site, spec, c.term)
+	}
+	return ""
+}
+
+// againstOriginal checks the rules that compare cand with the original
+// condition orig.
+func againstOriginal(site collect.Site, orig, cand ast.Expr) string {
+	written := subexprs(cand)
+	if b := site.Then; b != nil && (b.Panics || b.ReturnsError) {
+		for _, op := range operands(orig) {
+			if !written[op] {
+				what := "returns an error"
+				if b.Panics {
+					what = "panics"
+				}
+				return fmt.Sprintf("guard-deleted: the branch %s and the candidate no longer tests %s", what, op)
+			}
+		}
+	}
+	if shared := namesOf(orig); len(shared) > 0 {
+		if !slices.ContainsFunc(namesOf(cand), func(n string) bool { return slices.Contains(shared, n) }) {
+			return "unrelated: shares none of the original's variables (" + strings.Join(shared, ", ") + ")"
+		}
+	}
+	candNil := nilChecks(cand)
+	for x, op := range nilChecks(orig) {
+		if _, kept := candNil[x]; kept || site.Then == nil {
+			continue
+		}
+		if op == token.NEQ && slices.Contains(site.Then.Derefs, x) {
+			return fmt.Sprintf("nil-check-dropped: %s != nil protects the branch's dereference of %s", x, x)
+		}
+		if op == token.EQL && site.Then.Exits {
+			return fmt.Sprintf("nil-check-dropped: %s == nil leaves before the code that follows uses %s", x, x)
+		}
+	}
+	return ""
+}
+
+// againstStates checks the rules that need the recorded states.
+func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
+	var why string
+	walkTerm(t, func(n *synth.Term) {
+		if why != "" || !isComparison(n.Op) {
+			return
+		}
+		for side := range 2 {
+			lit, other := n.Args[side], n.Args[1-side]
+			if lit.Op != synth.OpLit {
+				continue
+			}
+			if other.Op == synth.OpInput && (n.Op == synth.OpEq || n.Op == synth.OpNe) &&
+				slices.Contains(site.LoopVars, spec.Inputs[other.Index].Expr) && !(lit.Lit.Kind == synth.Int && lit.Lit.Int == 0) {
+				why = fmt.Sprintf("loop-counter: %s tests the loop counter %s against one iteration", n.Source(spec), spec.Inputs[other.Index].Expr)
+				return
+			}
+			if trivialLiteral(lit.Lit) {
+				continue
+			}
+			tests := testsAt(spec, other, lit.Lit, n.Op != synth.OpEq && n.Op != synth.OpNe)
+			if len(tests) <= 1 {
+				who := "no test's"
+				if len(tests) == 1 {
+					who = "only " + tests[0] + "'s"
+				}
+				why = fmt.Sprintf("invented-constant: %s compares with %s, which the code does not have and %s states give %s", n.Source(spec), lit.Lit.GoString(), who, other.Source(spec))
+				return
+			}
+		}
+	})
+	return why
+}
+
+// testsAt returns the tests (example origins) whose recorded states give
+// t the value v (or, for an ordered comparison, an integer within 1 of
+// it: the boundary the literal draws).
+func testsAt(spec *synth.Spec, t *synth.Term, v synth.Value, ordered bool) []string {
+	var out []string
+	for i := range spec.Examples {
+		ex := &spec.Examples[i]
+		got, err := t.Eval(spec, ex)
+		if err != nil || got.Kind != v.Kind {
+			continue
+		}
+		near := got == v
+		if ordered && got.Kind == synth.Int {
+			near = got.Int >= v.Int-1 && got.Int <= v.Int+1
+		}
+		if near && !slices.Contains(out, ex.Origin) {
+			out = append(out, ex.Origin)
+		}
+	}
+	return out
+}
+
+// trivialLiteral reports the literals any condition may use: 0, 1, -1,
+// "", true and false.
+func trivialLiteral(v synth.Value) bool {
+	switch v.Kind {
+	case synth.Int:
+		return v.Int >= -1 && v.Int <= 1
+	case synth.Float:
+		return v.Float == 0 || v.Float == 1
+	case synth.String:
+		return v.Str == ""
+	}
+	return true
+}
+
+func isComparison(op synth.Op) bool {
+	switch op {
+	case synth.OpLt, synth.OpLe, synth.OpEq, synth.OpNe, synth.OpGt, synth.OpGe:
+		return true
+	}
+	return false
+}
+
+func walkTerm(t *synth.Term, f func(*synth.Term)) {
+	f(t)
+	for _, a := range t.Args {
+		walkTerm(a, f)
+	}
+}
+
+// subexprs is the set of e's subexpressions as types.ExprString prints
+// them.
+func subexprs(e ast.Expr) map[string]bool {
+	out := map[string]bool{}
+	ast.Inspect(e, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok {
+			out[types.ExprString(ast.Unparen(x))] = true
+		}
+		return true
+	})
+	return out
+}
+
+// operands are the leaves of condition e: the non-literal sides of its
+// comparisons and its boolean operands, below &&, || and !.
+func operands(e ast.Expr) []string {
+	var out []string
+	add := func(x ast.Expr) {
+		x = ast.Unparen(x)
+		if isLiteral(x) {
+			return
+		}
+		if s := types.ExprString(x); !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	var walk func(ast.Expr)
+	walk = func(e ast.Expr) {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.BinaryExpr:
+			switch e.Op {
+			case token.LAND, token.LOR:
+				walk(e.X)
+				walk(e.Y)
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				add(e.X)
+				add(e.Y)
+			default:
+				add(e)
+			}
+		case *ast.UnaryExpr:
+			if e.Op == token.NOT {
+				walk(e.X)
+				return
+			}
+			add(e)
+		default:
+			add(e)
+		}
+	}
+	walk(e)
+	return out
+}
+
+// isLiteral reports a literal, nil, true, false or a negated literal.
+func isLiteral(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+		return x.Name == "nil" || x.Name == "true" || x.Name == "false"
+	case *ast.UnaryExpr:
+		return x.Op == token.SUB && isLiteral(ast.Unparen(x.X))
+	}
+	return false
+}
+
+// namesOf lists the variables e reads: the identifiers at the root of its
+// operands, not the selected names (x in x.f.g) nor builtins and
+// predeclared names.
+func namesOf(e ast.Expr) []string {
+	var out []string
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			ast.Inspect(n.X, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok && !predeclared(id.Name) && !slices.Contains(out, id.Name) {
+					out = append(out, id.Name)
+				}
+				return true
+			})
+			return false
+		case *ast.Ident:
+			if !predeclared(n.Name) && !slices.Contains(out, n.Name) {
+				out = append(out, n.Name)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func predeclared(name string) bool {
+	return types.Universe.Lookup(name) != nil
+}
+
+// nilChecks maps the expressions e compares with nil to the operator.
+func nilChecks(e ast.Expr) map[string]token.Token {
+	out := map[string]token.Token{}
+	ast.Inspect(e, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+			return true
+		}
+		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			if id, ok := ast.Unparen(pair[1]).(*ast.Ident); ok && id.Name == "nil" {
+				out[types.ExprString(ast.Unparen(pair[0]))] = b.Op
+			}
+		}
+		return true
+	})
+	return out
+}

@@ -1,0 +1,82 @@
+package nopol
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
+)
+
+// TestAntiPattern checks every rule on a candidate that breaks it and on a
+// near one that does not.
+func TestAntiPattern(t *testing.T) {
+	// States: x and y ints, p == nil a bool; TestA has x = 7, TestB and
+	// TestC have x in {2, 3} (near 4).
+	ex := func(origin string, x, y int64, pnil bool) synth.Example {
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(x), synth.IntValue(y), synth.BoolValue(pnil), synth.IntValue(x)}}
+	}
+	spec := &synth.Spec{
+		Inputs: []synth.Input{{Expr: "x", Kind: synth.Int}, {Expr: "y", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}, {Expr: "i", Kind: synth.Int}},
+		Examples: []synth.Example{
+			ex("TestA", 7, 1, false), ex("TestB", 2, 1, false), ex("TestB", 3, 5, true), ex("TestC", 3, 0, true),
+		},
+	}
+	cond := func(orig string, then *collect.Branch) collect.Site {
+		return collect.Site{Kind: collect.Cond, Original: orig, Then: then, LoopVars: []string{"i"}}
+	}
+	guard := collect.Site{Kind: collect.Guard, Original: "use(x)", LoopVars: []string{"i"}}
+	panics := &collect.Branch{Panics: true, Exits: true}
+	errs := &collect.Branch{ReturnsError: true, Exits: true}
+	derefs := &collect.Branch{Derefs: []string{"p"}}
+	for _, tc := range []struct {
+		name string
+		site collect.Site
+		cand string
+		rule string // "" when the candidate is fine
+	}{
+		{"panic guard kept and widened", cond("x == 0", panics), "x <= 0", ""},
+		{"panic guard deleted", cond("x == 0", panics), "y > 2", "guard-deleted"},
+		{"error guard loses a clause", cond("x == 0 || y < 0", errs), "x == 0", "guard-deleted"},
+		{"error guard gains a clause", cond("x == 0", errs), "x == 0 || y < 0", ""},
+		{"plain branch may drop a clause", cond("x == 0 || y < 0", nil), "x == 0", ""},
+		{"unrelated", cond("x > y", nil), "p != nil", "unrelated"},
+		{"one variable shared", cond("x > y", nil), "x > 2 && p != nil", ""},
+		{"nil check protecting a dereference dropped", cond("p != nil && x > 0", derefs), "x > 0", "nil-check-dropped"},
+		{"nil check protecting a dereference kept", cond("p != nil && x > 0", derefs), "p != nil && x > 1", ""},
+		{"nil check before an exit dropped", cond("p == nil || y > 3", &collect.Branch{Exits: true}), "y > 3", "nil-check-dropped"},
+		{"invented constant of one test", guard, "x == 7", "invented-constant"},
+		{"invented constant no test has", cond("x > y", nil), "x != 5 && y > 0", "invented-constant"},
+		{"invented threshold several tests reach", guard, "x < 4", ""},
+		{"literal 1 is not invented", guard, "y == 1", ""},
+		{"loop counter against one iteration", guard, "i == 3", "loop-counter"},
+		{"loop counter against 0", guard, "i == 0", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			term, err := synth.ParseTerm(spec, tc.cand)
+			if err != nil {
+				t.Fatalf("ParseTerm(%q): %v", tc.cand, err)
+			}
+			got := antiPattern(tc.site, spec, candidate{src: tc.cand, term: term, method: "synthesis"})
+			if rule, _, _ := strings.Cut(got, ":"); rule != tc.rule {
+				t.Errorf("antiPattern(%q at `%s`) = %q, want rule %q", tc.cand, tc.site.Original, got, tc.rule)
+			}
+		})
+	}
+}
+
+// TestWithMutants checks the one ranking: mutants and synthesized
+// candidates merged by distance to the original, a mutant first on a
+// tie, a mutant synthesis also found in its synthesized place.
+func TestWithMutants(t *testing.T) {
+	syn := []candidate{{src: "n < 0", method: "synthesis"}, {src: "n < 0 && m > 2", method: "synthesis"}, {src: "k == 3", method: "synthesis"}}
+	muts := []candidate{{src: "n < 0", method: "mutation"}, {src: "n >= 0", method: "mutation"}, {src: "!(n <= 0) || m > 2", method: "mutation"}}
+	var got []string
+	for _, c := range withMutants(syn, muts, "n <= 0") {
+		got = append(got, c.src+"/"+c.method)
+	}
+	want := "n >= 0/mutation n < 0/synthesis n < 0 && m > 2/synthesis k == 3/synthesis !(n <= 0) || m > 2/mutation"
+	if strings.Join(got, " ") != want {
+		t.Errorf("ranking:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+}
