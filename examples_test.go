@@ -9,10 +9,11 @@ import (
 	"time"
 )
 
-var update = flag.Bool("update", false, "rewrite the want.diff files of the examples")
+var update = flag.Bool("update", false, "rewrite the want.diff and want.why files of the examples")
 
 // TestExamples repairs every module of examples/ and compares the patch
-// with its want.diff (rewritten with -update).
+// with its want.diff and the explanation with its want.why (rewritten
+// with -update).
 func TestExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the examples' tests")
@@ -40,19 +41,27 @@ func TestExamples(t *testing.T) {
 			if res.Site.Method != "synthesis" {
 				t.Errorf("found by %s", res.Site.Method)
 			}
-			golden := filepath.Join(dir, "want.diff")
-			if *update {
-				if err := os.WriteFile(golden, []byte(res.Diff), 0o644); err != nil {
+			if res.Explanation == nil {
+				t.Fatal("a patch without an explanation")
+			}
+			for _, g := range []struct{ file, got string }{{"want.diff", res.Diff}, {"want.why", res.Explanation.String()}} {
+				golden := filepath.Join(dir, g.file)
+				if *update {
+					if err := os.WriteFile(golden, []byte(g.got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
 					t.Fatal(err)
 				}
+				if g.got != string(want) {
+					t.Errorf("%s:\n%s\nwant:\n%s", g.file, g.got, want)
+				}
+			}
+			if *update {
 				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Diff != string(want) {
-				t.Errorf("patch:\n%s\nwant:\n%s", res.Diff, want)
 			}
 			if after, _ := os.ReadDir(dir); len(after) != len(before) {
 				t.Errorf("the example's directory changed: %d entries, had %d", len(after), len(before))

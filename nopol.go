@@ -145,6 +145,9 @@ type Result struct {
 	Diff string `json:"diff,omitempty"`
 	// Source is the patched content of File.
 	Source []byte `json:"-"`
+	// Explanation says why the patch is what it is, and how far to trust
+	// it.
+	Explanation *Explanation `json:"explanation,omitempty"`
 
 	// The search.
 

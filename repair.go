@@ -82,6 +82,9 @@ type repairer struct {
 	// candidate in a function literal, may fail them too, so such a
 	// failure is settled by a plain run of the patched file.
 	instrSensitive map[testKey]bool
+	// ranked are the candidates of the site being validated, in rank
+	// order, for the explanation.
+	ranked []candidate
 }
 
 // phaseOrder lists the phases in pipeline order.

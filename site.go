@@ -302,6 +302,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		return false, nil
 	}
 	r.logf("synthesis: %d examples (%d distinct), %d candidates: %s", rep.Examples, rep.Distinct, len(cands), describeCandidates(cands))
+	r.ranked = cands
 	return r.validate(ctx, site, st, cands, rep)
 }
 

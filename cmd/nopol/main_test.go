@@ -3,12 +3,14 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,6 +57,7 @@ func TestScripts(t *testing.T) {
 			"treesum": cmdTreesum,
 			"notemp":  cmdNotemp,
 			"exits":   cmdExits,
+			"cmpjson": cmdCmpJSON,
 		},
 	})
 }
@@ -139,4 +142,43 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 	}
+}
+
+// cmdCmpJSON compares two JSON files as values, leaving out the times
+// (every "ms" and "*_ms" member), which differ from run to run: cmpjson a b.
+func cmdCmpJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cmpjson a b")
+	}
+	var vals [2]any
+	for i, name := range args {
+		data, err := os.ReadFile(ts.MkAbs(name))
+		ts.Check(err)
+		ts.Check(json.Unmarshal(data, &vals[i]))
+		vals[i] = withoutTimes(vals[i])
+	}
+	if !reflect.DeepEqual(vals[0], vals[1]) {
+		a, _ := json.MarshalIndent(vals[0], "", "  ")
+		b, _ := json.MarshalIndent(vals[1], "", "  ")
+		ts.Fatalf("%s and %s differ beyond their times:\n%s\n---\n%s", args[0], args[1], a, b)
+	}
+}
+
+func withoutTimes(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k := range v {
+			if k == "ms" || strings.HasSuffix(k, "_ms") {
+				delete(v, k)
+			}
+		}
+		for k, x := range v {
+			v[k] = withoutTimes(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = withoutTimes(x)
+		}
+	}
+	return v
 }

@@ -201,15 +201,17 @@ func runFix(ctx context.Context, env *Env, args []string) error {
 		if res.Site.Purified {
 			split = fmt.Sprintf("; failing tests split, angelic value forced in %d fragments", len(res.Site.Fragments))
 		}
-		if res.Site.Method == "mutation" {
-			split += "; a mutant of the original, found by the mutation fallback"
-		}
 		style := res.Style
 		if res.Strategy != "" {
 			style += ", strategy " + res.Strategy
 		}
 		fmt.Fprintf(env.Stderr, "nopol: patch: %s:%d `%s` -> `%s` (%s%s; candidates validated: %d, test runs: %d, %s)\n",
 			res.File, res.Site.Line, oneLine(res.Site.Original), res.Condition, style, split, len(res.Candidates), res.Runs, res.Total.Round(time.Millisecond))
+		if res.Explanation != nil {
+			for _, line := range strings.Split(strings.TrimSuffix(res.Explanation.String(), "\n"), "\n") {
+				fmt.Fprintf(env.Stderr, "nopol:   %s\n", line)
+			}
+		}
 	}
 	if f.apply {
 		if err := applyPatch(res); err != nil {

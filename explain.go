@@ -1,0 +1,178 @@
+package nopol
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nopol-go/nopol/synth"
+)
+
+// Explanation says why a patch is what it is: what the failing tests
+// needed at the site, what the condition was checked against, what else
+// was possible, and how far to trust it. It is deterministic: the same
+// repair gives the same explanation (no times, no paths outside the module).
+type Explanation struct {
+	// Repaired are the failing tests the patch makes pass.
+	Repaired []string `json:"repaired"`
+	// Needs are the values the failing tests needed at the site
+	// ("TestX=false"), and Fragments where they were forced when a test
+	// was split ("TestX: x_test.go:12 (iteration 2)").
+	Needs     []string `json:"needs"`
+	Fragments []string `json:"fragments"`
+	// States counts the evaluations recorded at the site in the passing
+	// runs and the failing ones with their values, Distinct their distinct
+	// states: the condition gives every one of them its needed outcome.
+	// Both are 0 for a mutant of the fallback (validated by the suite
+	// alone).
+	States   int `json:"states"`
+	Distinct int `json:"distinct"`
+	// Origin says where the condition comes from: "a change of one
+	// operator or clause of the original (mutation)", "synthesized from
+	// the recorded states", ...
+	Origin string `json:"origin"`
+	// Alternatives are the other candidates of the site that fit every
+	// recorded state, in rank order, not validated: the ranking put the
+	// patch first.
+	Alternatives []string `json:"alternatives"`
+	// Rejected are the candidates of the site left out as anti-patterns,
+	// with the rule and why.
+	Rejected []string `json:"rejected"`
+	// Confidence is "high", "medium" or "low"; Reasons say why, one
+	// factor each.
+	Confidence string   `json:"confidence"`
+	Reasons    []string `json:"reasons"`
+}
+
+// Confidence levels of an Explanation.
+const (
+	ConfidenceHigh   = "high"
+	ConfidenceMedium = "medium"
+	ConfidenceLow    = "low"
+)
+
+// minStates is the number of distinct recorded states below which a
+// synthesized condition rests on too little to be trusted.
+const minStates = 3
+
+// maxCloseTokens is the token edit distance up to which a condition is
+// close to the original: a clause added (|| v > hi), an operand or an
+// operator changed.
+const maxCloseTokens = 4
+
+// explain builds the explanation of the patch c at the site of rep, with
+// the other candidates of the site in rank order.
+func (r *repairer) explain(st style, c candidate, rep *SiteReport, ranked []candidate) *Explanation {
+	e := &Explanation{Needs: rep.Needs, States: rep.Examples, Distinct: rep.Distinct, Rejected: rep.Rejected}
+	for _, k := range r.failing {
+		e.Repaired = append(e.Repaired, k.name)
+	}
+	for _, f := range rep.Fragments {
+		e.Fragments = append(e.Fragments, f.Test+": "+f.String())
+	}
+	for _, o := range ranked {
+		if o.src != c.src {
+			e.Alternatives = append(e.Alternatives, o.src)
+		}
+	}
+	var low, medium []string
+	var high []string
+	fallback := c.method == "mutation" && rep.Method == "mutation" && rep.Examples == 0
+	switch {
+	case fallback:
+		e.Origin = "a change of one operator or clause of the original, found by the mutation fallback (no angelic value fits: the condition must change value within a test)"
+		high = append(high, "a one-operator change of the original condition")
+		medium = append(medium, "checked by the test suite only, not against recorded states")
+	case c.method == "mutation":
+		e.Origin = "a change of one operator or clause of the original that fits every recorded state"
+		high = append(high, "a one-operator change of the original condition")
+	case rep.Method == "per-evaluation":
+		e.Origin = "synthesized from recorded states with the value of one evaluation negated"
+		low = append(low, "per-evaluation angelic values: the specification comes from one negated evaluation")
+	default:
+		e.Origin = "synthesized from the recorded states"
+	}
+	switch st.name {
+	case "guard":
+		low = append(low, "a new guard around a statement: the tests do not say what else it should skip")
+	case "return":
+		if st.late {
+			low = append(low, fmt.Sprintf("a new guard that leaves with `%s` (strategy %s): the tests do not say where else it should leave", st.exit, st.strategy))
+		} else {
+			medium = append(medium, fmt.Sprintf("a new guard that returns zero values (`%s`)", st.exit))
+		}
+	}
+	if !fallback {
+		switch {
+		case e.Distinct < minStates:
+			low = append(low, fmt.Sprintf("%s only", plural(e.Distinct, "distinct recorded state")))
+		case e.Distinct >= 10:
+			high = append(high, fmt.Sprintf("fits %s", plural(e.Distinct, "distinct recorded state")))
+		default:
+			medium = append(medium, fmt.Sprintf("fits %s", plural(e.Distinct, "distinct recorded state")))
+		}
+	}
+	if rep.Kind == "cond" && c.method != "mutation" {
+		if d := synth.EditDistance(rep.Original, c.src); d <= maxCloseTokens {
+			high = append(high, "close to the original condition")
+		} else {
+			medium = append(medium, "far from the original condition")
+		}
+	}
+	if len(e.Alternatives) > 0 && c.method != "mutation" {
+		medium = append(medium, fmt.Sprintf("%s also fit the recorded states", plural(len(e.Alternatives), "other candidate")))
+	}
+	switch {
+	case len(low) > 0:
+		e.Confidence = ConfidenceLow
+	case len(medium) > 0:
+		e.Confidence = ConfidenceMedium
+	default:
+		e.Confidence = ConfidenceHigh
+	}
+	e.Reasons = append(append(append(e.Reasons, low...), medium...), high...)
+	e.fill()
+	return e
+}
+
+// fill makes the nil lists of e empty (JSON [] never null).
+func (e *Explanation) fill() {
+	empty(&e.Repaired)
+	empty(&e.Needs)
+	empty(&e.Fragments)
+	empty(&e.Alternatives)
+	empty(&e.Rejected)
+	empty(&e.Reasons)
+}
+
+// String renders e as indented text lines, as nopol fix prints it.
+func (e *Explanation) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "confidence: %s (%s)\n", e.Confidence, strings.Join(e.Reasons, "; "))
+	fmt.Fprintf(&b, "repairs: %s\n", strings.Join(e.Repaired, ", "))
+	if len(e.Needs) > 0 {
+		fmt.Fprintf(&b, "needed at the site: %s\n", strings.Join(e.Needs, ", "))
+	}
+	for _, f := range e.Fragments {
+		fmt.Fprintf(&b, "  forced in %s\n", f)
+	}
+	fmt.Fprintf(&b, "origin: %s", e.Origin)
+	if e.States > 0 {
+		fmt.Fprintf(&b, " (%s, %d distinct)", plural(e.States, "state"), e.Distinct)
+	}
+	b.WriteString("\n")
+	if len(e.Alternatives) > 0 {
+		fmt.Fprintf(&b, "also fit, not validated: %s\n", strings.Join(quoted(e.Alternatives), ", "))
+	}
+	for _, r := range e.Rejected {
+		fmt.Fprintf(&b, "rejected: %s\n", r)
+	}
+	return b.String()
+}
+
+func quoted(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = "`" + s + "`"
+	}
+	return out
+}
