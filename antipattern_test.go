@@ -80,3 +80,42 @@ func TestWithMutants(t *testing.T) {
 		t.Errorf("ranking:\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestDifferences checks the states near the recorded ones where a patch
+// and the original disagree and no test has been.
+func TestDifferences(t *testing.T) {
+	spec := &synth.Spec{
+		Inputs: []synth.Input{{Expr: "n", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}},
+		Examples: []synth.Example{
+			{Values: []synth.Value{synth.IntValue(-3), synth.BoolValue(false)}},
+			{Values: []synth.Value{synth.IntValue(0), synth.BoolValue(false)}},
+			{Values: []synth.Value{synth.IntValue(5), synth.BoolValue(false)}},
+		},
+	}
+	parse := func(src string) *synth.Term {
+		term, err := synth.ParseTerm(spec, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return term
+	}
+	for _, tc := range []struct {
+		orig, cand string // orig "" for a new guard
+		want       string
+	}{
+		// n <= 0 → n < 0 differs at 0 only, which a test covers.
+		{"n <= 0", "n < 0", ""},
+		// n <= 0 → n < -2 differs at -2 and -1 too; -1 and 1 are near
+		// recorded states.
+		{"n <= 0", "n < -2", "n=-2: original true, patch false | n=-1: original true, patch false"},
+		{"", "p == nil", "p == nil: original false, patch true"},
+	} {
+		var orig *synth.Term
+		if tc.orig != "" {
+			orig = parse(tc.orig)
+		}
+		if got := strings.Join(differences(spec, orig, parse(tc.cand)), " | "); got != tc.want {
+			t.Errorf("differences(%q, %q) = %q, want %q", tc.orig, tc.cand, got, tc.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -37,6 +38,11 @@ type Explanation struct {
 	// Rejected are the candidates of the site left out as anti-patterns,
 	// with the rule and why.
 	Rejected []string `json:"rejected"`
+	// Differences are states near the recorded ones (one observed value
+	// moved) where the patched condition and the original disagree and no
+	// test has a state: behaviour changes no test checks (see
+	// diffstates.go).
+	Differences []string `json:"differences"`
 	// Confidence is "high", "medium" or "low"; Reasons say why, one
 	// factor each.
 	Confidence string   `json:"confidence"`
@@ -61,8 +67,17 @@ const maxCloseTokens = 4
 
 // explain builds the explanation of the patch c at the site of rep, with
 // the other candidates of the site in rank order.
-func (r *repairer) explain(st style, c candidate, rep *SiteReport, ranked []candidate) *Explanation {
+func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteReport, ranked []candidate, spec *synth.Spec) *Explanation {
 	e := &Explanation{Needs: rep.Needs, States: rep.Examples, Distinct: rep.Distinct, Rejected: rep.Rejected}
+	if spec != nil && c.term != nil {
+		var orig *synth.Term
+		if site.Kind == collect.Cond {
+			orig, _ = synth.ParseTerm(spec, site.Original)
+		}
+		if orig != nil || site.Kind == collect.Guard {
+			e.Differences = differences(spec, orig, c.term)
+		}
+	}
 	for _, k := range r.failing {
 		e.Repaired = append(e.Repaired, k.name)
 	}
@@ -141,6 +156,7 @@ func (e *Explanation) fill() {
 	empty(&e.Fragments)
 	empty(&e.Alternatives)
 	empty(&e.Rejected)
+	empty(&e.Differences)
 	empty(&e.Reasons)
 }
 
@@ -162,6 +178,9 @@ func (e *Explanation) String() string {
 	b.WriteString("\n")
 	if len(e.Alternatives) > 0 {
 		fmt.Fprintf(&b, "also fit, not validated: %s\n", strings.Join(quoted(e.Alternatives), ", "))
+	}
+	for _, d := range e.Differences {
+		fmt.Fprintf(&b, "changes untested: %s\n", d)
 	}
 	for _, r := range e.Rejected {
 		fmt.Fprintf(&b, "rejected: %s\n", r)

@@ -84,7 +84,7 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 			Func: site.Func, Original: site.Original, Score: t.s.Score, Style: st.name, Method: "mutation", Rejected: t.rejected}
 		r.logf("mutants %d/%d: %s:%d %s `%s` (score %.2f): %s", i+1, len(targets), rep.File, rep.Line, site.Func,
 			oneLine(site.Original), t.s.Score, plural(len(t.cands), "mutant"))
-		r.ranked = nil // mutants of the fallback do not fit recorded states
+		r.ranked, r.spec = nil, nil // the fallback's mutants are not checked against recorded states
 		done, err := r.validateSchema(ctx, site, st, t.cands, 0, "mutant", &rep)
 		r.logf("mutants %d/%d: %s", i+1, len(targets), rep.Outcome)
 		r.res.Sites = append(r.res.Sites, rep)

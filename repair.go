@@ -85,6 +85,9 @@ type repairer struct {
 	// ranked are the candidates of the site being validated, in rank
 	// order, for the explanation.
 	ranked []candidate
+	// spec is the specification they were checked against (nil for the
+	// fallback's mutants).
+	spec *synth.Spec
 }
 
 // phaseOrder lists the phases in pipeline order.

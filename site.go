@@ -302,7 +302,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		return false, nil
 	}
 	r.logf("synthesis: %d examples (%d distinct), %d candidates: %s", rep.Examples, rep.Distinct, len(cands), describeCandidates(cands))
-	r.ranked = cands
+	r.ranked, r.spec = cands, spec
 	return r.validate(ctx, site, st, cands, rep)
 }
 

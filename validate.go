@@ -139,7 +139,7 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 	r.res.File = rep.File
 	r.res.Source = src
 	r.res.Diff = diff.Unified(rep.File, old, src)
-	r.res.Explanation = r.explain(st, c, rep, r.ranked)
+	r.res.Explanation = r.explain(site, st, c, rep, r.ranked, r.spec)
 	r.logf("patched %s:%d in %s", rep.File, site.Line, time.Since(r.start).Round(time.Millisecond))
 	return true, nil
 }
