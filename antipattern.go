@@ -31,6 +31,9 @@ import (
 //     most one test's recorded states have the expression at that value.
 //   - loop-counter: the candidate tests a loop counter for equality with a
 //     literal the code does not have (other than 0): one iteration.
+//   - magic-number: the candidate compares a value of a defined integer
+//     type (reflect.Kind, time.Month) with a number the code does not have:
+//     v.Kind() == 21 for reflect.Map.
 
 // candidate is a condition to validate at a site.
 type candidate struct {
@@ -115,6 +118,10 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
 				why = fmt.Sprintf("loop-counter: %s tests the loop counter %s against one iteration", n.Source(spec), spec.Inputs[other.Index].Expr)
 				return
 			}
+			if other.Op == synth.OpInput && isEnumInput(site, spec.Inputs[other.Index].Expr) && lit.Lit.Kind == synth.Int {
+				why = fmt.Sprintf("magic-number: %s compares %s, whose values have names, with the number %s", n.Source(spec), spec.Inputs[other.Index].Expr, lit.Lit.GoString())
+				return
+			}
 			if trivialLiteral(lit.Lit) {
 				continue
 			}
@@ -130,6 +137,12 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
 		}
 	})
 	return why
+}
+
+// isEnumInput reports whether the observed expression expr of site has a
+// defined integer type (collect.Observed.Enum).
+func isEnumInput(site collect.Site, expr string) bool {
+	return slices.ContainsFunc(site.Observed, func(o collect.Observed) bool { return o.Expr == expr && o.Enum })
 }
 
 // testsAt returns the tests (example origins) whose recorded states give

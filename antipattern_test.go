@@ -26,6 +26,8 @@ func TestAntiPattern(t *testing.T) {
 		return collect.Site{Kind: collect.Cond, Original: orig, Then: then, LoopVars: []string{"i"}}
 	}
 	guard := collect.Site{Kind: collect.Guard, Original: "use(x)", LoopVars: []string{"i"}}
+	enum := guard
+	enum.Observed = []collect.Observed{{Expr: "x", Kind: collect.KindInt, Enum: true}}
 	panics := &collect.Branch{Panics: true, Exits: true}
 	errs := &collect.Branch{ReturnsError: true, Exits: true}
 	derefs := &collect.Branch{Derefs: []string{"p"}}
@@ -51,6 +53,8 @@ func TestAntiPattern(t *testing.T) {
 		{"literal 1 is not invented", guard, "y == 1", ""},
 		{"loop counter against one iteration", guard, "i == 3", "loop-counter"},
 		{"loop counter against 0", guard, "i == 0", ""},
+		{"named kind against a number", enum, "x == 3 && y > 0", "magic-number"},
+		{"plain int against the same number", guard, "x == 3 && y > 0", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			term, err := synth.ParseTerm(spec, tc.cand)

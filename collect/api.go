@@ -70,6 +70,9 @@ type Observed struct {
 	// Char reports an integer of type byte or rune: a synthesized
 	// condition compares it with a character literal ('_', not 95).
 	Char bool `json:",omitempty"`
+	// Enum reports an integer of a defined type other than byte and rune
+	// (reflect.Kind, time.Month): its values have names.
+	Enum bool `json:",omitempty"`
 	// Call reports a call (see calls.go): a snapshot run that times out
 	// is run again without them (Run.NoCalls).
 	Call bool `json:",omitempty"`

@@ -164,7 +164,7 @@ func (o *observer) methodCalls(r typedExpr, yield func(Observed)) {
 			res := sig.Results().At(0).Type()
 			call := r.expr + "." + m.Name() + "()"
 			if k := kindOf(res); k != 0 {
-				yield(Observed{Expr: call, Kind: k})
+				yield(Observed{Expr: call, Kind: k, Enum: isEnum(res)})
 			} else if types.Identical(res, types.Universe.Lookup("error").Type()) {
 				yield(Observed{Expr: call + " != nil", Kind: KindBool})
 			}

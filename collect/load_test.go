@@ -337,8 +337,18 @@ func TestThenBranch(t *testing.T) {
 		`n.next != nil && xs[i] > 0: {Panics:false ReturnsError:false Exits:false Derefs:[n.next n]} loops=["i"]`,
 		`k > 2: {Panics:false ReturnsError:false Exits:true Derefs:[]} loops=[]`,
 		`x == j: {Panics:false ReturnsError:false Exits:true Derefs:[]} loops=["j"]`,
+		`c > 0 && n > 0: {Panics:false ReturnsError:false Exits:true Derefs:[]} loops=[]`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("branches:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A defined integer type is an enum; byte is not.
+	last := f.prog.Sites[len(f.prog.Sites)-1]
+	enums := map[string]bool{}
+	for _, o := range last.Observed {
+		enums[o.Expr] = o.Enum
+	}
+	if !enums["c"] || enums["n"] {
+		t.Errorf("enums at `%s`: %v", last.Original, enums)
 	}
 }

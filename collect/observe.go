@@ -155,7 +155,7 @@ func (o *observer) addValue(values, derived *[]Observed, expr, nilGuard string, 
 		return
 	}
 	if k := kindOf(t); k != 0 {
-		o.add(values, Observed{Expr: expr, Kind: k, NilGuard: nilGuard, Char: isChar(t)})
+		o.add(values, Observed{Expr: expr, Kind: k, NilGuard: nilGuard, Char: isChar(t), Enum: isEnum(t)})
 		if k == KindString {
 			o.add(derived, Observed{Expr: "len(" + expr + ")", Kind: KindInt, NilGuard: nilGuard})
 		}
@@ -186,6 +186,18 @@ func (o *observer) addFields(g *obsGroups, expr, nilGuard string, st *types.Stru
 // type).
 func isChar(t types.Type) bool {
 	return types.Identical(t, types.Typ[types.Byte]) || types.Identical(t, types.Typ[types.Rune])
+}
+
+// isEnum reports a defined integer type other than byte and rune
+// (reflect.Kind, time.Month, a package's own iota type): its values have
+// names, and a literal compared with it is a magic number.
+func isEnum(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	b, ok := n.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
 }
 
 // kindOf maps a type with a basic underlying type to its ValueKind, 0 for
@@ -473,7 +485,7 @@ func (o *observer) operands(kind SiteKind, node, root ast.Node, ops *[]Observed)
 			return true
 		}
 		if k := kindOf(tv.Type); k != 0 {
-			o.add(ops, Observed{Expr: types.ExprString(e), Kind: k, NilGuard: o.nilGuard(e), Char: isChar(tv.Type)})
+			o.add(ops, Observed{Expr: types.ExprString(e), Kind: k, NilGuard: o.nilGuard(e), Char: isChar(tv.Type), Enum: isEnum(tv.Type)})
 		}
 		return true
 	})

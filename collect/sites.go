@@ -151,7 +151,7 @@ func (prog *Program) findSites(d *pkgData) {
 					}
 					ob := Observed{Expr: string(src[tf.Offset(a.exprs[0].Pos()):tf.Offset(a.exprs[0].End())]), Kind: a.kind}
 					if tv, ok := info.Types[a.exprs[0]]; ok {
-						ob.Char = isChar(tv.Type)
+						ob.Char, ob.Enum = isChar(tv.Type), isEnum(tv.Type)
 					}
 					obs = append(obs, ob)
 				}
