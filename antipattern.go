@@ -16,7 +16,9 @@ import (
 // Anti-patterns (Tan et al., FSE 2016): a candidate that passes the suite
 // may still be a patch no maintainer would merge. Each rule below rejects
 // such a candidate before it is validated, and says why; the rejections
-// are in the site's report (SiteReport.Rejected).
+// are in the site's report (SiteReport.Rejected). One rule, unrelated,
+// only ranks the candidate last at its site: developers do rewrite a
+// condition whole (`!tagged` became `explicitName == ""` in go-toml).
 //
 //   - guard-deleted: at an if whose branch panics or returns an error, the
 //     candidate no longer reads one of the original's operands (the check
@@ -43,7 +45,14 @@ type candidate struct {
 	term *synth.Term
 	// method is "synthesis" or "mutation".
 	method string
+	// unrelated marks a candidate that shares none of the original's
+	// variables (ranked last; see ruleUnrelated).
+	unrelated bool
 }
+
+// ruleUnrelated names the anti-pattern that ranks last instead of
+// rejecting.
+const ruleUnrelated = "unrelated"
 
 // antiPattern returns the rule c breaks at site and why, or "" when it
 // breaks none. spec may be nil (no recorded states: the rules that need
@@ -83,7 +92,7 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr) string {
 	}
 	if shared := namesOf(orig); len(shared) > 0 {
 		if !slices.ContainsFunc(namesOf(cand), func(n string) bool { return slices.Contains(shared, n) }) {
-			return "unrelated: shares none of the original's variables (" + strings.Join(shared, ", ") + ")"
+			return ruleUnrelated + ": shares none of the original's variables (" + strings.Join(shared, ", ") + ")"
 		}
 	}
 	candNil := nilChecks(cand)
@@ -122,7 +131,7 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
 				why = fmt.Sprintf("magic-number: %s compares %s, whose values have names, with the number %s", n.Source(spec), spec.Inputs[other.Index].Expr, lit.Lit.GoString())
 				return
 			}
-			if trivialLiteral(lit.Lit) {
+			if trivialLiteral(lit.Lit) || slices.ContainsFunc(spec.Constants, func(c synth.Constant) bool { return c.Value == lit.Lit }) {
 				continue
 			}
 			tests := testsAt(spec, other, lit.Lit, n.Op != synth.OpEq && n.Op != synth.OpNe)

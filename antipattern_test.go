@@ -1,6 +1,7 @@
 package nopol
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -121,5 +122,38 @@ func TestDifferences(t *testing.T) {
 		if got := strings.Join(differences(spec, orig, parse(tc.cand)), " | "); got != tc.want {
 			t.Errorf("differences(%q, %q) = %q, want %q", tc.orig, tc.cand, got, tc.want)
 		}
+	}
+}
+
+// TestRejectAntiPatterns checks that a breaking candidate is dropped and
+// noted, and an unrelated one only goes last.
+func TestRejectAntiPatterns(t *testing.T) {
+	spec := &synth.Spec{
+		Inputs:    []synth.Input{{Expr: "x", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}},
+		Constants: []synth.Constant{{Expr: "5", Value: synth.IntValue(5)}},
+		Examples: []synth.Example{
+			{Origin: "TestA", Values: []synth.Value{synth.IntValue(7), synth.BoolValue(false)}},
+			{Origin: "TestB", Values: []synth.Value{synth.IntValue(2), synth.BoolValue(true)}},
+		},
+	}
+	var cands []candidate
+	for _, src := range []string{"p != nil", "x == 7", "x >= 5"} {
+		term, err := synth.ParseTerm(spec, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands = append(cands, candidate{src: src, term: term, method: "synthesis"})
+	}
+	site := collect.Site{Kind: collect.Cond, Original: "x > 5"}
+	var rep SiteReport
+	var got []string
+	for _, c := range (&repairer{}).rejectAntiPatterns(site, spec, cands, &rep) {
+		got = append(got, fmt.Sprintf("%s:%v", c.src, c.unrelated))
+	}
+	if strings.Join(got, " | ") != "x >= 5:false | p != nil:true" {
+		t.Errorf("kept %q", got)
+	}
+	if len(rep.Rejected) != 1 || !strings.HasPrefix(rep.Rejected[0], "x == 7: invented-constant") {
+		t.Errorf("rejected %q", rep.Rejected)
 	}
 }

@@ -126,6 +126,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 			medium = append(medium, fmt.Sprintf("fits %s", plural(e.Distinct, "distinct recorded state")))
 		}
 	}
+	if c.unrelated {
+		low = append(low, "shares none of the original condition's variables")
+	}
 	if rep.Kind == "cond" && c.method != "mutation" {
 		if d := synth.EditDistance(rep.Original, c.src); d <= maxCloseTokens {
 			high = append(high, "close to the original condition")

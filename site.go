@@ -357,17 +357,25 @@ func withMutants(synthesized, muts []candidate, original string) []candidate {
 }
 
 // rejectAntiPatterns drops the candidates that break an anti-pattern,
-// noting each in rep.Rejected.
+// noting each in rep.Rejected, and moves those that only share none of
+// the original's variables (ruleUnrelated) to the end: a developer
+// sometimes rewrites a condition whole, but a closer candidate comes first.
 func (r *repairer) rejectAntiPatterns(site collect.Site, spec *synth.Spec, cands []candidate, rep *SiteReport) []candidate {
-	return slices.DeleteFunc(cands, func(c candidate) bool {
+	var kept, last []candidate
+	for _, c := range cands {
 		why := antiPattern(site, spec, c)
-		if why == "" {
-			return false
+		switch {
+		case why == "":
+			kept = append(kept, c)
+		case strings.HasPrefix(why, ruleUnrelated+":"):
+			c.unrelated = true
+			last = append(last, c)
+		default:
+			rep.Rejected = append(rep.Rejected, c.src+": "+why)
+			r.logf("rejected `%s`: %s", c.src, why)
 		}
-		rep.Rejected = append(rep.Rejected, c.src+": "+why)
-		r.logf("rejected `%s`: %s", c.src, why)
-		return true
-	})
+	}
+	return append(kept, last...)
 }
 
 func describeCandidates(cands []candidate) string {
