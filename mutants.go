@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
@@ -98,7 +99,8 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 // mutants returns the first-order mutants of the Go condition cond: its
 // negation (a single comparison flipped, `!` removed, or `!(cond)`),
 // every comparison operator replaced by the others, every && and ||
-// swapped, every operand of && and || dropped and every `!` removed. They
+// swapped, every operand of && and || dropped, every `!` removed and every
+// integer literal moved by one (an off-by-one constant). They
 // are rendered as gofmt does (redundant parentheses dropped), without the
 // original and without duplicates, the fewest textual changes first (ties in the order above).
 // Ordered comparisons are not generated against nil, true or false;
@@ -157,6 +159,17 @@ func mutants(cond string) []string {
 		case *ast.UnaryExpr:
 			if e.Op == token.NOT {
 				at(func(slot *ast.Expr) { *slot = unparen((*slot).(*ast.UnaryExpr).X) })
+			}
+		case *ast.BasicLit:
+			v, err := strconv.ParseInt(e.Value, 0, 64)
+			if e.Kind != token.INT || err != nil {
+				continue
+			}
+			for _, w := range []int64{v + 1, v - 1} {
+				if w >= 0 { // -n is a unary minus over a literal: its n moves
+					lit := &ast.BasicLit{Kind: token.INT, Value: strconv.FormatInt(w, 10)}
+					at(func(slot *ast.Expr) { *slot = lit })
+				}
 			}
 		}
 	}
