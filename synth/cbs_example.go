@@ -1,4 +1,4 @@
-//go:build !noz3
+//go:build cgo && !noz3
 
 package synth
 
