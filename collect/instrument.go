@@ -342,7 +342,6 @@ func (b *Build) begin(ctx context.Context) (dir string, rctx context.Context, en
 	}, nil
 }
 
-// pkgDir returns the directory of package path.
 // PackageDir is the directory of the package with import path path (the
 // module root when it is not loaded).
 func (prog *Program) PackageDir(path string) string { return prog.pkgDir(path) }

@@ -85,7 +85,8 @@ type Value struct {
 	Missing bool    `json:"missing,omitempty"`
 }
 
-// BoolValue, IntValue, FloatValue and StringValue build Values.
+// BoolValue builds a Value, as IntValue, FloatValue, StringValue and
+// MissingValue do.
 func BoolValue(b bool) Value     { return Value{Kind: Bool, Bool: b} }
 func IntValue(i int64) Value     { return Value{Kind: Int, Int: i} }
 func FloatValue(f float64) Value { return Value{Kind: Float, Float: f} }

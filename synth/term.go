@@ -55,7 +55,7 @@ type Term struct {
 	Lit   Value   // for OpLit
 }
 
-// Input, Const, Lit, Not and Bin build Terms.
+// InputTerm builds a Term, as ConstTerm, LitTerm, NotTerm and BinTerm do.
 func InputTerm(i int) *Term           { return &Term{Op: OpInput, Index: i} }
 func ConstTerm(i int) *Term           { return &Term{Op: OpConst, Index: i} }
 func LitTerm(v Value) *Term           { return &Term{Op: OpLit, Lit: v} }

@@ -105,11 +105,11 @@ type Row struct {
 
 // Increase is the relative increase of purely covered sites, in percent;
 // ok is false when none was purely covered before.
-func (r Row) Increase() (pct float64, ok bool) {
-	if r.PureBefore == 0 {
+func (row Row) Increase() (pct float64, ok bool) {
+	if row.PureBefore == 0 {
 		return 0, false
 	}
-	return 100 * float64(r.PureAfter-r.PureBefore) / float64(r.PureBefore), true
+	return 100 * float64(row.PureAfter-row.PureBefore) / float64(row.PureBefore), true
 }
 
 // Report is the result of Analyze.

@@ -83,7 +83,8 @@ func (ctx *Context) check(op string) {
 // Sort is the type of a term: Bool, Int or Real.
 type Sort struct{ s C.Z3_sort }
 
-// BoolSort, IntSort and RealSort return the sorts of ctx.
+// BoolSort returns the bool sort of ctx; IntSort and RealSort the
+// integer and real sorts.
 func (ctx *Context) BoolSort() Sort { return ctx.boolSort }
 func (ctx *Context) IntSort() Sort  { return ctx.intSort }
 func (ctx *Context) RealSort() Sort { return ctx.realSort }
@@ -207,7 +208,7 @@ func (x Expr) Eq(y Expr) Expr { return x.ctx.expr(C.Z3_mk_eq(x.ctx.c, x.a, y.a),
 // Ne is x ≠ y.
 func (x Expr) Ne(y Expr) Expr { return x.ctx.Distinct(x, y) }
 
-// Lt, Le, Gt and Ge compare arithmetic terms of the same sort.
+// Lt compares arithmetic terms of the same sort, as Le, Gt and Ge do.
 func (x Expr) Lt(y Expr) Expr { return x.ctx.expr(C.Z3_mk_lt(x.ctx.c, x.a, y.a), "lt") }
 func (x Expr) Le(y Expr) Expr { return x.ctx.expr(C.Z3_mk_le(x.ctx.c, x.a, y.a), "le") }
 func (x Expr) Gt(y Expr) Expr { return x.ctx.expr(C.Z3_mk_gt(x.ctx.c, x.a, y.a), "gt") }
