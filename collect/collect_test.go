@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/nopol-go/nopol/internal/gotest"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // extract writes testdata/name.txtar into a temp dir and returns it. The

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/nopol-go/nopol"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 func TestFixUsage(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/nopol-go/nopol/internal/gotest"
 	"github.com/nopol-go/nopol/internal/purify"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var updatePurify = flag.Bool("update-purify", false, "rewrite the golden sections of testdata/purify")

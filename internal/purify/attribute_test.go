@@ -12,7 +12,7 @@ import (
 
 	"github.com/dave/dst/decorator"
 	"github.com/nopol-go/nopol/internal/gotest"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 func TestParseOutput(t *testing.T) {

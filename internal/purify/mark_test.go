@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/dave/dst/decorator"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden sections of testdata")

@@ -12,7 +12,7 @@ import (
 
 	"github.com/dave/dst/decorator"
 	"github.com/nopol-go/nopol/internal/gotest"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // TestSplit splits every test of the test files of each testdata/split
