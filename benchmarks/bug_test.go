@@ -124,14 +124,14 @@ func TestPatchRoundTrip(t *testing.T) {
 }
 
 func TestParseTestJSON(t *testing.T) {
-	out := `{"Action":"run","Test":"TestA"}
-{"Action":"pass","Test":"TestA"}
-{"Action":"run","Test":"TestB"}
-{"Action":"run","Test":"TestB/sub"}
-{"Action":"fail","Test":"TestB/sub"}
-{"Action":"fail","Test":"TestB"}
-{"Action":"run","Test":"TestC"}
-{"Action":"skip","Test":"TestD"}
+	out := `{"Package":"p","Action":"run","Test":"TestA"}
+{"Package":"p","Action":"pass","Test":"TestA"}
+{"Package":"p","Action":"run","Test":"TestB"}
+{"Package":"p","Action":"run","Test":"TestB/sub"}
+{"Package":"p","Action":"fail","Test":"TestB/sub"}
+{"Package":"p","Action":"fail","Test":"TestB"}
+{"Package":"p","Action":"run","Test":"TestC"}
+{"Package":"p","Action":"skip","Test":"TestD"}
 `
 	tr := parseTestJSON([]byte(out))
 	if !slices.Equal(tr.Passed, []string{"TestA", "TestD"}) || !slices.Equal(tr.Failed, []string{"TestB", "TestC"}) {

@@ -1,7 +1,6 @@
 package benchmarks
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nopol-go/nopol/internal/gotest"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -161,31 +161,25 @@ func GoTest(ctx context.Context, r *Runner, dir, pkg, run string, extra ...strin
 	return tr, nil
 }
 
-// parseTestJSON reads the events of 'go test -json'.
+// parseTestJSON reads the events of 'go test -json' (gotest's one
+// parser): the top-level tests that passed or were skipped, and those that
+// failed or never finished (crashed or killed), by name.
 func parseTestJSON(data []byte) *TestRun {
-	status := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var ev struct{ Action, Test string }
-		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Test == "" || strings.Contains(ev.Test, "/") {
-			continue
-		}
-		switch ev.Action {
-		case "pass", "fail", "skip":
-			status[ev.Test] = ev.Action
-		case "run":
-			if _, ok := status[ev.Test]; !ok {
-				status[ev.Test] = "run"
+	events, _ := gotest.ParseEvents(data) // a scanner error keeps what was read
+	status := map[string]bool{}          // passed, by test name
+	for _, p := range gotest.Summarize(events) {
+		for _, t := range p.Tests {
+			ok := t.Action == "pass" || t.Action == "skip"
+			if prev, seen := status[t.Test]; !seen || prev {
+				status[t.Test] = ok
 			}
 		}
 	}
 	tr := &TestRun{}
-	for t, s := range status {
-		switch s {
-		case "pass", "skip":
+	for t, ok := range status {
+		if ok {
 			tr.Passed = append(tr.Passed, t)
-		case "fail", "run": // "run" without an end: crashed or killed
+		} else {
 			tr.Failed = append(tr.Failed, t)
 		}
 	}
