@@ -166,7 +166,7 @@ func GoTest(ctx context.Context, r *Runner, dir, pkg, run string, extra ...strin
 // failed or never finished (crashed or killed), by name.
 func parseTestJSON(data []byte) *TestRun {
 	events, _ := gotest.ParseEvents(data) // a scanner error keeps what was read
-	status := map[string]bool{}          // passed, by test name
+	status := map[string]bool{}           // passed, by test name
 	for _, p := range gotest.Summarize(events) {
 		for _, t := range p.Tests {
 			ok := t.Action == "pass" || t.Action == "skip"
