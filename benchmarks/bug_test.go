@@ -82,6 +82,9 @@ func TestNormalizeCond(t *testing.T) {
 		{"!(a == b && c)", "a != b || !c"},
 		{"((a)) != b", "b != a"},
 		{"!!ok", "ok"},
+		{"len(s) >= 2", "len(s) > 1"},
+		{"0 >= len(s)", "len(s) < 1"},
+		{"!(len(s) < 3)", "len(s) > 2"},
 	} {
 		if na, nb := NormalizeCond(c.a), NormalizeCond(c.b); na != nb {
 			t.Errorf("NormalizeCond(%q) = %q, NormalizeCond(%q) = %q: want equal", c.a, na, c.b, nb)
@@ -91,6 +94,8 @@ func TestNormalizeCond(t *testing.T) {
 		{"a > b", "a >= b"},
 		{"a && b", "a || b"},
 		{"x < 1", "x < 2"},
+		// x may be a float: x >= 2 is not x > 1.
+		{"x >= 2", "x > 1"},
 	} {
 		if NormalizeCond(c.a) == NormalizeCond(c.b) {
 			t.Errorf("NormalizeCond(%q) == NormalizeCond(%q)", c.a, c.b)

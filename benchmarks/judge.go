@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -210,6 +211,11 @@ func normExpr(e ast.Expr, neg bool) ast.Expr {
 				op, l, r = token.LSS, r, l
 			case token.GEQ:
 				op, l, r = token.LEQ, r, l
+			}
+			if op == token.LEQ {
+				op, l, r = strictLen(l, r)
+			}
+			switch op {
 			case token.EQL, token.NEQ:
 				ps := []ast.Expr{l, r}
 				sort.Slice(ps, func(i, j int) bool { return exprKey(ps[i]) < exprKey(ps[j]) })
@@ -222,6 +228,44 @@ func normExpr(e ast.Expr, neg bool) ast.Expr {
 		return &ast.UnaryExpr{Op: token.NOT, X: paren(e)}
 	}
 	return e
+}
+
+// strictLen turns l <= r into l < r+1 (or l-1 < r) when one side is an
+// integer literal and the other a len or cap call, where that is the same
+// condition: len(s) >= 2 is len(s) > 1. Other operands may be floats.
+func strictLen(l, r ast.Expr) (token.Token, ast.Expr, ast.Expr) {
+	if c, ok := intLit(r); ok && isLenCall(l) {
+		return token.LSS, l, &ast.BasicLit{Kind: token.INT, Value: strconv.FormatInt(c+1, 10)}
+	}
+	if c, ok := intLit(l); ok && isLenCall(r) {
+		return token.LSS, &ast.BasicLit{Kind: token.INT, Value: strconv.FormatInt(c-1, 10)}, r
+	}
+	return token.LEQ, l, r
+}
+
+func intLit(e ast.Expr) (int64, bool) {
+	neg := false
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.SUB {
+		neg, e = true, u.X
+	}
+	lit, ok := e.(*ast.BasicLit)
+	if !ok || lit.Kind != token.INT {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(lit.Value, 0, 64)
+	if neg {
+		v = -v
+	}
+	return v, err == nil
+}
+
+func isLenCall(e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := call.Fun.(*ast.Ident)
+	return ok && (id.Name == "len" || id.Name == "cap")
 }
 
 func paren(e ast.Expr) ast.Expr {
