@@ -1,0 +1,485 @@
+package hookrt
+
+import (
+	nopoljson "encoding/json"
+	nopolflag "flag"
+	nopolos "os"
+	nopolstrconv "strconv"
+	nopolstrings "strings"
+	nopolsync "sync"
+	nopolatomic "sync/atomic"
+)
+
+// NopolValue is one observed value, encoded as collect.Value.
+type NopolValue struct {
+	K int     "json:\"k\""
+	B bool    "json:\"b,omitempty\""
+	I int64   "json:\"i,omitempty\""
+	F float64 "json:\"f,omitempty\""
+	S string  "json:\"s,omitempty\""
+	M bool    "json:\"m,omitempty\""
+}
+
+type nopolRecord struct {
+	S int          "json:\"s\""
+	O bool         "json:\"o\""
+	V []NopolValue "json:\"v,omitempty\""
+	G int64        "json:\"g\""
+	I int64        "json:\"i\""
+	N int64        "json:\"n,omitempty\""
+}
+
+type nopolShared struct{ v []interface{} }
+
+func (*nopolShared) String() string     { return "" }
+func (*nopolShared) Set(string) error   { return nil }
+func (s *nopolShared) Get() interface{} { return s.v }
+
+const nopolMaxString = 4096
+
+// nopolNumSites is the number of sites of the program (site IDs are below).
+const nopolNumSites = 1 // the number of sites: written by the generator
+
+var (
+	nopolOnce     nopolsync.Once
+	nopolMode     int        // 0 plain, 1 cover, 2 snapshot
+	nopolForce    []int8     // per site: 0 not forced, 1 forced false, 2 forced true
+	nopolReturn   []int      // per site: a forced false leaves by exit k-1 (0: skips)
+	nopolSites    []bool     // per site: recorded in snapshot mode
+	nopolAnyForce bool       // whether any site is forced
+	nopolSegOnly  bool       // forcing applies only within nopolSegs
+	nopolSegs     [][2]int64 // constituents (segment, iteration; -1 any)
+	nopolCap      int64      = 200
+	nopolPrint    bool
+	nopolCurrent  *[2]int64 // segment, iteration; shared
+	nopolMu       *nopolsync.Mutex
+	nopolOut      *nopolos.File
+	nopolCounts   [][3]int64 // per site: false count, true count, lines written
+	nopolLast     [][2]int64 // per site and outcome: the constituent last written
+	nopolSeen     map[[4]int64]bool
+	// nopolFlip is, per site, the evaluation (from 1) whose outcome is
+	// negated (NOPOL_FLIP "id:k"), 0 for none; nopolEvals counts the
+	// evaluations of each site.
+	nopolFlip  []int64
+	nopolEvals []int64
+	// nopolNoCalls leaves observed calls out (NOPOL_NOCALLS).
+	nopolNoCalls bool
+	// nopolObserving counts the snapshots being evaluated, shared: a call
+	// observed at a site may reach other sites, which then neither record
+	// nor snapshot nor apply forcing.
+	nopolObserving *int32
+)
+
+// nopolInObservation reports whether a snapshot is being evaluated.
+func nopolInObservation() bool {
+	return nopolObserving != nil && nopolatomic.LoadInt32(nopolObserving) > 0
+}
+
+// NopolCand selects the candidate of a schema binary (NOPOL_CAND).
+var NopolCand = nopolAtoi(nopolos.Getenv("NOPOL_CAND"), -1)
+
+func nopolAtoi(s string, def int) int {
+	n, err := nopolstrconv.Atoi(nopolstrings.TrimSpace(s))
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+func nopolIDs(s string) map[int]bool {
+	m := map[int]bool{}
+	for _, f := range nopolstrings.Split(s, ",") {
+		if f = nopolstrings.TrimSpace(f); f == "" {
+			continue
+		}
+		id, val, ok := nopolstrings.Cut(f, "=")
+		v := !ok || val == "true"
+		if n, err := nopolstrconv.Atoi(id); err == nil {
+			m[n] = v
+		}
+	}
+	return m
+}
+
+// nopolState is shared by the hook copies of all instrumented packages
+// in the binary. As a package variable it is initialised, in the init
+// goroutine, before any variable whose initializer reaches a hook
+// function (through nopolSetup), so the registration never races.
+var nopolState = nopolShare()
+
+func nopolShare() []interface{} {
+	const key = "nopol.shared.state"
+	if f := nopolflag.Lookup(key); f != nil {
+		if g, ok := f.Value.(nopolflag.Getter); ok {
+			if v, ok := g.Get().([]interface{}); ok && len(v) == 4 {
+				return v
+			}
+		}
+	}
+	var out *nopolos.File
+	if name := nopolos.Getenv("NOPOL_OUT"); name != "" {
+		out, _ = nopolos.OpenFile(name, nopolos.O_WRONLY|nopolos.O_APPEND|nopolos.O_CREATE, 0644)
+	}
+	v := []interface{}{&[2]int64{-1, -1}, new(nopolsync.Mutex), out, new(int32)}
+	nopolflag.Var(&nopolShared{v}, key, "nopol internal state")
+	return v
+}
+
+func nopolSetup() {
+	nopolCurrent, _ = nopolState[0].(*[2]int64)
+	nopolMu, _ = nopolState[1].(*nopolsync.Mutex)
+	nopolOut, _ = nopolState[2].(*nopolos.File)
+	nopolObserving, _ = nopolState[3].(*int32)
+	switch nopolos.Getenv("NOPOL_MODE") {
+	case "cover":
+		nopolMode = 1
+	case "snapshot":
+		nopolMode = 2
+	}
+	if nopolOut == nil {
+		nopolMode = 0
+	}
+	nopolForce = make([]int8, nopolNumSites)
+	nopolReturn = make([]int, nopolNumSites)
+	nopolSites = make([]bool, nopolNumSites)
+	for id, v := range nopolIDs(nopolos.Getenv("NOPOL_FORCE")) {
+		if id >= 0 && id < nopolNumSites {
+			nopolForce[id] = 1
+			if v {
+				nopolForce[id] = 2
+			}
+			nopolAnyForce = true
+		}
+	}
+	for _, f := range nopolstrings.Split(nopolos.Getenv("NOPOL_RETURN"), ",") {
+		id, k, _ := nopolstrings.Cut(f, ":")
+		n, err1 := nopolstrconv.Atoi(id)
+		e, err2 := nopolstrconv.Atoi(k)
+		if err1 == nil && err2 == nil && n >= 0 && n < nopolNumSites && e >= 0 {
+			nopolReturn[n] = e + 1
+		}
+	}
+	nopolNoCalls = nopolos.Getenv("NOPOL_NOCALLS") == "1"
+	nopolFlip = make([]int64, nopolNumSites)
+	nopolEvals = make([]int64, nopolNumSites)
+	for _, f := range nopolstrings.Split(nopolos.Getenv("NOPOL_FLIP"), ",") {
+		id, k, ok := nopolstrings.Cut(f, ":")
+		n, err1 := nopolstrconv.Atoi(id)
+		e, err2 := nopolstrconv.Atoi(k)
+		if ok && err1 == nil && err2 == nil && n >= 0 && n < nopolNumSites && e > 0 {
+			nopolFlip[n] = int64(e)
+		}
+	}
+	for id := range nopolIDs(nopolos.Getenv("NOPOL_SITES")) {
+		if id >= 0 && id < nopolNumSites {
+			nopolSites[id] = true
+		}
+	}
+	segs := nopolos.Getenv("NOPOL_FORCE_SEG")
+	nopolSegOnly = segs != ""
+	for _, c := range nopolstrings.Split(segs, ",") {
+		if seg, iter, ok := nopolstrings.Cut(c, "."); ok && nopolAtoi(seg, -1) >= 0 {
+			nopolSegs = append(nopolSegs, [2]int64{int64(nopolAtoi(seg, -1)), int64(nopolAtoi(iter, -1))})
+		}
+	}
+	nopolCap = int64(nopolAtoi(nopolos.Getenv("NOPOL_CAP"), 200))
+	nopolPrint = nopolos.Getenv("NOPOL_PRINT_CONSTITUENTS") == "1"
+	nopolCounts = make([][3]int64, nopolNumSites)
+	nopolLast = make([][2]int64, nopolNumSites)
+	nopolSeen = map[[4]int64]bool{}
+}
+
+// NopolSegment marks the start of top-level statement k of a test
+// function; the iteration restarts at 0.
+func NopolSegment(k int) {
+	nopolOnce.Do(nopolSetup)
+	nopolatomic.StoreInt64(&nopolCurrent[1], 0)
+	nopolatomic.StoreInt64(&nopolCurrent[0], int64(k))
+	if nopolPrint {
+		nopolos.Stdout.WriteString("nopol-constituent " + nopolstrconv.Itoa(k) + " 0\n")
+	}
+}
+
+// NopolIteration marks the start of the next iteration of a top-level
+// table loop of a test function.
+func NopolIteration() {
+	nopolOnce.Do(nopolSetup)
+	i := nopolatomic.AddInt64(&nopolCurrent[1], 1)
+	if nopolPrint {
+		seg := nopolatomic.LoadInt64(&nopolCurrent[0])
+		nopolos.Stdout.WriteString("nopol-constituent " + nopolstrconv.FormatInt(seg, 10) + " " + nopolstrconv.FormatInt(i, 10) + "\n")
+	}
+}
+
+// nopolForced returns the forced outcome of site id, if it is forced in
+// the current test constituent.
+func nopolForced(id int) (value, forced bool) {
+	if !nopolAnyForce || id < 0 || id >= len(nopolForce) || nopolForce[id] == 0 {
+		return false, false
+	}
+	value, forced = nopolForce[id] == 2, true
+	if nopolSegOnly {
+		seg, iter := nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])
+		forced = false
+		for _, c := range nopolSegs {
+			if c[0] == seg && (c[1] < 0 || c[1] == iter) {
+				forced = true
+				break
+			}
+		}
+	}
+	return value, forced
+}
+
+// NopolCond evaluates the condition of site id, or returns its forced
+// value without evaluating it.
+func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue) bool {
+	nopolOnce.Do(nopolSetup)
+	if nopolInObservation() {
+		return cond()
+	}
+	var vals []NopolValue
+	if nopolMode == 2 && snap != nil && nopolWantValues(id) {
+		vals = nopolSnapshot(kinds, snap)
+	}
+	v, forced := nopolForced(id)
+	if !forced {
+		v = nopolFlipped(id, cond())
+	}
+	if nopolMode != 0 {
+		nopolRecordEval(id, v, vals)
+	}
+	return v
+}
+
+// nopolFlipped counts an evaluation of site id and returns v, negated at
+// the evaluation NOPOL_FLIP names.
+func nopolFlipped(id int, v bool) bool {
+	if id < 0 || id >= len(nopolFlip) || nopolFlip[id] == 0 {
+		return v
+	}
+	if nopolatomic.AddInt64(&nopolEvals[id], 1) == nopolFlip[id] {
+		return !v
+	}
+	return v
+}
+
+// NopolCondA is NopolCond for a condition with atoms (see siteWraps):
+// cond records them into the slice it is given, when not nil. In
+// snapshot runs the atoms come first in the recorded values, missing
+// when the evaluation does not reach them; a forced condition is still
+// evaluated there, under recover, for its atoms, and its value ignored.
+func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap func(int) NopolValue) bool {
+	nopolOnce.Do(nopolSetup)
+	if nopolInObservation() {
+		return cond(nil)
+	}
+	v, forced := nopolForced(id)
+	if nopolMode != 2 || !nopolWantValues(id) {
+		if !forced {
+			v = nopolFlipped(id, cond(nil))
+		}
+		if nopolMode != 0 {
+			nopolRecordEval(id, v, nil)
+		}
+		return v
+	}
+	vals := make([]NopolValue, len(akinds), len(akinds)+len(kinds))
+	for i := 0; i < len(akinds); i++ {
+		vals[i] = NopolValue{K: nopolstrings.IndexByte("bifs", akinds[i]) + 1, M: true}
+	}
+	if snap != nil {
+		vals = append(vals, nopolSnapshot(kinds, snap)...)
+	}
+	if forced {
+		nopolTry(cond, vals[:len(akinds)])
+	} else {
+		v = nopolFlipped(id, cond(vals[:len(akinds)]))
+	}
+	nopolRecordEval(id, v, vals)
+	return v
+}
+
+// nopolTry evaluates a forced condition for its atoms; a panic leaves
+// the atoms it did not reach missing.
+func nopolTry(cond func([]NopolValue) bool, atoms []NopolValue) {
+	defer func() { recover() }()
+	cond(atoms)
+}
+
+// NopolAPB records bool atom k of a condition into a, if not nil.
+func NopolAPB(a []NopolValue, k int, v bool) bool {
+	if a != nil {
+		a[k] = NopolValue{K: 1, B: v}
+	}
+	return v
+}
+
+// NopolAPI records int atom k of a condition into a, if not nil.
+func NopolAPI(a []NopolValue, k int, v int) int {
+	if a != nil {
+		a[k] = NopolValue{K: 2, I: int64(v)}
+	}
+	return v
+}
+
+// NopolAPF records float64 atom k of a condition into a, if not nil.
+func NopolAPF(a []NopolValue, k int, v float64) float64 {
+	if a != nil {
+		a[k] = NopolF(v)
+	}
+	return v
+}
+
+// NopolAPS records string atom k of a condition into a, if not nil.
+func NopolAPS(a []NopolValue, k int, v string) string {
+	if a != nil {
+		a[k] = NopolS(v)
+	}
+	return v
+}
+
+// NopolGuard says what to do with the statement of site id: 0 run it,
+// 1 skip it, 2+k leave by the site's exit k.
+func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
+	nopolOnce.Do(nopolSetup)
+	if nopolInObservation() {
+		return 0
+	}
+	var vals []NopolValue
+	if nopolMode == 2 && snap != nil && nopolWantValues(id) {
+		vals = nopolSnapshot(kinds, snap)
+	}
+	run, forced := nopolForced(id)
+	if !forced && !nopolFlipped(id, true) {
+		run, forced = false, true // the evaluation NOPOL_FLIP names leaves
+	}
+	act := 0
+	if forced && !run {
+		act = 1
+		if id >= 0 && id < len(nopolReturn) && nopolReturn[id] > 0 {
+			act = 1 + nopolReturn[id]
+		}
+	}
+	if nopolMode != 0 {
+		nopolRecordEval(id, act == 0, vals)
+	}
+	return act
+}
+
+func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
+	if id < 0 || id >= len(nopolCounts) || (nopolMode == 2 && !nopolSites[id]) {
+		return
+	}
+	seg, iter := nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])
+	o := 0
+	if outcome {
+		o = 1
+	}
+	c := &nopolCounts[id] // false count, true count, lines written
+	n := nopolatomic.AddInt64(&c[o], 1)
+	// Fast path, without the lock: nothing new to write.
+	key := (seg+1)<<34 | (iter+1)<<2 | int64(o) + 1
+	written := nopolatomic.LoadInt64(&c[2])
+	if written >= nopolCap || (nopolMode == 1 && nopolatomic.LoadInt64(&nopolLast[id][o]) == key) {
+		if n&(n-1) == 0 {
+			// Counts are written at powers of two.
+			nopolWrite(nopolRecord{S: id, O: outcome, G: seg, I: iter, N: n})
+		}
+		return
+	}
+	nopolMu.Lock()
+	write := nopolatomic.LoadInt64(&c[2]) < nopolCap
+	if write && nopolMode == 1 {
+		// Coverage: one line per distinct constituent and outcome.
+		nopolatomic.StoreInt64(&nopolLast[id][o], key)
+		k := [4]int64{int64(id), int64(o), seg, iter}
+		write = !nopolSeen[k]
+		nopolSeen[k] = true
+	}
+	if write {
+		nopolatomic.AddInt64(&c[2], 1)
+	}
+	nopolMu.Unlock()
+	switch {
+	case write:
+		nopolWrite(nopolRecord{S: id, O: outcome, V: vals, G: seg, I: iter})
+	case n&(n-1) == 0:
+		nopolWrite(nopolRecord{S: id, O: outcome, G: seg, I: iter, N: n})
+	}
+}
+
+// nopolWantValues reports whether the values of site id are recorded at
+// this evaluation: a snapshot site under its line cap.
+func nopolWantValues(id int) bool {
+	return id >= 0 && id < len(nopolCounts) && nopolSites[id] && nopolatomic.LoadInt64(&nopolCounts[id][2]) < nopolCap
+}
+
+// nopolWrite appends one record line to the output with a single write.
+func nopolWrite(rec nopolRecord) {
+	line, err := nopoljson.Marshal(rec)
+	if err != nil {
+		return
+	}
+	nopolMu.Lock()
+	nopolOut.Write(append(line, '\n'))
+	nopolMu.Unlock()
+}
+
+// nopolSnapshot evaluates the observed values of a site; a value whose
+// evaluation panics (a nil pointer, a division by zero) is missing.
+// A kind letter in upper case marks an observed call: with NOPOL_NOCALLS
+// set (a run again after a snapshot run timed out, maybe in a call that
+// never ends) it is missing, not evaluated.
+func nopolSnapshot(kinds string, snap func(int) NopolValue) []NopolValue {
+	vals := make([]NopolValue, len(kinds))
+	if nopolObserving != nil {
+		nopolatomic.AddInt32(nopolObserving, 1)
+		defer nopolatomic.AddInt32(nopolObserving, -1)
+	}
+	for i := range vals {
+		if nopolNoCalls && kinds[i] >= 'A' && kinds[i] <= 'Z' {
+			vals[i] = nopolMissing(kinds[i])
+			continue
+		}
+		vals[i] = nopolEval(kinds, snap, i)
+	}
+	return vals
+}
+
+func nopolMissing(kind byte) NopolValue {
+	return NopolValue{K: nopolstrings.IndexByte("bifs", kind|0x20) + 1, M: true}
+}
+
+func nopolEval(kinds string, snap func(int) NopolValue, i int) (v NopolValue) {
+	defer func() {
+		if recover() != nil {
+			v = nopolMissing(kinds[i])
+		}
+	}()
+	return snap(i)
+}
+
+// NopolI observes an integer.
+func NopolI(i int64) NopolValue { return NopolValue{K: 2, I: i} }
+
+// NopolF observes a float.
+// NaN and the infinities are missing values: JSON has no number for
+// them (a record holding one would be lost), nor the solver.
+func NopolF(f float64) NopolValue {
+	if f-f != 0 {
+		return NopolValue{K: 3, M: true}
+	}
+	return NopolValue{K: 3, F: f}
+}
+
+// NopolB observes a bool.
+func NopolB(b bool) NopolValue { return NopolValue{K: 1, B: b} }
+
+// NopolS observes a string, truncated to a bounded length.
+func NopolS(s string) NopolValue {
+	if len(s) > nopolMaxString {
+		s = s[:nopolMaxString]
+	}
+	return NopolValue{K: 4, S: s}
+}
