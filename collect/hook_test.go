@@ -2,8 +2,11 @@ package collect
 
 import (
 	"go/format"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nopol-go/nopol/internal/purify"
 )
 
 // TestHookSource checks that the generated hook files are gofmt-formatted
@@ -23,5 +26,10 @@ func TestHookSource(t *testing.T) {
 	} // The number of sites is written in (hookrt/hook.go has a stand-in).
 	if src := string(hookFile("p", 7, false)); !strings.Contains(src, "\nconst nopolNumSites = 7\n") || strings.Contains(src, "NopolAB") {
 		t.Errorf("hook without generics: nopolNumSites not written, or atom hooks present")
+	}
+	// The hook writes purify's constituent lines: NopolSegment(k) and the
+	// i-th NopolIteration print purify.ConstituentLine.
+	if n := strings.Count(hookRuntime, strconv.Quote(purify.ConstituentPrefix)); n != 2 {
+		t.Errorf("the hook writes %q %d times, want 2 (NopolSegment, NopolIteration)", purify.ConstituentPrefix, n)
 	}
 }

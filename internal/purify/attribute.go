@@ -30,8 +30,12 @@ type Location struct {
 // ParseOutput attributes each failure to the constituent running at the
 // time: this is how the failing iteration of a table-driven test is found.
 func ConstituentLine(segment, iteration int) string {
-	return fmt.Sprintf("nopol-constituent %d %d\n", segment, iteration)
+	return fmt.Sprintf("%s%d %d\n", ConstituentPrefix, segment, iteration)
 }
+
+// ConstituentPrefix starts every ConstituentLine; the hook
+// (collect/hookrt) writes it as a literal, checked by collect's tests.
+const ConstituentPrefix = "nopol-constituent "
 
 var (
 	// "    foo_test.go:12: message" (t.Error and friends, indented by
@@ -40,7 +44,7 @@ var (
 	// "\t/abs/path/foo_test.go:12 +0x1d" (a goroutine stack frame).
 	frameRE = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$`)
 	// The hook's constituent line.
-	constituentRE = regexp.MustCompile(`^nopol-constituent (\d+) (\d+)$`)
+	constituentRE = regexp.MustCompile(`^` + regexp.QuoteMeta(ConstituentPrefix) + `(\d+) (\d+)$`)
 )
 
 // ParseOutput returns the locations reported in the output of a go test
