@@ -90,9 +90,23 @@ type repairer struct {
 	spec *synth.Spec
 }
 
+// The phases of a repair, as Result.Phases names them.
+const (
+	phaseLoad       = "load"
+	phaseBaseline   = "baseline"
+	phaseInstrument = "instrument"
+	phaseCoverage   = "coverage"
+	phaseLocalize   = "localize"
+	phaseAngelic    = "angelic"
+	phaseSnapshot   = "snapshot"
+	phaseSynthesis  = "synthesis"
+	phaseValidation = "validation"
+	phaseVerify     = "verify"
+)
+
 // phaseOrder lists the phases in pipeline order.
-var phaseOrder = []string{"load", "baseline", "instrument", "coverage", "localize",
-	"angelic", "snapshot", "synthesis", "validation", "verify"}
+var phaseOrder = []string{phaseLoad, phaseBaseline, phaseInstrument, phaseCoverage, phaseLocalize,
+	phaseAngelic, phaseSnapshot, phaseSynthesis, phaseValidation, phaseVerify}
 
 func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 	if opts.Timeout <= 0 {
@@ -206,7 +220,7 @@ func (r *repairer) run(ctx context.Context) error {
 		}
 		return err
 	}
-	r.enter("instrument")
+	r.enter(phaseInstrument)
 	b := <-done
 	if b.err != nil {
 		return b.err // collect names the operation
@@ -218,7 +232,7 @@ func (r *repairer) run(ctx context.Context) error {
 	if err := r.coverage(ctx); err != nil {
 		return err
 	}
-	r.enter("localize")
+	r.enter(phaseLocalize)
 	ranked := r.localize()
 	if len(ranked) == 0 {
 		r.res.Reason = "no repair site is reached by the failing tests"
@@ -287,7 +301,7 @@ func (r *repairer) run(ctx context.Context) error {
 }
 
 func (r *repairer) load(ctx context.Context) error {
-	r.enter("load")
+	r.enter(phaseLoad)
 	dir, err := gotest.TempDir("nopol-check-")
 	if err != nil {
 		return &EnvError{Msg: fmt.Sprintf("making a temp dir: %v; set TMPDIR to a writable directory", err)}
@@ -330,7 +344,7 @@ func (r *repairer) baselineLimit() time.Duration {
 }
 
 func (r *repairer) baseline(ctx context.Context) error {
-	r.enter("baseline")
+	r.enter(phaseBaseline)
 	r.logf("baseline: running the tests of %s", plural(len(r.prog.Packages), "package"))
 	limit := r.baselineLimit()
 	results, err := r.c.Baseline(ctx, r.prog, limit)
@@ -421,7 +435,7 @@ func (r *repairer) baselineError(ctx context.Context, err error) error {
 // that passes there is flaky) and runs the passing ones, recording which
 // sites each reaches.
 func (r *repairer) coverage(ctx context.Context) error {
-	r.enter("coverage")
+	r.enter(phaseCoverage)
 	r.cover = map[testKey]collect.Result{}
 	r.failed = map[testKey][]angelic.Fragment{}
 	r.serial = map[testKey]bool{}

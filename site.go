@@ -104,7 +104,7 @@ func oneLine(s string) string {
 // searchSite runs the angelic search, the snapshots, synthesis and
 // validation at one site in one style.
 func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, rep *SiteReport) (bool, error) {
-	r.enter("angelic")
+	r.enter(phaseAngelic)
 	verdict, err := r.angelicSearch(ctx, site, st)
 	if err != nil {
 		return false, err
@@ -243,7 +243,7 @@ func counts(c [2]int) angelic.Counts {
 // specifyAndValidate records the examples of the site under needs,
 // synthesizes candidates and validates them.
 func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st style, needs []angelic.Need, rep *SiteReport) (bool, error) {
-	r.enter("snapshot")
+	r.enter(phaseSnapshot)
 	spec, sum, why, err := r.snapshot(ctx, site, st, needs)
 	if err != nil {
 		return false, err
@@ -270,7 +270,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		r.logf("snapshot: %s; searching over the original's operands only", why)
 	}
 
-	r.enter("synthesis")
+	r.enter(phaseSynthesis)
 	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout}
 	solved, err := synth.Solve(ctx, spec, opts)
 	if err != nil && ctx.Err() != nil {

@@ -19,7 +19,7 @@ import (
 // schema binary, run one by one, and the first that passes is checked as a
 // patched file in turn.
 func (r *repairer) validate(ctx context.Context, site collect.Site, st style, cands []candidate, rep *SiteReport) (bool, error) {
-	r.enter("validation")
+	r.enter(phaseValidation)
 	done, err := r.tryPatch(ctx, site, st, cands[0], fmt.Sprintf("candidate 1/%d", len(cands)), rep)
 	if err != nil || done || len(cands) == 1 {
 		if !done {
@@ -35,7 +35,7 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, ca
 // patched file; what names the sources in the progress ("candidate",
 // "mutant").
 func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st style, cands []candidate, from int, what string, rep *SiteReport) (bool, error) {
-	r.enter("validation")
+	r.enter(phaseValidation)
 	rest := cands[from:]
 	srcs := make([]string, len(rest))
 	for i, c := range rest {
@@ -51,7 +51,7 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 	}
 	defer schema.Close()
 	for k, c := range rest {
-		r.enter("validation")
+		r.enter(phaseValidation)
 		name := fmt.Sprintf("%s %d/%d", what, k+from+1, len(cands))
 		sr, err := schema.RunSuite(ctx, k)
 		r.res.Runs++
@@ -67,7 +67,7 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 		if !ok && !r.onlyInstrSensitive(site.Package, sr) {
 			continue
 		}
-		r.enter("verify")
+		r.enter(phaseVerify)
 		r.res.Candidates = r.res.Candidates[:len(r.res.Candidates)-1]
 		done, err := r.tryPatch(ctx, site, st, c, name+" as a patched file", rep)
 		if err != nil || done {
