@@ -3,13 +3,11 @@ package nopol
 import (
 	"context"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/internal/purify"
-	"github.com/nopol-go/nopol/synth"
 )
 
 // collector is what Repair needs of package collect; tests replace it with
@@ -170,69 +168,3 @@ type testKey struct{ pkg, name string }
 
 // id is the test's name in the angelic search, unique across packages.
 func (k testKey) id() string { return k.pkg + " " + k.name }
-
-// synthKind converts a collect kind.
-func synthKind(k collect.ValueKind) synth.Kind {
-	switch k {
-	case collect.KindBool:
-		return synth.Bool
-	case collect.KindInt:
-		return synth.Int
-	case collect.KindFloat:
-		return synth.Float
-	case collect.KindString:
-		return synth.String
-	}
-	return 0
-}
-
-// synthValue converts v, observed as an expression of kind k.
-func synthValue(v collect.Value, k collect.ValueKind) synth.Value {
-	sk := synthKind(k)
-	if v.Missing || (v.Kind != 0 && v.Kind != k) {
-		return synth.MissingValue(sk)
-	}
-	switch sk {
-	case synth.Bool:
-		return synth.BoolValue(v.Bool)
-	case synth.Int:
-		return synth.IntValue(v.Int)
-	case synth.Float:
-		return synth.FloatValue(v.Float)
-	case synth.String:
-		return synth.StringValue(v.Str)
-	}
-	return synth.MissingValue(sk)
-}
-
-// specInputs converts a site's observed expressions and constants. Inputs
-// of unknown kind are left out; keep maps input positions to Observed
-// indexes.
-func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constant, keep []int) {
-	for i, o := range site.Observed {
-		if k := synthKind(o.Kind); k != 0 && o.Expr != "" {
-			inputs = append(inputs, synth.Input{Expr: o.Expr, Kind: k, Char: o.Char})
-			keep = append(keep, i)
-		}
-	}
-	seen := map[string]bool{}
-	for _, c := range site.Constants {
-		k := synthKind(c.Value.Kind)
-		if k == 0 || c.Value.Missing || seen[c.Expr] {
-			continue
-		}
-		seen[c.Expr] = true
-		consts = append(consts, synth.Constant{Expr: c.Expr, Value: synthValue(c.Value, c.Value.Kind)})
-	}
-	return inputs, consts, keep
-}
-
-// stateKey renders values canonically, for equality of states.
-func stateKey(vals []synth.Value) string {
-	var b strings.Builder
-	for _, v := range vals {
-		b.WriteString(v.GoString())
-		b.WriteByte(0)
-	}
-	return b.String()
-}

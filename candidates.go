@@ -1,0 +1,165 @@
+package nopol
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nopol-go/nopol/angelic"
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
+)
+
+// Candidates at one site: synthesized from the spec, ranked with the
+// mutants of the original that fit it, anti-patterns left out, then
+// validated.
+
+// specifyAndValidate records the examples of the site under needs,
+// synthesizes candidates and validates them.
+func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st style, needs []angelic.Need, rep *SiteReport) (bool, error) {
+	r.enter(phaseSnapshot)
+	spec, sum, why, err := r.snapshot(ctx, site, st, needs)
+	if err != nil {
+		return false, err
+	}
+	rep.Examples, rep.Distinct = sum.Examples, sum.Distinct
+	if spec == nil {
+		rep.Outcome = why
+		return false, nil
+	}
+	// When every state needs the same outcome, any condition constant on
+	// them fits: only a change of the original condition, reading all of
+	// its operands, has a claim to be the fix.
+	var keep []int
+	if sum.Constant() {
+		ops := originalOperands(spec)
+		if len(ops) == 0 {
+			rep.Outcome = "no specification: " + why + " and the original's operands are not observed"
+			return false, nil
+		}
+		spec = project(spec, ops)
+		for i := range ops {
+			keep = append(keep, i)
+		}
+		r.logf("snapshot: %s; searching over the original's operands only", why)
+	}
+
+	r.enter(phaseSynthesis)
+	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout}
+	solved, err := synth.Solve(ctx, spec, opts)
+	if err != nil && ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	var cands []candidate
+	var dropped []string
+	for _, c := range solved {
+		if readsAll(c.Term, keep) {
+			cands = append(cands, candidate{src: c.Source, term: c.Term, method: "synthesis"})
+		} else {
+			dropped = append(dropped, c.Source)
+		}
+	}
+	if site.Kind == collect.Cond && !r.opts.NoMutants {
+		cands = withMutants(cands, r.agreeingMutants(site, spec, keep), site.Original)
+	}
+	cands = r.rejectAntiPatterns(site, spec, cands, rep)
+	switch {
+	case len(cands) > 0:
+	case len(rep.Rejected) > 0:
+		rep.Outcome = fmt.Sprintf("every candidate breaks an anti-pattern (%s)", strings.Join(rep.Rejected, " | "))
+		return false, nil
+	case err != nil:
+		rep.Outcome = "synthesis: " + err.Error()
+		return false, nil
+	default:
+		rep.Outcome = fmt.Sprintf("synthesis: no candidate reads all of the original's operands (%s)", strings.Join(dropped, " | "))
+		return false, nil
+	}
+	r.logf("synthesis: %d examples (%d distinct), %d candidates: %s", rep.Examples, rep.Distinct, len(cands), describeCandidates(cands))
+	r.ranked, r.spec = cands, spec
+	return r.validate(ctx, site, st, cands, rep)
+}
+
+// agreeingMutants are the mutants of site's original condition that give
+// every recorded state of spec its needed outcome (and read the inputs
+// keep, as synthesized candidates must).
+func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []int) []candidate {
+	var out []candidate
+	for _, src := range mutants(site.Original) {
+		t, err := synth.ParseTerm(spec, src)
+		if err != nil || !readsAll(t, keep) || !agrees(spec, t) {
+			continue
+		}
+		out = append(out, candidate{src: src, term: t, method: "mutation"})
+	}
+	return out
+}
+
+// agrees reports whether t gives every example of spec its Want.
+func agrees(spec *synth.Spec, t *synth.Term) bool {
+	for i := range spec.Examples {
+		v, err := t.Eval(spec, &spec.Examples[i])
+		if err != nil || v.Kind != synth.Bool || v.Bool != spec.Examples[i].Want {
+			return false
+		}
+	}
+	return true
+}
+
+// withMutants is one ranking of the synthesized candidates (in synth.Rank
+// order) and the mutants (fewest changes first): merged by token edit
+// distance to the original, a mutant first on a tie, so that a minimal
+// edit of the original is validated before a synthesized condition
+// further from it. A mutant that synthesis also found keeps its place
+// among the synthesized.
+func withMutants(synthesized, muts []candidate, original string) []candidate {
+	muts = slices.DeleteFunc(muts, func(m candidate) bool {
+		return slices.ContainsFunc(synthesized, func(c candidate) bool { return c.src == m.src })
+	})
+	out := make([]candidate, 0, len(synthesized)+len(muts))
+	i, j := 0, 0
+	for i < len(synthesized) || j < len(muts) {
+		if j < len(muts) && (i == len(synthesized) || synth.EditDistance(muts[j].src, original) <= synth.EditDistance(synthesized[i].src, original)) {
+			out = append(out, muts[j])
+			j++
+		} else {
+			out = append(out, synthesized[i])
+			i++
+		}
+	}
+	return out
+}
+
+// rejectAntiPatterns drops the candidates that break an anti-pattern,
+// noting each in rep.Rejected, and moves those that only share none of
+// the original's variables (ruleUnrelated) to the end: a developer
+// sometimes rewrites a condition whole, but a closer candidate comes first.
+func (r *repairer) rejectAntiPatterns(site collect.Site, spec *synth.Spec, cands []candidate, rep *SiteReport) []candidate {
+	var kept, last []candidate
+	for _, c := range cands {
+		why := antiPattern(site, spec, c)
+		switch {
+		case why == "":
+			kept = append(kept, c)
+		case strings.HasPrefix(why, ruleUnrelated+":"):
+			c.unrelated = true
+			last = append(last, c)
+		default:
+			rep.Rejected = append(rep.Rejected, c.src+": "+why)
+			r.logf("rejected `%s`: %s", c.src, why)
+		}
+	}
+	return append(kept, last...)
+}
+
+func describeCandidates(cands []candidate) string {
+	srcs := make([]string, len(cands))
+	for i, c := range cands {
+		srcs[i] = c.src
+		if c.method == "mutation" {
+			srcs[i] += " (mutant)"
+		}
+	}
+	return strings.Join(srcs, " | ")
+}

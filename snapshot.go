@@ -1,0 +1,256 @@
+package nopol
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/nopol-go/nopol/angelic"
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
+)
+
+// Snapshots: the states recorded at a site in the passing runs and the
+// failing runs with their angelic value, turned into a synthesis spec.
+
+// snapshot runs every test reaching the site in snapshot mode (failing
+// tests with their angelic value) and builds the synthesis spec, with a
+// summary of the examples. A nil spec comes with the reason; a spec whose
+// states all need one outcome (kept only when there is an original
+// condition) comes with that remark.
+func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, needs []angelic.Need) (*synth.Spec, angelic.Summary, string, error) {
+	var (
+		runs []collect.Run
+		keys []testKey
+	)
+	for _, nd := range needs {
+		k := r.failingByID[nd.Test]
+		runs = append(runs, r.forcedRun(k, site, st, nd.Force, collect.ModeSnapshot))
+		keys = append(keys, k)
+	}
+	nFailing := len(runs)
+	for _, k := range r.passing {
+		res, ok := r.cover[k]
+		if !ok {
+			continue
+		}
+		if c := res.Reached[site.ID]; c[0]+c[1] == 0 {
+			continue
+		}
+		runs = append(runs, collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeSnapshot, Sites: []int{site.ID}, ForceSegment: -1, Timeout: r.timeout(k)})
+		keys = append(keys, k)
+	}
+	r.logf("snapshot: running %s (%d failing with their angelic value)", plural(len(runs), "test"), nFailing)
+	results, err := r.runAll(ctx, runs)
+	r.res.Runs += len(runs)
+	if err != nil {
+		return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
+	}
+	// A run that timed out may be stuck in an observed call: run it
+	// again with the calls left out (missing values).
+	if slices.ContainsFunc(site.Observed, func(o collect.Observed) bool { return o.Call }) {
+		for i, res := range results {
+			if !res.TimedOut {
+				continue
+			}
+			again := runs[i]
+			again.NoCalls = true
+			r.logf("snapshot: %s timed out; running it again without the observed calls", keys[i].name)
+			res, err := r.bin.Run(ctx, again)
+			r.res.Runs++
+			if err != nil {
+				return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
+			}
+			results[i] = res
+		}
+	}
+	inputs, consts, keep := specInputs(site)
+	spec := &synth.Spec{Inputs: inputs, Constants: consts}
+	if site.Kind == collect.Cond {
+		spec.Original = site.Original
+	}
+	// Failing tests' examples come first, so that the cap on examples
+	// never drops them.
+	var (
+		all  []angelic.Example
+		vals [][]synth.Value
+	)
+	for i, res := range results {
+		k := keys[i]
+		if !res.Passed {
+			if i < nFailing {
+				return nil, angelic.Summary{}, fmt.Sprintf("%s failed in its snapshot run with the angelic value (timed out: %v)", k.name, res.TimedOut), nil
+			}
+			r.vlogf("snapshot %s failed; its states are left out", k.name)
+			continue
+		}
+		for _, e := range res.Evals {
+			if e.Site != site.ID || len(e.Values) != len(site.Observed) {
+				continue
+			}
+			v := make([]synth.Value, len(keep))
+			for j, oi := range keep {
+				v[j] = synthValue(e.Values[oi], site.Observed[oi].Kind)
+			}
+			want := e.Outcome
+			if st.name == "return" {
+				want = !want
+			}
+			all = append(all, angelic.Example{State: stateKey(v), Want: want, Origin: k.name})
+			vals = append(vals, v)
+		}
+	}
+	sum := angelic.Summarize(all)
+	seen := map[string]bool{}
+	for i, ex := range all {
+		if seen[ex.State] || sum.IsDontCare(ex.State) || len(spec.Examples) >= maxExamples {
+			continue
+		}
+		seen[ex.State] = true
+		spec.Examples = append(spec.Examples, synth.Example{Values: vals[i], Want: ex.Want, Origin: ex.Origin})
+	}
+	if len(sum.DontCare) > 0 {
+		r.logf("snapshot: %d states had both outcomes in passing runs and are left out (%s)", len(sum.DontCare), sum.Conflict)
+	}
+	if len(inputs) == 0 {
+		return nil, sum, "no specification: nothing observable at the site", nil
+	}
+	why := sum.Trivial()
+	if why != "" && !(sum.Constant() && spec.Original != "") {
+		return nil, sum, fmt.Sprintf("no specification: %s (%d examples)", why, sum.Examples), nil
+	}
+	return spec, sum, why, nil
+}
+
+// originalOperands returns the indexes of spec's inputs that are operands
+// of the original condition.
+func originalOperands(spec *synth.Spec) []int {
+	orig, err := parser.ParseExpr(spec.Original)
+	if err != nil {
+		return nil
+	}
+	in := map[string]bool{}
+	ast.Inspect(orig, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok {
+			in[types.ExprString(e)] = true
+		}
+		return true
+	})
+	var out []int
+	for i, input := range spec.Inputs {
+		if e, err := parser.ParseExpr(input.Expr); err == nil && in[types.ExprString(e)] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// project restricts spec to the inputs idx.
+func project(spec *synth.Spec, idx []int) *synth.Spec {
+	out := *spec
+	out.Inputs = nil
+	for _, i := range idx {
+		out.Inputs = append(out.Inputs, spec.Inputs[i])
+	}
+	out.Examples = nil
+	for _, ex := range spec.Examples {
+		vals := make([]synth.Value, len(idx))
+		for j, i := range idx {
+			vals[j] = ex.Values[i]
+		}
+		ex.Values = vals
+		out.Examples = append(out.Examples, ex)
+	}
+	return &out
+}
+
+// readsAll reports whether t reads every input of idx.
+func readsAll(t *synth.Term, idx []int) bool {
+	read := map[int]bool{}
+	var walk func(*synth.Term)
+	walk = func(t *synth.Term) {
+		if t.Op == synth.OpInput {
+			read[t.Index] = true
+		}
+		for _, a := range t.Args {
+			walk(a)
+		}
+	}
+	walk(t)
+	for _, i := range idx {
+		if !read[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// synthKind converts a collect kind.
+func synthKind(k collect.ValueKind) synth.Kind {
+	switch k {
+	case collect.KindBool:
+		return synth.Bool
+	case collect.KindInt:
+		return synth.Int
+	case collect.KindFloat:
+		return synth.Float
+	case collect.KindString:
+		return synth.String
+	}
+	return 0
+}
+
+// synthValue converts v, observed as an expression of kind k.
+func synthValue(v collect.Value, k collect.ValueKind) synth.Value {
+	sk := synthKind(k)
+	if v.Missing || (v.Kind != 0 && v.Kind != k) {
+		return synth.MissingValue(sk)
+	}
+	switch sk {
+	case synth.Bool:
+		return synth.BoolValue(v.Bool)
+	case synth.Int:
+		return synth.IntValue(v.Int)
+	case synth.Float:
+		return synth.FloatValue(v.Float)
+	case synth.String:
+		return synth.StringValue(v.Str)
+	}
+	return synth.MissingValue(sk)
+}
+
+// specInputs converts a site's observed expressions and constants. Inputs
+// of unknown kind are left out; keep maps input positions to Observed
+// indexes.
+func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constant, keep []int) {
+	for i, o := range site.Observed {
+		if k := synthKind(o.Kind); k != 0 && o.Expr != "" {
+			inputs = append(inputs, synth.Input{Expr: o.Expr, Kind: k, Char: o.Char})
+			keep = append(keep, i)
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range site.Constants {
+		k := synthKind(c.Value.Kind)
+		if k == 0 || c.Value.Missing || seen[c.Expr] {
+			continue
+		}
+		seen[c.Expr] = true
+		consts = append(consts, synth.Constant{Expr: c.Expr, Value: synthValue(c.Value, c.Value.Kind)})
+	}
+	return inputs, consts, keep
+}
+
+// stateKey renders values canonically, for equality of states.
+func stateKey(vals []synth.Value) string {
+	var b strings.Builder
+	for _, v := range vals {
+		b.WriteString(v.GoString())
+		b.WriteByte(0)
+	}
+	return b.String()
+}
