@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nopol-go/nopol/benchmarks"
+	"golang.org/x/mod/modfile"
 )
 
 func init() {
@@ -43,7 +44,7 @@ type benchFlags struct {
 }
 
 func (f *benchFlags) register(fs *flag.FlagSet, env *Env) {
-	fs.StringVar(&f.bugs, "bugs", filepath.Join(env.Dir, "benchmarks", "bugs"), "directory of bug files")
+	fs.StringVar(&f.bugs, "bugs", filepath.Join(benchRoot(env.Dir), "benchmarks", "bugs"), "directory of bug files")
 	fs.IntVar(&f.jobs, "j", 1, "bugs processed in parallel")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of one go test or repair run")
 	fs.Int64Var(&f.memMB, "mem", 8192, "address-space limit of each subprocess in MiB (0: none)")
@@ -270,7 +271,7 @@ func runBenchTools(ctx context.Context, env *Env, args []string) error {
 	fs := newFlagSet(env, "bench")
 	bf.register(fs, env)
 	tool := fs.String("tool", benchmarks.ToolNopol, "repair tool: nopol or mutation")
-	out := fs.String("out", filepath.Join(env.Dir, "benchmarks", "results"), "directory of results-<tool>.jsonl and the reports")
+	out := fs.String("out", filepath.Join(benchRoot(env.Dir), "benchmarks", "results"), "directory of results-<tool>.jsonl and the reports")
 	short := fs.Bool("short", false, "run only a few small bugs (CI; also NOPOL_BENCH_SHORT=1)")
 	fixArgs := fs.String("fixargs", "", "extra flags of nopol fix, space-separated (e.g. \"-synth enum\")")
 	if err := fs.Parse(args); err != nil {
@@ -318,7 +319,7 @@ func runBenchTools(ctx context.Context, env *Env, args []string) error {
 
 func runReport(ctx context.Context, env *Env, args []string) error {
 	fs := newFlagSet(env, "bench report")
-	out := fs.String("out", filepath.Join(env.Dir, "benchmarks", "results"), "directory of results-<tool>.jsonl")
+	out := fs.String("out", filepath.Join(benchRoot(env.Dir), "benchmarks", "results"), "directory of results-<tool>.jsonl")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
@@ -363,7 +364,7 @@ func runPurified(ctx context.Context, env *Env, args []string) error {
 	var bf benchFlags
 	fs := newFlagSet(env, "bench purified")
 	bf.register(fs, env)
-	out := fs.String("out", filepath.Join(env.Dir, "benchmarks", "results"), "directory of purified.jsonl and purified.md")
+	out := fs.String("out", filepath.Join(benchRoot(env.Dir), "benchmarks", "results"), "directory of purified.jsonl and purified.md")
 	short := fs.Bool("short", false, "run only a few small bugs (CI; also NOPOL_BENCH_SHORT=1)")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
@@ -420,7 +421,7 @@ func runTransparency(ctx context.Context, env *Env, args []string) error {
 	fs := newFlagSet(env, "bench transparency")
 	bf.register(fs, env)
 	list := fs.String("list", "", "file of \"module version\" lines (default: benchmarks/transparency.txt)")
-	out := fs.String("out", filepath.Join(env.Dir, "benchmarks", "results"), "directory of transparency.jsonl and transparency.md")
+	out := fs.String("out", filepath.Join(benchRoot(env.Dir), "benchmarks", "results"), "directory of transparency.jsonl and transparency.md")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
@@ -480,4 +481,20 @@ func runTransparency(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// benchRoot is the root of nopol's own module at or above dir (the
+// directory holding benchmarks/bugs), so that nopol bench works from any
+// directory of the repository; dir itself when there is none.
+func benchRoot(dir string) string {
+	for d := dir; ; {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && modfile.ModulePath(data) == "github.com/nopol-go/nopol" {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
 }

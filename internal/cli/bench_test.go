@@ -78,3 +78,22 @@ func TestBenchVerifyAndMutRepair(t *testing.T) {
 		t.Errorf("mutrepair: %+v\nstderr: %s", res, stderr.String())
 	}
 }
+
+// TestBenchRoot checks that nopol bench finds its dataset from any
+// directory of the repository.
+func TestBenchRoot(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "collect", "testdata")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module github.com/nopol-go/nopol\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	for _, tc := range []struct{ dir, want string }{{root, root}, {sub, root}, {other, other}} {
+		if got := benchRoot(tc.dir); got != tc.want {
+			t.Errorf("benchRoot(%s) = %s, want %s", tc.dir, got, tc.want)
+		}
+	}
+}
