@@ -1,19 +1,24 @@
-package nopol
+package nopol_test
 
 import (
 	"context"
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/nopol-go/nopol"
+	"github.com/nopol-go/nopol/report"
 )
 
-var update = flag.Bool("update", false, "rewrite the want.diff and want.why files of the examples")
+var update = flag.Bool("update", false, "rewrite the golden files of the examples (want.*)")
 
 // TestExamples repairs every module of examples/ and compares the patch
-// with its want.diff and the explanation with its want.why (rewritten
-// with -update).
+// with its want.diff, the explanation with its want.why and the patch in
+// every report format with want.sarif, want.rdjsonl and want.github
+// (rewritten with -update).
 func TestExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the examples' tests")
@@ -29,7 +34,7 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Repair(context.Background(), Options{Dir: dir, Timeout: 5 * time.Minute})
+			res, err := nopol.Repair(context.Background(), nopol.Options{Dir: dir, Timeout: 5 * time.Minute})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,7 +49,15 @@ func TestExamples(t *testing.T) {
 			if res.Explanation == nil {
 				t.Fatal("a patch without an explanation")
 			}
-			for _, g := range []struct{ file, got string }{{"want.diff", res.Diff}, {"want.why", res.Explanation.String()}} {
+			goldens := []struct{ file, got string }{{"want.diff", res.Diff}, {"want.why", res.Explanation.String()}}
+			for _, format := range []string{report.SARIF, report.RDJSONL, report.GitHub} {
+				var b strings.Builder
+				if err := report.Write(&b, format, res, report.Options{}); err != nil {
+					t.Fatal(err)
+				}
+				goldens = append(goldens, struct{ file, got string }{"want." + format, b.String()})
+			}
+			for _, g := range goldens {
 				golden := filepath.Join(dir, g.file)
 				if *update {
 					if err := os.WriteFile(golden, []byte(g.got), 0o644); err != nil {

@@ -145,6 +145,8 @@ type Result struct {
 	Diff string `json:"diff,omitempty"`
 	// Source is the patched content of File.
 	Source []byte `json:"-"`
+	// Edit is the patch as a replacement of whole lines of File.
+	Edit *Edit `json:"edit,omitempty"`
 	// Explanation says why the patch is what it is, and how far to trust
 	// it.
 	Explanation *Explanation `json:"explanation,omitempty"`

@@ -139,6 +139,9 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 	r.res.File = rep.File
 	r.res.Source = src
 	r.res.Diff = diff.Unified(rep.File, old, src)
+	if e, ok := lineEdit(rep.File, old, src); ok {
+		r.res.Edit = &e
+	}
 	r.res.Explanation = r.explain(site, st, c, rep, r.ranked, r.spec)
 	r.logf("patched %s:%d in %s", rep.File, site.Line, time.Since(r.start).Round(time.Millisecond))
 	return true, nil

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nopol-go/nopol"
+	"github.com/nopol-go/nopol/report"
 )
 
 func init() {
@@ -70,7 +69,7 @@ Flags:
 // fixFlags are the flags of nopol fix.
 type fixFlags struct {
 	dir, run, skip, tags, kind, backend string
-	strategies                          string
+	strategies, format                  string
 	timeout                             time.Duration
 	apply, json, quiet, v               bool
 	purify, mutants, perEval            bool
@@ -86,7 +85,8 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
 	fs.BoolVar(&f.apply, "apply", false, "write the patch into the module")
-	fs.BoolVar(&f.json, "json", false, "print the result as JSON instead of a diff")
+	fs.BoolVar(&f.json, "json", false, "print the result as JSON instead of a diff (-format json)")
+	fs.StringVar(&f.format, "format", report.Diff, "output `format`: "+strings.Join(report.Formats, ", ")+"\n(diff: for git apply; sarif: SARIF 2.1.0 with the fix; rdjsonl: reviewdog's diagnostics\nwith a suggestion; github: the Markdown of a review comment with a suggestion block)")
 	fs.BoolVar(&f.quiet, "q", false, "print no progress")
 	fs.BoolVar(&f.v, "v", false, "print every test run")
 	fs.BoolVar(&f.mutants, "mutants", true, "when synthesis finds no patch, validate mutants of the most suspicious conditions")
@@ -132,6 +132,15 @@ func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
 	if f.quiet && f.v {
 		return opts, errors.New("-q and -v contradict each other")
 	}
+	if f.json {
+		if f.format != report.Diff && f.format != report.JSON {
+			return opts, fmt.Errorf("-json and -format %s contradict each other", f.format)
+		}
+		f.format = report.JSON
+	}
+	if !slices.Contains(report.Formats, f.format) {
+		return opts, fmt.Errorf("-format %q: want one of %s", f.format, strings.Join(report.Formats, ", "))
+	}
 	opts.Dir = env.Dir
 	if f.dir != "" {
 		opts.Dir = f.dir
@@ -176,8 +185,8 @@ func runFix(ctx context.Context, env *Env, args []string) error {
 		if errors.As(err, &ie) {
 			code = ExitBadInput
 		}
-		if f.json {
-			if jerr := writeJSON(env.Stdout, res, fixError(code, err)); jerr != nil {
+		if f.format == report.JSON {
+			if jerr := report.Write(env.Stdout, report.JSON, res, report.Options{Error: fixError(code, err)}); jerr != nil {
 				return Exit(ExitInternal, jerr)
 			}
 		}
@@ -186,12 +195,8 @@ func runFix(ctx context.Context, env *Env, args []string) error {
 	if !f.quiet && len(res.Flaky) > 0 {
 		fmt.Fprintf(env.Stderr, "nopol: flaky tests, left out of every verdict: %s\n", strings.Join(res.Flaky, ", "))
 	}
-	if f.json {
-		if err := writeJSON(env.Stdout, res, nil); err != nil {
-			return Exit(ExitInternal, err)
-		}
-	} else if res.Patched {
-		fmt.Fprint(env.Stdout, res.Diff)
+	if err := report.Write(env.Stdout, f.format, res, report.Options{ToolVersion: version()}); err != nil {
+		return Exit(ExitInternal, err)
 	}
 	if !res.Patched {
 		return Exit(ExitNoPatch, fmt.Errorf("no patch found: %s", res.Reason))
@@ -226,20 +231,8 @@ func runFix(ctx context.Context, env *Env, args []string) error {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// jsonSchemaVersion is the version of nopol fix -json's output: it
-// changes when a field changes meaning or goes away.
-const jsonSchemaVersion = 2
-
-// jsonError is the error of a run that ended with exit status 2 or 3.
-type jsonError struct {
-	// ExitCode is the exit status; Kind "input" (2), "environment",
-	// "interrupted" or "internal" (3).
-	ExitCode int    `json:"exit_code"`
-	Kind     string `json:"kind"`
-	Message  string `json:"message"`
-}
-
-func fixError(code int, err error) *jsonError {
+// fixError is the JSON error of a run that ended with exit status 2 or 3.
+func fixError(code int, err error) *report.Error {
 	kind := "internal"
 	var ee *nopol.EnvError
 	switch {
@@ -250,26 +243,7 @@ func fixError(code int, err error) *jsonError {
 	case errors.Is(err, context.Canceled):
 		kind = "interrupted"
 	}
-	return &jsonError{ExitCode: code, Kind: kind, Message: err.Error()}
-}
-
-// writeJSON prints res, with the schema version, the total time and the
-// error, if any; res may be nil after an error.
-func writeJSON(w io.Writer, res *nopol.Result, jerr *jsonError) error {
-	if res == nil {
-		res = &nopol.Result{}
-	}
-	res.FillLists()
-	out := struct {
-		SchemaVersion int `json:"schema_version"`
-		*nopol.Result
-		TotalMS float64    `json:"total_ms"`
-		Error   *jsonError `json:"error,omitempty"`
-	}{jsonSchemaVersion, res, float64(res.Total.Microseconds()) / 1000, jerr}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return &report.Error{ExitCode: code, Kind: kind, Message: err.Error()}
 }
 
 // applyPatch writes the patched file in place, keeping its mode.

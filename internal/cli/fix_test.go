@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nopol-go/nopol"
+	"github.com/nopol-go/nopol/report"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -81,7 +82,7 @@ func TestWriteJSONAndApply(t *testing.T) {
 		Condition:  "a >= 1 && b < 2",
 		Candidates: []nopol.CandidateReport{{Condition: "a >= 1 && b < 2", Passed: true, Duration: time.Second}}}
 	var buf bytes.Buffer
-	if err := writeJSON(&buf, res, nil); err != nil {
+	if err := report.Write(&buf, report.JSON, res, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(buf.String(), `"a >= 1 && b < 2"`); n != 2 {
@@ -134,7 +135,7 @@ func TestWriteJSONError(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := writeJSON(&buf, tc.res, fixError(tc.code, tc.err)); err != nil {
+			if err := report.Write(&buf, report.JSON, tc.res, report.Options{Error: fixError(tc.code, tc.err)}); err != nil {
 				t.Fatal(err)
 			}
 			if strings.Contains(buf.String(), "null") {
@@ -143,12 +144,12 @@ func TestWriteJSONError(t *testing.T) {
 			var got struct {
 				SchemaVersion int `json:"schema_version"`
 				Tests         []any
-				Error         jsonError
+				Error         report.Error
 			}
 			if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 				t.Fatalf("%v\n%s", err, buf.String())
 			}
-			if got.SchemaVersion != jsonSchemaVersion || got.Tests == nil || got.Error.ExitCode != tc.code || got.Error.Kind != tc.kind || got.Error.Message != tc.err.Error() {
+			if got.SchemaVersion != report.SchemaVersion || got.Tests == nil || got.Error.ExitCode != tc.code || got.Error.Kind != tc.kind || got.Error.Message != tc.err.Error() {
 				t.Errorf("got %+v\n%s", got, buf.String())
 			}
 		})
