@@ -90,12 +90,12 @@ func TestWithMutants(t *testing.T) {
 // and the original disagree and no test has been.
 func TestDifferences(t *testing.T) {
 	spec := &synth.Spec{
-		Inputs: []synth.Input{{Expr: "n", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}},
+		Inputs: []synth.Input{{Expr: "n", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}, {Expr: "n > 3", Kind: synth.Bool}},
 		Examples: []synth.Example{
-			{Values: []synth.Value{synth.IntValue(-3), synth.BoolValue(false)}, Want: true},
+			{Values: []synth.Value{synth.IntValue(-3), synth.BoolValue(false), synth.BoolValue(false)}, Want: true},
 			// The failing test's state: the original was wrong there.
-			{Values: []synth.Value{synth.IntValue(0), synth.BoolValue(false)}},
-			{Values: []synth.Value{synth.IntValue(5), synth.BoolValue(false)}},
+			{Values: []synth.Value{synth.IntValue(0), synth.BoolValue(false), synth.BoolValue(false)}},
+			{Values: []synth.Value{synth.IntValue(5), synth.BoolValue(false), synth.BoolValue(true)}},
 		},
 	}
 	parse := func(src string) *synth.Term {
@@ -115,6 +115,8 @@ func TestDifferences(t *testing.T) {
 		// right (and at -1, near 0 where it was not: not reported).
 		{"n <= 0", "n < -2", "n=-2: original true, patch false"},
 		{"", "p == nil", "p == nil: original false, patch true"},
+		// n > 3 is derived from n: it moves with n, never alone.
+		{"n > 3 && n <= 4", "n > 3 && n <= 6", "n=6, n > 3: original false, patch true"},
 	} {
 		var orig *synth.Term
 		if tc.orig != "" {

@@ -2,6 +2,7 @@ package nopol
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -37,16 +38,31 @@ func differences(spec *synth.Spec, orig, cand *synth.Term) []string {
 	}
 	slices.Sort(read)
 	read = slices.Compact(read)
+	derived := derivedInputs(spec)
+	// moved are the inputs whose moves can change an outcome: those the
+	// conditions read, and those derived inputs they read are over.
+	moved := slices.Clone(read)
+	for _, j := range read {
+		if t := derived[j]; t != nil {
+			moved = append(moved, inputsRead(t)...)
+		}
+	}
 	seen := map[string]bool{}
 	var out []string
 	for _, ex := range spec.Examples {
 		if was, err := outcome(spec, orig, &ex); err != nil || was != ex.Want {
 			continue // the change the failing tests asked for
 		}
-		for _, i := range read {
+		for i := range spec.Inputs {
+			if !perturbable(spec, derived, i) || !slices.Contains(moved, i) {
+				continue
+			}
 			for _, v := range nearby(ex.Values[i]) {
 				vals := slices.Clone(ex.Values)
 				vals[i] = v
+				if !recompute(spec, derived, vals) {
+					continue
+				}
 				key := stateKey(vals)
 				if recorded[key] || seen[key] {
 					continue
@@ -62,6 +78,9 @@ func differences(spec *synth.Spec, orig, cand *synth.Term) []string {
 					continue
 				}
 				var parts []string
+				if !slices.Contains(read, i) {
+					parts = append(parts, renderInput(spec.Inputs[i].Expr, vals[i]))
+				}
 				for _, j := range read {
 					parts = append(parts, renderInput(spec.Inputs[j].Expr, vals[j]))
 				}
@@ -88,6 +107,74 @@ func renderInput(expr string, v synth.Value) string {
 		return "not " + expr
 	}
 	return expr + "=" + v.GoString()
+}
+
+// derivedInputs are the inputs that are conditions or arithmetic over
+// other inputs (x > 100 where x is observed too), as terms over them:
+// their values follow the others'.
+func derivedInputs(spec *synth.Spec) map[int]*synth.Term {
+	out := map[int]*synth.Term{}
+	for j, in := range spec.Inputs {
+		others := *spec
+		others.Inputs = slices.Clone(spec.Inputs)
+		others.Inputs[j].Expr = "\x00" // matches no expression
+		if t, err := synth.ParseTerm(&others, in.Expr); err == nil && len(inputsRead(t)) > 0 {
+			out[j] = t
+		}
+	}
+	return out
+}
+
+// perturbable reports whether input i can be moved alone: it is not
+// derived, and every other input written over it is derived (and so
+// recomputed). len(s) is written over s but not derived: s stays.
+func perturbable(spec *synth.Spec, derived map[int]*synth.Term, i int) bool {
+	if derived[i] != nil {
+		return false
+	}
+	for j, in := range spec.Inputs {
+		if j != i && derived[j] == nil && mentions(in.Expr, spec.Inputs[i].Expr) {
+			return false
+		}
+	}
+	return true
+}
+
+// mentions reports whether the expression expr contains sub as a whole
+// operand (not as part of a longer name).
+func mentions(expr, sub string) bool {
+	for k := 0; ; {
+		i := strings.Index(expr[k:], sub)
+		if i < 0 {
+			return false
+		}
+		i += k
+		before, after := i == 0 || !isIdentByte(expr[i-1]), i+len(sub) == len(expr) || !isIdentByte(expr[i+len(sub)])
+		if before && after {
+			return true
+		}
+		k = i + 1
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// recompute sets the derived inputs of vals from the others; false when
+// one cannot be computed.
+func recompute(spec *synth.Spec, derived map[int]*synth.Term, vals []synth.Value) bool {
+	ids := slices.Sorted(maps.Keys(derived))
+	for range 2 { // a derived input over a derived one: a second pass
+		for _, j := range ids {
+			v, err := derived[j].Eval(spec, &synth.Example{Values: vals})
+			if err != nil {
+				return false
+			}
+			vals[j] = v
+		}
+	}
+	return true
 }
 
 // outcome evaluates t on ex; a nil t is false (no guard).

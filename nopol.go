@@ -183,6 +183,10 @@ type TestReport struct {
 	// Flaky reports that the test passed and failed on identical runs:
 	// it is left out of every verdict.
 	Flaky bool `json:"flaky,omitempty"`
+	// File (relative to the module root) and Line are where the test
+	// function is declared, when known.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 }
 
 // SiteReport describes a site and how its search went.

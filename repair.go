@@ -391,7 +391,11 @@ func (r *repairer) baseline(ctx context.Context) error {
 		if t.Skipped {
 			continue
 		}
-		r.res.Tests = append(r.res.Tests, TestReport{Package: t.Package, Name: t.Test, Passed: t.Passed, Repaired: r.isFailing(k), Flaky: r.isFlaky(k)})
+		tr := TestReport{Package: t.Package, Name: t.Test, Passed: t.Passed, Repaired: r.isFailing(k), Flaky: r.isFlaky(k)}
+		if file, line, ok := r.prog.TestLocation(t.Package, t.Test); ok {
+			tr.File, tr.Line = r.relPath(file), line
+		}
+		r.res.Tests = append(r.res.Tests, tr)
 	}
 	if len(r.failing) == 0 {
 		return &InputError{Msg: fmt.Sprintf("testing %s: every failing test is flaky (%s): it passes on some runs and fails on others; make it deterministic, or leave it out with -skip", r.prog.Module, strings.Join(r.flakyNames(), ", "))}

@@ -131,6 +131,13 @@ type Site struct {
 	LoopVars []string `json:",omitempty"`
 }
 
+// TestLocation is the file (absolute) and line where test name of package
+// pkg is declared; ok is false for a test that is not known.
+func (prog *Program) TestLocation(pkg, name string) (file string, line int, ok bool) {
+	p, ok := prog.testLocs[pkg][name]
+	return p.Filename, p.Line, ok
+}
+
 // Program is a loaded module: its packages (tests included) and sites.
 type Program struct {
 	// Dir is the module root; Module its path.
@@ -141,6 +148,8 @@ type Program struct {
 	Sites []Site
 	// Tests are the top-level tests per package ("TestFoo", "ExampleBar").
 	Tests map[string][]string
+	// testLocs are where each test function is declared, per package.
+	testLocs map[string]map[string]token.Position
 	// Excluded are the non-test files of the loaded packages that have no
 	// sites, and why.
 	Excluded []ExcludedFile

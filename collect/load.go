@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,7 +90,7 @@ func Load(ctx context.Context, dir string, patterns []string, tags ...string) (*
 		return nil, &LoadError{Env: true, Msg: fmt.Sprintf("loading %s: the go command cannot work here: %s", what, strings.Join(msgs, "\n"))}
 	}
 
-	prog := &Program{Dir: root, Tests: map[string][]string{}, fset: fset, pkgs: map[string]*pkgData{},
+	prog := &Program{Dir: root, Tests: map[string][]string{}, testLocs: map[string]map[string]token.Position{}, fset: fset, pkgs: map[string]*pkgData{},
 		tags: tags, runner: gotest.Default.WithTags(tags)}
 	for _, p := range pkgs {
 		if prog.Module == "" && p.Module != nil {
@@ -143,7 +144,14 @@ func Load(ctx context.Context, dir string, patterns []string, tags ...string) (*
 	}
 	for _, path := range paths {
 		d := prog.pkgs[path]
-		tests := testNames(fset, d.tests)
+		locs := map[string]token.Position{}
+		tests := testNames(fset, d.tests, locs)
+		for name := range locs {
+			if !slices.Contains(tests, name) {
+				delete(locs, name)
+			}
+		}
+		prog.testLocs[path] = locs
 		if len(tests) > 0 {
 			prog.Packages = append(prog.Packages, path)
 			prog.Tests[path] = tests
@@ -239,7 +247,7 @@ func collectDeps(p *packages.Package, byID map[string]*packages.Package, into ma
 // testNames lists the top-level tests of the test variants, in the order
 // `go test` runs them: tests, then examples with output, by file and
 // position.
-func testNames(fset *token.FileSet, variants []*packages.Package) []string {
+func testNames(fset *token.FileSet, variants []*packages.Package, locs map[string]token.Position) []string {
 	type fileFuncs struct {
 		name           string
 		tests, example []string
@@ -260,6 +268,9 @@ func testNames(fset *token.FileSet, variants []*packages.Package) []string {
 					continue
 				}
 				n := fd.Name.Name
+				if _, dup := locs[n]; !dup {
+					locs[n] = fset.PositionFor(fd.Pos(), false)
+				}
 				switch {
 				case gotest.IsTestName(n, "Test") && n != "TestMain" && isTestFunc(fd, "T"),
 					gotest.IsTestName(n, "Fuzz") && isTestFunc(fd, "F"):

@@ -23,7 +23,7 @@ func patched() *nopol.Result {
 		Diff: "--- a/m.go\n+++ b/m.go\n", Source: []byte(newSrc),
 		Edit:        &nopol.Edit{File: "m.go", StartLine: 4, EndLine: 4, StartByte: 31, EndByte: 43, EndCol: 12, Old: "\tif x > 0 {\n", New: "\tif x >= 0 {\n"},
 		Explanation: &nopol.Explanation{Repaired: []string{"TestZero"}, Needs: []string{"TestZero=true"}, Origin: "synthesized from the recorded states", Confidence: "high", Reasons: []string{"close to the original condition"}},
-		Tests:       []nopol.TestReport{{Package: "example.com/m", Name: "TestZero", Repaired: true}, {Package: "example.com/m", Name: "TestOne", Passed: true}},
+		Tests:       []nopol.TestReport{{Package: "example.com/m", Name: "TestZero", Repaired: true, File: "m_test.go", Line: 5}, {Package: "example.com/m", Name: "TestOne", Passed: true}},
 		Sites:       []nopol.SiteReport{*site}}
 }
 

@@ -125,9 +125,17 @@ func writeSARIF(w io.Writer, res *nopol.Result, opts Options) error {
 				continue
 			}
 			id := i
-			r.RelatedLocations = append(r.RelatedLocations, sarifLocation{ID: &id,
+			loc := sarifLocation{ID: &id,
 				Message:          &sarifMessage{t.Name + " fails without the patch and passes with it"},
-				LogicalLocations: []sarifLogicalLocation{{Name: t.Name, FullyQualifiedName: t.Package + "." + t.Name, Kind: "function"}}})
+				LogicalLocations: []sarifLogicalLocation{{Name: t.Name, FullyQualifiedName: t.Package + "." + t.Name, Kind: "function"}}}
+			if t.File == "" {
+				// reviewdog (v0.21.0) needs a physical location in
+				// every related location: a test without one is left
+				// out.
+				continue
+			}
+			loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: artifact(t.File), Region: &sarifRegion{StartLine: t.Line}}
+			r.RelatedLocations = append(r.RelatedLocations, loc)
 		}
 		// The deleted region ends before the last line's newline, which
 		// stays: the inserted text has no final newline.
