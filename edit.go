@@ -2,6 +2,8 @@ package nopol
 
 import (
 	"bytes"
+
+	"github.com/nopol-go/nopol/internal/diff"
 )
 
 // Edit is a patch as a replacement of whole lines of one file: what a
@@ -32,15 +34,8 @@ type Edit struct {
 // the line before it at the end of the file, so that the edit replaces at
 // least one line. It returns false when old and new are equal.
 func lineEdit(file string, old, new []byte) (Edit, bool) {
-	a, b := lines(old), lines(new)
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
+	a, b := diff.Lines(string(old)), diff.Lines(string(new))
+	pre, suf := diff.CommonEnds(a, b)
 	if pre == len(a) && pre == len(b) {
 		return Edit{}, false
 	}
@@ -63,20 +58,6 @@ func lineEdit(file string, old, new []byte) (Edit, bool) {
 	last := a[len(a)-suf-1]
 	e.EndCol = len(bytes.TrimRight([]byte(last), "\r\n")) + 1
 	return e, true
-}
-
-// lines splits s after each newline; the last line may lack one.
-func lines(s []byte) []string {
-	var out []string
-	for len(s) > 0 {
-		i := bytes.IndexByte(s, '\n') + 1
-		if i == 0 {
-			i = len(s)
-		}
-		out = append(out, string(s[:i]))
-		s = s[i:]
-	}
-	return out
 }
 
 func join(ls []string) string {

@@ -347,16 +347,8 @@ func TestRepair(t *testing.T) {
 func TestRepairSecondCandidate(t *testing.T) {
 	f := newFake(t)
 	f.good = "n <= -1"
-	var progress strings.Builder
-	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress}, f)
-	if err != nil || !res.Patched {
-		t.Fatalf("no patch (%v):\n%s", err, progress.String())
-	}
-	var tried []string
-	for _, c := range res.Candidates {
-		tried = append(tried, fmt.Sprintf("%s:%v", c.Condition, c.Passed))
-	}
-	if got := strings.Join(tried, " | "); got != "n < 0:false | n <= -1:true" {
+	res, _ := mustRepair(t, f)
+	if got := tried(res, false); got != "n < 0:false | n <= -1:true" {
 		t.Errorf("candidates: %s", got)
 	}
 	if f.schemas != 1 || len(f.schemaCands) != 1 || f.schemaCands[0] != "n <= -1" {
@@ -601,16 +593,8 @@ func TestRepairMutation(t *testing.T) {
 func TestRepairOneRanking(t *testing.T) {
 	f := newFake(t)
 	f.solutions = []*synth.Term{synth.BinTerm(synth.OpLe, synth.InputTerm(0), synth.LitTerm(synth.IntValue(-1)))}
-	var progress strings.Builder
-	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress}, f)
-	if err != nil || !res.Patched {
-		t.Fatalf("no patch (%v):\n%s", err, progress.String())
-	}
-	var tried []string
-	for _, c := range res.Candidates {
-		tried = append(tried, fmt.Sprintf("%s:%s:%v", c.Condition, c.Method, c.Passed))
-	}
-	if got := strings.Join(tried, " | "); got != "n < 0:mutation:true" {
+	res, progress := mustRepair(t, f)
+	if got := tried(res, true); got != "n < 0:mutation:true" {
 		t.Errorf("candidates: %s", got)
 	}
 	if res.Site.Method != "mutation" || len(res.Sites) != 1 || res.Diff != wantDiff {
@@ -646,4 +630,30 @@ func TestRepairRejectsAntiPattern(t *testing.T) {
 	if got := strings.Join(res.Sites[0].Rejected, " | "); !strings.HasPrefix(got, "n != 0 && n < 3: invented-constant: n < 3 compares with 3") {
 		t.Errorf("site 0 rejected %q", got)
 	}
+}
+
+// mustRepair repairs the fake module with default options and fails the
+// test without a patch; it returns the progress too.
+func mustRepair(t *testing.T, f *fake) (*Result, *strings.Builder) {
+	t.Helper()
+	var progress strings.Builder
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress}, f)
+	if err != nil || !res.Patched {
+		t.Fatalf("no patch (%v):\n%s", err, progress.String())
+	}
+	return res, &progress
+}
+
+// tried lists the candidates validated, "cond:passed" or, with methods,
+// "cond:method:passed".
+func tried(res *Result, methods bool) string {
+	var out []string
+	for _, c := range res.Candidates {
+		if methods {
+			out = append(out, fmt.Sprintf("%s:%s:%v", c.Condition, c.Method, c.Passed))
+		} else {
+			out = append(out, fmt.Sprintf("%s:%v", c.Condition, c.Passed))
+		}
+	}
+	return strings.Join(out, " | ")
 }

@@ -18,7 +18,7 @@ func Unified(path string, old, new []byte) string {
 	if string(old) == string(new) {
 		return ""
 	}
-	a, b := splitLines(string(old)), splitLines(string(new))
+	a, b := Lines(string(old)), Lines(string(new))
 	ops := lineOps(a, b)
 	var out strings.Builder
 	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", path, path)
@@ -28,9 +28,9 @@ func Unified(path string, old, new []byte) string {
 	return out.String()
 }
 
-// splitLines splits s after each newline; a last line without newline is
+// Lines splits s after each newline; a last line without newline is
 // marked by a missing "\n".
-func splitLines(s string) []string {
+func Lines(s string) []string {
 	if s == "" {
 		return nil
 	}
@@ -57,15 +57,20 @@ type op struct {
 	ai, bi int
 }
 
-func lineOps(a, b []string) []op {
-	pre := 0
+// CommonEnds returns how many first lines (pre) and, of the rest, how
+// many last lines (suf) a and b share.
+func CommonEnds(a, b []string) (pre, suf int) {
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
 		pre++
 	}
-	suf := 0
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
+	return pre, suf
+}
+
+func lineOps(a, b []string) []op {
+	pre, suf := CommonEnds(a, b)
 	var ops []op
 	for i := 0; i < pre; i++ {
 		ops = append(ops, op{keep, a[i], i, i})
