@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/nopol-go/nopol/internal/cli"
+	"github.com/nopol-go/nopol/cmd/nopol/internal/cli"
 )
 
 func main() {

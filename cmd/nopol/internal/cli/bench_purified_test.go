@@ -21,7 +21,7 @@ func TestBenchPurified(t *testing.T) {
 		t.Skip("builds and runs test binaries")
 	}
 	var bugs []*benchmarks.Bug
-	for _, f := range []string{"testdata/purified/absbug.json", "../../benchmarks/testdata/maxbug.json"} {
+	for _, f := range []string{"testdata/purified/absbug.json", "../../../../benchmarks/testdata/maxbug.json"} {
 		b, err := benchmarks.LoadBug(f)
 		if err != nil {
 			t.Fatal(err)

@@ -132,6 +132,9 @@ func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
 	if f.quiet && f.v {
 		return opts, errors.New("-q and -v contradict each other")
 	}
+	if f.format == "" {
+		f.format = report.Diff
+	}
 	if f.json {
 		if f.format != report.Diff && f.format != report.JSON {
 			return opts, fmt.Errorf("-json and -format %s contradict each other", f.format)

@@ -168,7 +168,7 @@ func TestFixPurify(t *testing.T) {
 		t.Skip("builds and runs the examples' tests")
 	}
 	for _, name := range []string{"factoriallog", "mid", "packagename"} {
-		dir, err := filepath.Abs(filepath.Join("..", "..", "examples", name))
+		dir, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "examples", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,7 +37,7 @@ func TestBenchUsage(t *testing.T) {
 func exampleBugs(t *testing.T) string {
 	dir := t.TempDir()
 	for _, f := range []string{"maxbug.json", "maxbug.txtar"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "benchmarks", "testdata", f))
+		data, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "benchmarks", "testdata", f))
 		if err != nil {
 			t.Fatal(err)
 		}
