@@ -1,7 +1,8 @@
 // Package nopol repairs a faulty if condition, or adds a missing guard, in a
 // Go module whose tests fail.
 //
-// [Repair] is the one place that orders the steps of a repair:
+// [Repair] (repair.go) is the one place that orders the steps of a
+// repair; each step's file is named with it:
 //
 //  1. Load the module's packages and find the repair sites (collect.Load),
 //     and run the plain test suite once to find the failing tests
@@ -9,15 +10,15 @@
 //     Options.Timeout. Nothing failing, a module that does not compile, a
 //     test that hangs, a binary that fails before its tests are an
 //     [InputError]. The failing tests run again (collect.Rerun): one that
-//     passes is flaky and left out of every verdict (flaky.go).
+//     passes is flaky and left out of every verdict (baseline.go, flaky.go).
 //  2. Instrument the packages into a temp dir and compile one test binary
 //     per package (collect.Instrument). Re-run each failing test there with
 //     coverage; a test whose result differs from the plain run's runs again
-//     alone (tests that collide run alone from then on).
+//     alone (tests that collide run alone from then on) (localize.go).
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
 //     suspiciousness (angelic.Localize); among equals, the sites of the
 //     function where a failing test panicked come first, then its
-//     callers'.
+//     callers' (localize.go; site.go searches each site in its styles).
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
 //     the statement skipped, or an early return). A site where every
@@ -28,20 +29,26 @@
 //     attributed to the top-level statements or table-loop iterations
 //     running when they were reported, and the value is forced in those
 //     fragments only (collect.Run.ForceConstituents), adding the
-//     fragments that fail next until the test passes or no new one fails.
+//     fragments that fail next until the test passes or no new one fails
+//     (angelic.go, fragments.go).
 //  5. Record, at a qualifying site, the observed state (variables, fields,
 //     calls proven pure: see package collect) of every evaluation
 //     in runs that pass (passing tests as they are, failing tests with
 //     their angelic value: a split test's failing fragments with it, its
-//     other fragments with their actual values), and synthesize
-//     conditions that fit those examples (synth.Solve).
+//     other fragments with their actual values) (snapshot.go), and
+//     synthesize conditions that fit those examples (synth.Solve). The
+//     mutants of the original condition that fit the same examples join
+//     them in one ranking, by token distance to the original; candidates
+//     that break an anti-pattern are left out (candidates.go,
+//     antipattern.go).
 //  6. Validate the candidates in rank order on the affected package's whole
 //     suite. The first is written into the source and its suite run with
 //     the patched file (collect.VerifyPatch): most often it is the patch,
 //     for the cost of one build. The others are compiled together into one
 //     schema binary (collect.BuildSchema) and run one by one; the first
-//     that passes is checked as a patched file in turn. The patch is
-//     returned as a unified diff.
+//     that passes is checked as a patched file in turn (validate.go). The
+//     patch is returned as a unified diff and an [Edit] (edit.go), with an
+//     [Explanation] (explain.go, diffstates.go).
 //  7. When no synthesized condition passes (most often because no site is
 //     angelic: the condition must take different values within one test,
 //     as a flipped comparison evaluated in a loop), and unless
@@ -49,7 +56,8 @@
 //     conditions of the ten most suspicious Cond sites are negated, their
 //     comparison operators replaced, && and || swapped, operands of && and
 //     || and `!` dropped; the mutants, fewest textual changes first, are
-//     validated as in step 6 (a schema per site, then the patched file).
+//     validated as in step 6 (a schema per site, then the patched file)
+//     (mutants.go).
 //  8. Last (unless Options.NoPerEval), at the conditions where a failing
 //     test failed under every constant value, per-evaluation angelic
 //     values: the test runs with one evaluation negated, the last first

@@ -1,0 +1,192 @@
+package nopol
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/nopol-go/nopol/angelic"
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/purify"
+)
+
+// Coverage and localisation: the tests run instrumented, the sites each
+// reaches, ranked by suspiciousness (Ochiai), panicking frames first.
+
+// coverage re-runs the failing tests in the instrumented binary (a test
+// that passes there is flaky) and runs the passing ones, recording which
+// sites each reaches.
+func (r *repairer) coverage(ctx context.Context) error {
+	r.enter(phaseCoverage)
+	r.cover = map[testKey]collect.Result{}
+	r.failed = map[testKey][]angelic.Fragment{}
+	r.serial = map[testKey]bool{}
+	r.instrSensitive = map[testKey]bool{}
+	tests := append(slices.Clone(r.failing), r.passing...)
+	runs := make([]collect.Run, len(tests))
+	for i, k := range tests {
+		runs[i] = collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k),
+			PrintConstituents: !r.opts.NoPurify && i < len(r.failing)}
+	}
+	r.logf("coverage: running %s", plural(len(runs), "test"))
+	results, err := r.runAll(ctx, runs)
+	r.res.Runs += len(runs)
+	if err != nil {
+		return fmt.Errorf("running the instrumented tests: %w", err)
+	}
+	// A result that differs from the plain run's is checked by running
+	// the test again alone: tests that share a file or a port collide
+	// under parallel runs; those run alone from then on.
+	var again []int
+	for i := range tests {
+		if results[i].Passed == (i < len(r.failing)) {
+			again = append(again, i)
+		}
+	}
+	if len(again) > 0 {
+		r.logf("coverage: running %s again, one at a time", plural(len(again), "test"))
+	}
+	for _, i := range again {
+		res, err := r.bin.Run(ctx, runs[i])
+		r.res.Runs++
+		if err != nil {
+			return fmt.Errorf("running the instrumented tests: %w", err)
+		}
+		if res.Passed != (i < len(r.failing)) {
+			results[i] = res
+			r.serial[tests[i]] = true
+			r.logf("coverage: %s gives its plain result when run alone; it runs alone from now on", tests[i].name)
+		}
+	}
+	var failing []testKey
+	for i, k := range tests {
+		res := results[i]
+		isFailing := i < len(r.failing)
+		if isFailing && res.Passed {
+			r.logf("warning: %s failed on every plain run but passes instrumented; left out of the search (a nopol bug: please report it)", k.name)
+			continue
+		}
+		if !isFailing && !res.Passed {
+			r.logf("warning: %s passed in the plain run but failed instrumented, alone too (instrumenting changes inlining, and so allocations); left out of the search", k.name)
+			r.instrSensitive[k] = true
+			continue
+		}
+		if isFailing {
+			failing = append(failing, k)
+		}
+		r.vlogf("coverage %s: passed=%v, %d sites reached", k.name, res.Passed, reachedCount(res))
+		r.cover[k] = res
+		if isFailing && !r.opts.NoPurify {
+			frs := r.failingFragments(k, res.Output)
+			r.vlogf("coverage %s: failures in %s", k.name, describeFragments(r.fragmentReports(k, angelic.Force{Fragments: frs}, false)))
+			if !r.wholeTest(k, frs) {
+				r.failed[k] = frs
+			}
+		}
+	}
+	if len(failing) == 0 {
+		return &InputError{Msg: fmt.Sprintf("checking %s: the failing tests pass when instrumented; nothing is left to repair", strings.Join(testNames(r.failing), ", "))}
+	}
+	r.failing = failing
+	return nil
+}
+
+func reachedCount(res collect.Result) int {
+	n := 0
+	for _, c := range res.Reached {
+		if c[0]+c[1] > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// localize ranks the sites of the selected kinds by suspiciousness; the
+// search takes the top Options.MaxSites of them.
+func (r *repairer) localize() []angelic.Suspicion {
+	var spectra []angelic.Spectrum
+	for _, k := range append(slices.Clone(r.failing), r.passing...) {
+		res, ok := r.cover[k]
+		if !ok {
+			continue
+		}
+		sp := angelic.Spectrum{Test: k.name, Passed: res.Passed}
+		for id, c := range res.Reached {
+			if c[0]+c[1] > 0 && id >= 0 && id < len(r.prog.Sites) && r.wanted(r.prog.Sites[id]) {
+				sp.Reached = append(sp.Reached, id)
+			}
+		}
+		spectra = append(spectra, sp)
+	}
+	stacks := r.panicStacks()
+	ranked := angelic.Localize(spectra, func(id int) int {
+		site := r.prog.Sites[id]
+		tier := 2 * stackRank(stacks, site)
+		if site.Kind != collect.Cond {
+			tier++
+		}
+		return tier
+	})
+	r.logf("localize: %s reached by the failing tests; searching the top %d", plural(len(ranked), "site"), min(len(ranked), r.opts.MaxSites))
+	return ranked
+}
+
+func (r *repairer) wanted(s collect.Site) bool {
+	switch s.Kind {
+	case collect.Cond:
+		return r.opts.Kinds&KindCond != 0
+	case collect.Guard:
+		return r.opts.Kinds&KindGuard != 0
+	}
+	return false
+}
+
+// panicStacks are, per failing test whose coverage run panicked, the
+// frames (file:line) of the panic outside the runtime, package testing
+// and test files, innermost first.
+func (r *repairer) panicStacks() [][]purify.Location {
+	var out [][]purify.Location
+	for _, k := range r.failing {
+		res, ok := r.cover[k]
+		if !ok || !strings.Contains(res.Output, "panic: ") {
+			continue
+		}
+		dir := r.prog.PackageDir(k.pkg)
+		var stack []purify.Location
+		for _, loc := range purify.ParseOutput(res.Output) {
+			if !loc.Panic || strings.HasSuffix(loc.File, "_test.go") {
+				continue
+			}
+			if !filepath.IsAbs(loc.File) {
+				loc.File = filepath.Join(dir, loc.File)
+			}
+			stack = append(stack, loc)
+		}
+		if len(stack) > 0 {
+			out = append(out, stack)
+		}
+	}
+	return out
+}
+
+// stackRank ranks a site by the panics of the failing tests (see
+// localize): 0 when its function is a panicking frame's (the innermost
+// frame of the module's code), 1 when it is a caller's, 2 when it is on
+// no failing test's stack. Among equally suspicious sites, those of the
+// panicking function come first, then those of its callers.
+func stackRank(stacks [][]purify.Location, site collect.Site) int {
+	rank := 2
+	for _, stack := range stacks {
+		for i, f := range stack {
+			if f.File == site.File && f.Line >= site.FuncLines[0] && f.Line <= site.FuncLines[1] {
+				if i == 0 {
+					return 0
+				}
+				rank = 1
+			}
+		}
+	}
+	return rank
+}
