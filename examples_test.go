@@ -2,6 +2,7 @@ package nopol_test
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -50,12 +51,16 @@ func TestExamples(t *testing.T) {
 				t.Fatal("a patch without an explanation")
 			}
 			goldens := []struct{ file, got string }{{"want.diff", res.Diff}, {"want.why", res.Explanation.String()}}
-			for _, format := range []string{report.SARIF, report.RDJSONL, report.GitHub} {
+			for _, format := range []string{report.JSON, report.SARIF, report.RDJSONL, report.GitHub} {
 				var b strings.Builder
 				if err := report.Write(&b, format, res, report.Options{}); err != nil {
 					t.Fatal(err)
 				}
-				goldens = append(goldens, struct{ file, got string }{"want." + format, b.String()})
+				got := b.String()
+				if format == report.JSON {
+					got = stableJSON(t, got)
+				}
+				goldens = append(goldens, struct{ file, got string }{"want." + format, got})
 			}
 			for _, g := range goldens {
 				golden := filepath.Join(dir, g.file)
@@ -81,4 +86,43 @@ func TestExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// volatile are the members of the json format that differ from run to run
+// or machine to machine: times, the module's directory, the test runs
+// (a collision re-runs a test).
+var volatile = []string{"ms", "total_ms", "phases", "dir", "runs"}
+
+// stableJSON is the JSON document src without its volatile members.
+func stableJSON(t *testing.T, src string) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(src), &v); err != nil {
+		t.Fatal(err)
+	}
+	var strip func(any)
+	strip = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range volatile {
+				delete(v, k)
+			}
+			for _, x := range v {
+				strip(x)
+			}
+		case []any:
+			for _, x := range v {
+				strip(x)
+			}
+		}
+	}
+	strip(v)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
