@@ -24,7 +24,7 @@
 //     the statement skipped, or an early return). A site where every
 //     failing test passes under some forced value qualifies. Unless
 //     Options.NoPurify is set, a failing test that fails under both values is
-//     split into fragments at run time (internal/purify): its coverage
+//     split into fragments at run time (internal/constituent, purify): its coverage
 //     run prints the running test constituent, its failures are
 //     attributed to the top-level statements or table-loop iterations
 //     running when they were reported, and the value is forced in those

@@ -6,7 +6,7 @@ import (
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
-	"github.com/nopol-go/nopol/internal/purify"
+	"github.com/nopol-go/nopol/internal/constituent"
 )
 
 // Test purification (on unless Options.NoPurify): a failing test that fails under both
@@ -25,8 +25,8 @@ import (
 func (r *repairer) failingFragments(k testKey, output string) []angelic.Fragment {
 	cons := r.bin.Constituents(k.pkg)
 	var out []angelic.Fragment
-	for _, l := range purify.ParseOutput(output) {
-		seg, ok := purify.Attribute(cons, k.name, l.File, l.Line)
+	for _, l := range constituent.ParseOutput(output) {
+		seg, ok := constituent.Attribute(cons, k.name, l.File, l.Line)
 		if !ok {
 			continue
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
-	"github.com/nopol-go/nopol/internal/purify"
+	"github.com/nopol-go/nopol/internal/constituent"
 )
 
 // Coverage and localisation: the tests run instrumented, the sites each
@@ -146,16 +146,16 @@ func (r *repairer) wanted(s collect.Site) bool {
 // panicStacks are, per failing test whose coverage run panicked, the
 // frames (file:line) of the panic outside the runtime, package testing
 // and test files, innermost first.
-func (r *repairer) panicStacks() [][]purify.Location {
-	var out [][]purify.Location
+func (r *repairer) panicStacks() [][]constituent.Location {
+	var out [][]constituent.Location
 	for _, k := range r.failing {
 		res, ok := r.cover[k]
 		if !ok || !strings.Contains(res.Output, "panic: ") {
 			continue
 		}
 		dir := r.prog.PackageDir(k.pkg)
-		var stack []purify.Location
-		for _, loc := range purify.ParseOutput(res.Output) {
+		var stack []constituent.Location
+		for _, loc := range constituent.ParseOutput(res.Output) {
 			if !loc.Panic || strings.HasSuffix(loc.File, "_test.go") {
 				continue
 			}
@@ -176,7 +176,7 @@ func (r *repairer) panicStacks() [][]purify.Location {
 // frame of the module's code), 1 when it is a caller's, 2 when it is on
 // no failing test's stack. Among equally suspicious sites, those of the
 // panicking function come first, then those of its callers.
-func stackRank(stacks [][]purify.Location, site collect.Site) int {
+func stackRank(stacks [][]constituent.Location, site collect.Site) int {
 	rank := 2
 	for _, stack := range stacks {
 		for i, f := range stack {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
-	"github.com/nopol-go/nopol/internal/purify"
+	"github.com/nopol-go/nopol/internal/constituent"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -104,12 +104,12 @@ func (f *fake) Close() error { f.closed++; return nil }
 
 func (f *fake) DroppedExits() []string { return nil }
 
-func (f *fake) Constituents(pkg string) []purify.Constituent {
-	var cons []purify.Constituent
+func (f *fake) Constituents(pkg string) []constituent.Constituent {
+	var cons []constituent.Constituent
 	for _, t := range f.tests {
 		for i := range t.inputs {
 			if t.impure {
-				cons = append(cons, purify.Constituent{Test: t.name, Segment: i, File: filepath.Join(f.dir, "m_test.go"), StartLine: 10 + i, EndLine: 10 + i})
+				cons = append(cons, constituent.Constituent{Test: t.name, Segment: i, File: filepath.Join(f.dir, "m_test.go"), StartLine: 10 + i, EndLine: 10 + i})
 			}
 		}
 	}
@@ -170,7 +170,7 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 		if t.impure {
 			seg = i
 			if r.PrintConstituents {
-				out.WriteString(purify.ConstituentLine(i, 0))
+				out.WriteString(constituent.Line(i, 0))
 			}
 		}
 		ok := eval(0, n <= 0, n) == (n < 0)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/nopol-go/nopol/collect"
-	"github.com/nopol-go/nopol/internal/purify"
+	"github.com/nopol-go/nopol/internal/constituent"
 )
 
 // collector is what Repair needs of package collect; tests replace it with
@@ -25,7 +25,7 @@ type collector interface {
 type testBinary interface {
 	Run(ctx context.Context, r collect.Run) (collect.Result, error)
 	// Constituents are the marked test constituents of a package.
-	Constituents(pkg string) []purify.Constituent
+	Constituents(pkg string) []constituent.Constituent
 	// DroppedExits are the sites ("file:line") left out of the
 	// instrumented build, or whose exits were, because they did not
 	// compile (collect.Build.Dropped).

@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// Fragment is a constituent of a test (see internal/purify): Segment is
+// Fragment is a constituent of a test (see internal/constituent): Segment is
 // the index of a top-level statement of the test function, Iteration the
 // iteration of a top-level table loop (from 1; 0 outside loops).
 type Fragment struct {

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nopol-go/nopol/internal/constituent"
 	"github.com/nopol-go/nopol/internal/gotest"
-	"github.com/nopol-go/nopol/internal/purify"
 )
 
 // SiteKind says how a site can be repaired.
@@ -163,7 +163,7 @@ type Program struct {
 	suiteTime map[string]time.Duration
 	// constituents are the marked test constituents per package, set by
 	// Instrument.
-	constituents map[string][]purify.Constituent
+	constituents map[string][]constituent.Constituent
 	// skip is the -skip pattern of the tests left out (see SkipTests).
 	skip string
 	// pure is the purity analysis of the module's functions.
@@ -305,12 +305,12 @@ type Run struct {
 	// segment; one with Segment < 0 is ignored, so a list with no valid
 	// constituent forces nothing.
 	ForceConstituents []Constituent
-	// PrintConstituents makes the markers print purify.ConstituentLine
+	// PrintConstituents makes the markers print constituent.Line
 	// to the output, for attributing failures to table iterations.
 	PrintConstituents bool
 }
 
-// Constituent names a test constituent (see internal/purify): Segment is
+// Constituent names a test constituent (see internal/constituent): Segment is
 // the index of a top-level statement of the test function, Iteration the
 // iteration of a top-level table loop (0 outside loops, -1 for every
 // iteration when forcing).
@@ -327,7 +327,7 @@ type Eval struct {
 	// Values are parallel to Site.Observed; nil in ModeCover.
 	Values []Value
 	// Segment and Iteration identify the test constituent running at the
-	// time (see internal/purify): Segment is the index of the top-level
+	// time (see internal/constituent): Segment is the index of the top-level
 	// statement of the test function, Iteration the iteration of a
 	// top-level table loop (0 outside loops); both -1 when the test file
 	// carries no markers.

@@ -103,7 +103,7 @@
 // The hook file that defines these functions (hook.go) is added to every
 // package of the module, and the instrumented files reach the compiler
 // through `go test -overlay`; the user's files are never written. Test
-// files get the constituent markers of internal/purify (NopolSegment,
+// files get the constituent markers of internal/constituent (NopolSegment,
 // NopolIteration), printed back with /*line*/ directives. One test binary
 // is compiled per package with tests, by as few go commands as the
 // binaries' names allow.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nopol-go/nopol/internal/purify"
+	"github.com/nopol-go/nopol/internal/constituent"
 )
 
 // TestHookSource checks that the generated hook files are gofmt-formatted
@@ -28,8 +28,8 @@ func TestHookSource(t *testing.T) {
 		t.Errorf("hook without generics: nopolNumSites not written, or atom hooks present")
 	}
 	// The hook writes purify's constituent lines: NopolSegment(k) and the
-	// i-th NopolIteration print purify.ConstituentLine.
-	if n := strings.Count(hookRuntime, strconv.Quote(purify.ConstituentPrefix)); n != 2 {
-		t.Errorf("the hook writes %q %d times, want 2 (NopolSegment, NopolIteration)", purify.ConstituentPrefix, n)
+	// i-th NopolIteration print constituent.Line.
+	if n := strings.Count(hookRuntime, strconv.Quote(constituent.Prefix)); n != 2 {
+		t.Errorf("the hook writes %q %d times, want 2 (NopolSegment, NopolIteration)", constituent.Prefix, n)
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/dave/dst/decorator"
-	"github.com/nopol-go/nopol/internal/purify"
+	"github.com/nopol-go/nopol/internal/constituent"
 )
 
-// markTests inserts the constituent markers of internal/purify into
+// markTests inserts the constituent markers of internal/constituent into
 // the test files of d (in-package and external) and adds them to ov. The
 // constituents are kept in prog.constituents.
 func markTests(prog *Program, d *pkgData, ov *overlay) error {
@@ -43,7 +43,7 @@ func markTests(prog *Program, d *pkgData, ov *overlay) error {
 				return err
 			}
 			if prog.constituents == nil {
-				prog.constituents = map[string][]purify.Constituent{}
+				prog.constituents = map[string][]constituent.Constituent{}
 			}
 			prog.constituents[d.path] = append(prog.constituents[d.path], cons...)
 		}
@@ -53,7 +53,7 @@ func markTests(prog *Program, d *pkgData, ov *overlay) error {
 
 // markFile returns the source of f with markers, and its constituents; ok
 // is false if the file could not be marked.
-func markFile(prog *Program, f *ast.File, qualifier string) (src []byte, cons []purify.Constituent, ok bool) {
+func markFile(prog *Program, f *ast.File, qualifier string) (src []byte, cons []constituent.Constituent, ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
@@ -64,7 +64,7 @@ func markFile(prog *Program, f *ast.File, qualifier string) (src []byte, cons []
 	if err != nil {
 		return nil, nil, false
 	}
-	cons = purify.Mark(dec, df, qualifier)
+	cons = constituent.Mark(dec, df, qualifier)
 	if len(cons) == 0 {
 		return nil, nil, true
 	}
@@ -94,8 +94,8 @@ func importName(f *ast.File, path, name string) (string, bool) {
 }
 
 // Constituents returns the test constituents of package path found when
-// the program was instrumented (see internal/purify), in file and source
+// the program was instrumented (see internal/constituent), in file and source
 // order.
-func (b *Build) Constituents(path string) []purify.Constituent {
+func (b *Build) Constituents(path string) []constituent.Constituent {
 	return b.Program.constituents[path]
 }

@@ -9,12 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/nopol-go/nopol/collect"
-	"github.com/nopol-go/nopol/internal/purify"
+	"github.com/nopol-go/nopol/purify"
 )
 
 func init() {
@@ -90,7 +88,11 @@ func runPurify(ctx context.Context, env *Env, args []string) error {
 		progress = io.Discard
 	}
 
-	prog, err := collect.Load(ctx, dir, fs.Args())
+	out := f.write
+	if out != "" && !filepath.IsAbs(out) {
+		out = filepath.Join(dir, out) // as go -C: after changing to dir
+	}
+	res, err := purify.Purify(ctx, purify.Options{Dir: dir, Patterns: fs.Args(), Timeout: f.timeout, Write: out, Progress: progress, Warnings: env.Stderr})
 	var le *collect.LoadError
 	switch {
 	case errors.As(err, &le):
@@ -98,111 +100,15 @@ func runPurify(ctx context.Context, env *Env, args []string) error {
 	case err != nil:
 		return Exit(ExitInternal, err)
 	}
-	build, err := collect.Instrument(ctx, prog)
-	if err != nil {
-		return Exit(ExitInternal, err)
-	}
-	defer build.Close()
-	sigs, tests, passed, err := coverSignatures(ctx, build, f.timeout, progress)
-	if err != nil {
-		return Exit(ExitInternal, err)
-	}
-	report := purify.Analyze(sigs, tests)
-
-	var written []writtenFile
-	if f.write != "" {
-		out := f.write
-		if !filepath.IsAbs(out) {
-			out = filepath.Join(dir, out) // as go -C: after changing to dir
-		}
-		written, err = purifyTests(ctx, build, report, passed, out, progress, env.Stderr)
-		if err != nil {
-			return Exit(ExitInternal, err)
-		}
-	}
 	if f.json {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(struct {
-			*purify.Report
-			Written []writtenFile `json:"written,omitempty"`
-		}{report, written})
+		err = enc.Encode(res)
 	} else {
-		err = report.WriteText(env.Stdout)
+		err = res.WriteText(env.Stdout)
 	}
 	if err != nil {
 		return Exit(ExitInternal, err)
 	}
 	return nil
-}
-
-// coverSignatures runs every top-level test of the build's packages once in
-// ModeCover and returns the signatures of the evaluations of if conditions
-// (Cond sites) by constituent, the tests run and whether each passed.
-func coverSignatures(ctx context.Context, build *collect.Build, timeout time.Duration, progress io.Writer) ([]purify.Signature, []purify.TestID, map[purify.TestID]bool, error) {
-	type key struct {
-		id             purify.TestID
-		site, seg, itr int
-	}
-	counts := map[key]*[2]int{}
-	var tests []purify.TestID
-	passed := map[purify.TestID]bool{}
-	prog := build.Program
-	pkgs := append([]string(nil), prog.Packages...)
-	sort.Strings(pkgs)
-	total := 0
-	for _, pkg := range pkgs {
-		for _, name := range prog.Tests[pkg] {
-			if strings.HasPrefix(name, "Test") {
-				total++
-			}
-		}
-	}
-	n := 0
-	for _, pkg := range pkgs {
-		for _, name := range prog.Tests[pkg] {
-			if !strings.HasPrefix(name, "Test") {
-				continue
-			}
-			n++
-			id := purify.TestID{Package: pkg, Test: name}
-			tests = append(tests, id)
-			fmt.Fprintf(progress, "nopol: [%d/%d] %s %s\n", n, total, pkg, name)
-			res, err := build.Run(ctx, collect.Run{
-				Package: pkg, Test: name, Mode: collect.ModeCover,
-				ForceSegment: -1, ForceIteration: -1, Timeout: timeout,
-			})
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			passed[id] = res.Passed
-			if res.TimedOut {
-				fmt.Fprintf(progress, "nopol: %s %s timed out after %s; its coverage is partial\n", pkg, name, timeout)
-			}
-			for _, e := range res.Evals {
-				if e.Site < 0 || e.Site >= len(prog.Sites) || prog.Sites[e.Site].Kind != collect.Cond {
-					continue // purity is about if conditions
-				}
-				k := key{id, e.Site, e.Segment, e.Iteration}
-				c := counts[k]
-				if c == nil {
-					c = new([2]int)
-					counts[k] = c
-				}
-				if e.Outcome {
-					c[0]++
-				} else {
-					c[1]++
-				}
-			}
-		}
-	}
-	sigs := make([]purify.Signature, 0, len(counts))
-	for k, c := range counts {
-		sigs = append(sigs, purify.Signature{
-			Package: k.id.Package, Test: k.id.Test, Site: k.site,
-			Segment: k.seg, Iteration: k.itr, Then: c[0], Else: c[1],
-		})
-	}
-	return sigs, tests, passed, nil
 }

@@ -1,4 +1,4 @@
-package purify
+package constituent
 
 import (
 	"go/ast"
@@ -65,7 +65,7 @@ type Constituent struct {
 // under test.
 func Mark(dec *decorator.Decorator, f *dst.File, qualifier string) []Constituent {
 	var cons []Constituent
-	testing := testingName(f)
+	testing := TestingName(f)
 	for _, d := range f.Decls {
 		fn, ok := d.(*dst.FuncDecl)
 		if !ok || !IsTestFunc(fn, testing) {
@@ -85,7 +85,7 @@ func Mark(dec *decorator.Decorator, f *dst.File, qualifier string) []Constituent
 			s.Decorations().Before = dst.NewLine
 			s.Decorations().Start = nil
 			lineDirective(dec, s)
-			if loop := tableLoop(s); loop != nil {
+			if loop := TableLoop(s); loop != nil {
 				c.Loop = true
 				body := loop.Body.List
 				if len(body) > 0 {
@@ -168,10 +168,10 @@ func isTestName(name string) bool {
 	return !unicode.IsLower(r)
 }
 
-// testingName is the name under which f imports package testing ("testing"
+// TestingName is the name under which f imports package testing ("testing"
 // when it does not import it, so that no function matches by accident only
 // if it is named testing).
-func testingName(f *dst.File) string {
+func TestingName(f *dst.File) string {
 	for _, im := range f.Imports {
 		p, err := strconv.Unquote(im.Path.Value)
 		if err != nil || p != "testing" {
@@ -185,9 +185,9 @@ func testingName(f *dst.File) string {
 	return "testing"
 }
 
-// tableLoop returns the range loop of a top-level table loop statement s
+// TableLoop returns the range loop of a top-level table loop statement s
 // (possibly labeled): a range over a composite literal or a variable.
-func tableLoop(s dst.Stmt) *dst.RangeStmt {
+func TableLoop(s dst.Stmt) *dst.RangeStmt {
 	for {
 		l, ok := s.(*dst.LabeledStmt)
 		if !ok {

@@ -1,4 +1,4 @@
-package purify
+package constituent
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 // Location is a file:line found in a test's output, with the test
 // constituent that was running when the line was printed, if the output
-// carries constituent markers (see ConstituentLine).
+// carries constituent markers (see Line).
 type Location struct {
 	File string
 	Line int
@@ -22,20 +22,20 @@ type Location struct {
 	Segment, Iteration int
 }
 
-// ConstituentLine is the line the hook prints to standard output when a
+// Line is the line the hook prints to standard output when a
 // constituent starts, when asked to: NopolSegment(k) prints
-// ConstituentLine(k, 0), the i-th NopolIteration() of that segment prints
-// ConstituentLine(k, i). In verbose mode (-test.v) the testing package
+// Line(k, 0), the i-th NopolIteration() of that segment prints
+// Line(k, i). In verbose mode (-test.v) the testing package
 // writes failure messages to standard output as they are reported, so
 // ParseOutput attributes each failure to the constituent running at the
 // time: this is how the failing iteration of a table-driven test is found.
-func ConstituentLine(segment, iteration int) string {
-	return fmt.Sprintf("%s%d %d\n", ConstituentPrefix, segment, iteration)
+func Line(segment, iteration int) string {
+	return fmt.Sprintf("%s%d %d\n", Prefix, segment, iteration)
 }
 
-// ConstituentPrefix starts every ConstituentLine; the hook
+// Prefix starts every Line; the hook
 // (collect/hookrt) writes it as a literal, checked by collect's tests.
-const ConstituentPrefix = "nopol-constituent "
+const Prefix = "nopol-constituent "
 
 var (
 	// "    foo_test.go:12: message" (t.Error and friends, indented by
@@ -44,7 +44,7 @@ var (
 	// "\t/abs/path/foo_test.go:12 +0x1d" (a goroutine stack frame).
 	frameRE = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$`)
 	// The hook's constituent line.
-	constituentRE = regexp.MustCompile(`^` + regexp.QuoteMeta(ConstituentPrefix) + `(\d+) (\d+)$`)
+	constituentRE = regexp.MustCompile(`^` + regexp.QuoteMeta(Prefix) + `(\d+) (\d+)$`)
 )
 
 // ParseOutput returns the locations reported in the output of a go test

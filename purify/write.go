@@ -1,4 +1,4 @@
-package cli
+package purify
 
 import (
 	"bytes"
@@ -18,22 +18,21 @@ import (
 	"github.com/dave/dst/decorator"
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/internal/gotest"
-	"github.com/nopol-go/nopol/internal/purify"
 )
 
-// writtenFile is a purified test file written by -write.
-type writtenFile struct {
+// WrittenFile is a purified test file written by Purify (Options.Write).
+type WrittenFile struct {
 	// Source is the original file, Path the purified one; Package the
 	// import path of the tests' package.
 	Source  string `json:"source"`
 	Path    string `json:"path"`
 	Package string `json:"package"`
 	// Fragments are the new test functions; Prefix the tests split in
-	// purify.Prefix mode (their Minimal fragments did not behave as the
+	// Prefix mode (their Minimal fragments did not behave as the
 	// test); Unsplit the impure tests left whole, with the reason.
-	Fragments []purify.Fragment `json:"fragments"`
-	Prefix    []string          `json:"prefix,omitempty"`
-	Unsplit   []purify.Unsplit  `json:"unsplit,omitempty"`
+	Fragments []Fragment `json:"fragments"`
+	Prefix    []string   `json:"prefix,omitempty"`
+	Unsplit   []Unsplit  `json:"unsplit,omitempty"`
 	// Mismatches are the differences left between the outcomes of the
 	// fragments, run in place of the original file, and of the original
 	// tests: a failing fragment of a passing test, a failing test whose
@@ -51,14 +50,14 @@ const purifyRounds = 4
 
 // purifyTests splits the impure tests of the report, runs the purified
 // files in place of the originals, splits the tests whose fragments do not
-// pass or fail as the test did again in a safer mode (purify.Prefix, then
+// pass or fail as the test did again in a safer mode (Prefix, then
 // not at all), and writes the final files under out, at their path
 // relative to the module root. Differences left are warnings on stderr.
-func purifyTests(ctx context.Context, build *collect.Build, report *purify.Report, passed map[purify.TestID]bool, out string, progress, stderr io.Writer) ([]writtenFile, error) {
-	modes := map[purify.TestID]purify.Mode{}
+func purifyTests(ctx context.Context, build *collect.Build, report *Report, passed map[TestID]bool, out string, progress, stderr io.Writer) ([]WrittenFile, error) {
+	modes := map[TestID]Mode{}
 	for _, tp := range report.Tests {
-		if tp.Class != purify.Pure {
-			modes[tp.TestID] = purify.Minimal
+		if tp.Class != Pure {
+			modes[tp.TestID] = Minimal
 		}
 	}
 	tmp, err := os.MkdirTemp("", "nopol-purify-")
@@ -66,7 +65,7 @@ func purifyTests(ctx context.Context, build *collect.Build, report *purify.Repor
 		return nil, fmt.Errorf("writing purified tests: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	var written []writtenFile
+	var written []WrittenFile
 	for round := 1; round <= purifyRounds; round++ {
 		written, err = splitFiles(build, modes, out)
 		if err != nil {
@@ -78,16 +77,16 @@ func purifyTests(ctx context.Context, build *collect.Build, report *purify.Repor
 		demoted := 0
 		for _, w := range written {
 			for _, t := range w.bad {
-				id := purify.TestID{Package: w.Package, Test: t}
+				id := TestID{Package: w.Package, Test: t}
 				if round == purifyRounds {
 					continue
 				}
 				switch modes[id] {
-				case purify.Minimal:
-					modes[id] = purify.Prefix
+				case Minimal:
+					modes[id] = Prefix
 					demoted++
-				case purify.Prefix:
-					modes[id] = purify.Keep
+				case Prefix:
+					modes[id] = Keep
 					demoted++
 				}
 			}
@@ -117,13 +116,13 @@ func purifyTests(ctx context.Context, build *collect.Build, report *purify.Repor
 
 // splitFiles splits the tests of the build's test files by modes and
 // returns the files with fragments, their target path under out.
-func splitFiles(build *collect.Build, modes map[purify.TestID]purify.Mode, out string) ([]writtenFile, error) {
+func splitFiles(build *collect.Build, modes map[TestID]Mode, out string) ([]WrittenFile, error) {
 	prog := build.Program
 	// The files holding impure tests, with their package.
 	files := map[string]string{}
 	for _, pkg := range prog.Packages {
 		for _, c := range build.Constituents(pkg) {
-			if _, ok := modes[purify.TestID{Package: pkg, Test: c.Test}]; ok && c.File != "" {
+			if _, ok := modes[TestID{Package: pkg, Test: c.Test}]; ok && c.File != "" {
 				files[c.File] = pkg
 			}
 		}
@@ -133,7 +132,7 @@ func splitFiles(build *collect.Build, modes map[purify.TestID]purify.Mode, out s
 		names = append(names, f)
 	}
 	sort.Strings(names)
-	var written []writtenFile
+	var written []WrittenFile
 	for _, file := range names {
 		pkg := files[file]
 		rel, err := filepath.Rel(prog.Dir, file)
@@ -153,16 +152,16 @@ func splitFiles(build *collect.Build, modes map[purify.TestID]purify.Mode, out s
 		if err != nil {
 			return nil, fmt.Errorf("writing purified tests: parsing %s: %w", rel, err)
 		}
-		w := writtenFile{Source: file, Path: target, Package: pkg}
-		var kept []purify.Unsplit
-		frags, unsplit := purify.Split(df, func(test string) purify.Mode {
-			m, ok := modes[purify.TestID{Package: pkg, Test: test}]
+		w := WrittenFile{Source: file, Path: target, Package: pkg}
+		var kept []Unsplit
+		frags, unsplit := Split(df, func(test string) Mode {
+			m, ok := modes[TestID{Package: pkg, Test: test}]
 			switch {
 			case !ok:
-				return purify.Keep
-			case m == purify.Keep:
-				kept = append(kept, purify.Unsplit{Test: test, Reason: "its fragments did not pass and fail as it did"})
-			case m == purify.Prefix:
+				return Keep
+			case m == Keep:
+				kept = append(kept, Unsplit{Test: test, Reason: "its fragments did not pass and fail as it did"})
+			case m == Prefix:
 				w.Prefix = append(w.Prefix, test)
 			}
 			return m
@@ -180,7 +179,7 @@ func splitFiles(build *collect.Build, modes map[purify.TestID]purify.Mode, out s
 	return written, nil
 }
 
-func countTests(frags []purify.Fragment) int {
+func countTests(frags []Fragment) int {
 	seen := map[string]bool{}
 	for _, f := range frags {
 		seen[f.Test] = true
@@ -213,7 +212,7 @@ const verifyPasses = 8
 // files (written under tmp) replacing the originals through an overlay,
 // and records in written where their outcomes differ from those of the
 // original tests (passed).
-func verifyPurified(ctx context.Context, written []writtenFile, passed map[purify.TestID]bool, tmp string) error {
+func verifyPurified(ctx context.Context, written []WrittenFile, passed map[TestID]bool, tmp string) error {
 	byDir := map[string][]int{}
 	var dirs []string
 	for i, w := range written {
@@ -325,12 +324,12 @@ type mismatch struct{ test, msg string }
 // mismatches compares the outcomes of w's fragments (actions) with those
 // of the original tests. A fragment that never ran is reported without a
 // test to blame.
-func mismatches(w *writtenFile, actions map[string]string, passed map[purify.TestID]bool) []mismatch {
+func mismatches(w *WrittenFile, actions map[string]string, passed map[TestID]bool) []mismatch {
 	var out []mismatch
 	failed := map[string]bool{}
 	var tests []string
 	for _, fr := range w.Fragments {
-		id := purify.TestID{Package: w.Package, Test: fr.Test}
+		id := TestID{Package: w.Package, Test: fr.Test}
 		if _, seen := failed[fr.Test]; !seen {
 			tests = append(tests, fr.Test)
 			failed[fr.Test] = false
@@ -352,7 +351,7 @@ func mismatches(w *writtenFile, actions map[string]string, passed map[purify.Tes
 		}
 	}
 	for _, t := range tests {
-		if !passed[purify.TestID{Package: w.Package, Test: t}] && !failed[t] {
+		if !passed[TestID{Package: w.Package, Test: t}] && !failed[t] {
 			out = append(out, mismatch{t, t + " fails but none of its fragments does"})
 		}
 	}

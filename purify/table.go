@@ -1,6 +1,7 @@
 package purify
 
 import (
+	"github.com/nopol-go/nopol/internal/constituent"
 	"go/token"
 	"strconv"
 
@@ -16,7 +17,7 @@ const iterationVar = "nopolIteration"
 // variable declared by an earlier statement (or the file) and not changed
 // since, and the loop body cannot leave the loop early.
 func tableSize(s dst.Stmt, k int, body []dst.Stmt, infos []stmtInfo, pkgTables map[string]dst.Expr) int {
-	r := tableLoop(s)
+	r := constituent.TableLoop(s)
 	if r == nil || leavesLoop(r.Body) {
 		return 0
 	}
@@ -127,7 +128,7 @@ func leavesLoop(b *dst.BlockStmt) bool {
 // keepIteration rewrites the table loop s to run the body of iteration iter
 // only and returns the statements replacing s.
 func keepIteration(s dst.Stmt, iter int) []dst.Stmt {
-	r := tableLoop(s)
+	r := constituent.TableLoop(s)
 	decl := &dst.AssignStmt{
 		Lhs: []dst.Expr{dst.NewIdent(iterationVar)},
 		Tok: token.DEFINE,

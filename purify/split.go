@@ -2,6 +2,7 @@ package purify
 
 import (
 	"fmt"
+	"github.com/nopol-go/nopol/internal/constituent"
 	"go/token"
 	"sort"
 	"strconv"
@@ -49,7 +50,7 @@ type Unsplit struct {
 // mode, called once per test function, says how it is split; Keep leaves
 // it as it is.
 func Split(f *dst.File, mode func(test string) Mode) ([]Fragment, []Unsplit) {
-	testing := testingName(f)
+	testing := constituent.TestingName(f)
 	names := map[string]bool{}
 	pkgTables := map[string]dst.Expr{}
 	for _, d := range f.Decls {
@@ -75,7 +76,7 @@ func Split(f *dst.File, mode func(test string) Mode) ([]Fragment, []Unsplit) {
 	var decls []dst.Decl
 	for _, d := range f.Decls {
 		fn, ok := d.(*dst.FuncDecl)
-		if !ok || !IsTestFunc(fn, testing) {
+		if !ok || !constituent.IsTestFunc(fn, testing) {
 			decls = append(decls, d)
 			continue
 		}
@@ -117,7 +118,7 @@ const (
 // or the reason fn is left whole. prefix chooses Prefix mode.
 func splitFunc(fn *dst.FuncDecl, names map[string]bool, pkgTables map[string]dst.Expr, prefix bool) ([]dst.Decl, []Fragment, string) {
 	body := fn.Body.List
-	if len(body) < 2 && !(len(body) == 1 && tableLoop(body[0]) != nil) {
+	if len(body) < 2 && !(len(body) == 1 && constituent.TableLoop(body[0]) != nil) {
 		return nil, nil, "fewer than two statements"
 	}
 	if hasGoto(fn.Body) {

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"github.com/nopol-go/nopol/internal/txtartest"
 	"strings"
 	"testing"
 
@@ -14,10 +16,12 @@ import (
 // TestAnalyze classifies the hand-made signatures of each testdata/purity
 // archive and compares the table and the classes with the golden sections;
 // the expected values were worked out by hand from the definitions.
+var update = flag.Bool("update", false, "rewrite the golden sections of testdata")
+
 func TestAnalyze(t *testing.T) {
-	eachArchive(t, "purity", func(t *testing.T, file string, ar *txtar.Archive) {
+	txtartest.EachArchive(t, "purity", func(t *testing.T, file string, ar *txtar.Archive) {
 		var sigs []Signature
-		for _, line := range lines(section(t, ar, "signatures")) {
+		for _, line := range lines(txtartest.Section(t, ar, "signatures")) {
 			var s Signature
 			if _, err := fmt.Sscan(line, &s.Package, &s.Test, &s.Site, &s.Segment, &s.Iteration, &s.Then, &s.Else); err != nil {
 				t.Fatalf("signature %q: %v", line, err)
@@ -25,7 +29,7 @@ func TestAnalyze(t *testing.T) {
 			sigs = append(sigs, s)
 		}
 		var tests []TestID
-		for _, line := range lines(section(t, ar, "tests")) {
+		for _, line := range lines(txtartest.Section(t, ar, "tests")) {
 			var id TestID
 			if _, err := fmt.Sscan(line, &id.Package, &id.Test); err != nil {
 				t.Fatalf("test %q: %v", line, err)
@@ -44,7 +48,7 @@ func TestAnalyze(t *testing.T) {
 			fmt.Fprintf(&classes, "site %d: tests=%d pure=%d impure=%d absolute=%d before=%v after=%v\n",
 				sp.Site, sp.Tests, sp.Pure, sp.Impure, sp.Absolute, sp.PureBefore, sp.PureAfter)
 		}
-		golden(t, file, ar, map[string][]byte{"table": table.Bytes(), "classes": classes.Bytes()})
+		txtartest.Golden(t, file, ar, map[string][]byte{"table": table.Bytes(), "classes": classes.Bytes()}, *update)
 
 		// The JSON form carries the same report.
 		var js bytes.Buffer

@@ -3,6 +3,7 @@ package purify
 import (
 	"bytes"
 	"fmt"
+	"github.com/nopol-go/nopol/internal/txtartest"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -22,7 +23,7 @@ import (
 // purified module and checks that every fragment of a passing test passes
 // and that some fragment of a failing test fails (golden "outcomes").
 func TestSplit(t *testing.T) {
-	eachArchive(t, "split", func(t *testing.T, file string, ar *txtar.Archive) {
+	txtartest.EachArchive(t, "split", func(t *testing.T, file string, ar *txtar.Archive) {
 		// Tests listed in the section "prefix" are split in Prefix mode.
 		prefix := map[string]bool{}
 		for _, f := range ar.Files {
@@ -66,7 +67,7 @@ func TestSplit(t *testing.T) {
 			got["purified/"+f.Name] = b.Bytes()
 		}
 		if testing.Short() {
-			golden(t, file, ar, got)
+			txtartest.Golden(t, file, ar, got, *update)
 			return
 		}
 		purified := t.TempDir()
@@ -106,7 +107,7 @@ func TestSplit(t *testing.T) {
 			}
 		}
 		got["outcomes"] = notes.Bytes()
-		golden(t, file, ar, got)
+		txtartest.Golden(t, file, ar, got, *update)
 	})
 }
 
@@ -125,7 +126,7 @@ func write(t *testing.T, path string, data []byte) {
 // the test.
 func outcomes(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	events, err := gotest.ParseEvents([]byte(goTest(t, dir, "-json", "-count=1", "-vet=off", "./...")))
+	events, err := gotest.ParseEvents([]byte(txtartest.GoTest(t, dir, "-json", "-count=1", "-vet=off", "./...")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,15 @@
-package purify
+package constituent
 
 import (
-	"context"
 	"fmt"
+	"github.com/nopol-go/nopol/internal/txtartest"
 	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dave/dst/decorator"
-	"github.com/nopol-go/nopol/internal/gotest"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -100,7 +98,7 @@ func TestAttributeRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
 	}
-	eachArchive(t, "run", func(t *testing.T, file string, ar *txtar.Archive) {
+	txtartest.EachArchive(t, "run", func(t *testing.T, file string, ar *txtar.Archive) {
 		dir := t.TempDir()
 		var cons []Constituent
 		for _, f := range ar.Files {
@@ -127,35 +125,17 @@ func TestAttributeRun(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for _, line := range strings.Split(strings.TrimSpace(string(section(t, ar, "want"))), "\n") {
+		for _, line := range strings.Split(strings.TrimSpace(string(txtartest.Section(t, ar, "want"))), "\n") {
 			var test string
 			var seg, iter int
 			if _, err := fmt.Sscan(line, &test, &seg, &iter); err != nil {
 				t.Fatalf("want line %q: %v", line, err)
 			}
-			out := goTest(t, dir, "-v", "-count=1", "-run", "^"+test+"$")
+			out := txtartest.GoTest(t, dir, "-v", "-count=1", "-run", "^"+test+"$")
 			gs, gi, ok := AttributeOutput(cons, test, out)
 			if !ok || gs != seg || gi != iter {
 				t.Errorf("%s: AttributeOutput = %d, %d, %v, want %d, %d\noutput:\n%s", test, gs, gi, ok, seg, iter, out)
 			}
 		}
 	})
-}
-
-// goTest runs go test with args in the module at dir and returns its
-// standard output; the tests may fail.
-func goTest(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	inv := &gotest.Invocation{
-		Path:    "go",
-		Args:    append([]string{"test"}, args...),
-		Dir:     dir,
-		Env:     []string{"GOFLAGS=", "GOWORK=off", "GOPROXY=off"},
-		Timeout: 2 * time.Minute,
-	}
-	out, err := gotest.Default.Run(context.Background(), inv)
-	if err != nil && out.ExitCode != 1 {
-		t.Fatalf("%v\n%s", err, out.Stdout)
-	}
-	return string(out.Stdout) + string(out.Stderr)
 }
