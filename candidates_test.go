@@ -1,0 +1,81 @@
+package nopol
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nopol-go/nopol/synth"
+)
+
+// TestRepairOneRanking checks that a mutant of the original that agrees
+// with the recorded states is validated before a synthesized condition
+// further from the original, at the same site, before any fallback.
+func TestRepairOneRanking(t *testing.T) {
+	f := newFake(t)
+	f.solutions = []*synth.Term{synth.BinTerm(synth.OpLe, synth.InputTerm(0), synth.LitTerm(synth.IntValue(-1)))}
+	res, progress := mustRepair(t, f)
+	if got := tried(res, true); got != "n < 0:mutation:true" {
+		t.Errorf("candidates: %s", got)
+	}
+	if res.Site.Method != "mutation" || len(res.Sites) != 1 || res.Diff != wantDiff {
+		t.Errorf("method %s after %d sites, diff:\n%s", res.Site.Method, len(res.Sites), res.Diff)
+	}
+	if !strings.Contains(progress.String(), "n < 0 (mutant) | n <= -1") {
+		t.Errorf("progress does not show the ranking:\n%s", progress.String())
+	}
+}
+
+// TestRepairRejectsAntiPattern checks that a candidate breaking an
+// anti-pattern is never validated, even when it would pass the suite.
+func TestRepairRejectsAntiPattern(t *testing.T) {
+	f := newFake(t)
+	// n != 0 && n < 3 agrees with every state, and passes the suite; 3 is
+	// a constant the code does not have, near TestPositive's input only.
+	invented := synth.BinTerm(synth.OpAnd,
+		synth.BinTerm(synth.OpNe, synth.InputTerm(0), synth.ConstTerm(0)),
+		synth.BinTerm(synth.OpLt, synth.InputTerm(0), synth.LitTerm(synth.IntValue(3))))
+	f.solutions = []*synth.Term{invented}
+	f.good = "n != 0 && n < 3"
+	var progress strings.Builder
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, NoMutants: true, NoPerEval: true}, f)
+	if err != nil {
+		t.Fatalf("repair: %v\n%s", err, progress.String())
+	}
+	if res.Patched {
+		t.Fatalf("patched with %s", res.Condition)
+	}
+	if len(res.Candidates) != 0 {
+		t.Errorf("validated %v", res.Candidates)
+	}
+	if got := strings.Join(res.Sites[0].Rejected, " | "); !strings.HasPrefix(got, "n != 0 && n < 3: invented-constant: n < 3 compares with 3") {
+		t.Errorf("site 0 rejected %q", got)
+	}
+}
+
+// mustRepair repairs the fake module with default options and fails the
+// test without a patch; it returns the progress too.
+func mustRepair(t *testing.T, f *fake) (*Result, *strings.Builder) {
+	t.Helper()
+	var progress strings.Builder
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress}, f)
+	if err != nil || !res.Patched {
+		t.Fatalf("no patch (%v):\n%s", err, progress.String())
+	}
+	return res, &progress
+}
+
+// tried lists the candidates validated, "cond:passed" or, with methods,
+// "cond:method:passed".
+func tried(res *Result, methods bool) string {
+	var out []string
+	for _, c := range res.Candidates {
+		if methods {
+			out = append(out, fmt.Sprintf("%s:%s:%v", c.Condition, c.Method, c.Passed))
+		} else {
+			out = append(out, fmt.Sprintf("%s:%v", c.Condition, c.Passed))
+		}
+	}
+	return strings.Join(out, " | ")
+}
