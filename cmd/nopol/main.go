@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	_ "github.com/nopol-go/nopol/cmd/nopol/internal/benchcmd" // nopol bench
 	"github.com/nopol-go/nopol/cmd/nopol/internal/cli"
 )
 

@@ -109,14 +109,15 @@ func Main(ctx context.Context, env *Env, args []string) int {
 	}
 	err := c.Run(ctx, env, args[1:])
 	code := ExitCode(err)
-	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, ErrUsage) && !errors.Is(err, errSilent) {
+	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, ErrUsage) && !errors.Is(err, ErrSilent) {
 		fmt.Fprintf(env.Stderr, "nopol: %v\n", err)
 	}
 	return code
 }
 
-// errSilent marks an error whose message was already printed.
-var errSilent = errors.New("silent")
+// ErrSilent marks an error whose message was already printed (its exit
+// code still counts).
+var ErrSilent = errors.New("silent")
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "nopol repairs faulty if conditions and missing guards in Go programs.")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/nopol-go/nopol/internal/txtartest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -202,7 +203,7 @@ func TestFixMutation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs test binaries")
 	}
-	eachArchive(t, "mutation", func(t *testing.T, file string, ar *txtar.Archive) {
+	txtartest.EachArchive(t, "mutation", func(t *testing.T, file string, ar *txtar.Archive) {
 		dir := t.TempDir()
 		var want string
 		for _, f := range ar.Files {

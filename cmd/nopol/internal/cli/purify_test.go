@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/nopol-go/nopol/internal/txtartest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -54,7 +55,7 @@ func TestPurify(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs test binaries")
 	}
-	eachArchive(t, "purify", func(t *testing.T, file string, ar *txtar.Archive) {
+	txtartest.EachArchive(t, "purify", func(t *testing.T, file string, ar *txtar.Archive) {
 		mod, out := t.TempDir(), t.TempDir()
 		orig := map[string][]byte{}
 		for _, f := range ar.Files {
@@ -268,23 +269,5 @@ func goldenPurify(t *testing.T, file string, ar *txtar.Archive, got map[string][
 	}
 	for name := range want {
 		t.Errorf("%s was not written", name)
-	}
-}
-
-// eachArchive runs fn as a subtest for each txtar archive of testdata/dir.
-func eachArchive(t *testing.T, dir string, fn func(t *testing.T, file string, ar *txtar.Archive)) {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", dir, "*.txtar"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no testdata in testdata/%s: %v", dir, err)
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fn(t, file, ar)
-		})
 	}
 }

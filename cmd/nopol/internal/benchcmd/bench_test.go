@@ -1,9 +1,10 @@
-package cli
+package benchcmd
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/nopol-go/nopol/cmd/nopol/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,13 +20,13 @@ func TestBenchUsage(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"bench", "-tool", "angelix"}, ExitBadInput, "Usage:"},
-		{[]string{"bench", "-bogus"}, ExitBadInput, "flag provided but not defined"},
-		{[]string{"bench", "-bugs", dir, "nosuchbug"}, ExitInternal, `unknown bug "nosuchbug"`},
-		{[]string{"bench", "mutrepair", "-C", dir}, ExitBadInput, "mutation repair of ."},
+		{[]string{"bench", "-tool", "angelix"}, cli.ExitBadInput, "Usage:"},
+		{[]string{"bench", "-bogus"}, cli.ExitBadInput, "flag provided but not defined"},
+		{[]string{"bench", "-bugs", dir, "nosuchbug"}, cli.ExitInternal, `unknown bug "nosuchbug"`},
+		{[]string{"bench", "mutrepair", "-C", dir}, cli.ExitBadInput, "mutation repair of ."},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, tc.args)
+		code := cli.Main(context.Background(), &cli.Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, tc.args)
 		if code != tc.code || !strings.Contains(stderr.String(), tc.msg) {
 			t.Errorf("%q: exit %d, want %d with %q:\n%s", tc.args, code, tc.code, tc.msg, stderr.String())
 		}
@@ -49,8 +50,8 @@ func exampleBugs(t *testing.T) string {
 func TestBenchVerifyAndMutRepair(t *testing.T) {
 	bugs := exampleBugs(t)
 	var stdout, stderr bytes.Buffer
-	env := &Env{Stdout: &stdout, Stderr: &stderr, Dir: t.TempDir()}
-	if code := Main(context.Background(), env, []string{"bench", "verify", "-bugs", bugs}); code != ExitOK {
+	env := &cli.Env{Stdout: &stdout, Stderr: &stderr, Dir: t.TempDir()}
+	if code := cli.Main(context.Background(), env, []string{"bench", "verify", "-bugs", bugs}); code != cli.ExitOK {
 		t.Fatalf("verify: exit %d\n%s", code, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "maxbug\ttrue") || !strings.Contains(stderr.String(), "[1/1] maxbug: ok") {
@@ -67,7 +68,7 @@ func TestBenchVerifyAndMutRepair(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	if code := Main(context.Background(), env, []string{"bench", "mutrepair", "-q", "-C", tree, "."}); code != ExitOK {
+	if code := cli.Main(context.Background(), env, []string{"bench", "mutrepair", "-q", "-C", tree, "."}); code != cli.ExitOK {
 		t.Fatalf("mutrepair: exit %d\n%s", code, stderr.String())
 	}
 	var res benchmarks.MutationResult

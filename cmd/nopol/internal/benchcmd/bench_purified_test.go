@@ -1,9 +1,10 @@
-package cli
+package benchcmd
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/nopol-go/nopol/cmd/nopol/internal/cli"
 	"io"
 	"os"
 	"path/filepath"
@@ -30,14 +31,14 @@ func TestBenchPurified(t *testing.T) {
 	}
 	inProcess := func(ctx context.Context, dir, pkg, out string) ([]byte, error) {
 		var stdout, stderr bytes.Buffer
-		if code := Main(ctx, &Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"purify", "-q", "-json", "-write", out, pkg}); code != 0 {
+		if code := cli.Main(ctx, &cli.Env{Stdout: &stdout, Stderr: &stderr, Dir: dir}, []string{"purify", "-q", "-json", "-write", out, pkg}); code != 0 {
 			return nil, fmt.Errorf("nopol purify exited %d: %s", code, stderr.String())
 		}
 		return stdout.Bytes(), nil
 	}
 	out := t.TempDir()
 	bf := &benchFlags{jobs: 2}
-	if err := checkPurified(context.Background(), &Env{Stderr: io.Discard}, bf, out, inProcess, bugs); err != nil {
+	if err := checkPurified(context.Background(), &cli.Env{Stderr: io.Discard}, bf, out, inProcess, bugs); err != nil {
 		t.Fatal(err)
 	}
 	results, err := benchmarks.ReadPurified(out)

@@ -1,4 +1,4 @@
-package cli
+package benchcmd
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/nopol-go/nopol/cmd/nopol/internal/cli"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,7 +18,7 @@ import (
 )
 
 func init() {
-	Register(&Command{Name: "bench", Short: "run repair tools on the bug dataset (also: mine, seed, verify)", Run: runBench})
+	cli.Register(&cli.Command{Name: "bench", Short: "run repair tools on the bug dataset (also: mine, seed, verify)", Run: runBench})
 }
 
 const benchUsage = `Usage:
@@ -43,7 +44,7 @@ type benchFlags struct {
 	quiet   bool
 }
 
-func (f *benchFlags) register(fs *flag.FlagSet, env *Env) {
+func (f *benchFlags) register(fs *flag.FlagSet, env *cli.Env) {
 	fs.StringVar(&f.bugs, "bugs", filepath.Join(benchRoot(env.Dir), "benchmarks", "bugs"), "directory of bug files")
 	fs.IntVar(&f.jobs, "j", 1, "bugs processed in parallel")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of one go test or repair run")
@@ -52,7 +53,7 @@ func (f *benchFlags) register(fs *flag.FlagSet, env *Env) {
 }
 
 // progress is where progress lines go: stderr, or nowhere with -q.
-func (f *benchFlags) progress(env *Env) io.Writer {
+func (f *benchFlags) progress(env *cli.Env) io.Writer {
 	if f.quiet {
 		return io.Discard
 	}
@@ -63,7 +64,7 @@ func (f *benchFlags) runner() *benchmarks.Runner {
 	return &benchmarks.Runner{Timeout: f.timeout, MemLimit: f.memMB << 20}
 }
 
-func newFlagSet(env *Env, name string) *flag.FlagSet {
+func newFlagSet(env *cli.Env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() {
@@ -79,10 +80,10 @@ func flagError(err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
-	return Exit(ExitBadInput, fmt.Errorf("%w: %v", errSilent, err))
+	return cli.Exit(cli.ExitBadInput, fmt.Errorf("%w: %v", cli.ErrSilent, err))
 }
 
-func runBench(ctx context.Context, env *Env, args []string) error {
+func runBench(ctx context.Context, env *cli.Env, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "mine":
@@ -114,7 +115,7 @@ func existing(dir string) func(string) bool {
 	}
 }
 
-func runMine(ctx context.Context, env *Env, args []string) error {
+func runMine(ctx context.Context, env *cli.Env, args []string) error {
 	var bf benchFlags
 	fs := newFlagSet(env, "bench mine")
 	bf.register(fs, env)
@@ -141,7 +142,7 @@ func runMine(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-func runSeed(ctx context.Context, env *Env, args []string) error {
+func runSeed(ctx context.Context, env *cli.Env, args []string) error {
 	var bf benchFlags
 	fs := newFlagSet(env, "bench seed")
 	bf.register(fs, env)
@@ -172,7 +173,7 @@ func runSeed(ctx context.Context, env *Env, args []string) error {
 
 // runTree writes the buggy (or, with -fixed, the fixed) tree of one bug
 // into a new directory, to look at it or run nopol fix in it by hand.
-func runTree(ctx context.Context, env *Env, args []string) error {
+func runTree(ctx context.Context, env *cli.Env, args []string) error {
 	var bf benchFlags
 	fs := newFlagSet(env, "bench tree")
 	bf.register(fs, env)
@@ -181,7 +182,7 @@ func runTree(ctx context.Context, env *Env, args []string) error {
 		return flagError(err)
 	}
 	if fs.NArg() != 2 {
-		return Exit(ExitBadInput, errors.New("bench tree: give a bug id and a directory that does not exist yet"))
+		return cli.Exit(cli.ExitBadInput, errors.New("bench tree: give a bug id and a directory that does not exist yet"))
 	}
 	bugs, err := loadSelected(&bf, fs.Args()[:1], false)
 	if err != nil {
@@ -189,7 +190,7 @@ func runTree(ctx context.Context, env *Env, args []string) error {
 	}
 	dir := fs.Arg(1)
 	if _, err := os.Stat(dir); err == nil {
-		return Exit(ExitBadInput, fmt.Errorf("bench tree: %s exists; give a new directory", dir))
+		return cli.Exit(cli.ExitBadInput, fmt.Errorf("bench tree: %s exists; give a new directory", dir))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -222,7 +223,7 @@ func loadSelected(bf *benchFlags, ids []string, short bool) ([]*benchmarks.Bug, 
 	return bugs, nil
 }
 
-func runVerify(ctx context.Context, env *Env, args []string) error {
+func runVerify(ctx context.Context, env *cli.Env, args []string) error {
 	var bf benchFlags
 	fs := newFlagSet(env, "bench verify")
 	bf.register(fs, env)
@@ -261,12 +262,12 @@ func runVerify(ctx context.Context, env *Env, args []string) error {
 		return ctx.Err()
 	}
 	if bad > 0 && !*prune {
-		return Exit(ExitNoPatch, fmt.Errorf("verifying: %d of %d bugs do not verify (rerun with -prune to drop them)", bad, len(bugs)))
+		return cli.Exit(cli.ExitNoPatch, fmt.Errorf("verifying: %d of %d bugs do not verify (rerun with -prune to drop them)", bad, len(bugs)))
 	}
 	return nil
 }
 
-func runBenchTools(ctx context.Context, env *Env, args []string) error {
+func runBenchTools(ctx context.Context, env *cli.Env, args []string) error {
 	var bf benchFlags
 	fs := newFlagSet(env, "bench")
 	bf.register(fs, env)
@@ -279,7 +280,7 @@ func runBenchTools(ctx context.Context, env *Env, args []string) error {
 	}
 	if *tool != benchmarks.ToolNopol && *tool != benchmarks.ToolMutation {
 		fs.Usage()
-		return ErrUsage
+		return cli.ErrUsage
 	}
 	bugs, err := loadSelected(&bf, fs.Args(), *short)
 	if err != nil {
@@ -317,7 +318,7 @@ func runBenchTools(ctx context.Context, env *Env, args []string) error {
 	return ctx.Err()
 }
 
-func runReport(ctx context.Context, env *Env, args []string) error {
+func runReport(ctx context.Context, env *cli.Env, args []string) error {
 	fs := newFlagSet(env, "bench report")
 	out := fs.String("out", filepath.Join(benchRoot(env.Dir), "benchmarks", "results"), "directory of results-<tool>.jsonl")
 	if err := fs.Parse(args); err != nil {
@@ -328,7 +329,7 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 
 // runMutRepair is the mutation baseline's process, started by 'nopol
 // bench -tool mutation' under the same limits as 'nopol fix'.
-func runMutRepair(ctx context.Context, env *Env, args []string) error {
+func runMutRepair(ctx context.Context, env *cli.Env, args []string) error {
 	fs := newFlagSet(env, "bench mutrepair")
 	dir := fs.String("C", env.Dir, "module root")
 	sites := fs.Int("sites", 10, "most suspicious conditions mutated")
@@ -346,12 +347,12 @@ func runMutRepair(ctx context.Context, env *Env, args []string) error {
 	}
 	res, err := benchmarks.MutationRepair(ctx, opts)
 	if err != nil {
-		return Exit(ExitBadInput, fmt.Errorf("mutation repair of %s: %v", pkg, err))
+		return cli.Exit(cli.ExitBadInput, fmt.Errorf("mutation repair of %s: %v", pkg, err))
 	}
 	data, _ := json.MarshalIndent(res, "", "  ")
 	env.Stdout.Write(append(data, '\n'))
 	if !res.Patched {
-		return Exit(ExitNoPatch, errSilent)
+		return cli.Exit(cli.ExitNoPatch, cli.ErrSilent)
 	}
 	return nil
 }
@@ -360,7 +361,7 @@ func runMutRepair(ctx context.Context, env *Env, args []string) error {
 // bug's fixed tree pass there and reveal the bug on the buggy tree as the
 // original tests do. Results: <out>/purified.jsonl (appended) and
 // <out>/purified.md (from the whole file).
-func runPurified(ctx context.Context, env *Env, args []string) error {
+func runPurified(ctx context.Context, env *cli.Env, args []string) error {
 	var bf benchFlags
 	fs := newFlagSet(env, "bench purified")
 	bf.register(fs, env)
@@ -382,7 +383,7 @@ func runPurified(ctx context.Context, env *Env, args []string) error {
 
 // checkPurified runs benchmarks.CheckPurified with purify and writes the
 // results under out.
-func checkPurified(ctx context.Context, env *Env, bf *benchFlags, out string, purify benchmarks.PurifyFunc, bugs []*benchmarks.Bug) error {
+func checkPurified(ctx context.Context, env *cli.Env, bf *benchFlags, out string, purify benchmarks.PurifyFunc, bugs []*benchmarks.Bug) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -416,7 +417,7 @@ func checkPurified(ctx context.Context, env *Env, bf *benchFlags, out string, pu
 // test's outcome, and writes transparency.jsonl and transparency.md. The
 // modules come from the proxy and run with GOFLAGS=-mod=mod, GOWORK=off,
 // GOTOOLCHAIN=local, set in this process's environment.
-func runTransparency(ctx context.Context, env *Env, args []string) error {
+func runTransparency(ctx context.Context, env *cli.Env, args []string) error {
 	var bf benchFlags
 	fs := newFlagSet(env, "bench transparency")
 	bf.register(fs, env)
@@ -430,12 +431,12 @@ func runTransparency(ctx context.Context, env *Env, args []string) error {
 	}
 	f, err := os.Open(*list)
 	if err != nil {
-		return Exit(ExitBadInput, fmt.Errorf("bench transparency: %w", err))
+		return cli.Exit(cli.ExitBadInput, fmt.Errorf("bench transparency: %w", err))
 	}
 	mods, err := benchmarks.ReadModuleList(f)
 	f.Close()
 	if err != nil {
-		return Exit(ExitBadInput, err)
+		return cli.Exit(cli.ExitBadInput, err)
 	}
 	if fs.NArg() > 0 {
 		var keep [][2]string
@@ -477,7 +478,7 @@ func runTransparency(ctx context.Context, env *Env, args []string) error {
 	fmt.Fprint(env.Stdout, table)
 	for _, r := range rows {
 		if len(r.Differ) > 0 {
-			return Exit(ExitNoPatch, errors.New("bench transparency: some tests differ plain and instrumented"))
+			return cli.Exit(cli.ExitNoPatch, errors.New("bench transparency: some tests differ plain and instrumented"))
 		}
 	}
 	return nil
