@@ -39,7 +39,7 @@ func TestRepairRejectsAntiPattern(t *testing.T) {
 	f.solutions = []*synth.Term{invented}
 	f.good = "n != 0 && n < 3"
 	var progress strings.Builder
-	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, NoMutants: true, NoPerEval: true}, f)
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoMutants: true, NoPerEval: true}, f)
 	if err != nil {
 		t.Fatalf("repair: %v\n%s", err, progress.String())
 	}
@@ -59,7 +59,7 @@ func TestRepairRejectsAntiPattern(t *testing.T) {
 func mustRepair(t *testing.T, f *fake) (*Result, *strings.Builder) {
 	t.Helper()
 	var progress strings.Builder
-	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress}, f)
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress)}, f)
 	if err != nil || !res.Patched {
 		t.Fatalf("no patch (%v):\n%s", err, progress.String())
 	}

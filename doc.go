@@ -70,6 +70,6 @@
 //
 // The user's files are never written: instrumented and patched files reach
 // the compiler through `go test -overlay`. Progress goes to
-// Options.Progress; the outcome, with the time of every phase, is the
+// Options.Logf; the outcome, with the time of every phase, is the
 // [Result].
 package nopol

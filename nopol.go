@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"regexp"
 	"time"
 
@@ -102,9 +101,11 @@ type Options struct {
 
 	// Where progress goes.
 
-	// Progress receives one line per step ("phase: ..."); nil is silent.
-	Progress io.Writer
-	// Verbose adds a line per test run to Progress.
+	// Logf receives one line per step ("phase: ...", printf-style,
+	// without a final newline or a command's prefix: the CLI adds
+	// "nopol: "); nil is silent.
+	Logf func(format string, args ...any)
+	// Verbose adds a line per test run to Logf.
 	Verbose bool
 }
 

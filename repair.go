@@ -179,10 +179,10 @@ func (r *repairer) enter(name string) {
 }
 
 func (r *repairer) logf(format string, args ...any) {
-	if r.opts.Progress == nil {
+	if r.opts.Logf == nil {
 		return
 	}
-	fmt.Fprintf(r.opts.Progress, "nopol: "+format+"\n", args...)
+	r.opts.Logf(format, args...)
 }
 
 func (r *repairer) vlogf(format string, args ...any) {

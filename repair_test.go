@@ -292,7 +292,7 @@ const wantDiff = `--- a/m.go
 func TestRepair(t *testing.T) {
 	f := newFake(t)
 	var progress strings.Builder
-	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, Verbose: true}, f)
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), Verbose: true}, f)
 	if err != nil {
 		t.Fatalf("repair: %v\n%s", err, progress.String())
 	}
@@ -429,7 +429,7 @@ func TestRepairPurify(t *testing.T) {
 			}
 			var progress strings.Builder
 			// The mutation fallback would find n < 0 without purification.
-			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, NoPurify: !purify, NoMutants: true}, f)
+			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoPurify: !purify, NoMutants: true}, f)
 			if err != nil {
 				t.Fatalf("repair: %v\n%s", err, progress.String())
 			}
@@ -543,7 +543,7 @@ func TestRepairMutation(t *testing.T) {
 				{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
 			}
 			var progress strings.Builder
-			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Progress: &progress, NoPurify: true, NoMutants: noMutants}, f)
+			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoPurify: true, NoMutants: noMutants}, f)
 			if err != nil {
 				t.Fatalf("repair: %v\n%s", err, progress.String())
 			}
@@ -584,5 +584,12 @@ func TestRepairMutation(t *testing.T) {
 				t.Errorf("progress does not announce the mutants:\n%s", progress.String())
 			}
 		})
+	}
+}
+
+// logTo is an Options.Logf writing each line, as the CLI does, into b.
+func logTo(b *strings.Builder) func(string, ...any) {
+	return func(format string, args ...any) {
+		fmt.Fprintf(b, "nopol: "+format+"\n", args...)
 	}
 }

@@ -155,7 +155,9 @@ func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
 		}
 	}
 	if !f.quiet {
-		opts.Progress = env.Stderr
+		opts.Logf = func(format string, args ...any) {
+			fmt.Fprintf(env.Stderr, "nopol: "+format+"\n", args...)
+		}
 	}
 	return opts, nil
 }

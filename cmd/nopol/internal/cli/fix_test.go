@@ -56,7 +56,7 @@ func TestFixOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opts.Dir != dir || opts.Kinds != nopol.KindCond || opts.Run.String() != "^TestA$" || opts.Progress != nil || opts.Patterns[0] != "./a" {
+	if opts.Dir != dir || opts.Kinds != nopol.KindCond || opts.Run.String() != "^TestA$" || opts.Logf != nil || opts.Patterns[0] != "./a" {
 		t.Errorf("options %+v", opts)
 	}
 	if !opts.NoMutants || !opts.NoPurify {
@@ -64,8 +64,12 @@ func TestFixOptions(t *testing.T) {
 	}
 	f.quiet, f.mutants, f.purify = false, true, true
 	opts, _ = f.options(&Env{Dir: dir, Stderr: &stderr}, nil)
-	if opts.Progress != &stderr {
-		t.Error("progress not on stderr without -q")
+	if opts.Logf == nil {
+		t.Fatal("no progress without -q")
+	}
+	opts.Logf("site %d/%d", 1, 2)
+	if stderr.String() != "nopol: site 1/2\n" {
+		t.Errorf("progress on stderr: %q", stderr.String())
 	}
 	if opts.NoMutants || opts.NoPurify {
 		t.Errorf("NoMutants %v NoPurify %v by default", opts.NoMutants, opts.NoPurify)
