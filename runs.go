@@ -3,11 +3,11 @@ package nopol
 import (
 	"context"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/internal/constituent"
+	"golang.org/x/sync/errgroup"
 )
 
 // collector is what Repair needs of package collect; tests replace it with
@@ -115,35 +115,25 @@ func (r *repairer) runAll(ctx context.Context, rs []collect.Run) ([]collect.Resu
 }
 
 // runParallel runs rs on bin, at most parallel at once, and returns the
-// results in the order of rs. The first error is returned once every
-// started run has ended.
+// results in the order of rs. An error is returned once every started run
+// has ended; a cancelled ctx starts no more runs.
 func runParallel(ctx context.Context, bin testBinary, rs []collect.Run, parallel int) ([]collect.Result, error) {
 	out := make([]collect.Result, len(rs))
-	errs := make([]error, len(rs))
-	if parallel < 1 {
-		parallel = 1
-	}
-	sem := make(chan struct{}, parallel)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(max(parallel, 1))
 	for i := range rs {
 		if ctx.Err() != nil {
-			errs[i] = ctx.Err()
 			break
 		}
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			out[i], errs[i] = bin.Run(ctx, rs[i])
-		}()
+		g.Go(func() (err error) {
+			out[i], err = bin.Run(ctx, rs[i])
+			return err
+		})
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return out, err
-		}
+	if err := g.Wait(); err != nil {
+		return out, err
 	}
-	return out, nil
+	return out, ctx.Err()
 }
 
 func defaultParallel() int {

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Verdict is the outcome of verifying one bug.
@@ -86,23 +87,13 @@ func runBugSuite(ctx context.Context, r *Runner, b *Bug, buggy bool) (*TestRun, 
 // forEach calls f(0..n-1) on jobs goroutines, stopping early when ctx is
 // done.
 func forEach(ctx context.Context, n, jobs int, f func(i int)) {
-	if jobs < 1 {
-		jobs = 1
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(max(jobs, 1))
 	for i := 0; i < n && ctx.Err() == nil; i++ {
-		next <- i
+		g.Go(func() error {
+			f(i)
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
+	g.Wait()
 }
