@@ -22,15 +22,15 @@ import (
 // report, each once: every failure message and panic frame that lies in a
 // top-level statement of k, with the table-loop iteration running when it
 // was printed.
-func (r *repairer) failingFragments(k testKey, output string) []angelic.Fragment {
+func (r *repairer) failingFragments(k testKey, output string) []angelic.Constituent {
 	cons := r.bin.Constituents(k.pkg)
-	var out []angelic.Fragment
+	var out []angelic.Constituent
 	for _, l := range constituent.ParseOutput(output) {
 		seg, ok := constituent.Attribute(cons, k.name, l.File, l.Line)
 		if !ok {
 			continue
 		}
-		fr := angelic.Fragment{Segment: seg}
+		fr := angelic.Constituent{Segment: seg}
 		if l.Segment == seg && l.Iteration > 0 {
 			fr.Iteration = l.Iteration
 		}
@@ -44,14 +44,14 @@ func (r *repairer) failingFragments(k testKey, output string) []angelic.Fragment
 // wholeTest reports whether forcing in frs is forcing during the whole
 // of test k: frs hold every top-level statement of k, none of them a table
 // loop forced in some iterations only. Splitting k is then moot.
-func (r *repairer) wholeTest(k testKey, frs []angelic.Fragment) bool {
+func (r *repairer) wholeTest(k testKey, frs []angelic.Constituent) bool {
 	n := 0
 	for _, c := range r.bin.Constituents(k.pkg) {
 		if c.Test != k.name {
 			continue
 		}
 		n++
-		if !slices.ContainsFunc(frs, func(fr angelic.Fragment) bool {
+		if !slices.ContainsFunc(frs, func(fr angelic.Constituent) bool {
 			return fr.Segment == c.Segment && (fr.Iteration == -1 || fr.Iteration == 0 && !c.Loop)
 		}) {
 			return false
@@ -62,7 +62,7 @@ func (r *repairer) wholeTest(k testKey, frs []angelic.Fragment) bool {
 
 // forceFragments restricts the forcing of run to frs; none forces during
 // the whole test.
-func forceFragments(run *collect.Run, frs []angelic.Fragment) {
+func forceFragments(run *collect.Run, frs []angelic.Constituent) {
 	run.ForceSegment, run.ForceIteration, run.ForceConstituents = -1, 0, nil
 	for _, fr := range frs {
 		run.ForceConstituents = append(run.ForceConstituents, collect.Constituent{Segment: fr.Segment, Iteration: fr.Iteration})
@@ -70,12 +70,12 @@ func forceFragments(run *collect.Run, frs []angelic.Fragment) {
 }
 
 // fragmentReports describes the fragments of test k forced as f.
-func (r *repairer) fragmentReports(k testKey, f angelic.Force, guard bool) []FragmentReport {
+func (r *repairer) fragmentReports(k testKey, f angelic.Force, guard bool) []ConstituentReport {
 	value := angelic.Force{Value: f.Value, Return: f.Return}.Label(guard)
 	cons := r.bin.Constituents(k.pkg)
-	var out []FragmentReport
+	var out []ConstituentReport
 	for _, fr := range f.Fragments {
-		rep := FragmentReport{Test: k.name, Segment: fr.Segment, Iteration: fr.Iteration, Value: value}
+		rep := ConstituentReport{Test: k.name, Segment: fr.Segment, Iteration: fr.Iteration, Value: value}
 		for _, c := range cons {
 			if c.Test == k.name && c.Segment == fr.Segment && c.File != "" {
 				rep.File, rep.Line = r.relPath(c.File), c.StartLine
@@ -88,7 +88,7 @@ func (r *repairer) fragmentReports(k testKey, f angelic.Force, guard bool) []Fra
 }
 
 // describeFragments renders fragment reports for progress lines.
-func describeFragments(frs []FragmentReport) string {
+func describeFragments(frs []ConstituentReport) string {
 	var s []string
 	for _, f := range frs {
 		s = append(s, f.String())

@@ -21,7 +21,7 @@ import (
 func (r *repairer) coverage(ctx context.Context) error {
 	r.enter(phaseCoverage)
 	r.cover = map[testKey]collect.Result{}
-	r.failed = map[testKey][]angelic.Fragment{}
+	r.failed = map[testKey][]angelic.Constituent{}
 	r.serial = map[testKey]bool{}
 	r.instrSensitive = map[testKey]bool{}
 	tests := append(slices.Clone(r.failing), r.passing...)

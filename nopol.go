@@ -223,8 +223,8 @@ type SiteReport struct {
 	// value as a whole and was split into fragments (purification, on unless Options.NoPurify);
 	// Fragments are, when the site qualified, the fragments in which the
 	// angelic value was forced, per test.
-	Purified  bool             `json:"purified"`
-	Fragments []FragmentReport `json:"fragments,omitempty"`
+	Purified  bool                `json:"purified"`
+	Fragments []ConstituentReport `json:"fragments,omitempty"`
 	// Rejected are the candidates left out because they break an
 	// anti-pattern ("cond: rule: why"; see antipattern.go).
 	Rejected []string `json:"rejected,omitempty"`
@@ -232,10 +232,11 @@ type SiteReport struct {
 	Outcome string `json:"outcome"`
 }
 
-// FragmentReport is a fragment of a failing test (a top-level statement of
-// the test function, or an iteration of its table loop) in which the
-// angelic value was forced.
-type FragmentReport struct {
+// ConstituentReport is a constituent of a failing test (a top-level
+// statement of the test function, or an iteration of its table loop) in
+// which the angelic value was forced: SiteReport.Fragments lists them, the
+// fragment of the test.
+type ConstituentReport struct {
 	Test string `json:"test"`
 	// Segment is the index of the statement in the test function, from 0;
 	// Iteration the table loop's iteration, from 1 (0 outside a loop).
@@ -250,7 +251,7 @@ type FragmentReport struct {
 }
 
 // String renders f as "file:line" with the iteration, if any.
-func (f FragmentReport) String() string {
+func (f ConstituentReport) String() string {
 	s := fmt.Sprintf("%s:%d", f.File, f.Line)
 	if f.File == "" {
 		s = fmt.Sprintf("statement %d", f.Segment)

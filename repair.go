@@ -62,7 +62,7 @@ type repairer struct {
 	cover map[testKey]collect.Result
 	// failed are the fragments each failing test's failures are
 	// attributed to in its coverage run, unless Options.NoPurify.
-	failed map[testKey][]angelic.Fragment
+	failed map[testKey][]angelic.Constituent
 	// fl is what is known of flaky tests; serial the tests that fail
 	// when run beside others and pass alone (they share a file, a port):
 	// they run alone.

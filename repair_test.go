@@ -450,7 +450,7 @@ func TestRepairPurify(t *testing.T) {
 			if got := strings.Join(res.Site.Needs, ","); got != "TestSign=false@1.0+3.0" {
 				t.Errorf("needs %s", got)
 			}
-			want := []FragmentReport{
+			want := []ConstituentReport{
 				{Test: "TestSign", Segment: 1, File: "m_test.go", Line: 11, Value: "false"},
 				{Test: "TestSign", Segment: 3, File: "m_test.go", Line: 13, Value: "false"},
 			}
@@ -513,12 +513,12 @@ func TestWholeTest(t *testing.T) {
 	r := &repairer{bin: f}
 	sign := testKey{"example.com/m", "TestSign"}
 	for _, tc := range []struct {
-		frs  []angelic.Fragment
+		frs  []angelic.Constituent
 		want bool
 	}{
-		{[]angelic.Fragment{{Segment: 1}, {Segment: 0}}, true},
-		{[]angelic.Fragment{{Segment: 1}}, false},
-		{[]angelic.Fragment{{Segment: 0}, {Segment: 1, Iteration: 2}}, false},
+		{[]angelic.Constituent{{Segment: 1}, {Segment: 0}}, true},
+		{[]angelic.Constituent{{Segment: 1}}, false},
+		{[]angelic.Constituent{{Segment: 0}, {Segment: 1, Iteration: 2}}, false},
 		{nil, false},
 	} {
 		if got := r.wholeTest(sign, tc.frs); got != tc.want {

@@ -77,7 +77,7 @@ func TestLocalize(t *testing.T) {
 // records the calls.
 type fakeRunner struct {
 	pass    map[string][]string
-	failing map[string][]Fragment
+	failing map[string][]Constituent
 	calls   []string
 	err     error
 }
@@ -103,7 +103,7 @@ func TestSearch(t *testing.T) {
 		name      string
 		p         Problem
 		pass      map[string][]string
-		failing   map[string][]Fragment
+		failing   map[string][]Constituent
 		qualified bool
 		needs     []Need
 		ruledOut  string
@@ -154,7 +154,7 @@ func TestSearch(t *testing.T) {
 	}, {
 		name: "a passing whole-test force is not split",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
-			{Name: "T1", Counts: Counts{True: 2, False: 1}, Failing: []Fragment{{2, 0}}},
+			{Name: "T1", Counts: Counts{True: 2, False: 1}, Failing: []Constituent{{2, 0}}},
 		}},
 		pass:      map[string][]string{"T1": {"false", "false@2.0"}},
 		qualified: true,
@@ -163,28 +163,28 @@ func TestSearch(t *testing.T) {
 	}, {
 		name: "impure test: the failing fragment forced",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
-			{Name: "T1", Counts: Counts{True: 2, False: 1}, Failing: []Fragment{{2, 0}}},
+			{Name: "T1", Counts: Counts{True: 2, False: 1}, Failing: []Constituent{{2, 0}}},
 		}},
 		pass:      map[string][]string{"T1": {"false@2.0"}},
 		qualified: true,
-		needs:     []Need{{Test: "T1", Force: Force{Value: false, Fragments: []Fragment{{2, 0}}}, Split: true}},
+		needs:     []Need{{Test: "T1", Force: Force{Value: false, Fragments: []Constituent{{2, 0}}}, Split: true}},
 		calls:     []string{"T1:true", "T1:false", "T1:true@2.0", "T1:false@2.0"},
 	}, {
 		name: "a hidden failure joins the forced fragments",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
-			{Name: "T1", Counts: Counts{False: 3}, Failing: []Fragment{{1, 0}}},
+			{Name: "T1", Counts: Counts{False: 3}, Failing: []Constituent{{1, 0}}},
 		}},
 		pass:      map[string][]string{"T1": {"true@1.0+4.2"}},
-		failing:   map[string][]Fragment{"T1:true@1.0": {{4, 2}, {1, 0}}},
+		failing:   map[string][]Constituent{"T1:true@1.0": {{4, 2}, {1, 0}}},
 		qualified: true,
-		needs:     []Need{{Test: "T1", Force: Force{Value: true, Fragments: []Fragment{{1, 0}, {4, 2}}}, Split: true}},
+		needs:     []Need{{Test: "T1", Force: Force{Value: true, Fragments: []Constituent{{1, 0}, {4, 2}}}, Split: true}},
 		calls:     []string{"T1:true", "T1:true@1.0", "T1:true@1.0+4.2"},
 	}, {
 		name: "impure test with no repairable fragment",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
-			{Name: "T1", Counts: Counts{True: 1, False: 1}, Failing: []Fragment{{1, 4}}},
+			{Name: "T1", Counts: Counts{True: 1, False: 1}, Failing: []Constituent{{1, 4}}},
 		}},
-		failing:  map[string][]Fragment{"T1:true@1.4": {{1, 4}}},
+		failing:  map[string][]Constituent{"T1:true@1.4": {{1, 4}}},
 		ruledOut: "T1",
 		calls:    []string{"T1:true", "T1:false", "T1:true@1.4", "T1:false@1.4"},
 	}, {
@@ -198,9 +198,9 @@ func TestSearch(t *testing.T) {
 	}, {
 		name: "the forced fragments are bounded",
 		p: Problem{Choices: condChoices[:1], MaxFragments: 2, Tests: []FailingTest{
-			{Name: "T1", Counts: Counts{False: 1}, Failing: []Fragment{{0, 0}}},
+			{Name: "T1", Counts: Counts{False: 1}, Failing: []Constituent{{0, 0}}},
 		}},
-		failing:  map[string][]Fragment{"T1:true@0.0": {{1, 0}}, "T1:true@0.0+1.0": {{2, 0}}},
+		failing:  map[string][]Constituent{"T1:true@0.0": {{1, 0}}, "T1:true@0.0+1.0": {{2, 0}}},
 		pass:     map[string][]string{"T1": {"true@0.0+1.0+2.0"}},
 		ruledOut: "T1",
 		calls:    []string{"T1:true", "T1:true@0.0", "T1:true@0.0+1.0"},
@@ -241,8 +241,8 @@ func TestForceLabel(t *testing.T) {
 		{Force{Value: false}, false, "false"},
 		{Force{Value: false}, true, "skip"},
 		{Force{Return: true}, true, "return"},
-		{Force{Value: false, Fragments: []Fragment{{3, 1}}}, true, "skip@3.1"},
-		{Force{Value: true, Fragments: []Fragment{{3, 1}, {5, 0}}}, false, "true@3.1+5.0"},
+		{Force{Value: false, Fragments: []Constituent{{3, 1}}}, true, "skip@3.1"},
+		{Force{Value: true, Fragments: []Constituent{{3, 1}, {5, 0}}}, false, "true@3.1+5.0"},
 	} {
 		if got := tc.f.Label(tc.guard); got != tc.want {
 			t.Errorf("%+v.Label(%v) = %q, want %q", tc.f, tc.guard, got, tc.want)

@@ -6,15 +6,16 @@ import (
 	"slices"
 )
 
-// Fragment is a constituent of a test (see internal/constituent): Segment is
+// Constituent is a constituent of a test (see internal/constituent): Segment is
 // the index of a top-level statement of the test function, Iteration the
-// iteration of a top-level table loop (from 1; 0 outside loops).
-type Fragment struct {
+// iteration of a top-level table loop (from 1; 0 outside loops). A set of
+// them, where a value is forced, is a fragment (Force.Fragments).
+type Constituent struct {
 	Segment, Iteration int
 }
 
 // String renders f as "segment.iteration".
-func (f Fragment) String() string { return fmt.Sprintf("%d.%d", f.Segment, f.Iteration) }
+func (f Constituent) String() string { return fmt.Sprintf("%d.%d", f.Segment, f.Iteration) }
 
 // Force is the outcome forced at the site for one test run.
 type Force struct {
@@ -27,7 +28,7 @@ type Force struct {
 	// Fragments restrict forcing to these constituents of the test (the
 	// failing ones of a purified test); empty forces during the whole
 	// test.
-	Fragments []Fragment
+	Fragments []Constituent
 	// Eval, when > 0, negates the outcome of that one evaluation of the
 	// site (from 1, in the test's order) and forces nothing else; Value
 	// is then ignored. See Problem.MaxFlips.
@@ -72,7 +73,7 @@ type Outcome struct {
 	// Failing are the fragments the run's failures were attributed to, in
 	// order of report, when the Runner attributes failures (purification
 	// on); empty otherwise or when no failure could be attributed.
-	Failing []Fragment
+	Failing []Constituent
 }
 
 // Runner runs one test with the site under search forced as f.
@@ -103,7 +104,7 @@ type FailingTest struct {
 	// Failing are the fragments the unforced run's failures were
 	// attributed to; empty when the test is not purified. A test that
 	// fails under every whole-test force is then forced per fragment.
-	Failing []Fragment
+	Failing []Constituent
 }
 
 // Problem is the angelic search at one site.
@@ -273,7 +274,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 // fail next until the test passes (ok) or no new fragment fails.
 func purified(t FailingTest, c Force, max int, try func(FailingTest, Force) (Outcome, error)) (Force, bool, error) {
 	f := Force{Value: c.Value, Return: c.Return}
-	add := func(frs []Fragment) int {
+	add := func(frs []Constituent) int {
 		n := 0
 		for _, fr := range frs {
 			if !slices.Contains(f.Fragments, fr) && len(f.Fragments) < max {
