@@ -88,23 +88,12 @@ func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []i
 	var out []candidate
 	for _, src := range mutants(site.Original) {
 		t, err := synth.ParseTerm(spec, src)
-		if err != nil || !readsAll(t, keep) || !agrees(spec, t) {
+		if err != nil || !readsAll(t, keep) || !synth.Satisfies(spec, t, spec.Examples) {
 			continue
 		}
 		out = append(out, candidate{src: src, term: t, method: "mutation"})
 	}
 	return out
-}
-
-// agrees reports whether t gives every example of spec its Want.
-func agrees(spec *synth.Spec, t *synth.Term) bool {
-	for i := range spec.Examples {
-		v, err := t.Eval(spec, &spec.Examples[i])
-		if err != nil || v.Kind != synth.Bool || v.Bool != spec.Examples[i].Want {
-			return false
-		}
-	}
-	return true
 }
 
 // withMutants is one ranking of the synthesized candidates (in synth.Rank
@@ -117,10 +106,18 @@ func withMutants(synthesized, muts []candidate, original string) []candidate {
 	muts = slices.DeleteFunc(muts, func(m candidate) bool {
 		return slices.ContainsFunc(synthesized, func(c candidate) bool { return c.src == m.src })
 	})
+	dist := func(cs []candidate) []int {
+		d := make([]int, len(cs))
+		for k, c := range cs {
+			d[k] = synth.EditDistance(c.src, original)
+		}
+		return d
+	}
+	ds, dm := dist(synthesized), dist(muts)
 	out := make([]candidate, 0, len(synthesized)+len(muts))
 	i, j := 0, 0
 	for i < len(synthesized) || j < len(muts) {
-		if j < len(muts) && (i == len(synthesized) || synth.EditDistance(muts[j].src, original) <= synth.EditDistance(synthesized[i].src, original)) {
+		if j < len(muts) && (i == len(synthesized) || dm[j] <= ds[i]) {
 			out = append(out, muts[j])
 			j++
 		} else {

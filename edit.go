@@ -2,6 +2,7 @@ package nopol
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/nopol-go/nopol/internal/diff"
 )
@@ -52,18 +53,10 @@ func lineEdit(file string, old, new []byte) (Edit, bool) {
 	for _, l := range a[:pre] {
 		e.StartByte += len(l)
 	}
-	e.Old = join(a[pre : len(a)-suf])
+	e.Old = strings.Join(a[pre:len(a)-suf], "")
 	e.EndByte = e.StartByte + len(e.Old)
-	e.New = join(b[pre : len(b)-suf])
+	e.New = strings.Join(b[pre:len(b)-suf], "")
 	last := a[len(a)-suf-1]
 	e.EndCol = len(bytes.TrimRight([]byte(last), "\r\n")) + 1
 	return e, true
-}
-
-func join(ls []string) string {
-	var b bytes.Buffer
-	for _, l := range ls {
-		b.WriteString(l)
-	}
-	return b.String()
 }

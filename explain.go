@@ -91,7 +91,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	}
 	var low, medium []string
 	var high []string
-	fallback := c.method == "mutation" && rep.Method == "mutation" && rep.Examples == 0
+	fallback := spec == nil // the fallback's mutants are not checked against recorded states
 	switch {
 	case fallback:
 		e.Origin = "a change of one operator or clause of the original, found by the mutation fallback (no angelic value fits: the condition must change value within a test)"

@@ -170,19 +170,9 @@ func project(spec *synth.Spec, idx []int) *synth.Spec {
 
 // readsAll reports whether t reads every input of idx.
 func readsAll(t *synth.Term, idx []int) bool {
-	read := map[int]bool{}
-	var walk func(*synth.Term)
-	walk = func(t *synth.Term) {
-		if t.Op == synth.OpInput {
-			read[t.Index] = true
-		}
-		for _, a := range t.Args {
-			walk(a)
-		}
-	}
-	walk(t)
+	read := inputsRead(t)
 	for _, i := range idx {
-		if !read[i] {
+		if !slices.Contains(read, i) {
 			return false
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -146,11 +145,6 @@ func Load(ctx context.Context, dir string, patterns []string, tags ...string) (*
 		d := prog.pkgs[path]
 		locs := map[string]token.Position{}
 		tests := testNames(fset, d.tests, locs)
-		for name := range locs {
-			if !slices.Contains(tests, name) {
-				delete(locs, name)
-			}
-		}
 		prog.testLocs[path] = locs
 		if len(tests) > 0 {
 			prog.Packages = append(prog.Packages, path)
@@ -246,7 +240,7 @@ func collectDeps(p *packages.Package, byID map[string]*packages.Package, into ma
 
 // testNames lists the top-level tests of the test variants, in the order
 // `go test` runs them: tests, then examples with output, by file and
-// position.
+// position; it records where each is declared in locs.
 func testNames(fset *token.FileSet, variants []*packages.Package, locs map[string]token.Position) []string {
 	type fileFuncs struct {
 		name           string
@@ -268,9 +262,6 @@ func testNames(fset *token.FileSet, variants []*packages.Package, locs map[strin
 					continue
 				}
 				n := fd.Name.Name
-				if _, dup := locs[n]; !dup {
-					locs[n] = fset.PositionFor(fd.Pos(), false)
-				}
 				switch {
 				case gotest.IsTestName(n, "Test") && n != "TestMain" && isTestFunc(fd, "T"),
 					gotest.IsTestName(n, "Fuzz") && isTestFunc(fd, "F"):
@@ -278,6 +269,11 @@ func testNames(fset *token.FileSet, variants []*packages.Package, locs map[strin
 					ff.tests = append(ff.tests, n)
 				case gotest.IsTestName(n, "Example") && hasOutput(f, fd):
 					ff.example = append(ff.example, n)
+				default:
+					continue
+				}
+				if _, dup := locs[n]; !dup {
+					locs[n] = fset.PositionFor(fd.Pos(), false)
 				}
 			}
 			files = append(files, ff)

@@ -8,6 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 )
 
@@ -131,4 +133,26 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].Short)
 	}
 	fmt.Fprintln(w, "\nRun 'nopol help <command>' for a command's flags.")
+}
+
+// within is path made absolute relative to dir, as the go command reads
+// paths after -C dir; an absolute path stays as it is.
+func within(dir, path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
+}
+
+// workDir is the directory a command runs in: env.Dir, or -C dir (given
+// as c) made absolute, which must be a directory.
+func workDir(env *Env, c string) (string, error) {
+	if c == "" {
+		return env.Dir, nil
+	}
+	dir := within(env.Dir, c)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("-C %s: not a directory", c)
+	}
+	return dir, nil
 }

@@ -144,16 +144,11 @@ func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
 	if !slices.Contains(report.Formats, f.format) {
 		return opts, fmt.Errorf("-format %q: want one of %s", f.format, strings.Join(report.Formats, ", "))
 	}
-	opts.Dir = env.Dir
-	if f.dir != "" {
-		opts.Dir = f.dir
-		if !filepath.IsAbs(f.dir) {
-			opts.Dir = filepath.Join(env.Dir, f.dir)
-		}
-		if st, err := os.Stat(opts.Dir); err != nil || !st.IsDir() {
-			return opts, fmt.Errorf("-C %s: not a directory", f.dir)
-		}
+	dir, err := workDir(env, f.dir)
+	if err != nil {
+		return opts, err
 	}
+	opts.Dir = dir
 	if !f.quiet {
 		opts.Logf = func(format string, args ...any) {
 			fmt.Fprintf(env.Stderr, "nopol: "+format+"\n", args...)

@@ -7,8 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/nopol-go/nopol/collect"
@@ -66,17 +64,11 @@ func runPurify(ctx context.Context, env *Env, args []string) error {
 		}
 		return ErrUsage
 	}
-	dir := env.Dir
-	if f.dir != "" {
-		dir = f.dir
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(env.Dir, dir)
-		}
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			fmt.Fprintf(env.Stderr, "nopol purify: -C %s: not a directory\n", f.dir)
-			fs.Usage()
-			return ErrUsage
-		}
+	dir, err := workDir(env, f.dir)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "nopol purify: %v\n", err)
+		fs.Usage()
+		return ErrUsage
 	}
 	if f.timeout <= 0 {
 		fmt.Fprintf(env.Stderr, "nopol purify: -timeout %s: want a positive duration\n", f.timeout)
@@ -89,8 +81,8 @@ func runPurify(ctx context.Context, env *Env, args []string) error {
 	}
 
 	out := f.write
-	if out != "" && !filepath.IsAbs(out) {
-		out = filepath.Join(dir, out) // as go -C: after changing to dir
+	if out != "" {
+		out = within(dir, out) // as go -C: after changing to dir
 	}
 	res, err := purify.Purify(ctx, purify.Options{Dir: dir, Patterns: fs.Args(), Timeout: f.timeout, Write: out, Progress: progress, Warnings: env.Stderr})
 	var le *collect.LoadError

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -54,7 +53,7 @@ func runReportCmd(ctx context.Context, env *Env, args []string) error {
 	name := "standard input"
 	if fs.NArg() == 1 {
 		name = fs.Arg(0)
-		f, err := os.Open(resolve(env, name))
+		f, err := os.Open(within(env.Dir, name))
 		if err != nil {
 			return Exit(ExitBadInput, fmt.Errorf("report: %w", err))
 		}
@@ -73,12 +72,4 @@ func runReportCmd(ctx context.Context, env *Env, args []string) error {
 		return Exit(ExitNoPatch, fmt.Errorf("no patch in %s: %s", name, res.Reason))
 	}
 	return nil
-}
-
-// resolve makes a path relative to the command's directory absolute.
-func resolve(env *Env, path string) string {
-	if filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(env.Dir, path)
 }
