@@ -7,6 +7,7 @@ import (
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/constituent"
 )
 
 // The angelic search at one site: the failing tests re-run with the
@@ -18,8 +19,14 @@ import (
 func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.Force, mode collect.Mode) collect.Run {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: mode, Timeout: r.timeout(k),
 		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && !f.Whole()}
-	if f.Eval > 0 {
-		run.Force, run.FlipEval = nil, map[int]int{site.ID: f.Eval}
+	if f.PerEval() {
+		run.Force = nil
+		if len(f.Evals) > 0 {
+			run.FlipEval = map[int][]int{site.ID: f.Evals}
+		}
+		if f.Trace && mode == collect.ModeCover {
+			run.PrintEvals = []int{site.ID}
+		}
 	}
 	forceFragments(&run, f.Fragments)
 	if k, ok := st.guard.Exit(); ok && f.Return {
@@ -64,6 +71,9 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 			return angelic.Outcome{}, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
 		}
 		out := angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut}
+		if f.Trace && !res.Passed {
+			out.FailedAfter = failedAfter(res.Output)
+		}
 		if !f.Whole() && !res.Passed {
 			out.Failing = r.failingFragments(k, res.Output)
 		}
@@ -71,7 +81,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 			r.logf("angelic: %s with %s forced in %s: %s", k.name, angelic.Force{Value: f.Value, Return: f.Return}.Label(guard),
 				describeFragments(r.fragmentReports(k, f, guard)), passFail(res))
 		} else {
-			r.vlogf("forced %s=%s: passed=%v timed out=%v (%s)", k.name, f.Label(guard), res.Passed, res.TimedOut, res.Duration.Round(time.Millisecond))
+			r.vlogf("forced %s=%s: passed=%v timed out=%v failed after evaluation %d (%s)", k.name, f.Label(guard), res.Passed, res.TimedOut, out.FailedAfter, res.Duration.Round(time.Millisecond))
 		}
 		return out, nil
 	}
@@ -92,4 +102,13 @@ func passFail(res collect.Result) string {
 // false, [1] true.
 func counts(c [2]int) angelic.Counts {
 	return angelic.Counts{True: c[1], False: c[0]}
+}
+
+// failedAfter is the evaluation of the traced site after which the first
+// failure of a run's output was reported, 0 when unknown.
+func failedAfter(output string) int {
+	for _, l := range constituent.ParseOutput(output) {
+		return l.Eval
+	}
+	return 0
 }

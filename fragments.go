@@ -20,13 +20,20 @@ import (
 // failingFragments attributes the failures reported in the output of a run
 // of test k (made with PrintConstituents) to k's fragments, in order of
 // report, each once: every failure message and panic frame that lies in a
-// top-level statement of k, with the table-loop iteration running when it
-// was printed.
+// top-level statement of k, and every other failure message to the
+// constituent printed last before it, with the table-loop iteration
+// running when it was printed.
 func (r *repairer) failingFragments(k testKey, output string) []angelic.Constituent {
 	cons := r.bin.Constituents(k.pkg)
 	var out []angelic.Constituent
 	for _, l := range constituent.ParseOutput(output) {
 		seg, ok := constituent.Attribute(cons, k.name, l.File, l.Line)
+		if !ok && l.Segment >= 0 {
+			// A failure or panic outside the test function (a helper's
+			// subtest, a shared check function): the constituent
+			// running when it was printed.
+			seg, ok = l.Segment, true
+		}
 		if !ok {
 			continue
 		}

@@ -3,6 +3,7 @@ package nopol
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -118,6 +119,10 @@ func (r *repairer) localize() []angelic.Suspicion {
 				sp.Reached = append(sp.Reached, id)
 			}
 		}
+		if !res.Passed {
+			spectra = append(spectra, splitIterations(sp, res, r.failed[k])...)
+			continue
+		}
 		spectra = append(spectra, sp)
 	}
 	stacks := r.panicStacks()
@@ -189,4 +194,56 @@ func stackRank(stacks [][]constituent.Location, site collect.Site) int {
 		}
 	}
 	return rank
+}
+
+// splitIterations purifies the spectrum of a failing table-driven test
+// for localisation (B-Refactoring): when its failures lie in some
+// iterations of a table loop (frs), the other iterations of that loop are
+// passing executions of their own, and the failing spectrum keeps the
+// sites reached in the failing iterations and outside the loop (the
+// loop's setup may hold the fault). A site whose coverage records reached
+// the hook's cap may have lost the failing iterations' records: it stays
+// in the failing spectrum.
+func splitIterations(sp angelic.Spectrum, res collect.Result, frs []angelic.Constituent) []angelic.Spectrum {
+	failingIter := map[[2]int]bool{}
+	loops := map[int]bool{}
+	for _, fr := range frs {
+		if fr.Iteration <= 0 {
+			return []angelic.Spectrum{sp} // a failure outside table iterations
+		}
+		failingIter[[2]int{fr.Segment, fr.Iteration}] = true
+		loops[fr.Segment] = true
+	}
+	inFailing := map[int]bool{}
+	records := map[int]int{}
+	passing := map[int]map[int]bool{} // other iteration -> sites
+	for _, e := range res.Evals {
+		records[e.Site]++
+		if !loops[e.Segment] || e.Iteration <= 0 || failingIter[[2]int{e.Segment, e.Iteration}] {
+			inFailing[e.Site] = true
+			continue
+		}
+		it := e.Segment<<20 | e.Iteration
+		if passing[it] == nil {
+			passing[it] = map[int]bool{}
+		}
+		passing[it][e.Site] = true
+	}
+	failing := angelic.Spectrum{Test: sp.Test, Passed: false}
+	for _, id := range sp.Reached {
+		if inFailing[id] || records[id] >= collect.CoverRecordCap {
+			failing.Reached = append(failing.Reached, id)
+		}
+	}
+	out := []angelic.Spectrum{failing}
+	for _, it := range slices.Sorted(maps.Keys(passing)) {
+		p := angelic.Spectrum{Test: fmt.Sprintf("%s (iteration %d)", sp.Test, it&(1<<20-1)), Passed: true}
+		for _, id := range sp.Reached {
+			if passing[it][id] {
+				p.Reached = append(p.Reached, id)
+			}
+		}
+		out = append(out, p)
+	}
+	return out
 }

@@ -308,28 +308,50 @@ func TestSummarize(t *testing.T) {
 }
 
 // TestSearchPerEvaluation: a test that fails under both constant forces
-// gets a per-evaluation angelic value when MaxFlips allows it: the last
-// evaluation is negated first; a test that needs an evaluation earlier
-// than MaxFlips allows is ruled out.
+// gets a per-evaluation angelic value when MaxFlips allows it. The test
+// passes when exactly the evaluations in need are negated. When the run
+// locates its failure (after the first needed evaluation not negated),
+// the failure-directed search negates one evaluation per run; when it
+// does not, one evaluation is negated at a time, the last first; a test
+// that needs an evaluation earlier than MaxFlips allows is ruled out.
 func TestSearchPerEvaluation(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		evals    int
-		passAt   int // the one negated evaluation under which the test passes
+		need     []int
+		located  bool // the run reports after which evaluation it failed
 		maxFlips int
-		want     Force
+		want     string // the label of the angelic value; "" none
 		runs     int
 	}{
-		{"last evaluation", 5, 5, 8, Force{Eval: 5}, 3},
-		{"an earlier one", 5, 3, 8, Force{Eval: 3}, 5},
-		{"beyond the bound", 20, 3, 8, Force{}, 10},
-		{"off", 5, 5, 0, Force{}, 2},
+		{"directed: two evaluations", 5, []int{2, 4}, true, 8, "flip@eval2+4", 5},
+		{"directed: the last evaluation", 5, []int{5}, true, 8, "flip@eval5", 4},
+		{"last evaluation, failure not located", 5, []int{5}, false, 8, "flip@eval5", 4},
+		{"an earlier one, not located", 5, []int{3}, false, 8, "flip@eval3", 6},
+		{"beyond the bound", 20, []int{3}, false, 8, "", 11},
+		{"two evaluations, not located", 5, []int{2, 4}, false, 8, "", 8},
+		{"off", 5, []int{5}, true, 0, "", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runs := 0
 			run := func(ctx context.Context, test string, f Force) (Outcome, error) {
 				runs++
-				return Outcome{Passed: f.Eval == tc.passAt}, nil
+				if !f.PerEval() {
+					return Outcome{}, nil
+				}
+				if slices.Equal(slices.Sorted(slices.Values(f.Evals)), tc.need) {
+					return Outcome{Passed: true}, nil
+				}
+				out := Outcome{}
+				if f.Trace && tc.located {
+					for _, k := range tc.need {
+						if !slices.Contains(f.Evals, k) {
+							out.FailedAfter = k
+							break
+						}
+					}
+				}
+				return out, nil
 			}
 			p := Problem{Choices: []Force{{Value: true}, {Value: false}}, MaxFlips: tc.maxFlips,
 				Tests: []FailingTest{{Name: "TestLoop", Counts: Counts{True: 1, False: tc.evals - 1}}}}
@@ -337,14 +359,15 @@ func TestSearchPerEvaluation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if (tc.want.Eval > 0) != v.Qualified || (v.Qualified && v.Needs[0].Force.Eval != tc.want.Eval) {
-				t.Errorf("verdict %+v, want %+v", v, tc.want)
+			got := ""
+			if v.Qualified {
+				got = v.Needs[0].Force.Label(false)
+			}
+			if got != tc.want {
+				t.Errorf("angelic value %q, want %q (verdict %+v)", got, tc.want, v)
 			}
 			if runs != tc.runs {
 				t.Errorf("%d runs, want %d", runs, tc.runs)
-			}
-			if v.Qualified && v.Needs[0].Force.Label(false) != "flip@eval"+string(rune('0'+tc.want.Eval)) {
-				t.Errorf("label %q", v.Needs[0].Force.Label(false))
 			}
 		})
 	}

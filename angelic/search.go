@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Constituent is a constituent of a test (see internal/constituent): Segment is
@@ -29,11 +30,20 @@ type Force struct {
 	// failing ones of a purified test); empty forces during the whole
 	// test.
 	Fragments []Constituent
-	// Eval, when > 0, negates the outcome of that one evaluation of the
-	// site (from 1, in the test's order) and forces nothing else; Value
-	// is then ignored. See Problem.MaxFlips.
-	Eval int
+	// Evals, when not empty, negate the outcome of these evaluations of
+	// the site (from 1, in the test's order) and force nothing else;
+	// Value is then ignored (at a guard, Value and Return say how the
+	// flipped evaluations leave). See Problem.MaxFlips.
+	Evals []int
+	// Trace asks the Runner to report after which evaluation of the site
+	// the test failed (Outcome.FailedAfter); with Evals empty nothing is
+	// forced.
+	Trace bool
 }
+
+// PerEval reports whether f forces single evaluations (Evals, Trace)
+// rather than a constant value.
+func (f Force) PerEval() bool { return len(f.Evals) > 0 || f.Trace }
 
 // Whole reports whether f applies to the whole test.
 func (f Force) Whole() bool { return len(f.Fragments) == 0 }
@@ -45,8 +55,15 @@ func (f Force) String() string { return f.Label(false) }
 // Label is String for a site of the given kind: at a guard, a false that
 // does not return is "skip".
 func (f Force) Label(guard bool) string {
-	if f.Eval > 0 {
-		return fmt.Sprintf("flip@eval%d", f.Eval)
+	if f.PerEval() {
+		s := "flip@eval"
+		for i, k := range f.Evals {
+			if i > 0 {
+				s += "+"
+			}
+			s += strconv.Itoa(k)
+		}
+		return s
 	}
 	s := fmt.Sprint(f.Value)
 	switch {
@@ -74,6 +91,9 @@ type Outcome struct {
 	// order of report, when the Runner attributes failures (purification
 	// on); empty otherwise or when no failure could be attributed.
 	Failing []Constituent
+	// FailedAfter is, for a run with Force.Trace, the evaluation of the
+	// site after which the first failure was reported; 0 when unknown.
+	FailedAfter int
 }
 
 // Runner runs one test with the site under search forced as f.
@@ -120,15 +140,22 @@ type Problem struct {
 	MaxFragments int
 	// MaxFlips, when > 0, allows per-evaluation angelic values: a test
 	// that fails under every constant force (whole and per fragment) is
-	// run with one evaluation's outcome negated, the last evaluation
-	// first, then earlier ones, at most MaxFlips runs. A condition in a
-	// loop that must be true on some iterations and false on others (an
-	// off-by-one exit) has no constant angelic value but has such a
-	// sequence (SPR, Long & Rinard FSE 2015, search sequences of branch
-	// outcomes). Only for tests that evaluate the site at most
-	// MaxEvaluations times.
+	// run traced, and the evaluation after which it failed is negated;
+	// while it fails after a new evaluation, that one is negated too (a
+	// nil pointer met in several calls needs a guard's exit at each),
+	// at most MaxDirected runs. Then, when that fails, one evaluation's
+	// outcome is negated at a time, the last evaluation first, then
+	// earlier ones, at most MaxFlips runs. A condition in a loop that
+	// must be true on some iterations and false on others (an off-by-one
+	// exit) has no constant angelic value but has such a sequence (SPR,
+	// Long & Rinard FSE 2015, search sequences of branch outcomes). Only
+	// for tests that evaluate the site at most MaxEvaluations times.
 	MaxFlips int
 }
+
+// MaxDirected bounds the runs of the failure-directed per-evaluation
+// search of one test (see Problem.MaxFlips).
+const MaxDirected = 32
 
 // MaxEvaluations bounds the evaluations of a site in a test for the
 // per-evaluation search.
@@ -233,21 +260,30 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				need.Force, need.Split, found = f, true, true
 			}
 		}
-		if !found && p.MaxFlips > 0 {
-			n := t.True + t.False
-			for k := n; k >= 1 && k > n-p.MaxFlips && n <= MaxEvaluations; k-- {
-				f := Force{Eval: k}
+		if n := t.True + t.False; !found && p.MaxFlips > 0 && n <= MaxEvaluations {
+			perEval := func(evals []int, trace bool) Force {
+				f := Force{Evals: evals, Trace: trace}
 				if len(p.Choices) == 1 {
-					// A guard's exit, taken at that evaluation only.
+					// A guard's exit, taken at those evaluations only.
 					f.Value, f.Return = p.Choices[0].Value, p.Choices[0].Return
 				}
+				return f
+			}
+			f, ok, err := directed(perEval, func(f Force) (Outcome, error) { return try(t, f) })
+			if err != nil {
+				return v, err
+			}
+			if ok {
+				need.Force, found = f, true
+			}
+			for k := n; !found && k >= 1 && k > n-p.MaxFlips; k-- {
+				f := perEval([]int{k}, false)
 				out, err := try(t, f)
 				if err != nil {
 					return v, err
 				}
 				if out.Passed {
 					need.Force, found = f, true
-					break
 				}
 			}
 		}
@@ -294,4 +330,26 @@ func purified(t FailingTest, c Force, max int, try func(FailingTest, Force) (Out
 			return f, false, nil
 		}
 	}
+}
+
+// directed is the failure-directed per-evaluation search of one test: run
+// it traced, negate the evaluation after which it failed, and again while
+// it fails after an evaluation not yet negated, at most MaxDirected runs.
+func directed(perEval func(evals []int, trace bool) Force, try func(Force) (Outcome, error)) (Force, bool, error) {
+	var evals []int
+	for range MaxDirected {
+		f := perEval(evals, true)
+		out, err := try(f)
+		if err != nil || out.Passed {
+			return f, err == nil && len(evals) > 0, err
+		}
+		// In a deterministic test, negating an evaluation moves the
+		// failure later; an earlier one means the evaluations are not
+		// numbered the same from run to run (a map's order).
+		if len(evals) > 0 && out.FailedAfter <= evals[len(evals)-1] || out.FailedAfter <= 0 {
+			break
+		}
+		evals = append(slices.Clone(evals), out.FailedAfter)
+	}
+	return Force{}, false, nil
 }

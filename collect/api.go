@@ -266,6 +266,15 @@ const (
 	ModeSnapshot
 )
 
+// CoverRecordCap bounds the records the hook writes per site in one run:
+// in ModeCover one per distinct constituent and outcome, in ModeSnapshot
+// one per evaluation (with its values); past it, only counts.
+const CoverRecordCap = 200
+
+// MaxPrintedEvals bounds the evaluations of a site printed in one run
+// (Run.PrintEvals).
+const MaxPrintedEvals = 1000
+
 // Run is one execution of one test of one package's binary.
 type Run struct {
 	Package string
@@ -280,11 +289,16 @@ type Run struct {
 	// ForceExit maps Guard sites whose forced false leaves by an exit
 	// instead of skipping the statement to the exit's index in Site.Exits.
 	ForceExit map[int]int
-	// FlipEval maps sites to the one evaluation (from 1, in the order the
+	// FlipEval maps sites to the evaluations (from 1, in the order the
 	// test process evaluates the site) whose outcome is negated (a Cond
 	// site) or at which the statement is skipped or left by ForceExit (a
 	// Guard site); the other evaluations are not forced.
-	FlipEval map[int]int
+	FlipEval map[int][]int
+	// PrintEvals are sites whose evaluations the hook prints to standard
+	// output as they happen (EvalLine), the first MaxPrintedEvals of
+	// each: a failure printed after the line of evaluation k happened
+	// after it (see internal/constituent.ParseOutput).
+	PrintEvals []int
 	// NoCalls records observed calls as missing without evaluating them:
 	// for a snapshot run again after it timed out (a call may never end).
 	NoCalls bool

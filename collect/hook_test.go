@@ -32,4 +32,7 @@ func TestHookSource(t *testing.T) {
 	if n := strings.Count(hookRuntime, strconv.Quote(constituent.Prefix)); n != 2 {
 		t.Errorf("the hook writes %q %d times, want 2 (NopolSegment, NopolIteration)", constituent.Prefix, n)
 	}
+	if n := strings.Count(hookRuntime, strconv.Quote(constituent.EvalPrefix)); n != 1 {
+		t.Errorf("the hook writes %q %d times, want 1 (nopolFlipped)", constituent.EvalPrefix, n)
+	}
 }

@@ -95,7 +95,13 @@ func runEnv(r Run, out string) []string {
 	}
 	var force, ret, sites, flip []string
 	for _, id := range sortedKeys(r.FlipEval) {
-		flip = append(flip, strconv.Itoa(id)+":"+strconv.Itoa(r.FlipEval[id]))
+		for _, k := range r.FlipEval[id] {
+			flip = append(flip, strconv.Itoa(id)+":"+strconv.Itoa(k))
+		}
+	}
+	var printEvals []string
+	for _, id := range r.PrintEvals {
+		printEvals = append(printEvals, strconv.Itoa(id))
 	}
 	for _, id := range sortedKeys(r.Force) {
 		force = append(force, strconv.Itoa(id)+"="+strconv.FormatBool(r.Force[id]))
@@ -129,6 +135,9 @@ func runEnv(r Run, out string) []string {
 		"NOPOL_FORCE_SEG=" + strings.Join(segs, ","),
 		"NOPOL_CAND=",
 		"NOPOL_FLIP=" + strings.Join(flip, ","),
+		"NOPOL_PRINT_EVALS=" + strings.Join(printEvals, ","),
+		"NOPOL_PRINT_EVALS_MAX=" + strconv.Itoa(MaxPrintedEvals),
+		"NOPOL_CAP=" + strconv.Itoa(CoverRecordCap),
 		"NOPOL_NOCALLS=" + map[bool]string{true: "1"}[r.NoCalls],
 		"NOPOL_PRINT_CONSTITUENTS=" + map[bool]string{true: "1"}[r.PrintConstituents],
 	}

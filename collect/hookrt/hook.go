@@ -57,11 +57,15 @@ var (
 	nopolCounts   [][3]int64 // per site: false count, true count, lines written
 	nopolLast     [][2]int64 // per site and outcome: the constituent last written
 	nopolSeen     map[[4]int64]bool
-	// nopolFlip is, per site, the evaluation (from 1) whose outcome is
-	// negated (NOPOL_FLIP "id:k"), 0 for none; nopolEvals counts the
-	// evaluations of each site.
-	nopolFlip  []int64
-	nopolEvals []int64
+	// nopolFlip is, per site, the evaluations (from 1) whose outcome is
+	// negated (NOPOL_FLIP "id:k,id:k2"), nil for none; nopolEvals counts
+	// the evaluations of each site flipped or printed; nopolPrintEvals
+	// marks the sites whose evaluations are printed (NOPOL_PRINT_EVALS),
+	// the first nopolMaxPrinted of each.
+	nopolFlip       []map[int64]bool
+	nopolEvals      []int64
+	nopolPrintEvals []bool
+	nopolMaxPrinted int64
 	// nopolNoCalls leaves observed calls out (NOPOL_NOCALLS).
 	nopolNoCalls bool
 	// nopolObserving counts the snapshots being evaluated, shared: a call
@@ -160,16 +164,26 @@ func nopolSetup() {
 		}
 	}
 	nopolNoCalls = nopolos.Getenv("NOPOL_NOCALLS") == "1"
-	nopolFlip = make([]int64, nopolNumSites)
+	nopolFlip = make([]map[int64]bool, nopolNumSites)
 	nopolEvals = make([]int64, nopolNumSites)
 	for _, f := range nopolstrings.Split(nopolos.Getenv("NOPOL_FLIP"), ",") {
 		id, k, ok := nopolstrings.Cut(f, ":")
 		n, err1 := nopolstrconv.Atoi(id)
 		e, err2 := nopolstrconv.Atoi(k)
 		if ok && err1 == nil && err2 == nil && n >= 0 && n < nopolNumSites && e > 0 {
-			nopolFlip[n] = int64(e)
+			if nopolFlip[n] == nil {
+				nopolFlip[n] = map[int64]bool{}
+			}
+			nopolFlip[n][int64(e)] = true
 		}
 	}
+	nopolPrintEvals = make([]bool, nopolNumSites)
+	for id := range nopolIDs(nopolos.Getenv("NOPOL_PRINT_EVALS")) {
+		if id >= 0 && id < nopolNumSites {
+			nopolPrintEvals[id] = true
+		}
+	}
+	nopolMaxPrinted = int64(nopolAtoi(nopolos.Getenv("NOPOL_PRINT_EVALS_MAX"), 1000))
 	for id := range nopolIDs(nopolos.Getenv("NOPOL_SITES")) {
 		if id >= 0 && id < nopolNumSites {
 			nopolSites[id] = true
@@ -253,12 +267,17 @@ func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue
 }
 
 // nopolFlipped counts an evaluation of site id and returns v, negated at
-// the evaluation NOPOL_FLIP names.
+// the evaluations NOPOL_FLIP names; it prints the evaluation when
+// NOPOL_PRINT_EVALS names the site.
 func nopolFlipped(id int, v bool) bool {
-	if id < 0 || id >= len(nopolFlip) || nopolFlip[id] == 0 {
+	if id < 0 || id >= len(nopolFlip) || (nopolFlip[id] == nil && !nopolPrintEvals[id]) {
 		return v
 	}
-	if nopolatomic.AddInt64(&nopolEvals[id], 1) == nopolFlip[id] {
+	n := nopolatomic.AddInt64(&nopolEvals[id], 1)
+	if nopolPrintEvals[id] && n <= nopolMaxPrinted {
+		nopolos.Stdout.WriteString("nopol-eval " + nopolstrconv.Itoa(id) + " " + nopolstrconv.FormatInt(n, 10) + "\n")
+	}
+	if nopolFlip[id][n] {
 		return !v
 	}
 	return v

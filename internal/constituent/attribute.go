@@ -20,6 +20,9 @@ type Location struct {
 	// Segment and Iteration are those of the last constituent line printed
 	// before this location; -1 when there was none.
 	Segment, Iteration int
+	// Eval is the last evaluation printed before this location (see
+	// EvalLine), 0 when there was none.
+	Eval int
 }
 
 // Line is the line the hook prints to standard output when a
@@ -37,6 +40,17 @@ func Line(segment, iteration int) string {
 // (collect/hookrt) writes it as a literal, checked by collect's tests.
 const Prefix = "nopol-constituent "
 
+// EvalPrefix starts every EvalLine, written by the hook as a literal too.
+const EvalPrefix = "nopol-eval "
+
+// EvalLine is the line the hook prints to standard output at the k-th
+// evaluation of a site whose evaluations are printed
+// (collect.Run.PrintEvals): a failure printed after it happened after
+// that evaluation.
+func EvalLine(site, k int) string {
+	return fmt.Sprintf("%s%d %d\n", EvalPrefix, site, k)
+}
+
 var (
 	// "    foo_test.go:12: message" (t.Error and friends, indented by
 	// subtest depth).
@@ -45,25 +59,53 @@ var (
 	frameRE = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$`)
 	// The hook's constituent line.
 	constituentRE = regexp.MustCompile(`^` + regexp.QuoteMeta(Prefix) + `(\d+) (\d+)$`)
+	// A verbose run's framing: the test that prints next, and a test's
+	// result ("\x16" starts framing lines under -test.v=test2json).
+	framingRE = regexp.MustCompile(`^\x16?=== (?:RUN|NAME|CONT)\s+(\S+)`)
+	passedRE  = regexp.MustCompile(`^\s*\x16?--- (?:PASS|SKIP): (\S+)`)
+	// The hook's evaluation line.
+	evalRE = regexp.MustCompile(`^` + regexp.QuoteMeta(EvalPrefix) + `\d+ (\d+)$`)
 )
 
 // ParseOutput returns the locations reported in the output of a go test
 // run, in order: failure messages ("    foo_test.go:12: message") and
 // frames of panic stack traces ("\t/dir/foo_test.go:12 +0x1d"). Frames of
-// the Go runtime and of package testing are left out.
+// the Go runtime and of package testing are left out, and so are the
+// messages of a verbose run's (sub)tests reported passed or skipped
+// (t.Log).
 func ParseOutput(output string) []Location {
-	var locs []Location
-	seg, iter := -1, -1
+	var (
+		locs    []Location
+		tests   []string // per location, the test printing it ("" unknown)
+		current string
+		passed  = map[string]bool{}
+	)
+	seg, iter, eval := -1, -1, 0
 	for _, line := range strings.Split(output, "\n") {
 		line = strings.TrimRight(line, "\r")
-		if m := constituentRE.FindStringSubmatch(line); m != nil {
-			seg, _ = strconv.Atoi(m[1])
-			iter, _ = strconv.Atoi(m[2])
+		if m := framingRE.FindStringSubmatch(line); m != nil {
+			current = m[1]
 			continue
+		}
+		if m := passedRE.FindStringSubmatch(line); m != nil {
+			passed[m[1]] = true
+			continue
+		}
+		if strings.HasPrefix(line, "nopol-") {
+			if m := constituentRE.FindStringSubmatch(line); m != nil {
+				seg, _ = strconv.Atoi(m[1])
+				iter, _ = strconv.Atoi(m[2])
+				continue
+			}
+			if m := evalRE.FindStringSubmatch(line); m != nil {
+				eval, _ = strconv.Atoi(m[1])
+				continue
+			}
 		}
 		if m := messageRE.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
-			locs = append(locs, Location{File: m[1], Line: n, Segment: seg, Iteration: iter})
+			locs = append(locs, Location{File: m[1], Line: n, Segment: seg, Iteration: iter, Eval: eval})
+			tests = append(tests, current)
 			continue
 		}
 		if m := frameRE.FindStringSubmatch(line); m != nil {
@@ -71,10 +113,18 @@ func ParseOutput(output string) []Location {
 				continue
 			}
 			n, _ := strconv.Atoi(m[2])
-			locs = append(locs, Location{File: m[1], Line: n, Panic: true, Segment: seg, Iteration: iter})
+			locs = append(locs, Location{File: m[1], Line: n, Panic: true, Segment: seg, Iteration: iter, Eval: eval})
+			tests = append(tests, current)
 		}
 	}
-	return locs
+	// A message of a (sub)test that passed is a t.Log, not a failure.
+	out := locs[:0]
+	for i, l := range locs {
+		if l.Panic || tests[i] == "" || !passed[tests[i]] {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // isRuntimeFrame reports whether a stack frame's file belongs to the Go

@@ -46,6 +46,21 @@ func TestParseOutput(t *testing.T) {
 			want:   []Location{{File: "a_test.go", Line: 9, Segment: 1, Iteration: 2}},
 		},
 		{
+			name: "evaluation lines give the evaluation a failure followed",
+			output: EvalLine(4, 1) + EvalLine(4, 2) + "    a_test.go:9: bad\n" + EvalLine(4, 3) +
+				"panic: boom\n\t/tmp/m/a.go:3 +0x5c\n",
+			want: []Location{{File: "a_test.go", Line: 9, Segment: -1, Iteration: -1, Eval: 2},
+				{File: "/tmp/m/a.go", Line: 3, Panic: true, Segment: -1, Iteration: -1, Eval: 3}},
+		},
+		{
+			name: "messages of passing subtests are logs, not failures",
+			output: "\x16=== RUN   TestA\n\x16=== RUN   TestA/ok\n    a_test.go:5: just a log\n" +
+				"\x16--- PASS: TestA/ok (0.00s)\n\x16=== NAME  TestA\n\x16=== RUN   TestA/bad\n    a_test.go:6: wrong\n" +
+				"\x16--- FAIL: TestA/bad (0.00s)\n\x16=== NAME  TestA\n    a_test.go:8: wrong too\n",
+			want: []Location{{File: "a_test.go", Line: 6, Segment: -1, Iteration: -1},
+				{File: "a_test.go", Line: 8, Segment: -1, Iteration: -1}},
+		},
+		{
 			name:   "no location",
 			output: "--- FAIL: TestA (0.00s)\nFAIL\n",
 		},
