@@ -30,7 +30,9 @@ import (
 //     longer tests x against nil.
 //   - invented-constant: the candidate compares an expression with a
 //     literal the code does not have (other than 0, 1, -1 and ""), and at
-//     most one test's recorded states have the expression at that value.
+//     most one test's recorded states have the expression at that value;
+//     or orders a byte or rune against a character the code does not
+//     have (before > 'j'; 0x20, 0x7f and 0x80 are the usual bounds).
 //   - loop-counter: the candidate tests a loop counter for equality with a
 //     literal the code does not have (other than 0): one iteration.
 //   - magic-number: the candidate compares a value of a defined integer
@@ -133,6 +135,11 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
 			}
 			if trivialLiteral(lit.Lit) || slices.ContainsFunc(spec.Constants, func(c synth.Constant) bool { return c.Value == lit.Lit }) {
 				continue
+			}
+			if ordered := n.Op != synth.OpEq && n.Op != synth.OpNe; ordered && other.Op == synth.OpInput && spec.Inputs[other.Index].Char &&
+				!slices.Contains([]int64{0x20, 0x7f, 0x80}, lit.Lit.Int) {
+				why = fmt.Sprintf("invented-constant: %s orders the character %s against %s, which the code does not have", n.Source(spec), spec.Inputs[other.Index].Expr, lit.Lit.GoString())
+				return
 			}
 			tests := testsAt(spec, other, lit.Lit, n.Op != synth.OpEq && n.Op != synth.OpNe)
 			if len(tests) <= 1 {

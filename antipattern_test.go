@@ -15,10 +15,10 @@ func TestAntiPattern(t *testing.T) {
 	// States: x and y ints, p == nil a bool; TestA has x = 7, TestB and
 	// TestC have x in {2, 3} (near 4).
 	ex := func(origin string, x, y int64, pnil bool) synth.Example {
-		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(x), synth.IntValue(y), synth.BoolValue(pnil), synth.IntValue(x)}}
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(x), synth.IntValue(y), synth.BoolValue(pnil), synth.IntValue(x), synth.IntValue('a' + x)}}
 	}
 	spec := &synth.Spec{
-		Inputs: []synth.Input{{Expr: "x", Kind: synth.Int}, {Expr: "y", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}, {Expr: "i", Kind: synth.Int}},
+		Inputs: []synth.Input{{Expr: "x", Kind: synth.Int}, {Expr: "y", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}, {Expr: "i", Kind: synth.Int}, {Expr: "c", Kind: synth.Int, Char: true}},
 		Examples: []synth.Example{
 			ex("TestA", 7, 1, false), ex("TestB", 2, 1, false), ex("TestB", 3, 5, true), ex("TestC", 3, 0, true),
 		},
@@ -56,6 +56,9 @@ func TestAntiPattern(t *testing.T) {
 		{"loop counter against 0", guard, "i == 0", ""},
 		{"named kind against a number", enum, "x == 3 && y > 0", "magic-number"},
 		{"plain int against the same number", guard, "x == 3 && y > 0", ""},
+		{"character ordered against an invented letter", guard, "c > 106", "invented-constant"},
+		{"character ordered against a letter several tests reach", guard, "c > 100", "invented-constant"},
+		{"character equal to a letter several tests reach", guard, "c == 100", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			term, err := synth.ParseTerm(spec, tc.cand)
@@ -83,6 +86,37 @@ func TestWithMutants(t *testing.T) {
 	want := "n >= 0/mutation n < 0/synthesis n < 0 && m > 2/synthesis k == 3/synthesis !(n <= 0) || m > 2/mutation"
 	if strings.Join(got, " ") != want {
 		t.Errorf("ranking:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+}
+
+// TestSimplifications checks the clause deletions and their rank: after
+// the candidates over the original's operands, before those reading
+// another value; a deletion that does not give the failing test's state
+// its needed outcome is not offered.
+func TestSimplifications(t *testing.T) {
+	if got := strings.Join(deletions("a == \"\" && (n > 0 || p == nil) && (x || y)"), " | "); got != `x || y | a == "" && (n > 0 || p == nil) | (n > 0 || p == nil) && (x || y) | a == "" && (x || y) | a == "" && p == nil && (x || y) | a == "" && n > 0 && (x || y) | a == "" && (n > 0 || p == nil) && y | a == "" && (n > 0 || p == nil) && x` {
+		t.Errorf("deletions: %s", got)
+	}
+	spec := &synth.Spec{
+		Original: `a == "" && n > 0`,
+		Inputs:   []synth.Input{{Expr: "a", Kind: synth.String}, {Expr: "n", Kind: synth.Int}, {Expr: "m", Kind: synth.Int}},
+		Examples: []synth.Example{
+			{Values: []synth.Value{synth.StringValue("x"), synth.IntValue(2), synth.IntValue(0)}, Want: true, Origin: "TestFailing"},
+			{Values: []synth.Value{synth.StringValue("x"), synth.IntValue(3), synth.IntValue(1)}, Want: false, Origin: "TestPassing"},
+		},
+	}
+	r := &repairer{failing: []testKey{{pkg: "p", name: "TestFailing"}}}
+	site := collect.Site{Original: spec.Original}
+	syn := []candidate{{src: "n > 1", method: "synthesis"}, {src: "m == 0", method: "synthesis"}}
+	for i := range syn {
+		syn[i].term, _ = synth.ParseTerm(spec, syn[i].src)
+	}
+	var got []string
+	for _, c := range withSimplifications(syn, r.simplifications(site, spec, nil, syn), originalOperands(spec)) {
+		got = append(got, c.src)
+	}
+	if want := "n > 1 | n > 0 | m == 0"; strings.Join(got, " | ") != want {
+		t.Errorf("ranking %s, want %s", strings.Join(got, " | "), want)
 	}
 }
 

@@ -62,6 +62,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	}
 	if site.Kind == collect.Cond && !r.opts.NoMutants {
 		cands = withMutants(cands, r.agreeingMutants(site, spec, keep), site.Original)
+		cands = withSimplifications(cands, r.simplifications(site, spec, keep, cands), originalOperands(spec))
 	}
 	cands = r.rejectAntiPatterns(site, spec, cands, rep)
 	switch {
@@ -94,6 +95,55 @@ func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []i
 		out = append(out, candidate{src: src, term: t, method: "mutation"})
 	}
 	return out
+}
+
+// simplifications are the original condition with one clause of a && or
+// || deleted that give the failing tests' recorded states their needed
+// outcome but not every passing test's: the recorded outcome of a passing
+// test is the original condition's, not always one the test needs, and a
+// developer who drops a clause changes some of them (mux's
+// `r.buildScheme == "" && len(schemes) > 0` became `len(schemes) > 0`).
+// Validation on the whole suite decides; see withSimplifications for their
+// rank.
+func (r *repairer) simplifications(site collect.Site, spec *synth.Spec, keep []int, cands []candidate) []candidate {
+	var failing []synth.Example
+	for _, ex := range spec.Examples {
+		if slices.ContainsFunc(r.failing, func(k testKey) bool { return k.name == ex.Origin }) {
+			failing = append(failing, ex)
+		}
+	}
+	if len(failing) == 0 {
+		return nil
+	}
+	var out []candidate
+	for _, src := range deletions(site.Original) {
+		if slices.ContainsFunc(cands, func(c candidate) bool { return c.src == src }) {
+			continue
+		}
+		t, err := synth.ParseTerm(spec, src)
+		if err != nil || !readsAll(t, keep) || !synth.Satisfies(spec, t, failing) {
+			continue
+		}
+		out = append(out, candidate{src: src, term: t, method: "mutation"})
+	}
+	return out
+}
+
+// withSimplifications ranks simplifications of the original after the
+// candidates that read only the original's operands (orig) and before
+// those that read another value: a condition that the tests cannot tell
+// from a simpler one is more often an overfit than the fix.
+func withSimplifications(cands, simpler []candidate, orig []int) []candidate {
+	if len(simpler) == 0 {
+		return cands
+	}
+	at := slices.IndexFunc(cands, func(c candidate) bool {
+		return c.term != nil && slices.ContainsFunc(inputsRead(c.term), func(i int) bool { return !slices.Contains(orig, i) })
+	})
+	if at < 0 {
+		at = len(cands)
+	}
+	return slices.Concat(cands[:at:at], simpler, cands[at:])
 }
 
 // withMutants is one ranking of the synthesized candidates (in synth.Rank

@@ -181,6 +181,58 @@ func mutants(cond string) []string {
 	return srcs
 }
 
+// deletions are cond with one operand of one of its && and || deleted,
+// in the order of the operators in cond.
+func deletions(cond string) []string {
+	fset := token.NewFileSet()
+	orig, err := parser.ParseExprFrom(fset, "", cond, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i := range slots(&orig) {
+		b, ok := (*slots(&orig)[i]).(*ast.BinaryExpr)
+		if !ok || (b.Op != token.LAND && b.Op != token.LOR) {
+			continue
+		}
+		for _, keepX := range []bool{false, true} {
+			root := clone(orig)
+			slot := slots(&root)[i]
+			if keepX {
+				*slot = (*slot).(*ast.BinaryExpr).X
+			} else {
+				*slot = (*slot).(*ast.BinaryExpr).Y
+			}
+			root = dropParens(root, token.LowestPrec)
+			if src := render(fset, parenthesize(unparen(root), token.LowestPrec)); src != "" && !slices.Contains(out, src) {
+				out = append(out, src)
+			}
+		}
+	}
+	return out
+}
+
+// dropParens removes the parentheses around the operands of && and ||
+// that bind tightly enough without them (a deletion leaves
+// `a && (p == nil)` where `a && (n > 0 || p == nil)` was); other
+// parentheses stay as written.
+func dropParens(e ast.Expr, prec int) ast.Expr {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		if in, ok := x.X.(*ast.BinaryExpr); ok && in.Op.Precedence() > prec && prec > token.LowestPrec {
+			return dropParens(in, prec)
+		}
+		x.X = dropParens(x.X, token.LowestPrec)
+	case *ast.BinaryExpr:
+		if x.Op == token.LAND || x.Op == token.LOR {
+			x.X, x.Y = dropParens(x.X, x.Op.Precedence()), dropParens(x.Y, x.Op.Precedence())
+		}
+	case *ast.UnaryExpr:
+		x.X = dropParens(x.X, token.LowestPrec)
+	}
+	return e
+}
+
 // comparisons are the comparison operators, in the order mutants tries
 // them.
 var comparisons = []token.Token{token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ}

@@ -84,7 +84,7 @@ func TestInterrupt(t *testing.T) {
 				if during, _ := nopolTemps(tmp); len(during) == 0 {
 					t.Errorf("no nopol-* temp dir in %s while running: the check below proves nothing", tmp)
 				}
-				if tc.sig == syscall.SIGKILL && len(processesUnder(t, tmp, 0)) == 0 {
+				if tc.sig == syscall.SIGKILL && !processAppears(t, tmp, 3*time.Second) {
 					t.Errorf("no process under %s while running: the check below proves nothing", tmp)
 				}
 			})
@@ -146,6 +146,19 @@ func processesUnder(t *testing.T, dir string, wait time.Duration) []string {
 			return found
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// processAppears waits up to wait for a process under dir (see
+// processesUnder): between two test runs there is none for a moment.
+func processAppears(t *testing.T, dir string, wait time.Duration) bool {
+	for deadline := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
+		if len(processesUnder(t, dir, 0)) > 0 {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
 	}
 }
 
