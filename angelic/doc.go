@@ -42,14 +42,22 @@
 //
 // A constant forced value cannot repair a condition that must be true on
 // some evaluations of one test and false on others (a loop exit off by
-// one): Nopol's limit. With [Problem.MaxFlips], a test that fails under
-// every constant value (whole and per fragment) is run with the outcome of
-// one evaluation negated ([Force.Eval]), the last evaluation first, then
-// earlier ones, at most MaxFlips runs (a bounded form of SPR's search of
-// branch-outcome sequences, Long & Rinard FSE 2015). The first that
-// passes is the test's need; its snapshot run records the outcome of
-// every evaluation, the negated one included, and those outcomes are the
-// examples synthesis must reproduce.
+// one), nor a guard that must leave at the evaluations meeting a nil
+// pointer and at no other: Nopol's limit. With [Problem.MaxFlips], a test
+// that fails under every constant value (whole and per fragment) is first
+// searched failure-directed: it runs traced ([Force.Trace]: the hook prints
+// each evaluation of the site, so the failure printed next lies after a
+// known evaluation), the evaluation after which it failed is negated
+// ([Force.Evals]), and again while it fails later than the last one
+// negated, at most [MaxDirected] runs (a nil met in three subtests needs
+// three exits). A failure that comes earlier than the last evaluation
+// negated means the evaluations are not numbered alike from run to run (a
+// table in a map) and ends that search. Then one evaluation is negated at
+// a time, the last first, then earlier ones, at most MaxFlips runs (a
+// bounded form of SPR's search of branch-outcome sequences, Long & Rinard
+// FSE 2015). The first that passes is the test's need; its snapshot run
+// records the outcome of every evaluation, the negated ones included, and
+// those outcomes are the examples synthesis must reproduce.
 //
 // # Test purification
 //

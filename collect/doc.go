@@ -110,10 +110,13 @@
 //
 // # Per-evaluation forcing
 //
-// NOPOL_FLIP "id:k" negates the k-th evaluation (from 1, in the process)
-// of Cond site id and forces nothing else: the per-evaluation angelic
-// search of package angelic uses it for a condition that must change
-// value within one test.
+// NOPOL_FLIP "id:k,id:k2" negates the k-th and k2-th evaluations (from 1,
+// in the process) of site id (a Guard site's statement is then skipped or
+// left) and forces nothing else: the per-evaluation angelic search of
+// package angelic uses it for a condition that must change value within
+// one test. NOPOL_PRINT_EVALS "id" prints constituent.EvalLine at each of
+// the first NOPOL_PRINT_EVALS_MAX evaluations of site id (Run.PrintEvals),
+// so that a failure in the output is known to follow evaluation k.
 //
 // # Collection protocol
 //
