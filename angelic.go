@@ -107,8 +107,8 @@ func counts(c [2]int) angelic.Counts {
 // failedAfter is the evaluation of the traced site after which the first
 // failure of a run's output was reported, 0 when unknown.
 func failedAfter(output string) int {
-	for _, l := range constituent.ParseOutput(output) {
-		return l.Eval
+	if locs := constituent.ParseOutput(output); len(locs) > 0 {
+		return locs[0].Eval
 	}
 	return 0
 }

@@ -117,7 +117,7 @@ func (r *repairer) simplifications(site collect.Site, spec *synth.Spec, keep []i
 	}
 	var out []candidate
 	for _, src := range deletions(site.Original) {
-		if slices.ContainsFunc(cands, func(c candidate) bool { return c.src == src }) {
+		if hasSource(cands, src) {
 			continue
 		}
 		t, err := synth.ParseTerm(spec, src)
@@ -153,9 +153,7 @@ func withSimplifications(cands, simpler []candidate, orig []int) []candidate {
 // further from it. A mutant that synthesis also found keeps its place
 // among the synthesized.
 func withMutants(synthesized, muts []candidate, original string) []candidate {
-	muts = slices.DeleteFunc(muts, func(m candidate) bool {
-		return slices.ContainsFunc(synthesized, func(c candidate) bool { return c.src == m.src })
-	})
+	muts = slices.DeleteFunc(muts, func(m candidate) bool { return hasSource(synthesized, m.src) })
 	dist := func(cs []candidate) []int {
 		d := make([]int, len(cs))
 		for k, c := range cs {
@@ -209,4 +207,9 @@ func describeCandidates(cands []candidate) string {
 		}
 	}
 	return strings.Join(srcs, " | ")
+}
+
+// hasSource reports whether a candidate of cands is src.
+func hasSource(cands []candidate, src string) bool {
+	return slices.ContainsFunc(cands, func(c candidate) bool { return c.src == src })
 }

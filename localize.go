@@ -1,6 +1,7 @@
 package nopol
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -216,14 +217,14 @@ func splitIterations(sp angelic.Spectrum, res collect.Result, frs []angelic.Cons
 	}
 	inFailing := map[int]bool{}
 	records := map[int]int{}
-	passing := map[int]map[int]bool{} // other iteration -> sites
+	passing := map[[2]int]map[int]bool{} // other iteration (segment, iteration) -> sites
 	for _, e := range res.Evals {
 		records[e.Site]++
-		if !loops[e.Segment] || e.Iteration <= 0 || failingIter[[2]int{e.Segment, e.Iteration}] {
+		it := [2]int{e.Segment, e.Iteration}
+		if !loops[e.Segment] || e.Iteration <= 0 || failingIter[it] {
 			inFailing[e.Site] = true
 			continue
 		}
-		it := e.Segment<<20 | e.Iteration
 		if passing[it] == nil {
 			passing[it] = map[int]bool{}
 		}
@@ -231,13 +232,14 @@ func splitIterations(sp angelic.Spectrum, res collect.Result, frs []angelic.Cons
 	}
 	failing := angelic.Spectrum{Test: sp.Test, Passed: false}
 	for _, id := range sp.Reached {
-		if inFailing[id] || records[id] >= collect.CoverRecordCap {
+		if inFailing[id] || records[id] >= collect.RecordCap {
 			failing.Reached = append(failing.Reached, id)
 		}
 	}
 	out := []angelic.Spectrum{failing}
-	for _, it := range slices.Sorted(maps.Keys(passing)) {
-		p := angelic.Spectrum{Test: fmt.Sprintf("%s (iteration %d)", sp.Test, it&(1<<20-1)), Passed: true}
+	iters := slices.SortedFunc(maps.Keys(passing), func(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) })
+	for _, it := range iters {
+		p := angelic.Spectrum{Test: fmt.Sprintf("%s (iteration %d)", sp.Test, it[1]), Passed: true}
 		for _, id := range sp.Reached {
 			if passing[it][id] {
 				p.Reached = append(p.Reached, id)

@@ -266,13 +266,14 @@ const (
 	ModeSnapshot
 )
 
-// CoverRecordCap bounds the records the hook writes per site in one run:
+// RecordCap bounds the records the hook writes per site in one run:
 // in ModeCover one per distinct constituent and outcome, in ModeSnapshot
 // one per evaluation (with its values); past it, only counts.
-const CoverRecordCap = 200
+const RecordCap = 200
 
 // MaxPrintedEvals bounds the evaluations of a site printed in one run
-// (Run.PrintEvals).
+// (Run.PrintEvals); it is angelic.MaxEvaluations, the most a test may
+// evaluate a site for the per-evaluation search.
 const MaxPrintedEvals = 1000
 
 // Run is one execution of one test of one package's binary.

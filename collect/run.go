@@ -137,7 +137,7 @@ func runEnv(r Run, out string) []string {
 		"NOPOL_FLIP=" + strings.Join(flip, ","),
 		"NOPOL_PRINT_EVALS=" + strings.Join(printEvals, ","),
 		"NOPOL_PRINT_EVALS_MAX=" + strconv.Itoa(MaxPrintedEvals),
-		"NOPOL_CAP=" + strconv.Itoa(CoverRecordCap),
+		"NOPOL_CAP=" + strconv.Itoa(RecordCap),
 		"NOPOL_NOCALLS=" + map[bool]string{true: "1"}[r.NoCalls],
 		"NOPOL_PRINT_CONSTITUENTS=" + map[bool]string{true: "1"}[r.PrintConstituents],
 	}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/nopol-go/nopol/internal/gotest"
 )
 
 // Location is a file:line found in a test's output, with the test
@@ -59,10 +61,6 @@ var (
 	frameRE = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$`)
 	// The hook's constituent line.
 	constituentRE = regexp.MustCompile(`^` + regexp.QuoteMeta(Prefix) + `(\d+) (\d+)$`)
-	// A verbose run's framing: the test that prints next, and a test's
-	// result ("\x16" starts framing lines under -test.v=test2json).
-	framingRE = regexp.MustCompile(`^\x16?=== (?:RUN|NAME|CONT)\s+(\S+)`)
-	passedRE  = regexp.MustCompile(`^\s*\x16?--- (?:PASS|SKIP): (\S+)`)
 	// The hook's evaluation line.
 	evalRE = regexp.MustCompile(`^` + regexp.QuoteMeta(EvalPrefix) + `\d+ (\d+)$`)
 )
@@ -83,12 +81,13 @@ func ParseOutput(output string) []Location {
 	seg, iter, eval := -1, -1, 0
 	for _, line := range strings.Split(output, "\n") {
 		line = strings.TrimRight(line, "\r")
-		if m := framingRE.FindStringSubmatch(line); m != nil {
-			current = m[1]
-			continue
-		}
-		if m := passedRE.FindStringSubmatch(line); m != nil {
-			passed[m[1]] = true
+		if f, ok := gotest.ParseFraming(line); ok {
+			switch f.Verb {
+			case "RUN", "NAME", "CONT":
+				current = f.Test
+			case "PASS", "SKIP":
+				passed[f.Test] = true
+			}
 			continue
 		}
 		if strings.HasPrefix(line, "nopol-") {

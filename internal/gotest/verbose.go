@@ -43,21 +43,17 @@ func ParseVerbose(output string, crashed bool) []TestSummary {
 	var crash capText // the output from the first panic on
 	panicked := false
 	handle := func(line string, framing bool) {
-		trim := strings.TrimLeft(line, " ")
-		indented := len(trim) != len(line)
+		fr, isFraming := ParseFraming(line)
 		switch {
-		case framing && (strings.HasPrefix(trim, "=== RUN   ") || strings.HasPrefix(trim, "=== CONT  ") ||
-			strings.HasPrefix(trim, "=== NAME  ") || strings.HasPrefix(trim, "=== PAUSE ")):
-			name := strings.TrimSpace(trim[len("=== RUN   "):])
-			top, _, _ := strings.Cut(name, "/")
+		case framing && isFraming && !fr.Result():
+			top, _, _ := strings.Cut(fr.Test, "/")
 			current = top
 			if top != "" {
 				texts[get(top)].add(line)
 			}
 			return
-		case framing && !indented && (strings.HasPrefix(trim, "--- PASS: ") || strings.HasPrefix(trim, "--- FAIL: ") || strings.HasPrefix(trim, "--- SKIP: ")):
-			rest := trim[len("--- PASS: "):]
-			name, dur, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		case framing && isFraming && !fr.Indented:
+			name, dur := fr.Test, fr.Elapsed
 			if top, _, sub := strings.Cut(name, "/"); sub {
 				// A subtest's result (not indented under test2json).
 				texts[get(top)].add(line)
@@ -65,12 +61,12 @@ func ParseVerbose(output string, crashed bool) []TestSummary {
 				return
 			}
 			i := get(name)
-			out[i].Action = strings.ToLower(trim[4:8])
+			out[i].Action = strings.ToLower(fr.Verb)
 			out[i].Elapsed = parseParenDuration(dur)
 			texts[i].add(line)
 			current = name
 			return
-		case !panicked && !indented && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")):
+		case !panicked && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")):
 			atPanic, panicked = current, true
 		}
 		if panicked {
@@ -234,6 +230,41 @@ func IsTestName(name, prefix string) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
 	return !unicode.IsLower(r)
+}
+
+// Framing is a framing line of a verbose test run: "=== RUN   TestX/sub"
+// (Verb RUN, CONT, NAME or PAUSE) or "--- PASS: TestX/sub (0.01s)" (Verb
+// PASS, FAIL or SKIP, with Elapsed "(0.01s)").
+type Framing struct {
+	Verb, Test, Elapsed string
+	// Indented reports leading spaces (a subtest's result in plain -v).
+	Indented bool
+}
+
+// Result reports whether f is a test's result line.
+func (f Framing) Result() bool { return f.Verb == "PASS" || f.Verb == "FAIL" || f.Verb == "SKIP" }
+
+// ParseFraming recognises a framing line (without or with its leading
+// testFraming byte, which ParseVerbose has removed from the output it
+// returns).
+func ParseFraming(line string) (Framing, bool) {
+	trim := strings.TrimLeft(line, " ")
+	f := Framing{Indented: len(trim) != len(line)}
+	trim = strings.TrimPrefix(trim, testFraming)
+	for _, verb := range []string{"=== RUN   ", "=== CONT  ", "=== NAME  ", "=== PAUSE "} {
+		if strings.HasPrefix(trim, verb) {
+			f.Verb, f.Test = strings.TrimSpace(verb[4:]), strings.TrimSpace(trim[len(verb):])
+			return f, true
+		}
+	}
+	for _, verb := range []string{"--- PASS: ", "--- FAIL: ", "--- SKIP: "} {
+		if strings.HasPrefix(trim, verb) {
+			f.Verb = verb[4:8]
+			f.Test, f.Elapsed, _ = strings.Cut(strings.TrimSpace(trim[len(verb):]), " ")
+			return f, true
+		}
+	}
+	return Framing{}, false
 }
 
 // testFraming is the byte the testing package writes before each framing
