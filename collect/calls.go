@@ -16,7 +16,13 @@ import (
 //     their fields, with one result of basic kind (an error result is
 //     observed as "!= nil");
 //   - the functions of the site's package with one parameter, applied to
-//     each in-scope variable of that parameter's type;
+//     each in-scope variable of that parameter's type, and those with two
+//     or three parameters and a result of basic kind, applied to in-scope
+//     variables of the parameters' types (at most maxArgLists argument
+//     lists per function and first argument: shouldOmitEmpty(kv.Options,
+//     kv.Value));
+//   - the elements m[k] of in-scope maps with elements of basic kind at
+//     in-scope keys (visited[t]);
 //   - standard-library predicates of packages the file already imports:
 //     math.IsNaN(f), math.IsInf(f, 0), unicode.IsUpper/IsLower/IsDigit/
 //     IsLetter/IsSpace(r), utf8.RuneLen(r), strings (bytes).Contains/
@@ -98,7 +104,7 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 	// one operand with many methods does not take the whole budget.
 	perRecv := make([][]Observed, len(recv))
 	imports := o.importNames()
-	funcs := o.unaryFuncs()
+	funcs, nary := o.pureFuncs()
 	sentinels := o.sentinels(fn)
 	for i, r := range recv {
 		add := func(ob Observed) {
@@ -122,6 +128,17 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 		}
 		for _, ob := range o.stdCalls(r, imports, consts, sentinels) {
 			add(ob)
+		}
+		for _, ob := range o.indexes(r, recv) {
+			add(ob)
+		}
+		for _, f := range nary {
+			if f == o.fn || !o.graph.mayCall(o.fn, f) {
+				continue
+			}
+			for _, args := range argLists(f.Signature().Params(), r, recv) {
+				add(Observed{Expr: f.Name() + "(" + strings.Join(args, ", ") + ")", Kind: kindOf(f.Signature().Results().At(0).Type())})
+			}
 		}
 	}
 	var out []Observed
@@ -172,10 +189,10 @@ func (o *observer) methodCalls(r typedExpr, yield func(Observed)) {
 	}
 }
 
-// unaryFuncs are the pure, non-generic functions of the site's package
-// with one parameter and one result.
-func (o *observer) unaryFuncs() []*types.Func {
-	var out []*types.Func
+// pureFuncs are the pure, non-generic, non-variadic functions of the
+// site's package with one result: unary with one parameter, nary with two
+// or three, whose result is of basic kind.
+func (o *observer) pureFuncs() (unary, nary []*types.Func) {
 	scope := o.pkg.Scope()
 	for _, name := range scope.Names() {
 		f, ok := scope.Lookup(name).(*types.Func)
@@ -183,8 +200,71 @@ func (o *observer) unaryFuncs() []*types.Func {
 			continue
 		}
 		sig := f.Signature()
-		if sig.Params().Len() == 1 && sig.Results().Len() == 1 && !sig.Variadic() && o.pure.pure(f, 0) {
-			out = append(out, f)
+		if sig.Results().Len() != 1 || sig.Variadic() {
+			continue
+		}
+		switch n := sig.Params().Len(); {
+		case n == 1 && o.pure.pure(f, 0):
+			unary = append(unary, f)
+		case n >= 2 && n <= maxArgs && kindOf(sig.Results().At(0).Type()) != 0 && o.pure.pure(f, 0):
+			nary = append(nary, f)
+		}
+	}
+	return unary, nary
+}
+
+// maxArgs bounds the parameters of an observed function; maxArgLists the
+// argument lists tried per function and first operand.
+const (
+	maxArgs     = 3
+	maxArgLists = 2
+)
+
+// argLists returns the argument lists, at most maxArgLists, of a function
+// with parameters params whose first argument is first and the others are
+// operands of recv of identical types (in recv's order, each used once).
+func argLists(params *types.Tuple, first typedExpr, recv []typedExpr) [][]string {
+	if !types.Identical(params.At(0).Type(), first.t) {
+		return nil
+	}
+	var out [][]string
+	var fill func(args []string, used map[string]bool)
+	fill = func(args []string, used map[string]bool) {
+		if len(out) >= maxArgLists {
+			return
+		}
+		i := len(args)
+		if i == params.Len() {
+			out = append(out, append([]string(nil), args...))
+			return
+		}
+		for _, r := range recv {
+			if !used[r.expr] && types.Identical(params.At(i).Type(), r.t) {
+				used[r.expr] = true
+				fill(append(args, r.expr), used)
+				delete(used, r.expr)
+			}
+		}
+	}
+	fill([]string{first.expr}, map[string]bool{first.expr: true})
+	return out
+}
+
+// indexes returns the elements m[k] of a map r (of basic kind) at the keys
+// k of recv of its key type: a set or a visited map (visited[t]).
+func (o *observer) indexes(r typedExpr, recv []typedExpr) []Observed {
+	m, ok := r.t.Underlying().(*types.Map)
+	if !ok {
+		return nil
+	}
+	k := kindOf(m.Elem())
+	if k == 0 {
+		return nil
+	}
+	var out []Observed
+	for _, key := range recv {
+		if key.expr != r.expr && types.Identical(m.Key(), key.t) && len(out) < maxArgLists {
+			out = append(out, Observed{Expr: r.expr + "[" + key.expr + "]", Kind: k, Enum: isEnum(m.Elem())})
 		}
 	}
 	return out

@@ -3,9 +3,11 @@ package collect
 import (
 	"bytes"
 	"go/ast"
+	"go/types"
 	"strconv"
 	"strings"
 
+	"github.com/dave/dst"
 	"github.com/dave/dst/decorator"
 	"github.com/nopol-go/nopol/internal/constituent"
 )
@@ -35,7 +37,7 @@ func markTests(prog *Program, d *pkgData, ov *overlay) error {
 			}
 			// Markers are a refinement: a file they cannot be put into
 			// runs unmarked (constituent -1).
-			src, cons, ok := markFile(prog, f, qualifier)
+			src, cons, ok := markFile(prog, f, tp.TypesInfo, qualifier)
 			if !ok || len(cons) == 0 {
 				continue
 			}
@@ -53,7 +55,7 @@ func markTests(prog *Program, d *pkgData, ov *overlay) error {
 
 // markFile returns the source of f with markers, and its constituents; ok
 // is false if the file could not be marked.
-func markFile(prog *Program, f *ast.File, qualifier string) (src []byte, cons []constituent.Constituent, ok bool) {
+func markFile(prog *Program, f *ast.File, info *types.Info, qualifier string) (src []byte, cons []constituent.Constituent, ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
@@ -64,7 +66,13 @@ func markFile(prog *Program, f *ast.File, qualifier string) (src []byte, cons []
 	if err != nil {
 		return nil, nil, false
 	}
-	cons = constituent.Mark(dec, df, qualifier)
+	cons = constituent.Mark(dec, df, qualifier, func(x dst.Expr) string {
+		a, ok := dec.Ast.Nodes[x].(ast.Expr)
+		if !ok || info == nil {
+			return ""
+		}
+		return sortableKey(info.TypeOf(a))
+	})
 	if len(cons) == 0 {
 		return nil, nil, true
 	}
@@ -73,6 +81,22 @@ func markFile(prog *Program, f *ast.File, qualifier string) (src []byte, cons []
 		return nil, nil, false
 	}
 	return buf.Bytes(), cons, true
+}
+
+// sortableKey returns the key type of map type t when it is a predeclared
+// ordered type (string, an integer or a float type), "" otherwise.
+func sortableKey(t types.Type) string {
+	if t == nil {
+		return ""
+	}
+	m, ok := t.Underlying().(*types.Map)
+	if !ok {
+		return ""
+	}
+	if b, ok := m.Key().(*types.Basic); ok && b.Info()&types.IsOrdered != 0 {
+		return b.Name()
+	}
+	return ""
 }
 
 // importName returns the name under which f imports path.

@@ -21,7 +21,8 @@ import (
 //     maxPureDepth calls deep; recursion is assumed pure, as its body is
 //     checked anyway), and the standard-library functions of pureStd.
 //
-// Calls through interfaces or function values are never pure. A pure call
+// Calls through interfaces or function values are never pure, except the
+// methods of reflect.Type listed in pureStd. A pure call
 // may still panic or loop: the hook evaluates it under recover (a panic
 // is a missing value) and within a time bound.
 const maxPureDepth = 4
@@ -43,7 +44,12 @@ func init() {
 		"slices":       "Contains Index Equal",
 		"math/big":     "(*Int).Sign (*Int).Cmp (*Int).CmpAbs (*Int).BitLen (*Int).IsInt64 (*Int).IsUint64 (*Int).Int64 (*Int).Uint64 (*Float).Sign (*Float).IsInf (*Float).IsInt (*Rat).Sign (*Rat).IsInt",
 		"time":         "Time.IsZero Time.Before Time.After Time.Equal Time.Unix Duration.Seconds Duration.Milliseconds",
-		"reflect":      "Value.IsNil Value.IsValid Value.IsZero Value.Len Value.Kind Value.CanAddr Value.CanSet Value.CanInterface Value.NumField Kind.String",
+		"reflect": "Value.IsNil Value.IsValid Value.IsZero Value.Len Value.Cap Value.Kind Value.CanAddr Value.CanSet Value.CanInterface Value.NumField Value.NumMethod " +
+			"Value.Type Value.Bool Value.Int Value.Uint Value.Float Value.String Value.Field Value.Elem Value.Index Value.MapIndex Value.Interface Value.CanInt Value.CanUint Value.CanFloat " +
+			"Kind.String StructTag.Get StructTag.Lookup " +
+			// reflect.Type is an interface only package reflect implements
+			// (it has unexported methods): its methods are static in effect.
+			"Type.Kind Type.Elem Type.Key Type.Len Type.Name Type.PkgPath Type.String Type.NumField Type.Field Type.NumMethod Type.Implements Type.AssignableTo Type.ConvertibleTo Type.Comparable Type.Size Type.Bits Type.NumIn Type.NumOut Type.In Type.Out Type.IsVariadic",
 	} {
 		for _, n := range strings.Fields(names) {
 			if strings.HasPrefix(n, "(") {
@@ -194,7 +200,7 @@ func (p *purity) pureCall(call *ast.CallExpr, info *types.Info, depth int) bool 
 		obj = info.Uses[f]
 	case *ast.SelectorExpr:
 		if sel := info.Selections[f]; sel != nil {
-			if sel.Kind() != types.MethodVal || types.IsInterface(sel.Recv()) {
+			if sel.Kind() != types.MethodVal || (types.IsInterface(sel.Recv()) && !pureStd[sel.Obj().(*types.Func).FullName()]) {
 				return false // a method value's call, or dynamic dispatch
 			}
 			obj = sel.Obj()

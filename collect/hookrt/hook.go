@@ -4,6 +4,8 @@ import (
 	nopoljson "encoding/json"
 	nopolflag "flag"
 	nopolos "os"
+	nopolreflect "reflect"
+	nopolsort "sort"
 	nopolstrconv "strconv"
 	nopolstrings "strings"
 	nopolsync "sync"
@@ -223,6 +225,30 @@ func NopolIteration() {
 		seg := nopolatomic.LoadInt64(&nopolCurrent[0])
 		nopolos.Stdout.WriteString("nopol-constituent " + nopolstrconv.FormatInt(seg, 10) + " " + nopolstrconv.FormatInt(i, 10) + "\n")
 	}
+}
+
+// NopolSortedKeys returns the keys of map m in increasing order: a table
+// loop over a map runs in the same order in every run (see
+// internal/constituent.Mark; the keys are of a predeclared ordered type).
+func NopolSortedKeys(m interface{}) []interface{} {
+	keys := nopolreflect.ValueOf(m).MapKeys()
+	nopolsort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		switch {
+		case a.CanInt():
+			return a.Int() < b.Int()
+		case a.CanUint():
+			return a.Uint() < b.Uint()
+		case a.CanFloat():
+			return a.Float() < b.Float()
+		}
+		return a.String() < b.String()
+	})
+	out := make([]interface{}, len(keys))
+	for i, k := range keys {
+		out[i] = k.Interface()
+	}
+	return out
 }
 
 // nopolForced returns the forced outcome of site id, if it is forced in

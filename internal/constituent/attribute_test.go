@@ -129,7 +129,7 @@ func TestAttributeRun(t *testing.T) {
 				if strings.HasSuffix(df.Name.Name, "_test") {
 					qual = strings.TrimSuffix(df.Name.Name, "_test")
 				}
-				cons = append(cons, Mark(dec, df, qual)...)
+				cons = append(cons, Mark(dec, df, qual, nil)...)
 				var b strings.Builder
 				if err := decorator.NewRestorer().Fprint(&b, df); err != nil {
 					t.Fatal(err)

@@ -21,7 +21,18 @@ import (
 const (
 	SegmentHook   = "NopolSegment"
 	IterationHook = "NopolIteration"
+	// SortedKeysHook(m) returns the keys of map m in increasing order, as
+	// a []interface{} (see Mark).
+	SortedKeysHook = "NopolSortedKeys"
+	// sortedKey is the variable a sorted table loop over a map ranges with.
+	sortedKey = "nopolKey"
 )
+
+// KeyType returns, for the range expression x of a table loop, the key
+// type of the map it ranges over when the keys can be sorted and the type
+// can be written in the test file (a predeclared type: string, int, ...),
+// and "" otherwise.
+type KeyType func(x dst.Expr) string
 
 // Constituent is one top-level statement of a test function: the unit a
 // test is split into.
@@ -63,7 +74,21 @@ type Constituent struct {
 // The caller makes the qualifier resolve: for an external test package
 // (package foo_test) it is the name under which the file imports the package
 // under test.
-func Mark(dec *decorator.Decorator, f *dst.File, qualifier string) []Constituent {
+//
+// A table loop over a map runs its iterations in a random order, so that
+// iteration k is another table entry in every run, and so is the k-th
+// evaluation of a site. When keyType gives the map's key type, Mark
+// makes such a loop run in the order of its keys:
+//
+//	for name, tc := range tests {
+//
+// becomes
+//
+//	for _, nopolKey := range NopolSortedKeys(tests) {
+//		name, tc := nopolKey.(string), tests[nopolKey.(string)]
+//
+// (any order is one the test may see). keyType may be nil.
+func Mark(dec *decorator.Decorator, f *dst.File, qualifier string, keyType KeyType) []Constituent {
 	var cons []Constituent
 	testing := TestingName(f)
 	for _, d := range f.Decls {
@@ -87,6 +112,10 @@ func Mark(dec *decorator.Decorator, f *dst.File, qualifier string) []Constituent
 			lineDirective(dec, s)
 			if loop := TableLoop(s); loop != nil {
 				c.Loop = true
+				key := ""
+				if keyType != nil {
+					key = keyType(loop.X)
+				}
 				body := loop.Body.List
 				if len(body) > 0 {
 					first := body[0]
@@ -100,6 +129,7 @@ func Mark(dec *decorator.Decorator, f *dst.File, qualifier string) []Constituent
 				} else {
 					loop.Body.List = []dst.Stmt{call(qualifier, IterationHook, "")}
 				}
+				sortMapLoop(loop, qualifier, key)
 			}
 			if l, ok := s.(*dst.LabeledStmt); ok && !breakTarget(l.Stmt) {
 				// A goto target: the label moves to the marker, so that a
@@ -220,6 +250,44 @@ func TableLoop(s dst.Stmt) *dst.RangeStmt {
 		return r
 	}
 	return nil
+}
+
+// sortMapLoop rewrites a marked table loop over a map with keys of type
+// key so that it runs in key order (see Mark); it does nothing when key is
+// "" or the loop declares no variable.
+func sortMapLoop(loop *dst.RangeStmt, qualifier, key string) {
+	named := func(e dst.Expr) bool {
+		id, ok := e.(*dst.Ident)
+		return ok && id.Name != "_"
+	}
+	if key == "" || (!named(loop.Key) && !named(loop.Value)) {
+		return
+	}
+	typed := func() dst.Expr {
+		return &dst.TypeAssertExpr{X: dst.NewIdent(sortedKey), Type: dst.NewIdent(key)}
+	}
+	var lhs, rhs []dst.Expr
+	if named(loop.Key) {
+		lhs, rhs = append(lhs, dst.Clone(loop.Key).(dst.Expr)), append(rhs, typed())
+	}
+	if named(loop.Value) {
+		lhs = append(lhs, dst.Clone(loop.Value).(dst.Expr))
+		rhs = append(rhs, &dst.IndexExpr{X: dst.Clone(loop.X).(dst.Expr), Index: typed()})
+	}
+	assign := &dst.AssignStmt{Lhs: lhs, Tok: loop.Tok, Rhs: rhs}
+	assign.Decs.Before, assign.Decs.After = dst.NewLine, dst.NewLine
+	if loop.Tok != token.DEFINE {
+		assign.Tok = token.ASSIGN
+	}
+	var fun dst.Expr = dst.NewIdent(SortedKeysHook)
+	if qualifier != "" {
+		fun = &dst.SelectorExpr{X: dst.NewIdent(qualifier), Sel: dst.NewIdent(SortedKeysHook)}
+	}
+	loop.Key, loop.Value, loop.Tok = dst.NewIdent("_"), dst.NewIdent(sortedKey), token.DEFINE
+	loop.X = &dst.CallExpr{Fun: fun, Args: []dst.Expr{loop.X}}
+	// After the iteration marker, before the first statement (and its
+	// line directive).
+	loop.Body.List = append(loop.Body.List[:1], append([]dst.Stmt{assign}, loop.Body.List[1:]...)...)
 }
 
 // call builds the statement qualifier.name(arg).

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"github.com/nopol-go/nopol/internal/txtartest"
 	"go/token"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/dave/dst"
 	"github.com/dave/dst/decorator"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -27,7 +29,23 @@ func TestMark(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cons := Mark(dec, f, qual)
+		// Section "maps" lists "variable keytype" for the table loops
+		// over maps (the caller knows types; this test does not).
+		maps := map[string]string{}
+		if i := slices.IndexFunc(ar.Files, func(f txtar.File) bool { return f.Name == "maps" }); i >= 0 {
+			for _, l := range strings.Split(strings.TrimSpace(string(ar.Files[i].Data)), "\n") {
+				if v, k, ok := strings.Cut(l, " "); ok {
+					maps[v] = k
+				}
+			}
+		}
+		keyType := func(x dst.Expr) string {
+			if id, ok := x.(*dst.Ident); ok {
+				return maps[id.Name]
+			}
+			return ""
+		}
+		cons := Mark(dec, f, qual, keyType)
 		var out bytes.Buffer
 		if err := decorator.NewRestorer().Fprint(&out, f); err != nil {
 			t.Fatal(err)
