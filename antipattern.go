@@ -64,17 +64,24 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 	if err != nil {
 		return ""
 	}
+	// ruleUnrelated only ranks a candidate last: the rules that reject
+	// are checked before it is returned.
+	soft := ""
 	if site.Kind == collect.Cond {
 		if orig, err := parser.ParseExpr(site.Original); err == nil {
-			if why := againstOriginal(site, orig, cand); why != "" {
+			why := againstOriginal(site, orig, cand)
+			if why != "" && !strings.HasPrefix(why, ruleUnrelated+":") {
 				return why
 			}
+			soft = why
 		}
 	}
 	if c.term != nil && spec != nil {
-		return againstStates(site, spec, c.term)
+		if why := againstStates(site, spec, c.term); why != "" {
+			return why
+		}
 	}
-	return ""
+	return soft
 }
 
 // againstOriginal checks the rules that compare cand with the original
@@ -92,11 +99,6 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr) string {
 			}
 		}
 	}
-	if shared := namesOf(orig); len(shared) > 0 {
-		if !slices.ContainsFunc(namesOf(cand), func(n string) bool { return slices.Contains(shared, n) }) {
-			return ruleUnrelated + ": shares none of the original's variables (" + strings.Join(shared, ", ") + ")"
-		}
-	}
 	candNil := nilChecks(cand)
 	for x, op := range nilChecks(orig) {
 		if _, kept := candNil[x]; kept || site.Then == nil {
@@ -107,6 +109,12 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr) string {
 		}
 		if op == token.EQL && site.Then.Exits {
 			return fmt.Sprintf("nil-check-dropped: %s == nil leaves before the code that follows uses %s", x, x)
+		}
+	}
+	// Last: the one rule that ranks instead of rejecting.
+	if shared := namesOf(orig); len(shared) > 0 {
+		if !slices.ContainsFunc(namesOf(cand), func(n string) bool { return slices.Contains(shared, n) }) {
+			return ruleUnrelated + ": shares none of the original's variables (" + strings.Join(shared, ", ") + ")"
 		}
 	}
 	return ""

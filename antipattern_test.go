@@ -59,6 +59,11 @@ func TestAntiPattern(t *testing.T) {
 		{"character ordered against an invented letter", guard, "c > 106", "invented-constant"},
 		{"character ordered against a letter several tests reach", guard, "c > 100", "invented-constant"},
 		{"character equal to a letter several tests reach", guard, "c == 100", ""},
+		// Ranking an unrelated candidate last does not excuse it from the
+		// rules that reject.
+		{"unrelated and an invented character", cond("p == nil", nil), "c > 106", "invented-constant"},
+		{"unrelated and an invented constant", cond("p == nil", nil), "x == 7", "invented-constant"},
+		{"unrelated and a dropped nil check", cond("p != nil", derefs), "x > 0", "nil-check-dropped"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			term, err := synth.ParseTerm(spec, tc.cand)
