@@ -54,6 +54,11 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 			p.MaxFlips = maxFlips
 		}
 	}
+	if p.MaxFlips > 0 {
+		p.Guess = func(ctx context.Context, test string) ([][]int, error) {
+			return r.guessEvals(ctx, site, r.failingByID[test])
+		}
+	}
 	for _, k := range r.failing {
 		p.Tests = append(p.Tests, angelic.FailingTest{Name: k.id(), Counts: counts(r.cover[k].Reached[site.ID]), Failing: r.failed[k]})
 	}
@@ -111,4 +116,67 @@ func failedAfter(output string) int {
 		return locs[0].Eval
 	}
 	return 0
+}
+
+// guessEvals proposes the sets of evaluations of site to negate in
+// failing test k (angelic.Problem.Guess): from one snapshot run of the
+// test, for each boolean observed expression b, in the site's order,
+// the evaluations where negating the outcome makes it b, then those
+// where it makes it !b (at a guard, an exit wherever b holds). Sets that
+// negate nothing or every evaluation (a constant force, already tried)
+// are left out, and so are tests whose evaluations are not all recorded.
+func (r *repairer) guessEvals(ctx context.Context, site collect.Site, k testKey) ([][]int, error) {
+	run := collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeSnapshot, Sites: []int{site.ID}, ForceSegment: -1, Timeout: r.timeout(k)}
+	res, err := r.bin.Run(ctx, run)
+	r.res.Runs++
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, nil // no guesses; the search goes on
+	}
+	var evals []collect.Eval
+	for _, e := range res.Evals {
+		if e.Site == site.ID {
+			evals = append(evals, e)
+		}
+	}
+	c := res.Reached[site.ID]
+	if len(evals) == 0 || len(evals) != c[0]+c[1] || len(evals) >= collect.RecordCap {
+		return nil, nil
+	}
+	var out [][]int
+	seen := map[string]bool{}
+	for i, o := range site.Observed {
+		if o.Kind != collect.KindBool {
+			continue
+		}
+		for _, want := range []bool{true, false} {
+			var flip []int
+			ok := true
+			for n, e := range evals {
+				if i >= len(e.Values) || e.Values[i].Missing {
+					ok = false
+					break
+				}
+				// At a guard the outcome is "the statement runs": an exit
+				// where b holds negates the evaluations where it runs.
+				target := e.Values[i].Bool == want
+				if site.Kind == collect.Guard {
+					target = !target
+				}
+				if e.Outcome != target {
+					flip = append(flip, n+1)
+				}
+			}
+			key := fmt.Sprint(flip)
+			if !ok || len(flip) == 0 || len(flip) == len(evals) || seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, flip)
+		}
+	}
+	r.vlogf("angelic: %s: %d sets of evaluations to negate guessed from %s at the site", k.name, len(out), plural(len(evals), "recorded state"))
+	return out, nil
 }

@@ -58,10 +58,18 @@
 //     || and `!` dropped; the mutants, fewest textual changes first, are
 //     validated as in step 6 (a schema per site, then the patched file)
 //     (mutants.go).
-//  8. Last (unless Options.NoPerEval), at the conditions where a failing
-//     test failed under every constant value, per-evaluation angelic
-//     values: the test runs with one evaluation negated, the last first
-//     (angelic.Problem.MaxFlips), and steps 5 and 6 follow from that run.
+//  8. Then the guards' other exits at the same sites, and (unless
+//     Options.NoPerEval) at the conditions where a failing test failed
+//     under every constant value, per-evaluation angelic values: the
+//     evaluation after which the test failed is negated, while failures
+//     move later; then sets of evaluations guessed from the states
+//     recorded at the site (negated wherever an observed predicate holds:
+//     a test that compares a whole output at its end does not say which
+//     evaluation went wrong); then one evaluation at a time, the last
+//     first (angelic.Problem.MaxFlips, Guess); steps 5 and 6 follow.
+//  9. Last, while less than half of Options.Timeout is used, the exits of
+//     up to 2×MaxSites further guard sites: a missing guard's statement is
+//     often run by most passing tests, so it ranks low.
 //     SiteReport.Method says which tier found the patch.
 //
 // A candidate that fails a test which passed in the baseline is only

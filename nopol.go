@@ -70,7 +70,8 @@ type Options struct {
 	Timeout time.Duration
 	// MaxSites is how many of the most suspicious sites are searched in
 	// each pass (conditions and first guard styles; then the guards'
-	// other exits); 0 means 20.
+	// other exits; then up to twice as many more guard sites while half the
+	// time limit is left); 0 means 20 (nopol fix -sites).
 	MaxSites int
 	// MaxCandidates is how many synthesized candidates are validated per
 	// site; 0 means 10.

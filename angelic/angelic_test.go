@@ -312,8 +312,9 @@ func TestSummarize(t *testing.T) {
 // passes when exactly the evaluations in need are negated. When the run
 // locates its failure (after the first needed evaluation not negated),
 // the failure-directed search negates one evaluation per run; when it
-// does not, one evaluation is negated at a time, the last first; a test
-// that needs an evaluation earlier than MaxFlips allows is ruled out.
+// does not, the sets Problem.Guess proposes are tried, then one
+// evaluation is negated at a time, the last first; a test that needs an
+// evaluation earlier than MaxFlips allows is ruled out.
 func TestSearchPerEvaluation(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -323,14 +324,20 @@ func TestSearchPerEvaluation(t *testing.T) {
 		maxFlips int
 		want     string // the label of the angelic value; "" none
 		runs     int
+		guesses  [][]int // Problem.Guess's sets; nil: no Guess
 	}{
-		{"directed: two evaluations", 5, []int{2, 4}, true, 8, "flip@eval2+4", 5},
-		{"directed: the last evaluation", 5, []int{5}, true, 8, "flip@eval5", 4},
-		{"last evaluation, failure not located", 5, []int{5}, false, 8, "flip@eval5", 4},
-		{"an earlier one, not located", 5, []int{3}, false, 8, "flip@eval3", 6},
-		{"beyond the bound", 20, []int{3}, false, 8, "", 11},
-		{"two evaluations, not located", 5, []int{2, 4}, false, 8, "", 8},
-		{"off", 5, []int{5}, true, 0, "", 2},
+		{"directed: two evaluations", 5, []int{2, 4}, true, 8, "flip@eval2+4", 5, nil},
+		{"directed: the last evaluation", 5, []int{5}, true, 8, "flip@eval5", 4, nil},
+		{"last evaluation, failure not located", 5, []int{5}, false, 8, "flip@eval5", 4, nil},
+		{"an earlier one, not located", 5, []int{3}, false, 8, "flip@eval3", 6, nil},
+		{"beyond the bound", 20, []int{3}, false, 8, "", 11, nil},
+		{"two evaluations, not located", 5, []int{2, 4}, false, 8, "", 8, nil},
+		{"off", 5, []int{5}, true, 0, "", 2, nil},
+		// A failure seen at the end only: the states' guesses, in order,
+		// before single evaluations.
+		{"two evaluations, guessed", 5, []int{2, 4}, false, 8, "flip@eval2+4", 5, [][]int{{1, 3}, {2, 4}, {5}}},
+		{"guesses wrong, then single ones", 5, []int{3}, false, 8, "flip@eval3", 7, [][]int{{1, 3}}},
+		{"guessed but off", 5, []int{2, 4}, false, 0, "", 2, [][]int{{2, 4}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runs := 0
@@ -355,6 +362,9 @@ func TestSearchPerEvaluation(t *testing.T) {
 			}
 			p := Problem{Choices: []Force{{Value: true}, {Value: false}}, MaxFlips: tc.maxFlips,
 				Tests: []FailingTest{{Name: "TestLoop", Counts: Counts{True: 1, False: tc.evals - 1}}}}
+			if tc.guesses != nil {
+				p.Guess = func(ctx context.Context, test string) ([][]int, error) { return tc.guesses, nil }
+			}
 			v, err := Search(context.Background(), p, run)
 			if err != nil {
 				t.Fatal(err)

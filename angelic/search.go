@@ -143,7 +143,7 @@ type Problem struct {
 	// run traced, and the evaluation after which it failed is negated;
 	// while it fails after a new evaluation, that one is negated too (a
 	// nil pointer met in several calls needs a guard's exit at each),
-	// at most MaxDirected runs. Then, when that fails, one evaluation's
+	// at most MaxDirected runs. Then the sets of Guess; then one evaluation's
 	// outcome is negated at a time, the last evaluation first, then
 	// earlier ones, at most MaxFlips runs. A condition in a loop that
 	// must be true on some iterations and false on others (an off-by-one
@@ -151,7 +151,18 @@ type Problem struct {
 	// Long & Rinard FSE 2015, search sequences of branch outcomes). Only
 	// for tests that evaluate the site at most MaxEvaluations times.
 	MaxFlips int
+	// Guess, when not nil, proposes for a failing test (by name) sets of
+	// evaluations to negate together, from the states recorded at the
+	// site (an exit wherever an observed predicate holds): tried after
+	// the failure-directed search, before single evaluations, at most
+	// MaxGuesses. A failure reported only at the end of a test (one
+	// comparison of a whole output) says nothing about which
+	// evaluations to negate; the states do.
+	Guess func(ctx context.Context, test string) ([][]int, error)
 }
+
+// MaxGuesses bounds the evaluation sets of Problem.Guess tried per test.
+const MaxGuesses = 24
 
 // MaxDirected bounds the runs of the failure-directed per-evaluation
 // search of one test (see Problem.MaxFlips).
@@ -275,6 +286,22 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 			}
 			if ok {
 				need.Force, found = f, true
+			}
+			if !found && p.Guess != nil {
+				guesses, err := p.Guess(ctx, t.Name)
+				if err != nil {
+					return v, err
+				}
+				for _, evals := range guesses[:min(len(guesses), MaxGuesses)] {
+					out, err := try(t, perEval(evals, false))
+					if err != nil {
+						return v, err
+					}
+					if out.Passed {
+						need.Force, found = perEval(evals, false), true
+						break
+					}
+				}
 			}
 			for k := n; !found && k >= 1 && k > n-p.MaxFlips; k-- {
 				f := perEval([]int{k}, false)

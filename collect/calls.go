@@ -32,7 +32,9 @@ import (
 //
 // At most maxCalls calls are observed: one per operand in turn, the
 // operands of the site's condition or statement first, then by scope,
-// innermost first.
+// innermost first; per operand, the package's functions and map
+// elements first, then its methods (boolean results first), then the
+// standard library's predicates.
 // They go after the atoms and the first observed variables, within
 // maxObserved in all. A call that panics is a missing value; a snapshot
 // run that times out (a call may never end) is run again with the calls
@@ -115,7 +117,10 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 				perRecv[i] = append(perRecv[i], ob)
 			}
 		}
-		o.methodCalls(r, add)
+		// The package's own predicates first (isNil(v),
+		// shouldOmitEmpty(o, v), visited[t]): they say what the code
+		// means; then the methods, boolean ones first; then the
+		// standard library's.
 		for _, f := range funcs {
 			if f == o.fn || !o.graph.mayCall(o.fn, f) {
 				continue // the site's own function (recursion), or an initialization cycle
@@ -126,12 +131,6 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 				}
 			}
 		}
-		for _, ob := range o.stdCalls(r, imports, consts, sentinels) {
-			add(ob)
-		}
-		for _, ob := range o.indexes(r, recv) {
-			add(ob)
-		}
 		for _, f := range nary {
 			if f == o.fn || !o.graph.mayCall(o.fn, f) {
 				continue
@@ -139,6 +138,18 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 			for _, args := range argLists(f.Signature().Params(), r, recv) {
 				add(Observed{Expr: f.Name() + "(" + strings.Join(args, ", ") + ")", Kind: kindOf(f.Signature().Results().At(0).Type())})
 			}
+		}
+		for _, ob := range o.indexes(r, recv) {
+			add(ob)
+		}
+		var methods []Observed
+		o.methodCalls(r, func(ob Observed) { methods = append(methods, ob) })
+		sort.SliceStable(methods, func(i, j int) bool { return methods[i].Kind == KindBool && methods[j].Kind != KindBool })
+		for _, ob := range methods {
+			add(ob)
+		}
+		for _, ob := range o.stdCalls(r, imports, consts, sentinels) {
+			add(ob)
 		}
 	}
 	var out []Observed

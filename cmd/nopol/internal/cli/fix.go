@@ -71,6 +71,7 @@ type fixFlags struct {
 	dir, run, skip, tags, kind, backend string
 	strategies, format                  string
 	timeout                             time.Duration
+	sites                               int
 	apply, json, quiet, v               bool
 	purify, mutants, perEval            bool
 }
@@ -84,6 +85,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, continue, reuse-return,\nzero-values, error-sentinel, error-new, in-scope-value, break")
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
+	fs.IntVar(&f.sites, "sites", 20, "search the `n` most suspicious sites (conditions and guards; as many again for the guards' other exits)")
 	fs.BoolVar(&f.apply, "apply", false, "write the patch into the module")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON instead of a diff (-format json)")
 	fs.StringVar(&f.format, "format", report.Diff, "output `format`: "+strings.Join(report.Formats, ", ")+"\n(diff: for git apply; sarif: SARIF 2.1.0 with the fix; rdjsonl: reviewdog's diagnostics\nwith a suggestion; github: the Markdown of a review comment with a suggestion block)")
@@ -97,7 +99,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 // fixOptions checks the flags and turns them into repair options; a
 // usage problem is reported as a message for the user.
 func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
-	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify, NoMutants: !f.mutants, NoPerEval: !f.perEval}
+	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify, NoMutants: !f.mutants, NoPerEval: !f.perEval, MaxSites: f.sites}
 	var ok bool
 	if opts.Kinds, ok = nopol.ParseKinds(f.kind); !ok {
 		return opts, fmt.Errorf("-kind %q: want cond, guard or all", f.kind)
@@ -126,6 +128,9 @@ func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
 		opts.Skip = re
 	}
 	opts.Tags = strings.FieldsFunc(f.tags, func(r rune) bool { return r == ',' || r == ' ' })
+	if f.sites <= 0 {
+		return opts, fmt.Errorf("-sites %d: want a positive number", f.sites)
+	}
 	if f.timeout <= 0 {
 		return opts, fmt.Errorf("-timeout %s: want a positive duration", f.timeout)
 	}

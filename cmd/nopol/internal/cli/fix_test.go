@@ -29,6 +29,7 @@ func TestFixUsage(t *testing.T) {
 		{[]string{"fix", "-q", "-v"}, ExitBadInput, "-q and -v contradict"},
 		{[]string{"fix", "-C", "nowhere"}, ExitBadInput, "-C nowhere: not a directory"},
 		{[]string{"fix", "-timeout", "0s"}, ExitBadInput, "want a positive duration"},
+		{[]string{"fix", "-sites", "0"}, ExitBadInput, "-sites 0: want a positive number"},
 		{[]string{"fix", "-bogus"}, ExitBadInput, "flag provided but not defined"},
 		{[]string{"fix", "-h"}, ExitOK, "Usage: nopol fix"}, // help asked for
 		{[]string{"fix", "-synth", "nope", "-q"}, ExitBadInput, `nopol: synthesis backend "nope" is not available`},
@@ -51,7 +52,7 @@ func TestFixUsage(t *testing.T) {
 func TestFixOptions(t *testing.T) {
 	dir := t.TempDir()
 	var stderr bytes.Buffer
-	f := fixFlags{dir: ".", run: "^TestA$", kind: "cond", timeout: time.Minute, quiet: true}
+	f := fixFlags{dir: ".", run: "^TestA$", kind: "cond", timeout: time.Minute, sites: 20, quiet: true}
 	opts, err := f.options(&Env{Dir: dir, Stderr: &stderr}, []string{"./a"})
 	if err != nil {
 		t.Fatal(err)
