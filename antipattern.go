@@ -32,7 +32,13 @@ import (
 //     literal the code does not have (other than 0, 1, -1 and ""), and at
 //     most one test's recorded states have the expression at that value;
 //     or orders a byte or rune against a character the code does not
-//     have (before > 'j'; 0x20, 0x7f and 0x80 are the usual bounds).
+//     have (before > 'j'; 0x20, 0x7f and 0x80 are the usual bounds); or
+//     tests for equality with a number the code only writes as a literal
+//     (a base 10, not a named constant nor a character) that at most one
+//     test's states give (len(tag) != 10).
+//
+// The rules that reject are checked even when the candidate is
+// unrelated (ranked last is not accepted).
 //   - loop-counter: the candidate tests a loop counter for equality with a
 //     literal the code does not have (other than 0): one iteration.
 //   - magic-number: the candidate compares a value of a defined integer
@@ -129,6 +135,13 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
 		}
 		for side := range 2 {
 			lit, other := n.Args[side], n.Args[1-side]
+			if lit.Op == synth.OpConst {
+				why = literalOfCode(spec, n, spec.Constants[lit.Index], other)
+				if why != "" {
+					return
+				}
+				continue
+			}
 			if lit.Op != synth.OpLit {
 				continue
 			}
@@ -161,6 +174,34 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
 		}
 	})
 	return why
+}
+
+// literalOfCode checks a comparison n of other with a constant c of the
+// code. A constant of the code is not invented, unless it is a number the
+// code only writes as a literal (a base 10, a width 6) tested for
+// equality and a single test's states give it: len(tag) != 10 singles out
+// one test's state as well as an invented number does. A named constant
+// (a const, an enum value) always counts as the code's.
+func literalOfCode(spec *synth.Spec, n *synth.Term, c synth.Constant, other *synth.Term) string {
+	if (n.Op != synth.OpEq && n.Op != synth.OpNe) || c.Value.Kind != synth.Int || trivialLiteral(c.Value) {
+		return ""
+	}
+	e, err := parser.ParseExpr(c.Expr)
+	if u, ok := e.(*ast.UnaryExpr); ok && err == nil {
+		e = u.X
+	}
+	if b, ok := e.(*ast.BasicLit); !ok || err != nil || b.Kind != token.INT {
+		return "" // a named constant, or a character ('_' reads as what it means)
+	}
+	tests := testsAt(spec, other, c.Value, false)
+	if len(tests) > 1 {
+		return ""
+	}
+	who := "no test's"
+	if len(tests) == 1 {
+		who = "only " + tests[0] + "'s"
+	}
+	return fmt.Sprintf("invented-constant: %s compares with %s, which the code has only as a literal, and %s states give %s", n.Source(spec), c.Expr, who, other.Source(spec))
 }
 
 // isEnumInput reports whether the observed expression expr of site has a

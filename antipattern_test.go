@@ -199,3 +199,39 @@ func TestRejectAntiPatterns(t *testing.T) {
 		t.Errorf("rejected %q", rep.Rejected)
 	}
 }
+
+// TestCodeConstants: a number the code has is not invented, except one it
+// only writes as a literal, tested for equality, that a single test's
+// states give; a named constant (an enum value, a const) always counts as
+// the code's.
+func TestCodeConstants(t *testing.T) {
+	ex := func(origin string, x int64) synth.Example {
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(x)}}
+	}
+	examples := []synth.Example{ex("TestA", 7), ex("TestB", 2), ex("TestC", 3)}
+	site := collect.Site{Kind: collect.Guard, Original: "use(x)"}
+	for _, tc := range []struct {
+		name   string
+		consts []synth.Constant
+		cand   string
+		rule   string
+	}{
+		{"literal of the code, equality, one test", []synth.Constant{{Expr: "7", Value: synth.IntValue(7)}}, "x != 7", "invented-constant"},
+		{"literal of the code, ordered", []synth.Constant{{Expr: "6", Value: synth.IntValue(6)}}, "x > 6", ""},
+		{"named constant, equality, one test", []synth.Constant{{Expr: "maxX", Value: synth.IntValue(7)}}, "x == maxX", ""},
+		{"negative literal of the code, equality", []synth.Constant{{Expr: "-7", Value: synth.IntValue(-7)}}, "x == -7", "invented-constant"},
+		{"character literal of the code, equality, one test", []synth.Constant{{Expr: "'\\a'", Value: synth.IntValue(7)}}, "x == '\\a'", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := &synth.Spec{Inputs: []synth.Input{{Expr: "x", Kind: synth.Int}}, Constants: tc.consts, Examples: examples}
+			term, err := synth.ParseTerm(spec, tc.cand)
+			if err != nil {
+				t.Fatalf("ParseTerm(%q): %v", tc.cand, err)
+			}
+			got := antiPattern(site, spec, candidate{src: tc.cand, term: term, method: "synthesis"})
+			if rule, _, _ := strings.Cut(got, ":"); rule != tc.rule {
+				t.Errorf("antiPattern(%q) = %q, want rule %q", tc.cand, got, tc.rule)
+			}
+		})
+	}
+}
