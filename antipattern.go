@@ -22,7 +22,8 @@ import (
 //
 //   - guard-deleted: at an if whose branch panics or returns an error, the
 //     candidate no longer reads one of the original's operands (the check
-//     is gone, or a clause of it).
+//     is gone, or a clause of it), unless it tests the error variable the
+//     branch returns against nil.
 //   - unrelated: the candidate shares none of the original condition's
 //     variables.
 //   - nil-check-dropped: the original tests x against nil, the branch
@@ -94,7 +95,11 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 // condition orig.
 func againstOriginal(site collect.Site, orig, cand ast.Expr) string {
 	written := subexprs(cand)
-	if b := site.Then; b != nil && (b.Panics || b.ReturnsError) {
+	// A branch that returns the error it was given (return nil, err)
+	// keeps its check when the candidate tests that error: len(b) == 0
+	// becoming err != nil does not delete the guard.
+	testsReturned := site.Then != nil && slices.ContainsFunc(site.Then.Errors, func(e string) bool { return written[e+" != nil"] })
+	if b := site.Then; b != nil && (b.Panics || b.ReturnsError) && !testsReturned {
 		for _, op := range operands(orig) {
 			if !written[op] {
 				what := "returns an error"

@@ -42,6 +42,8 @@ func TestAntiPattern(t *testing.T) {
 		{"panic guard deleted", cond("x == 0", panics), "y > 2", "guard-deleted"},
 		{"error guard loses a clause", cond("x == 0 || y < 0", errs), "x == 0", "guard-deleted"},
 		{"error guard gains a clause", cond("x == 0", errs), "x == 0 || y < 0", ""},
+		{"error guard now tests the error it returns", cond("x == 0", &collect.Branch{ReturnsError: true, Exits: true, Errors: []string{"p"}}), "p != nil", "unrelated"},
+		{"error guard tests something else", cond("x == 0", &collect.Branch{ReturnsError: true, Exits: true, Errors: []string{"p"}}), "p == nil", "guard-deleted"},
 		{"plain branch may drop a clause", cond("x == 0 || y < 0", nil), "x == 0", ""},
 		{"unrelated", cond("x > y", nil), "p != nil", "unrelated"},
 		{"one variable shared", cond("x > y", nil), "x > 2 && p != nil", ""},

@@ -272,9 +272,13 @@ type CandidateReport struct {
 	Condition string `json:"condition"`
 	Passed    bool   `json:"passed"`
 	// Failed are the tests that failed with the candidate.
-	Failed   []string      `json:"failed,omitempty"`
-	TimedOut bool          `json:"timed_out,omitempty"`
-	Duration time.Duration `json:"-"`
+	Failed []string `json:"failed,omitempty"`
+	// FailingOnly reports a candidate run on the failing tests only:
+	// one of them still failed (or hung), so the suite was not run and
+	// Failed lists only those.
+	FailingOnly bool          `json:"failing_only,omitempty"`
+	TimedOut    bool          `json:"timed_out,omitempty"`
+	Duration    time.Duration `json:"-"`
 }
 
 // MarshalJSON adds the duration in milliseconds.

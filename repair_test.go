@@ -66,6 +66,8 @@ type fake struct {
 	schemas     int
 	schemaCands []string
 	solutions   []*synth.Term
+	// testRuns counts the schema runs of the failing tests only.
+	testRuns int
 }
 
 func (f *fake) program() *collect.Program {
@@ -217,6 +219,15 @@ func (f *fake) suite(good bool) collect.SuiteResult {
 	return collect.SuiteResult{Passed: len(failed) == 0, Failed: failed}
 }
 
+// RunTests is RunSuite restricted to names.
+func (s *fakeSchema) RunTests(ctx context.Context, k int, names []string, timeout time.Duration) (collect.SuiteResult, error) {
+	s.f.testRuns++
+	res := s.f.suite(s.cands[k] == s.f.good)
+	res.Failed = slices.DeleteFunc(res.Failed, func(n string) bool { return !slices.Contains(names, n) })
+	res.Passed = len(res.Failed) == 0
+	return res, nil
+}
+
 func (s *fakeSchema) Close() error { return nil }
 
 // Rerun repeats each test's plain outcome, but for the tests of
@@ -356,6 +367,30 @@ func TestRepairSecondCandidate(t *testing.T) {
 	}
 	if res.Phases[len(res.Phases)-1].Name != "verify" {
 		t.Errorf("phases %v", res.Phases)
+	}
+	// The schema's candidate ran on the failing test first, then the suite.
+	if f.testRuns != 1 || res.Candidates[1].FailingOnly {
+		t.Errorf("%d runs of the failing tests, candidate %+v", f.testRuns, res.Candidates[1])
+	}
+}
+
+// TestRepairFailingFirst: a schema candidate that still fails the failing
+// test is rejected on that test alone; its report says so.
+func TestRepairFailingFirst(t *testing.T) {
+	f := newFake(t)
+	f.good = "none"
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", NoMutants: true, NoPerEval: true}, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quick := 0
+	for _, c := range res.Candidates[1:] {
+		if c.FailingOnly && !c.Passed && slices.Equal(c.Failed, []string{"TestZero"}) {
+			quick++
+		}
+	}
+	if quick == 0 || quick != f.testRuns {
+		t.Errorf("%d candidates rejected on the failing test, %d runs of it: %+v", quick, f.testRuns, res.Candidates)
 	}
 }
 

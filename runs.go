@@ -36,6 +36,7 @@ type testBinary interface {
 // suiteRunner is a *collect.Schema.
 type suiteRunner interface {
 	RunSuite(ctx context.Context, k int) (collect.SuiteResult, error)
+	RunTests(ctx context.Context, k int, names []string, timeout time.Duration) (collect.SuiteResult, error)
 	Close() error
 }
 
@@ -141,10 +142,12 @@ func defaultParallel() int {
 }
 
 // runTimeout is the time limit of one instrumented run of a test whose
-// plain run took d: ten times as long plus 3s (a loaded machine can take
-// a second to start a process), at most a minute.
+// plain run took d: twenty times as long plus 1.5s (a loaded machine can
+// take a second to start a process), at most a minute. Forcing a loop's
+// condition often makes a fast test hang: the floor is paid at every such
+// run, so it is kept low.
 func runTimeout(d time.Duration) time.Duration {
-	return min(10*d+3*time.Second, time.Minute)
+	return min(20*d+1500*time.Millisecond, time.Minute)
 }
 
 // suiteTimeout is the time limit of a whole-suite run whose tests took

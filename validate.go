@@ -53,6 +53,14 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 	for k, c := range rest {
 		r.enter(phaseValidation)
 		name := fmt.Sprintf("%s %d/%d", what, k+from+1, len(cands))
+		if sr, quick, err := r.failingFirst(ctx, schema, site, k); err != nil {
+			return false, fmt.Errorf("validating %s at site %d: %w", c.src, site.ID, err)
+		} else if quick {
+			r.record(site, st, c, sr, false)
+			r.res.Candidates[len(r.res.Candidates)-1].FailingOnly = true
+			r.logf("%s `%s`: %s (the failing tests, before the suite)", name, c.src, suiteSummary(sr, false))
+			continue
+		}
 		sr, err := schema.RunSuite(ctx, k)
 		r.res.Runs++
 		if err != nil {
@@ -76,6 +84,30 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 	}
 	rep.Outcome = fmt.Sprintf("none of %s passes the suite", plural(len(cands), what))
 	return false, nil
+}
+
+// failingFirst runs candidate k of schema on the failing tests of the
+// site's package, each within its own time limit: when one still fails
+// or hangs (and not only because it is sensitive to instrumentation), the
+// candidate is rejected (quick) without running the whole suite.
+func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site collect.Site, k int) (sr collect.SuiteResult, quick bool, err error) {
+	var names []string
+	var limit time.Duration
+	for _, t := range r.failing {
+		if t.pkg == site.Package {
+			names = append(names, t.name)
+			limit += r.timeout(t)
+		}
+	}
+	if len(names) == 0 {
+		return sr, false, nil
+	}
+	sr, err = schema.RunTests(ctx, k, names, limit)
+	r.res.Runs++
+	if err != nil || sr.Passed || (!sr.TimedOut && r.onlyInstrSensitive(site.Package, sr)) {
+		return sr, false, err
+	}
+	return sr, true, nil
 }
 
 // record adds a validated candidate to the result.

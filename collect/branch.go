@@ -16,6 +16,9 @@ type Branch struct {
 	// Exits reports a branch that ends by leaving: return, break,
 	// continue, goto or panic.
 	Exits bool `json:",omitempty"`
+	// Errors are the error values the branch returns, as written, when
+	// they are variables or fields (err in return nil, err).
+	Errors []string `json:",omitempty"`
 	// Derefs are the expressions the branch dereferences, as written:
 	// x in x.f, x.m(), *x, x[i] (pointers, maps, slices, interfaces).
 	Derefs []string `json:",omitempty"`
@@ -33,6 +36,10 @@ func thenBranch(n *ast.IfStmt, info *types.Info) *Branch {
 				tv, ok := info.Types[r]
 				if ok && types.Identical(tv.Type, errType) && !tv.IsNil() {
 					b.ReturnsError = true
+					switch ast.Unparen(r).(type) {
+					case *ast.Ident, *ast.SelectorExpr:
+						b.Errors = append(b.Errors, types.ExprString(r))
+					}
 				}
 			}
 		case *ast.BranchStmt:

@@ -232,12 +232,21 @@ type binaryRun struct {
 // the next round, until every test has a result or a round adds none.
 // timeout bounds each round.
 func (prog *Program) binarySuite(ctx context.Context, runner *gotest.Runner, path, bin string, env []string, timeout time.Duration) (binaryRun, error) {
+	return prog.binaryTests(ctx, runner, path, bin, env, timeout, prog.Tests[path])
+}
+
+// binaryTests is binarySuite for the top-level tests names of the package
+// only (all of them when names is the package's list).
+func (prog *Program) binaryTests(ctx context.Context, runner *gotest.Runner, path, bin string, env []string, timeout time.Duration, names []string) (binaryRun, error) {
 	br := binaryRun{tests: map[string]gotest.TestSummary{}, passed: true}
 	args := []string{"-test.count=1", gotest.VerboseFlag, "-test.timeout=0"}
 	if prog.skip != "" {
 		args = append(args, "-test.skip="+prog.skip)
 	}
 	run := ""
+	if !slices.Equal(names, prog.Tests[path]) {
+		run = namesPattern(names)
+	}
 	for round := 0; round < 20; round++ {
 		a := args
 		if run != "" {
@@ -275,7 +284,7 @@ func (prog *Program) binarySuite(ctx context.Context, runner *gotest.Runner, pat
 			break
 		}
 		var left []string
-		for _, name := range prog.Tests[path] {
+		for _, name := range names {
 			if _, ok := br.tests[name]; !ok {
 				left = append(left, name)
 			}

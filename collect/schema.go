@@ -253,7 +253,7 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 				timeout = min(10*d+10*time.Second, defaultSchemaTimeout)
 			}
 		}
-		br, err := prog.binarySuite(ctx, s.runner, path, bin, []string{"NOPOL_CAND=" + strconv.Itoa(k), "NOPOL_MODE=", "NOPOL_OUT=", "NOPOL_FORCE="}, timeout)
+		br, err := prog.binarySuite(ctx, s.runner, path, bin, candidateEnv(k), timeout)
 		if err != nil {
 			return res, fmt.Errorf("running candidate %d: %w", k, err)
 		}
@@ -278,6 +278,43 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 	}
 	res.Duration = time.Since(start)
 	return res, nil
+}
+
+// RunTests runs candidate k on the tests names of the site's package only,
+// within timeout: a quick rejection before the whole suite (a candidate
+// that still fails a failing test, or hangs, costs a few of its tests).
+func (s *Schema) RunTests(ctx context.Context, k int, names []string, timeout time.Duration) (SuiteResult, error) {
+	if k < 0 || k >= len(s.Candidates) {
+		return SuiteResult{}, fmt.Errorf("running candidate %d: there are %d candidates", k, len(s.Candidates))
+	}
+	if why, ok := s.Dropped[k]; ok {
+		return SuiteResult{BuildFailed: true, Output: why}, nil
+	}
+	bin := s.Binaries[s.Site.Package]
+	if s.dir == "" || bin == "" {
+		return SuiteResult{}, errors.New("running candidate " + strconv.Itoa(k) + ": the schema is closed or has no binary for " + s.Site.Package)
+	}
+	start := time.Now()
+	br, err := s.prog.binaryTests(ctx, s.runner, s.Site.Package, bin, candidateEnv(k), timeout, names)
+	if err != nil {
+		return SuiteResult{}, fmt.Errorf("running candidate %d: %w", k, err)
+	}
+	res := SuiteResult{Passed: br.passed, TimedOut: br.timedOut, Duration: time.Since(start)}
+	if !br.passed {
+		res.Output = br.output
+	}
+	for _, name := range br.order {
+		if br.tests[name].Action == "fail" {
+			res.Failed = append(res.Failed, name)
+		}
+	}
+	return res, nil
+}
+
+// candidateEnv is the environment of a run of candidate k: nothing
+// recorded, nothing forced.
+func candidateEnv(k int) []string {
+	return []string{"NOPOL_CAND=" + strconv.Itoa(k), "NOPOL_MODE=", "NOPOL_OUT=", "NOPOL_FORCE="}
 }
 
 // Close removes the schema's temp dir.
