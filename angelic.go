@@ -135,6 +135,9 @@ func (r *repairer) guessEvals(ctx context.Context, site collect.Site, k testKey)
 		}
 		return nil, nil // no guesses; the search goes on
 	}
+	if res.TimedOut {
+		return nil, nil // an observed call may never end: not every state is recorded
+	}
 	var evals []collect.Eval
 	for _, e := range res.Evals {
 		if e.Site == site.ID {
