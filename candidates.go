@@ -45,26 +45,26 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		r.logf("snapshot: %s; searching over the original's operands only", why)
 	}
 
-	r.enter(phaseSynthesis)
-	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout}
-	solved, err := synth.Solve(ctx, spec, opts)
+	cands, dropped, err := r.synthesize(ctx, site, spec, keep, rep)
 	if err != nil && ctx.Err() != nil {
 		return false, ctx.Err()
 	}
-	var cands []candidate
-	var dropped []string
-	for _, c := range solved {
-		if readsAll(c.Term, keep) {
-			cands = append(cands, candidate{src: c.Source, term: c.Term, method: "synthesis"})
-		} else {
-			dropped = append(dropped, c.Source)
+	// A branch that panics or returns an error keeps its check: when every
+	// candidate deleted it (the smallest fits read other values), search
+	// again over the original's operands only.
+	if len(cands) == 0 && keep == nil && len(rep.Rejected) > 0 && !slices.ContainsFunc(rep.Rejected, func(why string) bool { return !strings.Contains(why, ": guard-deleted:") }) {
+		if ops := originalOperands(spec); len(ops) > 0 {
+			r.logf("synthesis: every candidate deletes the branch's check; searching over the original's operands only")
+			spec = project(spec, ops)
+			for i := range ops {
+				keep = append(keep, i)
+			}
+			cands, dropped, err = r.synthesize(ctx, site, spec, keep, rep)
+			if err != nil && ctx.Err() != nil {
+				return false, ctx.Err()
+			}
 		}
 	}
-	if site.Kind == collect.Cond && !r.opts.NoMutants {
-		cands = withMutants(cands, r.agreeingMutants(site, spec, keep), site.Original)
-		cands = withSimplifications(cands, r.simplifications(site, spec, keep, cands), originalOperands(spec))
-	}
-	cands = r.rejectAntiPatterns(site, spec, cands, rep)
 	switch {
 	case len(cands) > 0:
 	case len(rep.Rejected) > 0:
@@ -80,6 +80,31 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	r.logf("synthesis: %d examples (%d distinct), %d candidates: %s", rep.Examples, rep.Distinct, len(cands), describeCandidates(cands))
 	r.ranked, r.spec = cands, spec
 	return r.validate(ctx, site, st, cands, rep)
+}
+
+// synthesize solves spec and returns the candidates that read the inputs
+// keep, ranked with the mutants and simplifications of the original that
+// fit, anti-patterns left out (noted in rep); dropped are the solutions
+// that did not read keep.
+func (r *repairer) synthesize(ctx context.Context, site collect.Site, spec *synth.Spec, keep []int, rep *SiteReport) (cands []candidate, dropped []string, err error) {
+	r.enter(phaseSynthesis)
+	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout}
+	solved, err := synth.Solve(ctx, spec, opts)
+	if err != nil && ctx.Err() != nil {
+		return nil, nil, err
+	}
+	for _, c := range solved {
+		if readsAll(c.Term, keep) {
+			cands = append(cands, candidate{src: c.Source, term: c.Term, method: "synthesis"})
+		} else {
+			dropped = append(dropped, c.Source)
+		}
+	}
+	if site.Kind == collect.Cond && !r.opts.NoMutants {
+		cands = withMutants(cands, r.agreeingMutants(site, spec, keep), site.Original)
+		cands = withSimplifications(cands, r.simplifications(site, spec, keep, cands), originalOperands(spec))
+	}
+	return r.rejectAntiPatterns(site, spec, cands, rep), dropped, err
 }
 
 // agreeingMutants are the mutants of site's original condition that give
