@@ -68,6 +68,11 @@ type fake struct {
 	solutions   []*synth.Term
 	// testRuns counts the schema runs of the failing tests only.
 	testRuns int
+	// panics makes site 0's branch panic and observes a second value
+	// there, flag: 1 where n < 0 in the tests, by accident; solve, when
+	// set, replaces solutions.
+	panics bool
+	solve  func(p *synth.Problem) []*synth.Term
 }
 
 func (f *fake) program() *collect.Program {
@@ -86,7 +91,13 @@ func (f *fake) Load(ctx context.Context, dir string, patterns, tags []string) (*
 	if f.loadErr != nil {
 		return nil, f.loadErr
 	}
-	return f.program(), nil
+	prog := f.program()
+	if f.panics {
+		s := &prog.Sites[0]
+		s.Then = &collect.Branch{Panics: true, Exits: true}
+		s.Observed = append(s.Observed, collect.Observed{Expr: "flag", Kind: collect.KindInt})
+	}
+	return prog, nil
 }
 
 func (f *fake) Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error) {
@@ -164,6 +175,13 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 		e := collect.Eval{Site: site, Outcome: v, Segment: seg}
 		if r.Mode == collect.ModeSnapshot {
 			e.Values = []collect.Value{{Kind: collect.KindInt, Int: n}}
+			if f.panics && site == 0 {
+				flag := int64(0)
+				if n < 0 {
+					flag = 1
+				}
+				e.Values = append(e.Values, collect.Value{Kind: collect.KindInt, Int: flag})
+			}
 		}
 		res.Evals = append(res.Evals, e)
 		return v
@@ -260,6 +278,9 @@ func (f *fake) VerifyPatch(ctx context.Context, prog *collect.Program, file stri
 type fakeBackend struct{ f *fake }
 
 func (b fakeBackend) Search(ctx context.Context, p *synth.Problem, opts synth.Options) ([]*synth.Term, error) {
+	if b.f.solve != nil {
+		return b.f.solve(p), nil
+	}
 	return b.f.solutions, nil
 }
 
@@ -371,6 +392,35 @@ func TestRepairSecondCandidate(t *testing.T) {
 	// The schema's candidate ran on the failing test first, then the suite.
 	if f.testRuns != 1 || res.Candidates[1].FailingOnly {
 		t.Errorf("%d runs of the failing tests, candidate %+v", f.testRuns, res.Candidates[1])
+	}
+}
+
+// TestRepairKeepsPanicCheck: at an if whose branch panics, when the only
+// fit found reads other values than the original's (flag), it is
+// rejected (guard-deleted) and synthesis runs again over the original's
+// operands only, where n < 0 is found.
+func TestRepairKeepsPanicCheck(t *testing.T) {
+	f := newFake(t)
+	f.panics = true
+	var inputs []int
+	f.solve = func(p *synth.Problem) []*synth.Term {
+		inputs = append(inputs, len(p.Spec.Inputs))
+		if len(p.Spec.Inputs) == 2 {
+			// flag == 1 fits every state, and reads no operand of n <= 0.
+			return []*synth.Term{synth.BinTerm(synth.OpEq, synth.InputTerm(1), synth.LitTerm(synth.IntValue(1)))}
+		}
+		return []*synth.Term{synth.BinTerm(synth.OpLt, synth.InputTerm(0), synth.ConstTerm(0))}
+	}
+	var progress strings.Builder
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", NoMutants: true, NoPerEval: true, Logf: logTo(&progress), Verbose: true}, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Patched || res.Condition != "n < 0" {
+		t.Fatalf("patch %q (%s), want n < 0\n%s", res.Condition, res.Reason, progress.String())
+	}
+	if !slices.Equal(inputs[:2], []int{2, 1}) || !strings.Contains(strings.Join(res.Site.Rejected, " "), "guard-deleted") {
+		t.Errorf("synthesis over %v inputs, rejected %q; want 2 then 1, flag == 1 rejected", inputs, res.Site.Rejected)
 	}
 }
 
