@@ -71,7 +71,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 			continue
 		}
 		if !isFailing && !res.Passed {
-			r.logf("warning: %s passed in the plain run but failed instrumented, alone too (instrumenting changes inlining, and so allocations); left out of the search", k.name)
+			r.logf("warning: %s passed in the plain run but failed instrumented, alone too (it may need the tests that run before it, or count allocations or time that instrumenting changes); left out of the search", k.name)
 			r.instrSensitive[k] = true
 			continue
 		}

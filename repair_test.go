@@ -43,6 +43,9 @@ type fakeTest struct {
 	name   string
 	inputs []int64
 	broken bool // fails whatever the condition
+	// alone fails when run alone in the instrumented binary (it needs a
+	// test before it), passes in the plain suite.
+	alone bool
 	// impure makes every input a top-level statement of its own (a
 	// fragment, segment i at line 10+i of m_test.go) checking its result
 	// with t.Errorf.
@@ -146,6 +149,9 @@ func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
 			res := f.exec(t, r)
 			if f.flaky && len(r.Force) == 0 {
 				res.Passed = true
+			}
+			if t.alone {
+				res.Passed = false
 			}
 			return res, nil
 		}
@@ -441,6 +447,19 @@ func TestRepairFailingFirst(t *testing.T) {
 	}
 	if quick == 0 || quick != f.testRuns {
 		t.Errorf("%d candidates rejected on the failing test, %d runs of it: %+v", quick, f.testRuns, res.Candidates)
+	}
+
+	// A passing test that fails alone: the failing tests alone prove
+	// nothing either, every candidate runs the suite.
+	f = newFake(t)
+	f.good = "none"
+	f.tests = append(f.tests, fakeTest{name: "TestAfterSetup", inputs: []int64{5}, alone: true})
+	res, err = repair(context.Background(), Options{Dir: f.dir, Backend: "fake", NoMutants: true, NoPerEval: true}, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.testRuns != 0 || len(res.Candidates) < 2 {
+		t.Errorf("%d runs of the failing tests alone, %d candidates, with a test that fails alone", f.testRuns, len(res.Candidates))
 	}
 }
 
