@@ -104,7 +104,12 @@
 // package of the module, and the instrumented files reach the compiler
 // through `go test -overlay`; the user's files are never written. Test
 // files get the constituent markers of internal/constituent (NopolSegment,
-// NopolIteration), printed back with /*line*/ directives. One test binary
+// NopolIteration), printed back with /*line*/ directives; a table loop over
+// a map with keys of a predeclared ordered type runs in key order
+// (NopolSortedKeys), so that iteration k and the k-th evaluation of a site
+// are the same in every run (a test that deletes entries of the map it
+// ranges over would see them; none of the 35 modules of the transparency
+// check does, which was not re-run). One test binary
 // is compiled per package with tests, by as few go commands as the
 // binaries' names allow.
 //
