@@ -108,8 +108,8 @@
 // a map with keys of a predeclared ordered type runs in key order
 // (NopolSortedKeys), so that iteration k and the k-th evaluation of a site
 // are the same in every run (a test that deletes entries of the map it
-// ranges over would see them; none of the 35 modules of the transparency
-// check does, which was not re-run). One test binary
+// ranges over would still see them; the transparency check was not re-run
+// with this rewrite). One test binary
 // is compiled per package with tests, by as few go commands as the
 // binaries' names allow.
 //
