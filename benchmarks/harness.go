@@ -88,6 +88,19 @@ type Result struct {
 	RepairSeconds   float64            `json:"repair_s"`
 	ValidateSeconds float64            `json:"validate_s"`
 	Phases          map[string]float64 `json:"phases_s,omitempty"`
+	// GoTestSeconds is the wall time of one plain 'go test' of the bug's
+	// package on the buggy tree (build included, vet off), measured in
+	// the same run just before the repair; 0 when it was not measured.
+	GoTestSeconds float64 `json:"go_test_s,omitempty"`
+}
+
+// GoTestRatio is the repair time in units of one plain 'go test' of the
+// bug's package (issue 13's measure), 0 when that was not measured.
+func (r *Result) GoTestRatio() float64 {
+	if r.GoTestSeconds <= 0 {
+		return 0
+	}
+	return r.RepairSeconds / r.GoTestSeconds
 }
 
 // toolOutput is the part of 'nopol fix -json' (nopol.Result) the harness
@@ -157,6 +170,12 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 	if err := Materialise(ctx, opts.Runner, b, dir, true); err != nil {
 		res.Error = err.Error()
 		return res
+	}
+	// One plain 'go test' of the package, as a developer runs it before
+	// reaching for nopol: the unit of the time ratio. Its outcome is not
+	// judged here (verify did that).
+	if tr, err := GoTest(ctx, opts.Runner, dir, b.Package, "", testTimeout); err == nil && !tr.TimedOut {
+		res.GoTestSeconds = tr.Duration.Seconds()
 	}
 	pattern := b.pattern()
 	var args []string

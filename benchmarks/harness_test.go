@@ -149,3 +149,30 @@ func TestSummarizeTimes(t *testing.T) {
 		t.Errorf("markdown lacks %q:\n%s", want, b.String())
 	}
 }
+
+func TestSummarizeGoTestRatios(t *testing.T) {
+	results := []*Result{
+		// Patched: ratios 2, 4, 9 (median 4).
+		{Bug: "a", Tool: "nopol", Patched: true, RepairSeconds: 4, GoTestSeconds: 2},
+		{Bug: "b", Tool: "nopol", Patched: true, RepairSeconds: 8, GoTestSeconds: 2},
+		{Bug: "c", Tool: "nopol", Patched: true, RepairSeconds: 18, GoTestSeconds: 2},
+		// Unpatched: ratios 10 and 30 (median 20); one unmeasured, one a
+		// harness error: neither counts.
+		{Bug: "d", Tool: "nopol", RepairSeconds: 10, GoTestSeconds: 1},
+		{Bug: "e", Tool: "nopol", RepairSeconds: 60, GoTestSeconds: 2},
+		{Bug: "f", Tool: "nopol", RepairSeconds: 500},
+		{Bug: "g", Tool: "nopol", RepairSeconds: 500, GoTestSeconds: 1, Error: "materialising: no network"},
+	}
+	s := Summarize(results)[0]
+	if s.PatchedRatio != 4 || s.UnpatchedRatio != 20 {
+		t.Errorf("ratios patched, unpatched = %v, %v; want 4, 20", s.PatchedRatio, s.UnpatchedRatio)
+	}
+	if q := results[5].GoTestRatio(); q != 0 {
+		t.Errorf("ratio without a go test time = %v, want 0", q)
+	}
+	var b strings.Builder
+	WriteMarkdown(&b, results)
+	if want := "| 4.0× / 20.0× |"; !strings.Contains(b.String(), want) {
+		t.Errorf("markdown lacks %q:\n%s", want, b.String())
+	}
+}

@@ -77,6 +77,11 @@ type Summary struct {
 	// BugMedianSeconds and BugP95Seconds the median and 95th percentile of
 	// the repair time over every bug, patched or not.
 	MedianSeconds, BugMedianSeconds, BugP95Seconds float64
+	// PatchedRatio and UnpatchedRatio are the median repair times, in
+	// units of one plain 'go test' of the bug's package (GoTestRatio), of
+	// the bugs patched and not patched; 0 when no bug of the kind has the
+	// measure.
+	PatchedRatio, UnpatchedRatio float64
 }
 
 // Summarize counts results per tool, tools sorted.
@@ -84,8 +89,15 @@ func Summarize(results []*Result) []Summary {
 	by := map[string]*Summary{}
 	times := map[string][]float64{}
 	all := map[string][]float64{}
+	ratios := map[string]map[bool][]float64{}
 	for _, r := range results {
 		all[r.Tool] = append(all[r.Tool], r.RepairSeconds)
+		if q := r.GoTestRatio(); q > 0 && r.Error == "" {
+			if ratios[r.Tool] == nil {
+				ratios[r.Tool] = map[bool][]float64{}
+			}
+			ratios[r.Tool][r.Patched] = append(ratios[r.Tool][r.Patched], q)
+		}
 		s := by[r.Tool]
 		if s == nil {
 			s = &Summary{Tool: r.Tool}
@@ -118,6 +130,7 @@ func Summarize(results []*Result) []Summary {
 			s.MedianSeconds = ts[len(ts)/2]
 		}
 		s.BugMedianSeconds, s.BugP95Seconds = percentile(all[tool], 50), percentile(all[tool], 95)
+		s.PatchedRatio, s.UnpatchedRatio = median(ratios[tool][true]), median(ratios[tool][false])
 		out = append(out, *s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Tool < out[j].Tool })
@@ -135,15 +148,31 @@ func percentile(xs []float64, p int) float64 {
 	return ys[max(i, 0)]
 }
 
+// median is the middle value of xs (the mean of the two middle ones for
+// an even count), 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	ys := append([]float64(nil), xs...)
+	sort.Float64s(ys)
+	n := len(ys)
+	if n%2 == 1 {
+		return ys[n/2]
+	}
+	return (ys[n/2-1] + ys[n/2]) / 2
+}
+
 // WriteMarkdown writes the summary table and one row per bug with a column
 // per tool.
 func WriteMarkdown(w io.Writer, results []*Result) {
-	fmt.Fprintln(w, "| tool | bugs | patched | plausible | correct (identical + states) | harness errors | median time of plausible (s) | median time per bug (s) | p95 time per bug (s) |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| tool | bugs | patched | plausible | correct (identical + states) | harness errors | median time of plausible (s) | median time per bug (s) | p95 time per bug (s) | median × go test, patched / unpatched |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	sums := Summarize(results)
 	for _, s := range sums {
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d (%d + %d) | %d | %.1f | %.1f | %.1f |\n", s.Tool, s.Bugs, s.Patched, s.Plausible,
-			s.Correct, s.CorrectIdentical, s.CorrectStates, s.Fails, s.MedianSeconds, s.BugMedianSeconds, s.BugP95Seconds)
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d (%d + %d) | %d | %.1f | %.1f | %.1f | %s / %s |\n", s.Tool, s.Bugs, s.Patched, s.Plausible,
+			s.Correct, s.CorrectIdentical, s.CorrectStates, s.Fails, s.MedianSeconds, s.BugMedianSeconds, s.BugP95Seconds,
+			times(s.PatchedRatio), times(s.UnpatchedRatio))
 	}
 	writeRatios(w, sums)
 	tools, byBug, bugs := pivot(results)
@@ -183,6 +212,14 @@ func writeRatios(w io.Writer, sums []Summary) {
 			s.Tool, base.Tool, s.Correct, base.Correct, s.Plausible, base.Plausible,
 			ratio(s.BugMedianSeconds, base.BugMedianSeconds), ratio(s.BugP95Seconds, base.BugP95Seconds))
 	}
+}
+
+// times renders a ratio to one go test, "n/a" when unmeasured.
+func times(q float64) string {
+	if q <= 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f×", q)
 }
 
 func ratio(a, b float64) string {
@@ -237,11 +274,12 @@ func pivot(results []*Result) (tools []string, byBug map[string]map[string]*Resu
 // WriteCSV writes one row per result.
 func WriteCSV(w io.Writer, results []*Result) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"bug", "kind", "fault", "module", "tool", "exit_code", "timed_out", "patched", "plausible", "correct", "judgement", "condition", "expected", "repair_s", "validate_s", "error"})
+	cw.Write([]string{"bug", "kind", "fault", "module", "tool", "exit_code", "timed_out", "patched", "plausible", "correct", "judgement", "condition", "expected", "repair_s", "validate_s", "go_test_s", "error"})
 	for _, r := range results {
 		cw.Write([]string{r.Bug, r.Kind, r.Fault, r.Module, r.Tool, strconv.Itoa(r.ExitCode), strconv.FormatBool(r.TimedOut),
 			strconv.FormatBool(r.Patched), strconv.FormatBool(r.Plausible), strconv.FormatBool(r.Correct), r.Judgement,
-			r.Condition, r.Expected, strconv.FormatFloat(r.RepairSeconds, 'f', 2, 64), strconv.FormatFloat(r.ValidateSeconds, 'f', 2, 64), r.Error})
+			r.Condition, r.Expected, strconv.FormatFloat(r.RepairSeconds, 'f', 2, 64), strconv.FormatFloat(r.ValidateSeconds, 'f', 2, 64),
+			strconv.FormatFloat(r.GoTestSeconds, 'f', 2, 64), r.Error})
 	}
 	cw.Flush()
 	return cw.Error()
