@@ -9,7 +9,6 @@ import (
 	"go/token"
 	"go/types"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -75,7 +74,42 @@ func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle
 		s.BuildTime = time.Since(start)
 		return s, nil
 	}
-	// The schema compiles as a whole; bisect if a candidate still breaks it.
+	// The test binaries are built with every valid candidate first: one
+	// compile of the package in the common case. Only when that fails is
+	// the schema checked with `go build` and bisected to the candidates
+	// that break it (a test build's errors do not say which).
+	build := func(ks []int) (map[string]string, error) {
+		ov, err := s.overlay(style, ks)
+		if err != nil {
+			return nil, err
+		}
+		binDir, err := os.MkdirTemp(dir, "bin")
+		if err != nil {
+			return nil, err
+		}
+		return buildTests(ctx, s.runner, prog, prog.dependents(site.Package), ov, binDir)
+	}
+	bins, err := build(valid)
+	var exit *gotest.ExitError
+	if err != nil && errors.As(err, &exit) && ctx.Err() == nil {
+		if valid, err = s.bisect(ctx, style, valid); err != nil {
+			return nil, fmt.Errorf("building a schema for %s:%d: %w", site.File, site.Line, err)
+		}
+		bins, err = build(valid)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("building a schema for %s:%d: %w", site.File, site.Line, err)
+	}
+	s.Binaries = bins
+	s.BuildTime = time.Since(start)
+	return s, nil
+}
+
+// bisect returns the candidates of valid with which the site's package
+// compiles (`go build`), recording the others in Dropped with the
+// compiler's message.
+func (s *Schema) bisect(ctx context.Context, style GuardStyle, valid []int) ([]int, error) {
+	prog, site := s.prog, s.Site
 	compiles := func(ks []int) (bool, string, error) {
 		ov, err := s.overlay(style, ks)
 		if err != nil {
@@ -89,52 +123,39 @@ func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle
 		return err == nil, "", err
 	}
 	ok, out, err := compiles(valid)
-	if err != nil {
-		return nil, fmt.Errorf("building a schema for %s:%d: %w", site.File, site.Line, err)
+	if err != nil || ok {
+		// A test file that does not compile with the schema is no
+		// candidate's fault: the test build's error stands.
+		return valid, err
 	}
-	if !ok {
-		if ok0, out0, err := compiles(nil); err != nil || !ok0 {
-			return nil, fmt.Errorf("building a schema for %s:%d: the schema does not compile even without candidates; this is a nopol bug:\n%s%v", site.File, site.Line, out0, err)
+	if ok0, out0, err := compiles(nil); err != nil || !ok0 {
+		return nil, fmt.Errorf("the schema does not compile even without candidates; this is a nopol bug:\n%s%v", out0, err)
+	}
+	var split func(ks []int, out string) ([]int, error)
+	split = func(ks []int, out string) ([]int, error) {
+		if len(ks) == 1 {
+			s.Dropped[ks[0]] = "does not compile: " + strings.TrimSpace(out)
+			return nil, nil
 		}
-		var bisect func(ks []int, out string) ([]int, error)
-		bisect = func(ks []int, out string) ([]int, error) {
-			if len(ks) == 1 {
-				s.Dropped[ks[0]] = "does not compile: " + strings.TrimSpace(out)
-				return nil, nil
+		var keep []int
+		for _, half := range [][]int{ks[:len(ks)/2], ks[len(ks)/2:]} {
+			ok, out, err := compiles(half)
+			if err != nil {
+				return nil, err
 			}
-			var keep []int
-			for _, half := range [][]int{ks[:len(ks)/2], ks[len(ks)/2:]} {
-				ok, out, err := compiles(half)
-				if err != nil {
-					return nil, err
-				}
-				if ok {
-					keep = append(keep, half...)
-					continue
-				}
-				more, err := bisect(half, out)
-				if err != nil {
-					return nil, err
-				}
-				keep = append(keep, more...)
+			if ok {
+				keep = append(keep, half...)
+				continue
 			}
-			return keep, nil
+			more, err := split(half, out)
+			if err != nil {
+				return nil, err
+			}
+			keep = append(keep, more...)
 		}
-		if valid, err = bisect(valid, out); err != nil {
-			return nil, fmt.Errorf("building a schema for %s:%d: %w", site.File, site.Line, err)
-		}
+		return keep, nil
 	}
-	ov, err := s.overlay(style, valid)
-	if err != nil {
-		return nil, fmt.Errorf("building a schema: %w", err)
-	}
-	bins, err := buildTests(ctx, s.runner, prog, prog.dependents(site.Package), ov, filepath.Join(dir, "bin"))
-	if err != nil {
-		return nil, fmt.Errorf("building a schema for %s:%d: %w", site.File, site.Line, err)
-	}
-	s.Binaries = bins
-	s.BuildTime = time.Since(start)
-	return s, nil
+	return split(valid, out)
 }
 
 // skipTypeCheck, set by tests only, leaves dropping candidates to the
