@@ -3,6 +3,8 @@ package nopol
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nopol-go/nopol/angelic"
@@ -65,6 +67,13 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 	split := map[string]bool{}
 	run := func(ctx context.Context, test string, f angelic.Force) (angelic.Outcome, error) {
 		k := r.failingByID[test]
+		// A traced run that negates nothing forces nothing: the same run
+		// for every style of the site.
+		key := siteTest{site.ID, test}
+		unforced := f.Trace && len(f.Evals) == 0
+		if out, ok := r.traced[key]; ok && unforced {
+			return out, nil
+		}
 		if !f.Whole() && !split[test] {
 			split[test] = true
 			r.logf("angelic: %s fails under every value forced in the whole test; split into fragments, failing: %s",
@@ -76,11 +85,17 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 			return angelic.Outcome{}, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
 		}
 		out := angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut}
-		if f.Trace && !res.Passed {
-			out.FailedAfter = failedAfter(res.Output)
+		if f.Trace {
+			out.Evaluations = printedEvals(res.Output, site.ID)
+			if !res.Passed {
+				out.FailedAfter = failedAfter(res.Output)
+			}
 		}
 		if !f.Whole() && !res.Passed {
 			out.Failing = r.failingFragments(k, res.Output)
+		}
+		if unforced && !res.TimedOut {
+			r.traced[key] = out
 		}
 		if !f.Whole() {
 			r.logf("angelic: %s with %s forced in %s: %s", k.name, angelic.Force{Value: f.Value, Return: f.Return}.Label(guard),
@@ -118,6 +133,21 @@ func failedAfter(output string) int {
 	return 0
 }
 
+// printedEvals is the last evaluation of site printed in a traced run's
+// output (constituent.EvalLine), 0 for none.
+func printedEvals(output string, site int) int {
+	prefix := strings.TrimSuffix(constituent.EvalLine(site, 0), "0\n")
+	n := 0
+	for line := range strings.Lines(output) {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			if k, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil {
+				n = max(n, k)
+			}
+		}
+	}
+	return n
+}
+
 // guessEvals proposes the sets of evaluations of site to negate in
 // failing test k (angelic.Problem.Guess): from one snapshot run of the
 // test, for each boolean observed expression b, in the site's order,
@@ -126,6 +156,24 @@ func failedAfter(output string) int {
 // negate nothing or every evaluation (a constant force, already tried)
 // are left out, and so are tests whose evaluations are not all recorded.
 func (r *repairer) guessEvals(ctx context.Context, site collect.Site, k testKey) ([][]int, error) {
+	key := siteTest{site.ID, k.id()}
+	if g, ok := r.guesses[key]; ok {
+		return g, nil // the same for every style of the site
+	}
+	g, err := r.guess(ctx, site, k)
+	if err == nil {
+		r.guesses[key] = g
+	}
+	return g, err
+}
+
+// siteTest names a site and a failing test (by id).
+type siteTest struct {
+	site int
+	test string
+}
+
+func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([][]int, error) {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeSnapshot, Sites: []int{site.ID}, ForceSegment: -1, Timeout: r.timeout(k)}
 	res, err := r.bin.Run(ctx, run)
 	r.res.Runs++

@@ -26,11 +26,12 @@ func (r *repairer) coverage(ctx context.Context) error {
 	r.failed = map[testKey][]angelic.Constituent{}
 	r.serial = map[testKey]bool{}
 	r.instrSensitive = map[testKey]bool{}
+	r.before = map[testKey]map[int]bool{}
 	tests := append(slices.Clone(r.failing), r.passing...)
 	runs := make([]collect.Run, len(tests))
 	for i, k := range tests {
 		runs[i] = collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k),
-			PrintConstituents: !r.opts.NoPurify && i < len(r.failing)}
+			PrintConstituents: !r.opts.NoPurify && i < len(r.failing), PrintReach: i < len(r.failing)}
 	}
 	r.logf("coverage: running %s", plural(len(runs), "test"))
 	results, err := r.runAll(ctx, runs)
@@ -80,6 +81,12 @@ func (r *repairer) coverage(ctx context.Context) error {
 		}
 		r.vlogf("coverage %s: passed=%v, %d sites reached", k.name, res.Passed, reachedCount(res))
 		r.cover[k] = res
+		if isFailing {
+			if before := r.runBeforeFailure(k, res.Output); before != nil {
+				r.before[k] = before
+				r.vlogf("coverage %s: %d sites run before the first failure", k.name, len(before))
+			}
+		}
 		if isFailing && !r.opts.NoPurify {
 			frs := r.failingFragments(k, res.Output)
 			r.vlogf("coverage %s: failures in %s", k.name, describeFragments(r.fragmentReports(k, angelic.Force{Fragments: frs}, false)))
@@ -135,6 +142,7 @@ func (r *repairer) localize() []angelic.Suspicion {
 		}
 		return tier
 	})
+	ranked = r.runAfterFailure(ranked)
 	r.logf("localize: %s reached by the failing tests; searching the top %d", plural(len(ranked), "site"), min(len(ranked), r.opts.MaxSites))
 	return ranked
 }

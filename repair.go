@@ -63,6 +63,16 @@ type repairer struct {
 	// failed are the fragments each failing test's failures are
 	// attributed to in its coverage run, unless Options.NoPurify.
 	failed map[testKey][]angelic.Constituent
+	// before are, per failing test, the sites it ran before its first
+	// failure (nil when unknown; see reach.go); sources caches the lines
+	// of the test files read to tell a failure from a log message.
+	before  map[testKey]map[int]bool
+	sources map[string][]string
+	// traced and guesses are, per site and failing test, the outcome of
+	// the traced run that forces nothing and the evaluation sets guessed
+	// from a snapshot run: the same for every style of a site.
+	traced  map[siteTest]angelic.Outcome
+	guesses map[siteTest][][]int
 	// fl is what is known of flaky tests; serial the tests that fail
 	// when run beside others and pass alone (they share a file, a port):
 	// they run alone.
@@ -133,7 +143,8 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 		}
 		opts.Dir = wd
 	}
-	r := &repairer{opts: opts, c: c, res: &Result{}, start: time.Now(), phases: map[string]time.Duration{}}
+	r := &repairer{opts: opts, c: c, res: &Result{}, start: time.Now(), phases: map[string]time.Duration{},
+		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][][]int{}}
 	tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	err := r.run(tctx)

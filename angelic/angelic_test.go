@@ -325,19 +325,27 @@ func TestSearchPerEvaluation(t *testing.T) {
 		want     string // the label of the angelic value; "" none
 		runs     int
 		guesses  [][]int // Problem.Guess's sets; nil: no Guess
+		// traced is the evaluation count a traced run reports (when the
+		// unforced run's counts stopped at the hook's cap); failedAfter,
+		// when not 0, the evaluation every traced run failed after.
+		traced, failedAfter int
 	}{
-		{"directed: two evaluations", 5, []int{2, 4}, true, 8, "flip@eval2+4", 5, nil},
-		{"directed: the last evaluation", 5, []int{5}, true, 8, "flip@eval5", 4, nil},
-		{"last evaluation, failure not located", 5, []int{5}, false, 8, "flip@eval5", 4, nil},
-		{"an earlier one, not located", 5, []int{3}, false, 8, "flip@eval3", 6, nil},
-		{"beyond the bound", 20, []int{3}, false, 8, "", 11, nil},
-		{"two evaluations, not located", 5, []int{2, 4}, false, 8, "", 8, nil},
-		{"off", 5, []int{5}, true, 0, "", 2, nil},
+		{"directed: two evaluations", 5, []int{2, 4}, true, 8, "flip@eval2+4", 5, nil, 0, 0},
+		{"directed: the last evaluation", 5, []int{5}, true, 8, "flip@eval5", 4, nil, 0, 0},
+		{"last evaluation, failure not located", 5, []int{5}, false, 8, "flip@eval5", 4, nil, 0, 0},
+		{"an earlier one, not located", 5, []int{3}, false, 8, "flip@eval3", 6, nil, 0, 0},
+		{"beyond the bound", 20, []int{3}, false, 8, "", 11, nil, 0, 0},
+		{"two evaluations, not located", 5, []int{2, 4}, false, 8, "", 8, nil, 0, 0},
+		{"off", 5, []int{5}, true, 0, "", 2, nil, 0, 0},
 		// A failure seen at the end only: the states' guesses, in order,
 		// before single evaluations.
-		{"two evaluations, guessed", 5, []int{2, 4}, false, 8, "flip@eval2+4", 5, [][]int{{1, 3}, {2, 4}, {5}}},
-		{"guesses wrong, then single ones", 5, []int{3}, false, 8, "flip@eval3", 7, [][]int{{1, 3}}},
-		{"guessed but off", 5, []int{2, 4}, false, 0, "", 2, [][]int{{2, 4}}},
+		{"two evaluations, guessed", 5, []int{2, 4}, false, 8, "flip@eval2+4", 5, [][]int{{1, 3}, {2, 4}, {5}}, 0, 0},
+		{"guesses wrong, then single ones", 5, []int{3}, false, 8, "flip@eval3", 7, [][]int{{1, 3}}, 0, 0},
+		{"guessed but off", 5, []int{2, 4}, false, 0, "", 2, [][]int{{2, 4}}, 0, 0},
+		// Counts stopped at 4 by the cap; the traced run printed 6.
+		{"the traced count", 4, []int{6}, false, 8, "flip@eval6", 4, nil, 6, 0},
+		// The directed search negated 5 alone; the single ones skip it.
+		{"directed's single not run again", 5, []int{3}, true, 8, "flip@eval3", 6, nil, 0, 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runs := 0
@@ -350,7 +358,12 @@ func TestSearchPerEvaluation(t *testing.T) {
 					return Outcome{Passed: true}, nil
 				}
 				out := Outcome{}
-				if f.Trace && tc.located {
+				if f.Trace {
+					out.Evaluations = tc.traced
+				}
+				if f.Trace && tc.failedAfter > 0 {
+					out.FailedAfter = tc.failedAfter
+				} else if f.Trace && tc.located {
 					for _, k := range tc.need {
 						if !slices.Contains(f.Evals, k) {
 							out.FailedAfter = k

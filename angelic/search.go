@@ -94,6 +94,10 @@ type Outcome struct {
 	// FailedAfter is, for a run with Force.Trace, the evaluation of the
 	// site after which the first failure was reported; 0 when unknown.
 	FailedAfter int
+	// Evaluations is, for a run with Force.Trace, the number of
+	// evaluations of the site the run printed (at most MaxEvaluations);
+	// 0 when unknown.
+	Evaluations int
 }
 
 // Runner runs one test with the site under search forced as f.
@@ -303,7 +307,30 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 					}
 				}
 			}
-			for k := n; !found && k >= 1 && k > n-p.MaxFlips; k-- {
+			// One evaluation at a time, the last first: the last
+			// evaluation the traced run printed when the counts of the
+			// unforced run stop at the hook's cap (counts are written at
+			// powers of two past it). Evaluations the directed search
+			// negated alone are not run again.
+			last, tried := n, map[int]bool{}
+			for _, a := range v.Attempts {
+				if a.Test != t.Name || !a.Force.PerEval() {
+					continue
+				}
+				if a.Force.Trace && len(a.Force.Evals) == 0 {
+					if a.Evaluations > last && a.Evaluations < MaxEvaluations {
+						last = a.Evaluations
+					}
+				}
+				if len(a.Force.Evals) == 1 {
+					tried[a.Force.Evals[0]] = true
+				}
+			}
+			for k, runs := last, 0; !found && k >= 1 && runs < p.MaxFlips; k-- {
+				if tried[k] {
+					continue
+				}
+				runs++
 				f := perEval([]int{k}, false)
 				out, err := try(t, f)
 				if err != nil {

@@ -323,6 +323,10 @@ type Run struct {
 	// PrintConstituents makes the markers print constituent.Line
 	// to the output, for attributing failures to table iterations.
 	PrintConstituents bool
+	// PrintReach makes the hook print constituent.ReachLine at the first
+	// evaluation of each site (cover mode): a site whose line comes after
+	// the test's first failure message was not run before it.
+	PrintReach bool
 }
 
 // Constituent names a test constituent (see internal/constituent): Segment is

@@ -140,6 +140,7 @@ func runEnv(r Run, out string) []string {
 		"NOPOL_CAP=" + strconv.Itoa(RecordCap),
 		"NOPOL_NOCALLS=" + map[bool]string{true: "1"}[r.NoCalls],
 		"NOPOL_PRINT_CONSTITUENTS=" + map[bool]string{true: "1"}[r.PrintConstituents],
+		"NOPOL_PRINT_REACH=" + map[bool]string{true: "1"}[r.PrintReach],
 	}
 }
 

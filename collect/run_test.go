@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nopol-go/nopol/internal/constituent"
 )
 
 func TestCancelled(t *testing.T) {
@@ -394,4 +396,50 @@ func outcomes(res []TestResult) string {
 		words[i] = fmt.Sprintf("%s:%v", r.Test, r.Passed)
 	}
 	return strings.Join(words, " ")
+}
+
+// TestPrintReach checks the reach lines (Run.PrintReach): one per site at
+// its first evaluation, interleaved with the test's failure messages.
+// TestAbs fails in its first subtest (Abs(-2)); `return -x` first runs in
+// the second one, after the failure.
+func TestPrintReach(t *testing.T) {
+	f := instrument(t, "basic")
+	cond := f.site(t, Cond, "calc.go", 13)
+	neg := f.site(t, Guard, "calc.go", 14)
+	res, err := f.build.Run(context.Background(), Run{Package: "example.com/basic/calc", Test: "TestAbs", Mode: ModeCover, ForceSegment: -1, PrintReach: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reach := constituent.Reach(res.Output)
+	seen := map[int]int{}
+	for i, id := range reach {
+		if _, dup := seen[id]; dup {
+			t.Errorf("site %d has two reach lines", id)
+		}
+		seen[id] = i
+	}
+	for id, c := range res.Reached {
+		if _, ok := seen[id]; !ok && c[0]+c[1] > 0 {
+			t.Errorf("site %d was reached but has no reach line", id)
+		}
+	}
+	locs := constituent.ParseOutput(res.Output)
+	if len(locs) == 0 {
+		t.Fatalf("no failure in the output:\n%s", res.Output)
+	}
+	first := locs[0].Reached
+	if i, ok := seen[cond]; !ok || i >= first {
+		t.Errorf("the condition's reach line is at %d (present %v), want before the first failure (%d)\n%s", i, ok, first, res.Output)
+	}
+	if i, ok := seen[neg]; !ok || i < first {
+		t.Errorf("`return -x`'s reach line is at %d (present %v), want after the first failure (%d)\n%s", i, ok, first, res.Output)
+	}
+	// Without PrintReach, no line.
+	res, err = f.build.Run(context.Background(), Run{Package: "example.com/basic/calc", Test: "TestAbs", Mode: ModeCover, ForceSegment: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(constituent.Reach(res.Output)); n > 0 {
+		t.Errorf("%d reach lines without PrintReach", n)
+	}
 }

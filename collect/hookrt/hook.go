@@ -70,6 +70,10 @@ var (
 	nopolMaxPrinted int64
 	// nopolNoCalls leaves observed calls out (NOPOL_NOCALLS).
 	nopolNoCalls bool
+	// nopolReach, when not nil (NOPOL_PRINT_REACH in cover mode), marks
+	// the sites already evaluated; the first evaluation of each prints
+	// "nopol-reach id" to standard output.
+	nopolReach []int32
 	// nopolObserving counts the snapshots being evaluated, shared: a call
 	// observed at a site may reach other sites, which then neither record
 	// nor snapshot nor apply forcing.
@@ -200,6 +204,9 @@ func nopolSetup() {
 	}
 	nopolCap = int64(nopolAtoi(nopolos.Getenv("NOPOL_CAP"), 200))
 	nopolPrint = nopolos.Getenv("NOPOL_PRINT_CONSTITUENTS") == "1"
+	if nopolMode == 1 && nopolos.Getenv("NOPOL_PRINT_REACH") == "1" {
+		nopolReach = make([]int32, nopolNumSites)
+	}
 	nopolCounts = make([][3]int64, nopolNumSites)
 	nopolLast = make([][2]int64, nopolNumSites)
 	nopolSeen = map[[4]int64]bool{}
@@ -415,6 +422,9 @@ func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	if id < 0 || id >= len(nopolCounts) || (nopolMode == 2 && !nopolSites[id]) {
 		return
+	}
+	if nopolReach != nil && nopolatomic.CompareAndSwapInt32(&nopolReach[id], 0, 1) {
+		nopolos.Stdout.WriteString("nopol-reach " + nopolstrconv.Itoa(id) + "\n")
 	}
 	seg, iter := nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])
 	o := 0

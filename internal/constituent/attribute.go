@@ -25,6 +25,9 @@ type Location struct {
 	// Eval is the last evaluation printed before this location (see
 	// EvalLine), 0 when there was none.
 	Eval int
+	// Reached is the number of ReachLines printed before this location:
+	// Reach(output)[:Reached] are the sites run before it.
+	Reached int
 }
 
 // Line is the line the hook prints to standard output when a
@@ -45,6 +48,27 @@ const Prefix = "nopol-constituent "
 // EvalPrefix starts every EvalLine, written by the hook as a literal too.
 const EvalPrefix = "nopol-eval "
 
+// ReachPrefix starts every ReachLine, written by the hook as a literal.
+const ReachPrefix = "nopol-reach "
+
+// ReachLine is the line the hook prints to standard output at the first
+// evaluation of a site when asked to (collect.Run.PrintReach).
+func ReachLine(site int) string {
+	return fmt.Sprintf("%s%d\n", ReachPrefix, site)
+}
+
+// Reach returns the sites of the ReachLines of output, in order.
+func Reach(output string) []int {
+	var out []int
+	for line := range strings.Lines(output) {
+		if m := reachRE.FindStringSubmatch(strings.TrimRight(line, "\r\n")); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // EvalLine is the line the hook prints to standard output at the k-th
 // evaluation of a site whose evaluations are printed
 // (collect.Run.PrintEvals): a failure printed after it happened after
@@ -63,6 +87,8 @@ var (
 	constituentRE = regexp.MustCompile(`^` + regexp.QuoteMeta(Prefix) + `(\d+) (\d+)$`)
 	// The hook's evaluation line.
 	evalRE = regexp.MustCompile(`^` + regexp.QuoteMeta(EvalPrefix) + `\d+ (\d+)$`)
+	// The hook's reach line.
+	reachRE = regexp.MustCompile(`^` + regexp.QuoteMeta(ReachPrefix) + `(\d+)$`)
 )
 
 // ParseOutput returns the locations reported in the output of a go test
@@ -78,7 +104,7 @@ func ParseOutput(output string) []Location {
 		current string
 		passed  = map[string]bool{}
 	)
-	seg, iter, eval := -1, -1, 0
+	seg, iter, eval, reached := -1, -1, 0, 0
 	for _, line := range strings.Split(output, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if f, ok := gotest.ParseFraming(line); ok {
@@ -100,10 +126,14 @@ func ParseOutput(output string) []Location {
 				eval, _ = strconv.Atoi(m[1])
 				continue
 			}
+			if reachRE.MatchString(line) {
+				reached++
+				continue
+			}
 		}
 		if m := messageRE.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
-			locs = append(locs, Location{File: m[1], Line: n, Segment: seg, Iteration: iter, Eval: eval})
+			locs = append(locs, Location{File: m[1], Line: n, Segment: seg, Iteration: iter, Eval: eval, Reached: reached})
 			tests = append(tests, current)
 			continue
 		}
@@ -112,7 +142,7 @@ func ParseOutput(output string) []Location {
 				continue
 			}
 			n, _ := strconv.Atoi(m[2])
-			locs = append(locs, Location{File: m[1], Line: n, Panic: true, Segment: seg, Iteration: iter, Eval: eval})
+			locs = append(locs, Location{File: m[1], Line: n, Panic: true, Segment: seg, Iteration: iter, Eval: eval, Reached: reached})
 			tests = append(tests, current)
 		}
 	}
