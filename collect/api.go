@@ -327,6 +327,11 @@ type Run struct {
 	// evaluation of each site (cover mode): a site whose line comes after
 	// the test's first failure message was not run before it.
 	PrintReach bool
+	// EvalLimit, when > 0, ends the test process as hung once the sites
+	// were evaluated that many times in all (Result.Hung): a forced
+	// condition that makes a loop spin is caught in milliseconds instead
+	// of at Timeout.
+	EvalLimit int64
 }
 
 // Constituent names a test constituent (see internal/constituent): Segment is
@@ -357,6 +362,8 @@ type Eval struct {
 type Result struct {
 	Passed   bool
 	TimedOut bool
+	// Hung reports a run ended by Run.EvalLimit (TimedOut is set too).
+	Hung bool
 	// Evals are the site evaluations in order (ModeSnapshot: only chosen
 	// sites; ModeCover: every site, without values, at most a few per site).
 	Evals []Eval

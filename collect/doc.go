@@ -140,12 +140,21 @@
 // per evaluation in plain runs and 10ns in cover and snapshot runs. Each run has a
 // timeout that kills the test binary's process group.
 //
+// NOPOL_PRINT_REACH=1 (Run.PrintReach, cover mode) prints
+// constituent.ReachLine at the first evaluation of each site: in verbose
+// output, a site whose line comes after a test's first failure message
+// did not run before it. NOPOL_EVAL_LIMIT n (Run.EvalLimit) ends the
+// process with status 3, after printing HangLine, at the n-th evaluation
+// of the run: a forced condition that makes a loop spin is a hang found
+// in milliseconds instead of at the run's timeout.
+//
 // # Validation
 //
 // BuildSchema compiles all candidate conditions of one site into a single
 // binary, a switch on NopolCand choosing the candidate; candidates that do
-// not type-check in the site's scope are dropped beforehand, and the rest
-// bisected if the schema still fails to compile. RunSuite runs the whole
+// not type-check in the site's scope are dropped beforehand; only when the
+// test binaries fail to build with the rest is the package checked with
+// `go build` and the candidates bisected. RunSuite runs the whole
 // suite of the packages that link the site per candidate. VerifyPatch runs
 // that suite on a patched file through an overlay, and Baseline runs the
 // plain suite once.

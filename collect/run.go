@@ -71,6 +71,9 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 		Duration: o.Duration,
 		TimedOut: o.TimedOut,
 	}
+	if strings.Contains(res.Output, HangLine) {
+		res.Hung, res.TimedOut = true, true
+	}
 	var exit *gotest.ExitError
 	switch {
 	case err == nil:
@@ -86,6 +89,10 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	res.Evals, res.Reached = evals, reached
 	return res, nil
 }
+
+// HangLine is what the hook prints when a run reaches its Run.EvalLimit,
+// before it ends the process (exit status 3).
+const HangLine = "nopol-hang: the evaluation limit was reached\n"
 
 // runEnv returns the hook's environment for r, writing records to out.
 func runEnv(r Run, out string) []string {
@@ -141,6 +148,7 @@ func runEnv(r Run, out string) []string {
 		"NOPOL_NOCALLS=" + map[bool]string{true: "1"}[r.NoCalls],
 		"NOPOL_PRINT_CONSTITUENTS=" + map[bool]string{true: "1"}[r.PrintConstituents],
 		"NOPOL_PRINT_REACH=" + map[bool]string{true: "1"}[r.PrintReach],
+		"NOPOL_EVAL_LIMIT=" + strconv.FormatInt(r.EvalLimit, 10),
 	}
 }
 

@@ -443,3 +443,35 @@ func TestPrintReach(t *testing.T) {
 		t.Errorf("%d reach lines without PrintReach", n)
 	}
 }
+
+// TestEvalLimit forces Count's loop exit false, so the loop never ends:
+// the evaluation limit ends the run as hung, long before its timeout.
+func TestEvalLimit(t *testing.T) {
+	f := instrument(t, "basic")
+	count := f.site(t, Cond, "calc.go", 40)
+	run := Run{Package: "example.com/basic/calc", Test: "TestCount", Mode: ModeCover, ForceSegment: -1,
+		Force: map[int]bool{count: false}, Timeout: 10 * time.Minute, EvalLimit: 100_000}
+	res, err := f.build.Run(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Hung || !res.TimedOut || res.Passed {
+		t.Errorf("forced to spin with a limit: hung=%v timed out=%v passed=%v, want hung and timed out\n%s", res.Hung, res.TimedOut, res.Passed, res.Output)
+	}
+	// Unforced, the test stays under the limit and passes.
+	run.Force = nil
+	if res, err = f.build.Run(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed || res.Hung {
+		t.Errorf("unforced with a limit: passed=%v hung=%v, want passed\n%s", res.Passed, res.Hung, res.Output)
+	}
+	// Without a limit the timeout ends it, not as hung.
+	run.Force, run.EvalLimit, run.Timeout = map[int]bool{count: false}, 0, 2*time.Second
+	if res, err = f.build.Run(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut || res.Hung {
+		t.Errorf("forced to spin without a limit: timed out=%v hung=%v, want timed out only", res.TimedOut, res.Hung)
+	}
+}

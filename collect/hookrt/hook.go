@@ -74,6 +74,12 @@ var (
 	// the sites already evaluated; the first evaluation of each prints
 	// "nopol-reach id" to standard output.
 	nopolReach []int32
+	// nopolEvalLimit, when > 0 (NOPOL_EVAL_LIMIT), bounds the evaluations
+	// of all sites of a run (cover and snapshot modes), counted in
+	// nopolEvalCount: past it the run is taken as hung (a forced loop that
+	// spins) and the process ends with status 3.
+	nopolEvalLimit int64
+	nopolEvalCount int64
 	// nopolObserving counts the snapshots being evaluated, shared: a call
 	// observed at a site may reach other sites, which then neither record
 	// nor snapshot nor apply forcing.
@@ -204,6 +210,7 @@ func nopolSetup() {
 	}
 	nopolCap = int64(nopolAtoi(nopolos.Getenv("NOPOL_CAP"), 200))
 	nopolPrint = nopolos.Getenv("NOPOL_PRINT_CONSTITUENTS") == "1"
+	nopolEvalLimit = int64(nopolAtoi(nopolos.Getenv("NOPOL_EVAL_LIMIT"), 0))
 	if nopolMode == 1 && nopolos.Getenv("NOPOL_PRINT_REACH") == "1" {
 		nopolReach = make([]int32, nopolNumSites)
 	}
@@ -422,6 +429,10 @@ func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	if id < 0 || id >= len(nopolCounts) || (nopolMode == 2 && !nopolSites[id]) {
 		return
+	}
+	if nopolEvalLimit > 0 && nopolatomic.AddInt64(&nopolEvalCount, 1) == nopolEvalLimit {
+		nopolos.Stdout.WriteString("\nnopol-hang: the evaluation limit was reached\n")
+		nopolos.Exit(3)
 	}
 	if nopolReach != nil && nopolatomic.CompareAndSwapInt32(&nopolReach[id], 0, 1) {
 		nopolos.Stdout.WriteString("nopol-reach " + nopolstrconv.Itoa(id) + "\n")
