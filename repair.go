@@ -73,6 +73,9 @@ type repairer struct {
 	// from a snapshot run: the same for every style of a site.
 	traced  map[siteTest]angelic.Outcome
 	guesses map[siteTest][][]int
+	// snapWarned is set once the failure of the build with snapshots
+	// was reported.
+	snapWarned bool
 	// fl is what is known of flaky tests; serial the tests that fail
 	// when run beside others and pass alone (they share a file, a port):
 	// they run alone.

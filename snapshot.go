@@ -50,6 +50,12 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	if err != nil {
 		return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
 	}
+	if b, ok := r.bin.(interface{ SnapshotError() error }); ok && !r.snapWarned {
+		if err := b.SnapshotError(); err != nil {
+			r.snapWarned = true
+			r.logf("warning: the observed values cannot be recorded, the instrumented build with them failed (a nopol bug, please report it): %v", err)
+		}
+	}
 	// A run that timed out may be stuck in an observed call: run it
 	// again with the calls left out (missing values).
 	if slices.ContainsFunc(site.Observed, func(o collect.Observed) bool { return o.Call }) {

@@ -87,7 +87,7 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 }
 
 // failingFirst runs candidate k of schema on the failing tests of the
-// site's package, each within its own time limit: when one still fails
+// site's package, in one process within one time limit: when one still fails
 // or hangs (and not only because it is sensitive to instrumentation), the
 // candidate is rejected (quick) without running the whole suite. Not in a
 // package where a passing test fails alone.
@@ -101,16 +101,21 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 		}
 	}
 	var names []string
-	var limit time.Duration
+	var total time.Duration
 	for _, t := range r.failing {
 		if t.pkg == site.Package {
 			names = append(names, t.name)
-			limit += r.timeout(t)
+			total += r.elapsed[t]
 		}
 	}
 	if len(names) == 0 {
 		return sr, false, nil
 	}
+	// One process runs them all: one run's limit for their total time,
+	// and half a second more per further test (not the sum of their
+	// limits, whose fixed part of 1.5s a candidate that makes the first
+	// one hang paid once per test).
+	limit := runTimeout(total) + time.Duration(len(names)-1)*500*time.Millisecond
 	sr, err = schema.RunTests(ctx, k, names, limit)
 	r.res.Runs++
 	if err != nil || sr.Passed || (!sr.TimedOut && r.onlyInstrSensitive(site.Package, sr)) {

@@ -233,8 +233,11 @@ type Build struct {
 	// the binaries; Binaries maps import paths to test binaries.
 	Dir      string
 	Binaries map[string]string
-	// BuildTime is how long instrumenting and compiling took.
-	BuildTime time.Duration
+	// BuildTime is how long instrumenting and compiling took;
+	// SnapshotBuildTime how long the binaries with snapshots took, built
+	// in the background after them (set once they are built).
+	BuildTime         time.Duration
+	SnapshotBuildTime time.Duration
 	// Dropped are the sites ("file:line") left out, or whose exits were
 	// left out, because the instrumented package did not compile with
 	// them.
@@ -242,6 +245,11 @@ type Build struct {
 
 	runner *gotest.Runner
 	runs   atomicCounter
+	// snapDone is closed when the background build of the binaries with
+	// snapshots (snapBins) ends, with snapErr.
+	snapDone chan struct{}
+	snapBins map[string]string
+	snapErr  error
 	// mu guards Dir and closed; inflight counts the runs in progress,
 	// which stop cancels, so that Close removes Dir only once no run can
 	// write into it any more.

@@ -100,6 +100,14 @@
 // kinds of the observed expressions and one function that evaluates the
 // i-th of them; the hook calls it under recover for each, so a nil
 // dereference is a missing value.
+//
+// Those functions are most of the code to compile (in a package of a
+// few thousand sites, about two thirds of the build), and only snapshot
+// runs call them. So Instrument compiles twice: first with the snapshot
+// arguments `"", nil` everywhere, the binaries that coverage and forced
+// runs use, returned as soon as they are built; then, in the background,
+// with the snapshot functions, the binaries of snapshot runs, which wait
+// for them. The angelic search overlaps the second build.
 // The hook file that defines these functions (hook.go) is added to every
 // package of the module, and the instrumented files reach the compiler
 // through `go test -overlay`; the user's files are never written. Test

@@ -113,8 +113,8 @@ func TestLeaveOut(t *testing.T) {
 		t.Errorf("dropped %v, want Sum's %d sites", dropped, sum)
 	}
 	for i, s := range prog.Sites {
-		if (s.Func == "Sum") != (len(prog.siteWraps(i)) == 0) {
-			t.Errorf("%s:%d in %s: instrumented %v", s.File, s.Line, s.Func, prog.siteWraps(i))
+		if (s.Func == "Sum") != (len(prog.siteWraps(i, true)) == 0) {
+			t.Errorf("%s:%d in %s: instrumented %v", s.File, s.Line, s.Func, prog.siteWraps(i, true))
 		}
 	}
 	prog.leaveOut("exit status 1", replace)

@@ -116,7 +116,62 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 	}
 	b.Binaries = bins
 	b.BuildTime = time.Since(start)
+	b.buildSnapshots(prog, replace)
 	return b, nil
+}
+
+// buildSnapshots compiles, in the background, the test binaries with the
+// snapshot functions (the observed expressions) that snapshot runs use;
+// Run waits for them. A failure leaves snapshot runs on the first
+// binaries, which record outcomes without values (SnapshotError).
+func (b *Build) buildSnapshots(prog *Program, replace map[string]string) {
+	b.snapDone = make(chan struct{})
+	start := time.Now()
+	ovPath, err := prog.snapshotOverlay(filepath.Join(b.Dir, "snap"), replace)
+	if err != nil {
+		b.snapErr = err
+		close(b.snapDone)
+		return
+	}
+	b.inflight.Add(1) // Close waits for the build
+	go func() {
+		defer b.inflight.Done()
+		defer close(b.snapDone)
+		bins, err := buildTests(b.life, b.runner, prog, prog.Packages, ovPath, filepath.Join(b.Dir, "snapbin"))
+		b.snapBins, b.snapErr, b.SnapshotBuildTime = bins, err, time.Since(start)
+	}()
+}
+
+// snapshotBinary waits for the snapshot build and returns the binary of
+// package pkg, "" when there is none (the build failed).
+func (b *Build) snapshotBinary(ctx context.Context, pkg string) (string, error) {
+	if b.snapDone == nil {
+		return "", nil
+	}
+	select {
+	case <-b.snapDone:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	if b.snapErr != nil {
+		return "", nil
+	}
+	return b.snapBins[pkg], nil
+}
+
+// SnapshotError is why the binaries with snapshots could not be built
+// (snapshot runs then record no values), nil when they were or are being
+// built.
+func (b *Build) SnapshotError() error {
+	if b.snapDone == nil {
+		return nil
+	}
+	select {
+	case <-b.snapDone:
+		return b.snapErr
+	default:
+		return nil
+	}
 }
 
 // writeOverlay writes the instrumented files, the hook files and the
@@ -126,25 +181,9 @@ func (prog *Program) writeOverlay(dir string) (string, map[string]string, error)
 	ov := newOverlay(dir)
 	prog.constituents = nil
 
-	// Instrumented files.
-	byFile := map[string][]wrap{}
-	var files []string
-	for i := range prog.Sites {
-		f := prog.syn[i].file
-		if byFile[f] == nil {
-			files = append(files, f)
-		}
-		byFile[f] = append(byFile[f], prog.siteWraps(i)...)
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		src, err := prog.fileSource(f)
-		if err != nil {
-			return "", nil, fmt.Errorf("instrumenting %s: %w", f, err)
-		}
-		if err := ov.add(f, splice(src, byFile[f])); err != nil {
-			return "", nil, fmt.Errorf("instrumenting %s: %w", f, err)
-		}
+	// Instrumented files, without snapshots (see Instrument).
+	if err := prog.addInstrumented(ov, false); err != nil {
+		return "", nil, err
 	}
 
 	// One hook file per package with non-test files.
@@ -170,6 +209,45 @@ func (prog *Program) writeOverlay(dir string) (string, map[string]string, error)
 		return "", nil, fmt.Errorf("instrumenting: %w", err)
 	}
 	return ovPath, ov.Replace, nil
+}
+
+// addInstrumented adds the instrumented source files to ov, with the
+// snapshot functions or without.
+func (prog *Program) addInstrumented(ov *overlay, snapshots bool) error {
+	byFile := map[string][]wrap{}
+	var files []string
+	for i := range prog.Sites {
+		f := prog.syn[i].file
+		if byFile[f] == nil {
+			files = append(files, f)
+		}
+		byFile[f] = append(byFile[f], prog.siteWraps(i, snapshots)...)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		src, err := prog.fileSource(f)
+		if err != nil {
+			return fmt.Errorf("instrumenting %s: %w", f, err)
+		}
+		if err := ov.add(f, splice(src, byFile[f])); err != nil {
+			return fmt.Errorf("instrumenting %s: %w", f, err)
+		}
+	}
+	return nil
+}
+
+// snapshotOverlay writes, in dir, the overlay of the build with
+// snapshots: the files of the first build's overlay (replace), the
+// instrumented ones again with their snapshot functions.
+func (prog *Program) snapshotOverlay(dir string, replace map[string]string) (string, error) {
+	ov := newOverlay(dir)
+	for path, file := range replace {
+		ov.Replace[path] = file
+	}
+	if err := prog.addInstrumented(ov, true); err != nil {
+		return "", err
+	}
+	return ov.write()
 }
 
 // leaveOut leaves out the sites in the functions around the positions

@@ -42,6 +42,15 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	if bin == "" {
 		return Result{}, fmt.Errorf("running %s: no test binary for package %s", r.Test, r.Package)
 	}
+	if r.Mode == ModeSnapshot {
+		sb, err := b.snapshotBinary(ctx, r.Package)
+		if err != nil {
+			return Result{}, fmt.Errorf("running %s: %w", r.Test, err)
+		}
+		if sb != "" {
+			bin = sb
+		}
+	}
 	dir, ctx, end, err := b.begin(ctx)
 	if err != nil {
 		return Result{}, fmt.Errorf("running %s: %w", r.Test, err)

@@ -475,3 +475,48 @@ func TestEvalLimit(t *testing.T) {
 		t.Errorf("forced to spin without a limit: timed out=%v hung=%v, want timed out only", res.TimedOut, res.Hung)
 	}
 }
+
+// TestSnapshotBuild checks the second build, with the snapshot functions,
+// made in the background: snapshot runs wait for it and record values;
+// a build closed before it ends leaves nothing behind (TestMain checks
+// the temp dirs).
+func TestSnapshotBuild(t *testing.T) {
+	f := load(t, "basic")
+	b, err := Instrument(context.Background(), f.prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := f.site(t, Cond, "calc.go", 13)
+	res, err := b.Run(context.Background(), Run{Package: "example.com/basic/calc", Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}, ForceSegment: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SnapshotError(); err != nil || b.SnapshotBuildTime == 0 {
+		t.Errorf("after a snapshot run: SnapshotError() = %v, SnapshotBuildTime = %v", err, b.SnapshotBuildTime)
+	}
+	if len(res.Evals) == 0 || len(res.Evals[0].Values) != len(f.prog.Sites[abs].Observed) || len(res.Evals[0].Values) == 0 {
+		t.Errorf("snapshot run recorded %+v, want the %d observed values", res.Evals, len(f.prog.Sites[abs].Observed))
+	}
+	// Cover runs use the first binaries, without snapshots: no values.
+	res, err = b.Run(context.Background(), Run{Package: "example.com/basic/calc", Test: "TestAbsNegative", Mode: ModeCover, ForceSegment: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range res.Evals {
+		if len(e.Values) > 0 {
+			t.Errorf("a cover run recorded values: %+v", e)
+		}
+	}
+	b.Close()
+	// Closed while the snapshot build runs.
+	b, err = Instrument(context.Background(), f.prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Run(context.Background(), Run{Package: "example.com/basic/calc", Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}, ForceSegment: -1}); err == nil {
+		t.Error("a snapshot run after Close succeeded")
+	}
+}

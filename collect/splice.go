@@ -65,6 +65,9 @@ func splice(src []byte, wraps []wrap) []byte {
 	return []byte(b.String())
 }
 
+// noSnapshot are the snapshot arguments of a site without observations.
+const noSnapshot = `"", nil`
+
 // snapSource returns the Go source of the snapshot arguments of a hook
 // call: the kinds of the observed expressions as a string ("ibs...") and
 // one function that evaluates the i-th of them. One function per site, with
@@ -73,7 +76,7 @@ func splice(src []byte, wraps []wrap) []byte {
 // recover for each i, so a panic makes one value missing.
 func snapSource(obs []Observed) string {
 	if len(obs) == 0 {
-		return `"", nil`
+		return noSnapshot
 	}
 	var kinds, b strings.Builder
 	b.WriteString("func(nopolI int) NopolValue { switch nopolI {")
@@ -117,10 +120,19 @@ func snapSource(obs []Observed) string {
 // its type; in packages or files of a language version before Go 1.18,
 // only atoms of type bool, int, float64 and string get hooks, the
 // non-generic NopolAPB, NopolAPI, NopolAPF and NopolAPS.
-func (prog *Program) siteWraps(i int) []wrap {
+//
+// Without snapshots (the first build, for coverage and forced runs), the
+// snapshot arguments are `"", nil`: the functions that evaluate the
+// observed expressions are most of the instrumented code to compile, and
+// only snapshot runs call them (see Instrument).
+func (prog *Program) siteWraps(i int, snapshots bool) []wrap {
 	s, syn := &prog.Sites[i], &prog.syn[i]
 	if syn.off {
 		return nil
+	}
+	snap := syn.snap
+	if !snapshots {
+		snap = noSnapshot
 	}
 	id := strconv.Itoa(s.ID)
 	if s.Kind == Cond && len(syn.atoms) > 0 {
@@ -137,18 +149,18 @@ func (prog *Program) siteWraps(i int) []wrap {
 			ws = append(ws, wrap{a.start, a.end,
 				hook + strings.ToUpper(c) + "(nopolA, " + strconv.Itoa(a.slot) + ", ", ")"})
 		}
-		ws[0].suffix = ") }, " + strconv.Quote(string(kinds)) + ", " + syn.snap + ")"
+		ws[0].suffix = ") }, " + strconv.Quote(string(kinds)) + ", " + snap + ")"
 		return ws
 	}
 	if s.Kind == Cond {
 		return []wrap{{syn.start, syn.end,
 			"NopolCond(" + id + ", func() bool { return bool(",
-			") }, " + syn.snap + ")"}}
+			") }, " + snap + ")"}}
 	}
 	if !s.CanWrap && len(s.Exits) == 0 {
 		return nil // its exits were left out (see leaveOut)
 	}
-	call := "if nopolG := NopolGuard(" + id + ", " + syn.snap + "); "
+	call := "if nopolG := NopolGuard(" + id + ", " + snap + "); "
 	var exits strings.Builder
 	for k, e := range s.Exits {
 		if k > 0 || s.CanWrap {
