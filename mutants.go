@@ -79,6 +79,25 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 	}
 	r.logf("mutation: %s; trying %s of the top %s", lead, plural(n, "mutant"), plural(len(targets), "condition"))
 	st := style{name: "cond"}
+	// One schema for the mutants of every condition: one build instead of
+	// one per condition. When it cannot be built (sites whose sources
+	// overlap), a schema per condition.
+	r.enter(phaseValidation)
+	var parts []collect.SchemaPart
+	for _, t := range targets {
+		parts = append(parts, collect.SchemaPart{Site: r.prog.Sites[t.s.Site], Style: st.guard, Candidates: sources(t.cands)})
+	}
+	all, err := r.c.BuildSchemas(ctx, r.prog, parts, suiteTimeout(r.suiteTime()))
+	if err != nil && ctx.Err() != nil {
+		return n, len(targets), false, ctx.Err()
+	}
+	if err != nil {
+		r.vlogf("mutation: one schema for all: %v; one per condition", err)
+		all = nil
+	} else {
+		defer all.Close()
+	}
+	off := 0
 	for i, t := range targets {
 		site := r.prog.Sites[t.s.Site]
 		rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
@@ -86,7 +105,13 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 		r.logf("mutants %d/%d: %s:%d %s `%s` (score %.2f): %s", i+1, len(targets), rep.File, rep.Line, site.Func,
 			oneLine(site.Original), t.s.Score, plural(len(t.cands), "mutant"))
 		r.ranked, r.spec = nil, nil // the fallback's mutants are not checked against recorded states
-		done, err := r.validateSchema(ctx, site, st, t.cands, 0, "mutant", &rep)
+		var done bool
+		if all != nil {
+			done, err = r.runSchema(ctx, all, off, site, st, t.cands, 0, "mutant", &rep)
+			off += len(t.cands)
+		} else {
+			done, err = r.validateSchema(ctx, site, st, t.cands, 0, "mutant", &rep)
+		}
 		r.logf("mutants %d/%d: %s", i+1, len(targets), rep.Outcome)
 		r.res.Sites = append(r.res.Sites, rep)
 		if err != nil || done {

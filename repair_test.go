@@ -214,8 +214,12 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 	return res
 }
 
-func (f *fake) BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, cands []string, timeout time.Duration) (suiteRunner, error) {
+func (f *fake) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration) (suiteRunner, error) {
 	f.schemas++
+	var cands []string
+	for _, p := range parts {
+		cands = append(cands, p.Candidates...)
+	}
 	f.schemaCands = cands
 	return &fakeSchema{f: f, cands: cands}, nil
 }
@@ -665,10 +669,12 @@ func TestRepairMutation(t *testing.T) {
 			if !res.Patched || res.Reason != "" || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Site.Outcome != "patched" {
 				t.Fatalf("patched=%v reason %q method %q, diff:\n%s\nprogress:\n%s", res.Patched, res.Reason, res.Site.Method, res.Diff, progress.String())
 			}
-			// Site 0 is the most suspicious: its mutants in one schema, the
-			// fewest changes first; the passing one verified as a patched file.
-			if want := []string{"n == 0", "n != 0", "n < 0", "n >= 0", "n <= 1", "n > 0"}; !reflect.DeepEqual(f.schemaCands, want) || f.schemas != 1 {
-				t.Errorf("%d schemas, last of %q, want one of %q", f.schemas, f.schemaCands, want)
+			// Site 0 is the most suspicious: its mutants come first in the one
+			// schema of every condition's mutants, the fewest changes first,
+			// then site 1's; the passing one verified as a patched file.
+			want := []string{"n == 0", "n != 0", "n < 0", "n >= 0", "n <= 1", "n > 0"}
+			if f.schemas != 1 || len(f.schemaCands) <= len(want) || !reflect.DeepEqual(f.schemaCands[:len(want)], want) || !slices.Contains(f.schemaCands[len(want):], "n < 100") {
+				t.Errorf("%d schemas, last of %q, want one of %q then site 1's", f.schemas, f.schemaCands, want)
 			}
 			var tried []string
 			for _, c := range res.Candidates {

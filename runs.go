@@ -16,7 +16,7 @@ type collector interface {
 	Load(ctx context.Context, dir string, patterns, tags []string) (*collect.Program, error)
 	Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error)
 	Instrument(ctx context.Context, prog *collect.Program) (testBinary, error)
-	BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, candidates []string, timeout time.Duration) (suiteRunner, error)
+	BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration) (suiteRunner, error)
 	VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error)
 	Rerun(ctx context.Context, prog *collect.Program, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error)
 }
@@ -59,9 +59,9 @@ func (realCollector) Instrument(ctx context.Context, prog *collect.Program) (tes
 	return b, nil
 }
 
-// BuildSchema builds the schema; timeout bounds each of its suite runs.
-func (realCollector) BuildSchema(ctx context.Context, prog *collect.Program, site collect.Site, style collect.GuardStyle, candidates []string, timeout time.Duration) (suiteRunner, error) {
-	s, err := collect.BuildSchema(ctx, prog, site, style, candidates)
+// BuildSchemas builds the schema; timeout bounds each of its suite runs.
+func (realCollector) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration) (suiteRunner, error) {
+	s, err := collect.BuildSchemas(ctx, prog, parts)
 	if err != nil {
 		return nil, err
 	}

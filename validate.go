@@ -36,12 +36,7 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, ca
 // "mutant").
 func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st style, cands []candidate, from int, what string, rep *SiteReport) (bool, error) {
 	r.enter(phaseValidation)
-	rest := cands[from:]
-	srcs := make([]string, len(rest))
-	for i, c := range rest {
-		srcs[i] = c.src
-	}
-	schema, err := r.c.BuildSchema(ctx, r.prog, site, st.guard, srcs, suiteTimeout(r.suiteTime()))
+	schema, err := r.c.BuildSchemas(ctx, r.prog, []collect.SchemaPart{{Site: site, Style: st.guard, Candidates: sources(cands[from:])}}, suiteTimeout(r.suiteTime()))
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
@@ -50,10 +45,27 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 		return false, nil
 	}
 	defer schema.Close()
+	return r.runSchema(ctx, schema, 0, site, st, cands, from, what, rep)
+}
+
+// sources are the candidates' Go sources.
+func sources(cands []candidate) []string {
+	srcs := make([]string, len(cands))
+	for i, c := range cands {
+		srcs[i] = c.src
+	}
+	return srcs
+}
+
+// runSchema runs the suite with each of cands[from:] in order, candidates
+// off to off+len(cands)-from-1 of schema, and checks the first that
+// passes as a patched file.
+func (r *repairer) runSchema(ctx context.Context, schema suiteRunner, off int, site collect.Site, st style, cands []candidate, from int, what string, rep *SiteReport) (bool, error) {
+	rest := cands[from:]
 	for k, c := range rest {
 		r.enter(phaseValidation)
 		name := fmt.Sprintf("%s %d/%d", what, k+from+1, len(cands))
-		if sr, quick, err := r.failingFirst(ctx, schema, site, k); err != nil {
+		if sr, quick, err := r.failingFirst(ctx, schema, site, off+k); err != nil {
 			return false, fmt.Errorf("validating %s at site %d: %w", c.src, site.ID, err)
 		} else if quick {
 			r.record(site, st, c, sr, false)
@@ -61,7 +73,7 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 			r.logf("%s `%s`: %s (the failing tests, before the suite)", name, c.src, suiteSummary(sr, false))
 			continue
 		}
-		sr, err := schema.RunSuite(ctx, k)
+		sr, err := schema.RunSuite(ctx, off+k)
 		r.res.Runs++
 		if err != nil {
 			return false, fmt.Errorf("validating %s at site %d: %w", c.src, site.ID, err)

@@ -388,10 +388,12 @@ type Result struct {
 }
 
 // Schema is a binary in which one site's condition (or guard) is chosen
-// among candidates by an environment variable.
+// among candidates by an environment variable (or several sites', see
+// BuildSchemas).
 type Schema struct {
-	// Site is the site the candidates replace; Candidates the Go sources
-	// given to BuildSchema.
+	// Site is the site the candidates replace (the first part's, see
+	// BuildSchemas); Candidates the Go sources given to BuildSchema, or
+	// the parts' in order.
 	Site       Site
 	Candidates []string
 	// Dropped maps the indexes of candidates that do not type-check at
@@ -406,6 +408,7 @@ type Schema struct {
 	// BuildTime is how long type-checking and compiling took.
 	BuildTime time.Duration
 
+	parts  []schemaPart
 	prog   *Program
 	dir    string
 	runner *gotest.Runner

@@ -8,7 +8,10 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -28,29 +31,70 @@ const defaultSchemaTimeout = 2 * time.Minute
 // `go build` until the ones to blame are found. The test binaries of the
 // site's package and of the module's packages that link it are compiled
 // once; RunSuite selects a candidate with an environment variable.
-func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle, candidates []string) (_ *Schema, err error) {
+func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle, candidates []string) (*Schema, error) {
+	return BuildSchemas(ctx, prog, []SchemaPart{{Site: site, Style: style, Candidates: candidates}})
+}
+
+// SchemaPart is one site of a schema with its candidates.
+type SchemaPart struct {
+	Site       Site
+	Style      GuardStyle
+	Candidates []string
+}
+
+// schemaPart is a SchemaPart in a schema: its candidates are the
+// schema's first to first+n-1.
+type schemaPart struct {
+	site     Site
+	style    GuardStyle
+	first, n int
+}
+
+// BuildSchemas is BuildSchema for several sites at once (the mutants of
+// the most suspicious conditions): one build instead of one per site.
+// The schema's candidates are the parts' in order; a candidate replaces
+// its own site's condition, every other site keeps its original. The
+// sites' sources must not overlap.
+func BuildSchemas(ctx context.Context, prog *Program, parts []SchemaPart) (_ *Schema, err error) {
 	start := time.Now()
-	if site.ID < 0 || site.ID >= len(prog.Sites) || prog.Sites[site.ID].File != site.File || prog.Sites[site.ID].Line != site.Line {
-		return nil, fmt.Errorf("building a schema: site %d is not a site of the program", site.ID)
+	if len(parts) == 0 {
+		return nil, errors.New("building a schema: no site")
 	}
-	site = prog.Sites[site.ID]
-	if site.Kind == Guard {
-		if k, exit := style.Exit(); exit && k >= len(site.Exits) {
-			return nil, fmt.Errorf("building a schema for %s:%d: the site has %d exits, not %d", site.File, site.Line, len(site.Exits), k+1)
+	var ps []schemaPart
+	var candidates []string
+	for _, p := range parts {
+		site := p.Site
+		if site.ID < 0 || site.ID >= len(prog.Sites) || prog.Sites[site.ID].File != site.File || prog.Sites[site.ID].Line != site.Line {
+			return nil, fmt.Errorf("building a schema: site %d is not a site of the program", site.ID)
 		}
-		if style == GuardWrap && !site.CanWrap {
-			return nil, fmt.Errorf("building a schema for %s:%d: the statement cannot be wrapped", site.File, site.Line)
+		site = prog.Sites[site.ID]
+		if site.Kind == Guard {
+			if k, exit := p.Style.Exit(); exit && k >= len(site.Exits) {
+				return nil, fmt.Errorf("building a schema for %s:%d: the site has %d exits, not %d", site.File, site.Line, len(site.Exits), k+1)
+			}
+			if p.Style == GuardWrap && !site.CanWrap {
+				return nil, fmt.Errorf("building a schema for %s:%d: the statement cannot be wrapped", site.File, site.Line)
+			}
 		}
+		for _, q := range ps {
+			a, b := &prog.syn[q.site.ID], &prog.syn[site.ID]
+			if a.file == b.file && a.start < b.end && b.start < a.end {
+				return nil, fmt.Errorf("building a schema: the sources of sites %s:%d and %s:%d overlap", site.File, site.Line, q.site.File, q.site.Line)
+			}
+		}
+		ps = append(ps, schemaPart{site: site, style: p.Style, first: len(candidates), n: len(p.Candidates)})
+		candidates = append(candidates, p.Candidates...)
 	}
 	dir, err := gotest.TempDir("nopol-schema-")
 	if err != nil {
 		return nil, fmt.Errorf("building a schema: %w", err)
 	}
 	s := &Schema{
-		Site:       site,
+		Site:       ps[0].site,
 		Candidates: candidates,
 		Dropped:    map[int]string{},
 		Binaries:   map[string]string{},
+		parts:      ps,
 		prog:       prog,
 		dir:        dir,
 		runner:     prog.goRunner(),
@@ -60,11 +104,14 @@ func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle
 			s.Close()
 		}
 	}()
+	where := fmt.Sprintf("%s:%d", ps[0].site.File, ps[0].site.Line)
+	if len(ps) > 1 {
+		where += fmt.Sprintf(" and %d more sites", len(ps)-1)
+	}
 
-	syn := &prog.syn[site.ID]
 	var valid []int
 	for k, c := range candidates {
-		if why := checkCandidate(syn, c); why != "" && !skipTypeCheck {
+		if why := checkCandidate(&prog.syn[s.part(k).site.ID], c); why != "" && !skipTypeCheck {
 			s.Dropped[k] = why
 			continue
 		}
@@ -75,11 +122,11 @@ func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle
 		return s, nil
 	}
 	// The test binaries are built with every valid candidate first: one
-	// compile of the package in the common case. Only when that fails is
-	// the schema checked with `go build` and bisected to the candidates
-	// that break it (a test build's errors do not say which).
+	// compile of the packages in the common case. Only when that fails
+	// is the schema checked with `go build` and bisected to the
+	// candidates that break it (a test build's errors do not say which).
 	build := func(ks []int) (map[string]string, error) {
-		ov, err := s.overlay(style, ks)
+		ov, err := s.overlay(ks)
 		if err != nil {
 			return nil, err
 		}
@@ -87,18 +134,18 @@ func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle
 		if err != nil {
 			return nil, err
 		}
-		return buildTests(ctx, s.runner, prog, prog.dependents(site.Package), ov, binDir)
+		return buildTests(ctx, s.runner, prog, s.dependents(), ov, binDir)
 	}
 	bins, err := build(valid)
 	var exit *gotest.ExitError
 	if err != nil && errors.As(err, &exit) && ctx.Err() == nil {
-		if valid, err = s.bisect(ctx, style, valid); err != nil {
-			return nil, fmt.Errorf("building a schema for %s:%d: %w", site.File, site.Line, err)
+		if valid, err = s.bisect(ctx, valid); err != nil {
+			return nil, fmt.Errorf("building a schema for %s: %w", where, err)
 		}
 		bins, err = build(valid)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("building a schema for %s:%d: %w", site.File, site.Line, err)
+		return nil, fmt.Errorf("building a schema for %s: %w", where, err)
 	}
 	s.Binaries = bins
 	s.BuildTime = time.Since(start)
@@ -108,14 +155,15 @@ func BuildSchema(ctx context.Context, prog *Program, site Site, style GuardStyle
 // bisect returns the candidates of valid with which the site's package
 // compiles (`go build`), recording the others in Dropped with the
 // compiler's message.
-func (s *Schema) bisect(ctx context.Context, style GuardStyle, valid []int) ([]int, error) {
-	prog, site := s.prog, s.Site
+func (s *Schema) bisect(ctx context.Context, valid []int) ([]int, error) {
+	prog := s.prog
 	compiles := func(ks []int) (bool, string, error) {
-		ov, err := s.overlay(style, ks)
+		ov, err := s.overlay(ks)
 		if err != nil {
 			return false, "", err
 		}
-		_, err = s.runner.Go(ctx, prog.Dir, 0, "build", "-overlay="+ov, "-o", os.DevNull, site.Package)
+		args := append([]string{"build", "-overlay=" + ov, "-o", os.DevNull}, s.packages()...)
+		_, err = s.runner.Go(ctx, prog.Dir, 0, args...)
 		var exit *gotest.ExitError
 		if errors.As(err, &exit) {
 			return false, exit.Stderr, nil
@@ -202,43 +250,95 @@ func containsFuncLit(e ast.Expr) bool {
 	return found
 }
 
-// overlay writes the schema's source with candidates ks and returns the
-// overlay file.
-func (s *Schema) overlay(style GuardStyle, ks []int) (string, error) {
+// overlay writes the schema's sources with candidates ks (indexes into
+// Candidates) and returns the overlay file.
+func (s *Schema) overlay(ks []int) (string, error) {
 	prog := s.prog
-	syn := &prog.syn[s.Site.ID]
-	src, err := prog.fileSource(syn.file)
-	if err != nil {
-		return "", err
-	}
-	var sw strings.Builder
-	sw.WriteString("switch NopolCand {")
-	for _, k := range ks {
-		sw.WriteString(" case " + strconv.Itoa(k) + ": return bool(" + s.Candidates[k] + ");")
-	}
-	sw.WriteString(" }; ")
-	var w wrap
-	switch {
-	case s.Site.Kind == Cond:
-		w = wrap{syn.start, syn.end, "func() bool { " + sw.String() + "return bool(", ") }()"}
-	case style != GuardWrap:
-		k, _ := style.Exit()
-		w = wrap{syn.start, syn.start, "if func() bool { " + sw.String() + "return false }() { " + s.Site.Exits[k].Body + " }; ", ""}
-	default:
-		w = wrap{syn.start, syn.end, "if func() bool { " + sw.String() + "return true }() { ", " }"}
+	byFile := map[string][]wrap{}
+	var files []string
+	hooks := map[string]string{} // package dir -> package name
+	for _, p := range s.parts {
+		syn := &prog.syn[p.site.ID]
+		var sw strings.Builder
+		sw.WriteString("switch NopolCand {")
+		for _, k := range ks {
+			if k >= p.first && k < p.first+p.n {
+				sw.WriteString(" case " + strconv.Itoa(k) + ": return bool(" + s.Candidates[k] + ");")
+			}
+		}
+		sw.WriteString(" }; ")
+		var w wrap
+		switch {
+		case p.site.Kind == Cond:
+			w = wrap{syn.start, syn.end, "func() bool { " + sw.String() + "return bool(", ") }()"}
+		case p.style != GuardWrap:
+			k, _ := p.style.Exit()
+			w = wrap{syn.start, syn.start, "if func() bool { " + sw.String() + "return false }() { " + p.site.Exits[k].Body + " }; ", ""}
+		default:
+			w = wrap{syn.start, syn.end, "if func() bool { " + sw.String() + "return true }() { ", " }"}
+		}
+		if byFile[syn.file] == nil {
+			files = append(files, syn.file)
+		}
+		byFile[syn.file] = append(byFile[syn.file], w)
+		hooks[syn.pkg.dir] = syn.pkg.name
 	}
 	dir, err := os.MkdirTemp(s.dir, "ov")
 	if err != nil {
 		return "", err
 	}
 	ov := newOverlay(dir)
-	if err := ov.add(syn.file, splice(src, []wrap{w})); err != nil {
-		return "", err
+	for _, f := range files {
+		src, err := prog.fileSource(f)
+		if err != nil {
+			return "", err
+		}
+		ws := byFile[f]
+		sort.Slice(ws, func(i, j int) bool { return ws[i].start < ws[j].start })
+		if err := ov.add(f, splice(src, ws)); err != nil {
+			return "", err
+		}
 	}
-	if err := ov.add(hookPath(syn.pkg.dir), schemaHookFile(syn.pkg.name)); err != nil {
-		return "", err
+	for _, d := range slices.Sorted(maps.Keys(hooks)) {
+		if err := ov.add(hookPath(d), schemaHookFile(hooks[d])); err != nil {
+			return "", err
+		}
 	}
 	return ov.write()
+}
+
+// part is the part candidate k belongs to.
+func (s *Schema) part(k int) *schemaPart {
+	for i := range s.parts {
+		if p := &s.parts[i]; k >= p.first && k < p.first+p.n {
+			return p
+		}
+	}
+	return &s.parts[0]
+}
+
+// packages are the import paths of the parts' sites, in order.
+func (s *Schema) packages() []string {
+	var out []string
+	for _, p := range s.parts {
+		if !slices.Contains(out, p.site.Package) {
+			out = append(out, p.site.Package)
+		}
+	}
+	return out
+}
+
+// dependents are the packages whose tests link a part's site.
+func (s *Schema) dependents() []string {
+	var out []string
+	for _, pkg := range s.packages() {
+		for _, d := range s.prog.dependents(pkg) {
+			if !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }
 
 // RunSuite runs every test of the affected package(s) with candidate k
@@ -262,7 +362,8 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 	res := SuiteResult{Passed: true}
 	start := time.Now()
 	prog := s.prog
-	for _, path := range s.prog.dependents(s.Site.Package) {
+	site := s.part(k).site
+	for _, path := range s.prog.dependents(site.Package) {
 		bin := s.Binaries[path]
 		if bin == "" {
 			continue
@@ -287,7 +388,7 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 			if br.tests[name].Action != "fail" {
 				continue
 			}
-			if path != s.Site.Package {
+			if path != site.Package {
 				res.FailedElsewhere = append(res.FailedElsewhere, path+"."+name)
 			} else {
 				res.Failed = append(res.Failed, name)
@@ -311,12 +412,13 @@ func (s *Schema) RunTests(ctx context.Context, k int, names []string, timeout ti
 	if why, ok := s.Dropped[k]; ok {
 		return SuiteResult{BuildFailed: true, Output: why}, nil
 	}
-	bin := s.Binaries[s.Site.Package]
+	pkg := s.part(k).site.Package
+	bin := s.Binaries[pkg]
 	if s.dir == "" || bin == "" {
-		return SuiteResult{}, errors.New("running candidate " + strconv.Itoa(k) + ": the schema is closed or has no binary for " + s.Site.Package)
+		return SuiteResult{}, errors.New("running candidate " + strconv.Itoa(k) + ": the schema is closed or has no binary for " + pkg)
 	}
 	start := time.Now()
-	br, err := s.prog.binaryTests(ctx, s.runner, s.Site.Package, bin, candidateEnv(k), timeout, names)
+	br, err := s.prog.binaryTests(ctx, s.runner, pkg, bin, candidateEnv(k), timeout, names)
 	if err != nil {
 		return SuiteResult{}, fmt.Errorf("running candidate %d: %w", k, err)
 	}

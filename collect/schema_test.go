@@ -183,3 +183,37 @@ func suiteOutcome(res SuiteResult, buildFailed string) string {
 	}
 	return "pass"
 }
+
+// TestBuildSchemas builds the candidates of two sites into one schema:
+// each candidate replaces its own site only.
+func TestBuildSchemas(t *testing.T) {
+	f := load(t, "basic")
+	abs := f.prog.Sites[f.site(t, Cond, "calc.go", 13)]
+	withdraw := f.prog.Sites[f.site(t, Cond, "calc.go", 29)]
+	s, err := BuildSchemas(context.Background(), f.prog, []SchemaPart{
+		{Site: abs, Candidates: []string{"x > 1", "x < 0"}},
+		{Site: withdraw, Candidates: []string{"n != 0", "undefinedName"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, ok := s.Dropped[3]; !ok || len(s.Dropped) != 1 {
+		t.Errorf("Dropped = %v, want candidate 3 only", s.Dropped)
+	}
+	for k, want := range []string{"TestAbs TestAbsNegative", "", "TestAbs TestAbsNegative TestWithdraw"} {
+		res, err := s.RunSuite(context.Background(), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(res.Failed)
+		if got := strings.Join(res.Failed, " "); got != want || res.Passed != (want == "") {
+			t.Errorf("candidate %d (%s): failed %q passed %v, want %q", k, s.Candidates[k], got, res.Passed, want)
+		}
+	}
+	// Overlapping sources are refused.
+	if s2, err := BuildSchemas(context.Background(), f.prog, []SchemaPart{{Site: abs, Candidates: []string{"true"}}, {Site: abs, Candidates: []string{"false"}}}); err == nil {
+		s2.Close()
+		t.Error("a schema of one site twice was built")
+	}
+}
