@@ -44,12 +44,14 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.F
 // plus evalLimitFactor times the evaluations of the test's coverage run.
 const (
 	evalLimitBase   = 2_000_000
-	evalLimitFactor = 100
+	evalLimitFactor = 10
 )
 
-// evalLimit is the Run.EvalLimit of a forced run of test k: far more
-// evaluations than its unforced run made (whose counts are lower bounds
-// within a factor of two), reached within a second by a loop that spins.
+// evalLimit is the Run.EvalLimit of a forced run of test k: ten times the
+// evaluations its unforced run made (whose counts are lower bounds within
+// a factor of two), and two million more; the hook makes 25 to 50 million
+// evaluations a second, so a loop that spins reaches it well before the
+// run's timeout (20 times the test's duration, and 1.5s).
 func (r *repairer) evalLimit(k testKey) int64 {
 	var n int64
 	for _, c := range r.cover[k].Reached {
@@ -119,7 +121,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 			r.logf("angelic: %s with %s forced in %s: %s", k.name, angelic.Force{Value: f.Value, Return: f.Return}.Label(guard),
 				describeFragments(r.fragmentReports(k, f, guard)), passFail(res))
 		} else {
-			r.vlogf("forced %s=%s: passed=%v timed out=%v failed after evaluation %d (%s)", k.name, f.Label(guard), res.Passed, res.TimedOut, out.FailedAfter, res.Duration.Round(time.Millisecond))
+			r.vlogf("forced %s=%s: passed=%v timed out=%v (hung %v) failed after evaluation %d (%s)", k.name, f.Label(guard), res.Passed, res.TimedOut, res.Hung, out.FailedAfter, res.Duration.Round(time.Millisecond))
 		}
 		return out, nil
 	}
