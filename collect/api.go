@@ -405,6 +405,10 @@ type Schema struct {
 	// Timeout bounds each test binary run of RunSuite; 0 means ten times
 	// the package's time in Baseline plus 10s (2m without a baseline).
 	Timeout time.Duration
+	// EvalLimit, when > 0, ends a test binary run as hung (TimedOut) once
+	// the schema's sites were evaluated that many times: a candidate that
+	// makes a loop spin is caught long before Timeout.
+	EvalLimit int64
 	// BuildTime is how long type-checking and compiling took.
 	BuildTime time.Duration
 

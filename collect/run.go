@@ -281,6 +281,9 @@ func (prog *Program) binaryTests(ctx context.Context, runner *gotest.Runner, pat
 			return br, err
 		}
 		output := string(out.Stdout) + string(out.Stderr)
+		if strings.Contains(output, HangLine) {
+			br.timedOut = true
+		}
 		failed, progress := false, false
 		for _, t := range gotest.ParseVerbose(output, err != nil) {
 			if t.Action == "" {

@@ -260,7 +260,7 @@ func (s *Schema) overlay(ks []int) (string, error) {
 	for _, p := range s.parts {
 		syn := &prog.syn[p.site.ID]
 		var sw strings.Builder
-		sw.WriteString("switch NopolCand {")
+		sw.WriteString("switch NopolCandAt() {")
 		for _, k := range ks {
 			if k >= p.first && k < p.first+p.n {
 				sw.WriteString(" case " + strconv.Itoa(k) + ": return bool(" + s.Candidates[k] + ");")
@@ -375,7 +375,7 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 				timeout = min(10*d+10*time.Second, defaultSchemaTimeout)
 			}
 		}
-		br, err := prog.binarySuite(ctx, s.runner, path, bin, candidateEnv(k), timeout)
+		br, err := prog.binarySuite(ctx, s.runner, path, bin, s.candidateEnv(k), timeout)
 		if err != nil {
 			return res, fmt.Errorf("running candidate %d: %w", k, err)
 		}
@@ -418,7 +418,7 @@ func (s *Schema) RunTests(ctx context.Context, k int, names []string, timeout ti
 		return SuiteResult{}, errors.New("running candidate " + strconv.Itoa(k) + ": the schema is closed or has no binary for " + pkg)
 	}
 	start := time.Now()
-	br, err := s.prog.binaryTests(ctx, s.runner, pkg, bin, candidateEnv(k), timeout, names)
+	br, err := s.prog.binaryTests(ctx, s.runner, pkg, bin, s.candidateEnv(k), timeout, names)
 	if err != nil {
 		return SuiteResult{}, fmt.Errorf("running candidate %d: %w", k, err)
 	}
@@ -435,9 +435,9 @@ func (s *Schema) RunTests(ctx context.Context, k int, names []string, timeout ti
 }
 
 // candidateEnv is the environment of a run of candidate k: nothing
-// recorded, nothing forced.
-func candidateEnv(k int) []string {
-	return []string{"NOPOL_CAND=" + strconv.Itoa(k), "NOPOL_MODE=", "NOPOL_OUT=", "NOPOL_FORCE="}
+// recorded, nothing forced, the schema's EvalLimit.
+func (s *Schema) candidateEnv(k int) []string {
+	return []string{"NOPOL_CAND=" + strconv.Itoa(k), "NOPOL_MODE=", "NOPOL_OUT=", "NOPOL_FORCE=", "NOPOL_CAND_LIMIT=" + strconv.FormatInt(s.EvalLimit, 10)}
 }
 
 // Close removes the schema's temp dir.

@@ -217,3 +217,31 @@ func TestBuildSchemas(t *testing.T) {
 		t.Error("a schema of one site twice was built")
 	}
 }
+
+// TestSchemaEvalLimit: a candidate that makes Count's loop spin ends as
+// timed out by the evaluation limit, long before the run's timeout; the
+// original stays under the limit.
+func TestSchemaEvalLimit(t *testing.T) {
+	f := load(t, "basic")
+	site := f.prog.Sites[f.site(t, Cond, "calc.go", 40)]
+	s, err := BuildSchema(context.Background(), f.prog, site, 0, []string{"false", "c >= n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Timeout, s.EvalLimit = 10*time.Minute, 100_000
+	res, err := s.RunTests(context.Background(), 0, []string{"TestCount", "TestClamp"}, 10*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Passed || !res.TimedOut {
+		t.Errorf("endless candidate under the limit: passed=%v timed out=%v", res.Passed, res.TimedOut)
+	}
+	res, err = s.RunSuite(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TimedOut || strings.Join(res.Failed, " ") != "TestAbs TestAbsNegative" {
+		t.Errorf("original candidate: %+v", res)
+	}
+}
