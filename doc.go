@@ -12,13 +12,17 @@
 //     [InputError]. The failing tests run again (collect.Rerun): one that
 //     passes is flaky and left out of every verdict (baseline.go, flaky.go).
 //  2. Instrument the packages into a temp dir and compile one test binary
-//     per package (collect.Instrument). Re-run each failing test there with
-//     coverage; a test whose result differs from the plain run's runs again
-//     alone (tests that collide run alone from then on) (localize.go).
+//     per package (collect.Instrument; the binaries with the snapshot
+//     functions of step 5 are compiled in the background meanwhile).
+//     Re-run each failing test there with coverage; a test whose result
+//     differs from the plain run's runs again alone (tests that collide
+//     run alone from then on) (localize.go).
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
 //     suspiciousness (angelic.Localize); among equals, the sites of the
 //     function where a failing test panicked come first, then its
-//     callers' (localize.go; site.go searches each site in its styles).
+//     callers'. A site a failing test ran only after its first failure
+//     message cannot repair it and is left out (localize.go, reach.go;
+//     site.go searches each site in its styles).
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
 //     the statement skipped, or an early return). A site where every
@@ -56,8 +60,8 @@
 //     conditions of the ten most suspicious Cond sites are negated, their
 //     comparison operators replaced, && and || swapped, operands of && and
 //     || and `!` dropped; the mutants, fewest textual changes first, are
-//     validated as in step 6 (a schema per site, then the patched file)
-//     (mutants.go).
+//     validated as in step 6 (one schema for all the sites, then the
+//     patched file) (mutants.go).
 //  8. Then the guards' other exits at the same sites, and (unless
 //     Options.NoPerEval) at the conditions where a failing test failed
 //     under every constant value, per-evaluation angelic values: the
@@ -75,6 +79,11 @@
 // A candidate that fails a test which passed in the baseline is only
 // rejected once that test is known not to be flaky (checked on the
 // original code, once per repair).
+//
+// Forced runs and schema runs end as hung once the instrumented sites
+// were evaluated ten times as often as in the coverage runs (and a
+// million or two more): a loop made to spin is caught in about a second
+// instead of at the run's timeout.
 //
 // The user's files are never written: instrumented and patched files reach
 // the compiler through `go test -overlay`. Progress goes to
