@@ -13,7 +13,8 @@
 //     passes is flaky and left out of every verdict (baseline.go, flaky.go).
 //  2. Instrument the packages into a temp dir and compile one test binary
 //     per package (collect.Instrument; the binaries with the snapshot
-//     functions of step 5 are compiled in the background meanwhile).
+//     functions of step 5, for the sites the search may reach, are
+//     compiled in the background once step 3 has ranked them).
 //     Re-run each failing test there with coverage; a test whose result
 //     differs from the plain run's runs again alone (tests that collide
 //     run alone from then on) (localize.go).

@@ -256,6 +256,11 @@ func (r *repairer) run(ctx context.Context) error {
 	// first styles; their exits later (see withStyles).
 	searched := r.withStyles(ranked, false)
 	searched = searched[:min(len(searched), r.opts.MaxSites)]
+	// Only these sites and the exits' may need their states recorded:
+	// the binaries that record them are built for those sites alone,
+	// in the background.
+	lateAll := r.withStyles(ranked, true)
+	r.bin.BuildSnapshots(siteIDs(searched, lateAll[:min(len(lateAll), 3*r.opts.MaxSites)]))
 	for i, s := range searched {
 		done, err := r.site(ctx, i, len(searched), s, false)
 		if err != nil || done {
@@ -274,7 +279,6 @@ func (r *repairer) run(ctx context.Context) error {
 	}
 	// Then the guards' other exits (continue, a return of the function,
 	// an error, ...) at the same sites.
-	lateAll := r.withStyles(ranked, true)
 	if late := lateAll; len(late) > 0 {
 		late = late[:min(len(late), r.opts.MaxSites)]
 		r.logf("exits: %s where a guard can leave before the statement", plural(len(late), "site"))
@@ -330,6 +334,21 @@ func (r *repairer) run(ctx context.Context) error {
 	r.res.Reason = reason
 	r.logf("%s", r.res.Reason)
 	return nil
+}
+
+// siteIDs are the sites of lists, without repeats.
+func siteIDs(lists ...[]angelic.Suspicion) []int {
+	var out []int
+	seen := map[int]bool{}
+	for _, l := range lists {
+		for _, s := range l {
+			if !seen[s.Site] {
+				seen[s.Site] = true
+				out = append(out, s.Site)
+			}
+		}
+	}
+	return out
 }
 
 // halfTimeLeft reports whether less than half of the time limit is used.

@@ -56,7 +56,9 @@ type fake struct {
 	dir     string
 	tests   []fakeTest
 	loadErr error
-	flaky   bool // failing tests pass when instrumented
+	// snapSites are the sites BuildSnapshots was given.
+	snapSites []int
+	flaky     bool // failing tests pass when instrumented
 	// flakyTests pass and fail on identical runs.
 	flakyTests map[string]bool
 	hang       bool       // forced runs hang until their timeout
@@ -119,6 +121,9 @@ func (f *fake) Instrument(ctx context.Context, prog *collect.Program) (testBinar
 func (f *fake) Close() error { f.closed++; return nil }
 
 func (f *fake) DroppedExits() []string { return nil }
+
+// BuildSnapshots records the sites whose states may be recorded.
+func (f *fake) BuildSnapshots(sites []int) { f.snapSites = sites }
 
 func (f *fake) Constituents(pkg string) []constituent.Constituent {
 	var cons []constituent.Constituent
@@ -346,6 +351,10 @@ func TestRepair(t *testing.T) {
 	}
 	if res.Condition != "n < 0" || res.Style != "cond" || res.Site.ID != 0 || res.File != "m.go" || res.Site.Method != "synthesis" {
 		t.Errorf("patch %q style %s site %d file %s method %s", res.Condition, res.Style, res.Site.ID, res.File, res.Site.Method)
+	}
+	// The states are recorded in binaries built for the searched sites.
+	if !slices.Contains(f.snapSites, res.Site.ID) {
+		t.Errorf("snapshots built for sites %v, not the patched %d", f.snapSites, res.Site.ID)
 	}
 	if got := strings.Join(res.Site.Needs, ","); got != "TestZero=false" {
 		t.Errorf("needs %s", got)

@@ -30,6 +30,9 @@ type testBinary interface {
 	// instrumented build, or whose exits were, because they did not
 	// compile (collect.Build.Dropped).
 	DroppedExits() []string
+	// BuildSnapshots starts building the binaries that record the
+	// observed values of sites (the ones the search may reach).
+	BuildSnapshots(sites []int)
 	Close() error
 }
 

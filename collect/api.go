@@ -245,8 +245,11 @@ type Build struct {
 
 	runner *gotest.Runner
 	runs   atomicCounter
-	// snapDone is closed when the background build of the binaries with
-	// snapshots (snapBins) ends, with snapErr.
+	// replace is the first build's overlay; snapDone is closed when the
+	// background build of the binaries with snapshots (snapBins) ends,
+	// with snapErr; snapOnce starts it.
+	replace  map[string]string
+	snapOnce sync.Once
 	snapDone chan struct{}
 	snapBins map[string]string
 	snapErr  error

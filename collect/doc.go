@@ -103,11 +103,13 @@
 //
 // Those functions are most of the code to compile (in a package of a
 // few thousand sites, about two thirds of the build), and only snapshot
-// runs call them. So Instrument compiles twice: first with the snapshot
-// arguments `"", nil` everywhere, the binaries that coverage and forced
-// runs use, returned as soon as they are built; then, in the background,
-// with the snapshot functions, the binaries of snapshot runs, which wait
-// for them. The angelic search overlaps the second build.
+// runs call them, at the few sites a repair searches. So Instrument
+// compiles the snapshot arguments `"", nil` everywhere: the binaries that
+// coverage and forced runs use. Build.BuildSnapshots then compiles, in
+// the background, binaries with the snapshot functions of the sites the
+// caller names (the repair names its most suspicious ones once the
+// coverage runs have ranked them), and snapshot runs wait for them (the
+// first snapshot run starts a build of every site when nobody asked).
 // The hook file that defines these functions (hook.go) is added to every
 // package of the module, and the instrumented files reach the compiler
 // through `go test -overlay`; the user's files are never written. Test

@@ -116,28 +116,56 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 	}
 	b.Binaries = bins
 	b.BuildTime = time.Since(start)
-	b.buildSnapshots(prog, replace)
+	b.replace = replace
 	return b, nil
 }
 
-// buildSnapshots compiles, in the background, the test binaries with the
-// snapshot functions (the observed expressions) that snapshot runs use;
-// Run waits for them. A failure leaves snapshot runs on the first
-// binaries, which record outcomes without values (SnapshotError).
-func (b *Build) buildSnapshots(prog *Program, replace map[string]string) {
+// BuildSnapshots starts compiling, in the background, the test binaries
+// with the snapshot functions (the observed expressions) of sites, or of
+// every site when sites is nil; snapshot runs wait for them, and a
+// snapshot run before any call starts the build of every site. Only the
+// first call builds. A failure leaves snapshot runs on the first
+// binaries, which record outcomes without values (SnapshotError). The
+// fewer the sites, the shorter the build: the repair asks for the sites
+// it may search only.
+func (b *Build) BuildSnapshots(sites []int) {
+	b.snapOnce.Do(func() { b.buildSnapshots(sites) })
+}
+
+func (b *Build) buildSnapshots(sites []int) {
+	prog := b.Program
+	b.mu.Lock()
 	b.snapDone = make(chan struct{})
-	start := time.Now()
-	ovPath, err := prog.snapshotOverlay(filepath.Join(b.Dir, "snap"), replace)
-	if err != nil {
-		b.snapErr = err
+	closed, dir := b.closed || b.Dir == "", b.Dir
+	if !closed {
+		b.inflight.Add(1) // Close waits for the build
+	}
+	b.mu.Unlock()
+	if closed {
+		b.snapErr = errors.New("the build is closed")
 		close(b.snapDone)
 		return
 	}
-	b.inflight.Add(1) // Close waits for the build
+	start := time.Now()
+	want := func(int) bool { return true }
+	if sites != nil {
+		set := map[int]bool{}
+		for _, id := range sites {
+			set[id] = true
+		}
+		want = func(id int) bool { return set[id] }
+	}
+	ovPath, err := prog.snapshotOverlay(filepath.Join(dir, "snap"), b.replace, want)
+	if err != nil {
+		b.snapErr = err
+		close(b.snapDone)
+		b.inflight.Done()
+		return
+	}
 	go func() {
 		defer b.inflight.Done()
 		defer close(b.snapDone)
-		bins, err := buildTests(b.life, b.runner, prog, prog.Packages, ovPath, filepath.Join(b.Dir, "snapbin"))
+		bins, err := buildTests(b.life, b.runner, prog, prog.Packages, ovPath, filepath.Join(dir, "snapbin"))
 		b.snapBins, b.snapErr, b.SnapshotBuildTime = bins, err, time.Since(start)
 	}()
 }
@@ -145,9 +173,7 @@ func (b *Build) buildSnapshots(prog *Program, replace map[string]string) {
 // snapshotBinary waits for the snapshot build and returns the binary of
 // package pkg, "" when there is none (the build failed).
 func (b *Build) snapshotBinary(ctx context.Context, pkg string) (string, error) {
-	if b.snapDone == nil {
-		return "", nil
-	}
+	b.BuildSnapshots(nil)
 	select {
 	case <-b.snapDone:
 	case <-ctx.Done():
@@ -163,7 +189,10 @@ func (b *Build) snapshotBinary(ctx context.Context, pkg string) (string, error) 
 // (snapshot runs then record no values), nil when they were or are being
 // built.
 func (b *Build) SnapshotError() error {
-	if b.snapDone == nil {
+	b.mu.Lock()
+	started := b.snapDone != nil
+	b.mu.Unlock()
+	if !started {
 		return nil
 	}
 	select {
@@ -182,7 +211,7 @@ func (prog *Program) writeOverlay(dir string) (string, map[string]string, error)
 	prog.constituents = nil
 
 	// Instrumented files, without snapshots (see Instrument).
-	if err := prog.addInstrumented(ov, false); err != nil {
+	if err := prog.addInstrumented(ov, nil); err != nil {
 		return "", nil, err
 	}
 
@@ -212,8 +241,8 @@ func (prog *Program) writeOverlay(dir string) (string, map[string]string, error)
 }
 
 // addInstrumented adds the instrumented source files to ov, with the
-// snapshot functions or without.
-func (prog *Program) addInstrumented(ov *overlay, snapshots bool) error {
+// snapshot functions of the sites snapshots wants (nil: none).
+func (prog *Program) addInstrumented(ov *overlay, snapshots func(id int) bool) error {
 	byFile := map[string][]wrap{}
 	var files []string
 	for i := range prog.Sites {
@@ -221,7 +250,7 @@ func (prog *Program) addInstrumented(ov *overlay, snapshots bool) error {
 		if byFile[f] == nil {
 			files = append(files, f)
 		}
-		byFile[f] = append(byFile[f], prog.siteWraps(i, snapshots)...)
+		byFile[f] = append(byFile[f], prog.siteWraps(i, snapshots != nil && snapshots(i))...)
 	}
 	sort.Strings(files)
 	for _, f := range files {
@@ -238,13 +267,14 @@ func (prog *Program) addInstrumented(ov *overlay, snapshots bool) error {
 
 // snapshotOverlay writes, in dir, the overlay of the build with
 // snapshots: the files of the first build's overlay (replace), the
-// instrumented ones again with their snapshot functions.
-func (prog *Program) snapshotOverlay(dir string, replace map[string]string) (string, error) {
+// instrumented ones again with the snapshot functions of the sites want
+// says.
+func (prog *Program) snapshotOverlay(dir string, replace map[string]string, want func(id int) bool) (string, error) {
 	ov := newOverlay(dir)
 	for path, file := range replace {
 		ov.Replace[path] = file
 	}
-	if err := prog.addInstrumented(ov, true); err != nil {
+	if err := prog.addInstrumented(ov, want); err != nil {
 		return "", err
 	}
 	return ov.write()

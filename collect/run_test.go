@@ -520,3 +520,34 @@ func TestSnapshotBuild(t *testing.T) {
 		t.Error("a snapshot run after Close succeeded")
 	}
 }
+
+// TestBuildSnapshotsOf builds the snapshot functions of one site only:
+// snapshot runs record its values, and none of another site's.
+func TestBuildSnapshotsOf(t *testing.T) {
+	f := load(t, "basic")
+	b, err := Instrument(context.Background(), f.prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	abs := f.site(t, Cond, "calc.go", 13)
+	withdraw := f.site(t, Cond, "calc.go", 29)
+	b.BuildSnapshots([]int{abs})
+	b.BuildSnapshots(nil) // only the first call builds
+	for _, c := range []struct {
+		site   int
+		test   string
+		values bool
+	}{{abs, "TestAbsNegative", true}, {withdraw, "TestWithdraw", false}} {
+		res, err := b.Run(context.Background(), Run{Package: "example.com/basic/calc", Test: c.test, Mode: ModeSnapshot, Sites: []int{c.site}, ForceSegment: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Evals) == 0 || len(f.prog.Sites[c.site].Observed) == 0 {
+			t.Fatalf("%s: %d evaluations recorded, %d observed", c.test, len(res.Evals), len(f.prog.Sites[c.site].Observed))
+		}
+		if got := len(res.Evals[0].Values) > 0; got != c.values {
+			t.Errorf("site %d: values recorded %v, want %v", c.site, got, c.values)
+		}
+	}
+}
