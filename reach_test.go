@@ -1,8 +1,10 @@
 package nopol
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nopol-go/nopol/internal/constituent"
@@ -59,6 +61,28 @@ func TestFailureCall(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%q reports a failure: %v, want %v", line, got, want)
+		}
+	}
+}
+
+// BenchmarkRunBefore reads a large coverage run's output: 2,000 reach
+// lines among 20,000 lines of a table test's subtests, the failure near
+// the end.
+func BenchmarkRunBefore(b *testing.B) {
+	var sb strings.Builder
+	for i := range 20000 {
+		if i%10 == 0 {
+			sb.WriteString(constituent.ReachLine(i / 10))
+		}
+		fmt.Fprintf(&sb, "=== RUN   TestTable/case_%d\n--- PASS: TestTable/case_%d (0.00s)\n", i, i)
+	}
+	sb.WriteString("=== RUN   TestTable/last\n    a_test.go:20: bad\n--- FAIL: TestTable/last (0.00s)\n")
+	out := sb.String()
+	isFailure := func(file string, line int) bool { return line == 20 }
+	b.SetBytes(int64(len(out)))
+	for b.Loop() {
+		if got := runBefore(out, isFailure); len(got) != 2000 {
+			b.Fatalf("%d sites before the failure", len(got))
 		}
 	}
 }

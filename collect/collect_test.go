@@ -17,7 +17,7 @@ import (
 
 // extract writes testdata/name.txtar into a temp dir and returns it. The
 // dir is removed by TestMain: fixtures outlive single tests.
-func extract(t *testing.T, name string) string {
+func extract(t testing.TB, name string) string {
 	t.Helper()
 	ar, err := txtar.ParseFile(filepath.Join("testdata", name+".txtar"))
 	if err != nil {
@@ -41,7 +41,7 @@ func extract(t *testing.T, name string) string {
 }
 
 // treeHash hashes every file under dir, to check nothing was written.
-func treeHash(t *testing.T, dir string) string {
+func treeHash(t testing.TB, dir string) string {
 	t.Helper()
 	var lines []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -76,7 +76,7 @@ var (
 	tempDirs []string
 )
 
-func load(t *testing.T, name string) *fixture {
+func load(t testing.TB, name string) *fixture {
 	t.Helper()
 	if f := fixtures[name]; f != nil {
 		return f

@@ -245,3 +245,41 @@ func TestSchemaEvalLimit(t *testing.T) {
 		t.Errorf("original candidate: %+v", res)
 	}
 }
+
+// BenchmarkSchemaMutants compares the schemas of the mutation fallback:
+// the candidates of three conditions in one schema (BuildSchemas) against
+// one schema per condition, as before.
+func BenchmarkSchemaMutants(b *testing.B) {
+	f := load(b, "basic")
+	var parts []SchemaPart
+	for _, line := range []int{13, 29, 40} {
+		for _, s := range f.prog.Sites {
+			if s.Kind == Cond && s.Line == line && strings.HasSuffix(s.File, "calc.go") {
+				parts = append(parts, SchemaPart{Site: s, Candidates: []string{"true", "false"}})
+			}
+		}
+	}
+	if len(parts) != 3 {
+		b.Fatalf("%d sites", len(parts))
+	}
+	b.Run("one schema", func(b *testing.B) {
+		for b.Loop() {
+			s, err := BuildSchemas(context.Background(), f.prog, parts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.Close()
+		}
+	})
+	b.Run("a schema per site", func(b *testing.B) {
+		for b.Loop() {
+			for _, p := range parts {
+				s, err := BuildSchema(context.Background(), f.prog, p.Site, p.Style, p.Candidates)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+			}
+		}
+	})
+}
