@@ -20,7 +20,7 @@ import (
 // further failures to fragments.
 func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.Force, mode collect.Mode) collect.Run {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: mode, Timeout: r.timeout(k),
-		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && !f.Whole(), EvalLimit: r.evalLimit(k)}
+		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && !f.Whole()}
 	if f.PerEval() {
 		run.Force = nil
 		if len(f.Evals) > 0 {
@@ -38,26 +38,6 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.F
 		run.Sites = []int{site.ID}
 	}
 	return run
-}
-
-// Forced runs are taken as hung past this many evaluations of all sites,
-// plus evalLimitFactor times the evaluations of the test's coverage run.
-const (
-	evalLimitBase   = 2_000_000
-	evalLimitFactor = 10
-)
-
-// evalLimit is the Run.EvalLimit of a forced run of test k: ten times the
-// evaluations its unforced run made (whose counts are lower bounds within
-// a factor of two), and two million more; the hook makes 25 to 50 million
-// evaluations a second, so a loop that spins reaches it well before the
-// run's timeout (20 times the test's duration, and 1.5s).
-func (r *repairer) evalLimit(k testKey) int64 {
-	var n int64
-	for _, c := range r.cover[k].Reached {
-		n += int64(c[0] + c[1])
-	}
-	return evalLimitBase + evalLimitFactor*2*n
 }
 
 func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st style) (angelic.Verdict, error) {

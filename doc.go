@@ -81,10 +81,12 @@
 // rejected once that test is known not to be flaky (checked on the
 // original code, once per repair).
 //
-// Forced runs and schema runs end as hung once the instrumented sites
-// were evaluated ten times as often as in the coverage runs (and a
-// million or two more): a loop made to spin is caught in about a second
-// instead of at the run's timeout.
+// Runs are bounded by time only. collect can also end a run after a
+// number of evaluations (Run.EvalLimit, Schema.EvalLimit), but a failing
+// test often stops at its first failed check, so a run that repairs it
+// evaluates far more than its coverage run did: a limit in evaluations
+// that is no stricter than the time limit saves nothing, and a stricter
+// one can reject the very run that repairs the test.
 //
 // The user's files are never written: instrumented and patched files reach
 // the compiler through `go test -overlay`. Progress goes to

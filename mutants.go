@@ -84,12 +84,10 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 	// overlap), a schema per condition.
 	r.enter(phaseValidation)
 	var parts []collect.SchemaPart
-	var ids []int
 	for _, t := range targets {
 		parts = append(parts, collect.SchemaPart{Site: r.prog.Sites[t.s.Site], Style: st.guard, Candidates: sources(t.cands)})
-		ids = append(ids, t.s.Site)
 	}
-	all, err := r.c.BuildSchemas(ctx, r.prog, parts, suiteTimeout(r.suiteTime()), r.schemaLimit(ids...))
+	all, err := r.c.BuildSchemas(ctx, r.prog, parts, suiteTimeout(r.suiteTime()))
 	if err != nil && ctx.Err() != nil {
 		return n, len(targets), false, ctx.Err()
 	}

@@ -219,7 +219,7 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 	return res
 }
 
-func (f *fake) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit int64) (suiteRunner, error) {
+func (f *fake) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration) (suiteRunner, error) {
 	f.schemas++
 	var cands []string
 	for _, p := range parts {

@@ -16,7 +16,7 @@ type collector interface {
 	Load(ctx context.Context, dir string, patterns, tags []string) (*collect.Program, error)
 	Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error)
 	Instrument(ctx context.Context, prog *collect.Program) (testBinary, error)
-	BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit int64) (suiteRunner, error)
+	BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration) (suiteRunner, error)
 	VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error)
 	Rerun(ctx context.Context, prog *collect.Program, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error)
 }
@@ -62,14 +62,14 @@ func (realCollector) Instrument(ctx context.Context, prog *collect.Program) (tes
 	return b, nil
 }
 
-// BuildSchemas builds the schema; timeout bounds each of its suite runs,
-// evalLimit the evaluations of its sites in one (collect.Schema.EvalLimit).
-func (realCollector) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit int64) (suiteRunner, error) {
+// BuildSchemas builds the schema; timeout bounds each of its suite runs.
+// Its evaluation limit (collect.Schema.EvalLimit) is not set: see doc.go.
+func (realCollector) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration) (suiteRunner, error) {
 	s, err := collect.BuildSchemas(ctx, prog, parts)
 	if err != nil {
 		return nil, err
 	}
-	s.Timeout, s.EvalLimit = timeout, evalLimit
+	s.Timeout = timeout
 	return s, nil
 }
 

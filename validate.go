@@ -36,7 +36,7 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, ca
 // "mutant").
 func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st style, cands []candidate, from int, what string, rep *SiteReport) (bool, error) {
 	r.enter(phaseValidation)
-	schema, err := r.c.BuildSchemas(ctx, r.prog, []collect.SchemaPart{{Site: site, Style: st.guard, Candidates: sources(cands[from:])}}, suiteTimeout(r.suiteTime()), r.schemaLimit(site.ID))
+	schema, err := r.c.BuildSchemas(ctx, r.prog, []collect.SchemaPart{{Site: site, Style: st.guard, Candidates: sources(cands[from:])}}, suiteTimeout(r.suiteTime()))
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
@@ -46,20 +46,6 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 	}
 	defer schema.Close()
 	return r.runSchema(ctx, schema, 0, site, st, cands, from, what, rep)
-}
-
-// schemaLimit is the collect.Schema.EvalLimit of a schema of sites: ten
-// times their evaluations in all tests' coverage runs (whose counts are
-// lower bounds within a factor of two), and a million more.
-func (r *repairer) schemaLimit(sites ...int) int64 {
-	var n int64
-	for _, res := range r.cover {
-		for _, id := range sites {
-			c := res.Reached[id]
-			n += int64(c[0] + c[1])
-		}
-	}
-	return 1_000_000 + 10*2*n
 }
 
 // sources are the candidates' Go sources.
