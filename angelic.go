@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nopol-go/nopol/angelic"
@@ -64,8 +65,14 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 	for _, k := range r.failing {
 		p.Tests = append(p.Tests, angelic.FailingTest{Name: k.id(), Counts: counts(r.cover[k].Reached[site.ID]), Failing: r.failed[k]})
 	}
+	// The search makes some runs at once (Problem.Parallel): mu guards
+	// what they record.
+	var mu sync.Mutex
+	p.Parallel = r.opts.Parallel
 	split := map[string]bool{}
 	run := func(ctx context.Context, test string, f angelic.Force) (angelic.Outcome, error) {
+		mu.Lock()
+		defer mu.Unlock()
 		k := r.failingByID[test]
 		// A traced run that negates nothing forces nothing: the same run
 		// for every style of the site.
@@ -79,7 +86,9 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 			r.logf("angelic: %s fails under every value forced in the whole test; split into fragments, failing: %s",
 				k.name, describeFragments(r.fragmentReports(k, angelic.Force{Fragments: r.failed[k]}, guard)))
 		}
+		mu.Unlock()
 		res, err := r.bin.Run(ctx, r.forcedRun(k, site, st, f, collect.ModeCover))
+		mu.Lock()
 		r.res.Runs++
 		if err != nil {
 			return angelic.Outcome{}, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)

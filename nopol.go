@@ -68,6 +68,14 @@ type Options struct {
 	// Timeout bounds the whole repair; 0 means 10 minutes. When it
 	// expires the repair ends without a patch.
 	Timeout time.Duration
+	// Effort bounds the later tiers of the search (the guards' other
+	// exits, per-evaluation values, more guard sites): a tier starts a
+	// site only while the repair has used less than Effort times the
+	// time of the plain test run of the baseline (its build included);
+	// 0 means 30, a negative value no bound but Timeout (nopol fix
+	// -effort). The sites most suspicious and the mutants of the top
+	// conditions are always searched.
+	Effort float64
 	// MaxSites is how many of the most suspicious sites are searched in
 	// each pass (conditions and first guard styles; then the guards'
 	// other exits; then up to twice as many more guard sites while half the

@@ -29,6 +29,7 @@ const (
 	defaultTimeout  = 10 * time.Minute
 	defaultMaxSites = 20
 	defaultMaxCands = 10
+	defaultEffort   = 30
 	// maxExamples bounds the distinct examples handed to synthesis.
 	maxExamples = 200
 	// synthTimeout bounds one synthesis.
@@ -50,7 +51,10 @@ type repairer struct {
 
 	prog *collect.Program
 	bin  testBinary
-	// elapsed is each test's baseline duration.
+	// elapsed is each test's baseline duration; plain the wall time of
+	// the baseline's plain run, its build included (the unit of
+	// Options.Effort).
+	plain   time.Duration
 	elapsed map[testKey]time.Duration
 	// failing are the failing tests to repair, ignored the other failing
 	// tests (by name), passing the passing tests, in baseline order.
@@ -86,6 +90,8 @@ type repairer struct {
 	// every constant value, in rank order.
 	perEval    bool
 	noConstant []int
+	// effortSpent is set once a later tier stopped at Options.Effort.
+	effortSpent bool
 	// instrSensitive are the passing tests that fail instrumented (an
 	// allocation count, a stack depth): a schema run, which wraps the
 	// candidate in a function literal, may fail them too, so such a
@@ -126,6 +132,9 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 	}
 	if opts.MaxCandidates <= 0 {
 		opts.MaxCandidates = defaultMaxCands
+	}
+	if opts.Effort == 0 {
+		opts.Effort = defaultEffort
 	}
 	if opts.Kinds == 0 {
 		opts.Kinds = KindAll
@@ -282,19 +291,26 @@ func (r *repairer) run(ctx context.Context) error {
 	if late := lateAll; len(late) > 0 {
 		late = late[:min(len(late), r.opts.MaxSites)]
 		r.logf("exits: %s where a guard can leave before the statement", plural(len(late), "site"))
+		searched := 0
 		for i, s := range late {
+			if !r.effortLeft() {
+				break
+			}
+			searched++
 			done, err := r.site(ctx, i, len(late), s, true)
 			if err != nil || done {
 				return err
 			}
 		}
-		reason += fmt.Sprintf(", nor with other exits at %s", plural(len(late), "guard site"))
+		if searched > 0 {
+			reason += fmt.Sprintf(", nor with other exits at %s", ofSites(searched, len(late), "guard site"))
+		}
 	}
 	// Last tier: per-evaluation angelic values, at the conditions where a
 	// failing test failed under every constant value. Last, because a
 	// specification from one negated evaluation is thin: a mutant of the
 	// original, or a condition from constant values, is preferred.
-	if len(r.noConstant) > 0 && !r.opts.NoPerEval {
+	if len(r.noConstant) > 0 && !r.opts.NoPerEval && r.effortLeft() {
 		ids := r.noConstant
 		r.perEval = true
 		r.logf("per-evaluation: %s where a failing test fails under every constant value; negating one evaluation at a time", plural(len(ids), "condition"))
@@ -302,25 +318,30 @@ func (r *repairer) run(ctx context.Context) error {
 		for _, s := range searched {
 			bySite[s.Site] = s
 		}
+		searched := 0
 		for i, id := range ids {
+			if !r.effortLeft() {
+				break
+			}
+			searched++
 			done, err := r.site(ctx, i, len(ids), bySite[id], false)
 			if err != nil || done {
 				return err
 			}
 		}
-		reason += fmt.Sprintf(", nor with per-evaluation values at %s", plural(len(ids), "condition"))
+		reason += fmt.Sprintf(", nor with per-evaluation values at %s", ofSites(searched, len(ids), "condition"))
 	}
 	// Last, while the first half of the time limit lasts: the exits of
 	// up to twice as many guard sites again. A missing guard's site is
 	// often run by most passing tests (the first statement of a loop
 	// over every field), so its suspiciousness is low; with fast tests
 	// its search costs little.
-	if more := lateAll[min(len(lateAll), r.opts.MaxSites):min(len(lateAll), 3*r.opts.MaxSites)]; len(more) > 0 && r.halfTimeLeft() {
+	if more := lateAll[min(len(lateAll), r.opts.MaxSites):min(len(lateAll), 3*r.opts.MaxSites)]; len(more) > 0 && r.halfTimeLeft() && r.effortLeft() {
 		r.perEval = false
 		r.logf("exits: %s more where a guard can leave, within half the time limit", plural(len(more), "site"))
 		searched := 0
 		for i, s := range more {
-			if !r.halfTimeLeft() {
+			if !r.halfTimeLeft() || !r.effortLeft() {
 				break
 			}
 			searched++
@@ -331,9 +352,43 @@ func (r *repairer) run(ctx context.Context) error {
 		}
 		reason += fmt.Sprintf(", nor at %s more", plural(searched, "guard site"))
 	}
+	if r.effortSpent {
+		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %g × the plain test run of %s (raise -effort, or -effort -1 for no bound)",
+			r.opts.Effort, r.plain.Round(10*time.Millisecond))
+	}
 	r.res.Reason = reason
 	r.logf("%s", r.res.Reason)
 	return nil
+}
+
+// effortLimit is the time the repair may have used when a later tier
+// starts a site (Options.Effort).
+func (r *repairer) effortLimit() time.Duration {
+	return time.Duration(r.opts.Effort * float64(r.plain))
+}
+
+// effortLeft reports whether a later tier may start a site: the repair
+// has used less than Options.Effort times the plain test run. The first
+// time it may not is logged.
+func (r *repairer) effortLeft() bool {
+	if r.opts.Effort < 0 || time.Since(r.start) < r.effortLimit() {
+		return true
+	}
+	if !r.effortSpent {
+		r.effortSpent = true
+		r.logf("effort: %s used, %g times the plain test run (%s): the later tiers stop here (raise -effort)",
+			time.Since(r.start).Round(100*time.Millisecond), r.opts.Effort, r.plain.Round(10*time.Millisecond))
+	}
+	return false
+}
+
+// ofSites renders k of n sites ("3 of 20 guard sites"), or n sites when
+// k is n.
+func ofSites(k, n int, noun string) string {
+	if k == n {
+		return plural(n, noun)
+	}
+	return fmt.Sprintf("%d of %s", k, plural(n, noun))
 }
 
 // siteIDs are the sites of lists, without repeats.

@@ -78,6 +78,8 @@ type fake struct {
 	// set, replaces solutions.
 	panics bool
 	solve  func(p *synth.Problem) []*synth.Term
+	// plainTime is how long the baseline takes.
+	plainTime time.Duration
 }
 
 func (f *fake) program() *collect.Program {
@@ -106,6 +108,7 @@ func (f *fake) Load(ctx context.Context, dir string, patterns, tags []string) (*
 }
 
 func (f *fake) Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error) {
+	time.Sleep(f.plainTime)
 	var out []collect.TestResult
 	for _, t := range f.tests {
 		res := f.exec(t, collect.Run{ForceSegment: -1})
@@ -660,7 +663,8 @@ func TestRepairMutation(t *testing.T) {
 				{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
 			}
 			var progress strings.Builder
-			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoPurify: true, NoMutants: noMutants}, f)
+			// The fake's baseline takes no time: no bound on the effort.
+			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoPurify: true, NoMutants: noMutants, Effort: -1}, f)
 			if err != nil {
 				t.Fatalf("repair: %v\n%s", err, progress.String())
 			}
@@ -701,6 +705,46 @@ func TestRepairMutation(t *testing.T) {
 			}
 			if !strings.Contains(progress.String(), "mutation: no angelic site; trying 13 mutants of the top 2 conditions") {
 				t.Errorf("progress does not announce the mutants:\n%s", progress.String())
+			}
+		})
+	}
+}
+
+// TestRepairEffort: the later tiers (here, per-evaluation values) start
+// a site only within Options.Effort times the baseline's plain run; the
+// reason says where they stopped.
+func TestRepairEffort(t *testing.T) {
+	tests := []struct {
+		effort float64
+		reason string // the reason, or its start when later is false
+		later  bool   // per-evaluation runs made
+	}{
+		{effort: -1, reason: "no patch at the 2 most suspicious sites, nor with per-evaluation values at 2 conditions", later: true},
+		{effort: 1e4, reason: "no patch at the 2 most suspicious sites, nor with per-evaluation values at 2 conditions", later: true},
+		{effort: 1, reason: "no patch at the 2 most suspicious sites; the later tiers stopped at the effort bound, 1 × the plain test run of "},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint("effort=", tc.effort), func(t *testing.T) {
+			f := newFake(t)
+			f.plainTime = 20 * time.Millisecond
+			f.tests = []fakeTest{
+				{name: "TestPositive", inputs: []int64{3, 200}},
+				{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
+			}
+			var progress strings.Builder
+			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoPurify: true, NoMutants: true, Effort: tc.effort}, f)
+			if err != nil {
+				t.Fatalf("repair: %v\n%s", err, progress.String())
+			}
+			if res.Patched || (tc.later && res.Reason != tc.reason) || !strings.HasPrefix(res.Reason, tc.reason) {
+				t.Errorf("patched=%v reason %q, want %q", res.Patched, res.Reason, tc.reason)
+			}
+			later := slices.ContainsFunc(f.runs, func(r collect.Run) bool { return len(r.FlipEval) > 0 || len(r.PrintEvals) > 0 })
+			if later != tc.later {
+				t.Errorf("per-evaluation runs made: %v, want %v", later, tc.later)
+			}
+			if stopped := strings.Contains(progress.String(), "effort: "); stopped == tc.later {
+				t.Errorf("progress says the later tiers stopped: %v\n%s", stopped, progress.String())
 			}
 		})
 	}

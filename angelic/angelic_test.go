@@ -3,9 +3,12 @@ package angelic
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -78,13 +81,16 @@ func TestLocalize(t *testing.T) {
 type fakeRunner struct {
 	pass    map[string][]string
 	failing map[string][]Constituent
+	mu      sync.Mutex // guards calls
 	calls   []string
 	err     error
 }
 
 func (r *fakeRunner) run(ctx context.Context, test string, f Force) (Outcome, error) {
 	call := test + ":" + f.String()
+	r.mu.Lock()
 	r.calls = append(r.calls, call)
+	r.mu.Unlock()
 	if r.err != nil {
 		return Outcome{}, r.err
 	}
@@ -205,29 +211,51 @@ func TestSearch(t *testing.T) {
 		ruledOut: "T1",
 		calls:    []string{"T1:true", "T1:true@0.0", "T1:true@0.0+1.0"},
 	}}
+	// Run in parallel, the runs are the same and the verdict records them
+	// in the search's order.
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := &fakeRunner{pass: tc.pass, failing: tc.failing}
-			v, err := Search(context.Background(), tc.p, r.run)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v.Qualified != tc.qualified {
-				t.Errorf("qualified = %v, want %v (%s)", v.Qualified, tc.qualified, v.Reason)
-			}
-			if tc.qualified && !reflect.DeepEqual(v.Needs, tc.needs) {
-				t.Errorf("needs = %+v, want %+v", v.Needs, tc.needs)
-			}
-			if v.RuledOutBy != tc.ruledOut {
-				t.Errorf("ruled out by %q, want %q", v.RuledOutBy, tc.ruledOut)
-			}
-			if !reflect.DeepEqual(r.calls, tc.calls) {
-				t.Errorf("runs %q, want %q", r.calls, tc.calls)
-			}
-			if len(v.Attempts) != len(r.calls) {
-				t.Errorf("%d attempts recorded for %d runs", len(v.Attempts), len(r.calls))
-			}
-		})
+		for _, parallel := range []int{1, 3} {
+			t.Run(fmt.Sprintf("%s/parallel=%d", tc.name, parallel), func(t *testing.T) {
+				r := &fakeRunner{pass: tc.pass, failing: tc.failing}
+				tc.p.Parallel = parallel
+				v, err := Search(context.Background(), tc.p, r.run)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var attempts []string
+				for _, a := range v.Attempts {
+					attempts = append(attempts, a.Test+":"+a.Force.String())
+				}
+				if !slices.Equal(attempts, tc.calls) {
+					t.Errorf("attempts %q, want %q", attempts, tc.calls)
+				}
+				if parallel > 1 {
+					slices.Sort(r.calls)
+					tc.calls = slices.Sorted(slices.Values(tc.calls))
+				}
+				checkSearch(t, v, r, tc.qualified, tc.needs, tc.ruledOut, tc.calls)
+			})
+		}
+	}
+}
+
+// checkSearch compares a verdict and the runs made with what is wanted.
+func checkSearch(t *testing.T, v Verdict, r *fakeRunner, qualified bool, needs []Need, ruledOut string, calls []string) {
+	t.Helper()
+	if v.Qualified != qualified {
+		t.Errorf("qualified = %v, want %v (%s)", v.Qualified, qualified, v.Reason)
+	}
+	if qualified && !reflect.DeepEqual(v.Needs, needs) {
+		t.Errorf("needs = %+v, want %+v", v.Needs, needs)
+	}
+	if v.RuledOutBy != ruledOut {
+		t.Errorf("ruled out by %q, want %q", v.RuledOutBy, ruledOut)
+	}
+	if !reflect.DeepEqual(r.calls, calls) {
+		t.Errorf("runs %q, want %q", r.calls, calls)
+	}
+	if len(v.Attempts) != len(r.calls) {
+		t.Errorf("%d attempts recorded for %d runs", len(v.Attempts), len(r.calls))
 	}
 }
 
@@ -347,51 +375,55 @@ func TestSearchPerEvaluation(t *testing.T) {
 		// The directed search negated 5 alone; the single ones skip it.
 		{"directed's single not run again", 5, []int{3}, true, 8, "flip@eval3", 6, nil, 0, 5},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			runs := 0
-			run := func(ctx context.Context, test string, f Force) (Outcome, error) {
-				runs++
-				if !f.PerEval() {
-					return Outcome{}, nil
-				}
-				if slices.Equal(slices.Sorted(slices.Values(f.Evals)), tc.need) {
-					return Outcome{Passed: true}, nil
-				}
-				out := Outcome{}
-				if f.Trace {
-					out.Evaluations = tc.traced
-				}
-				if f.Trace && tc.failedAfter > 0 {
-					out.FailedAfter = tc.failedAfter
-				} else if f.Trace && tc.located {
-					for _, k := range tc.need {
-						if !slices.Contains(f.Evals, k) {
-							out.FailedAfter = k
-							break
+		for _, parallel := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/parallel=%d", tc.name, parallel), func(t *testing.T) {
+				var runs atomic.Int32
+				run := func(ctx context.Context, test string, f Force) (Outcome, error) {
+					runs.Add(1)
+					if !f.PerEval() {
+						return Outcome{}, nil
+					}
+					if slices.Equal(slices.Sorted(slices.Values(f.Evals)), tc.need) {
+						return Outcome{Passed: true}, nil
+					}
+					out := Outcome{}
+					if f.Trace {
+						out.Evaluations = tc.traced
+					}
+					if f.Trace && tc.failedAfter > 0 {
+						out.FailedAfter = tc.failedAfter
+					} else if f.Trace && tc.located {
+						for _, k := range tc.need {
+							if !slices.Contains(f.Evals, k) {
+								out.FailedAfter = k
+								break
+							}
 						}
 					}
+					return out, nil
 				}
-				return out, nil
-			}
-			p := Problem{Choices: []Force{{Value: true}, {Value: false}}, MaxFlips: tc.maxFlips,
-				Tests: []FailingTest{{Name: "TestLoop", Counts: Counts{True: 1, False: tc.evals - 1}}}}
-			if tc.guesses != nil {
-				p.Guess = func(ctx context.Context, test string) ([][]int, error) { return tc.guesses, nil }
-			}
-			v, err := Search(context.Background(), p, run)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := ""
-			if v.Qualified {
-				got = v.Needs[0].Force.Label(false)
-			}
-			if got != tc.want {
-				t.Errorf("angelic value %q, want %q (verdict %+v)", got, tc.want, v)
-			}
-			if runs != tc.runs {
-				t.Errorf("%d runs, want %d", runs, tc.runs)
-			}
-		})
+				p := Problem{Choices: []Force{{Value: true}, {Value: false}}, MaxFlips: tc.maxFlips,
+					Tests: []FailingTest{{Name: "TestLoop", Counts: Counts{True: 1, False: tc.evals - 1}}}, Parallel: parallel}
+				if tc.guesses != nil {
+					p.Guess = func(ctx context.Context, test string) ([][]int, error) { return tc.guesses, nil }
+				}
+				v, err := Search(context.Background(), p, run)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := ""
+				if v.Qualified {
+					got = v.Needs[0].Force.Label(false)
+				}
+				if got != tc.want {
+					t.Errorf("angelic value %q, want %q (verdict %+v)", got, tc.want, v)
+				}
+				// In waves of two, the runs after the one that passes in
+				// its wave are made too.
+				if n := int(runs.Load()); n != tc.runs && (parallel == 1 || n != tc.runs+1) {
+					t.Errorf("%d runs, want %d", n, tc.runs)
+				}
+			})
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // Constituent is a constituent of a test (see internal/constituent): Segment is
@@ -163,6 +164,14 @@ type Problem struct {
 	// comparison of a whole output) says nothing about which
 	// evaluations to negate; the states do.
 	Guess func(ctx context.Context, test string) ([][]int, error)
+	// Parallel is how many runs of one test may be made at once, where
+	// the search would make them anyway (the choices of a test) or
+	// stops at the first that passes (guessed sets, single evaluations):
+	// those runs go in waves of Parallel, and the first passing one in
+	// the search's order is taken, as if they had run one by one. 0 or
+	// 1 runs them one at a time. The Runner must then be safe for
+	// concurrent use.
+	Parallel int
 }
 
 // MaxGuesses bounds the evaluation sets of Problem.Guess tried per test.
@@ -223,9 +232,9 @@ type Verdict struct {
 // fails, or MaxFragments is reached.
 func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 	var v Verdict
-	max := p.MaxFragments
-	if max == 0 {
-		max = 16
+	maxFragments := p.MaxFragments
+	if maxFragments == 0 {
+		maxFragments = 16
 	}
 	try := func(t FailingTest, f Force) (Outcome, error) {
 		if err := ctx.Err(); err != nil {
@@ -238,6 +247,42 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		v.Attempts = append(v.Attempts, Attempt{Test: t.Name, Force: f, Outcome: out})
 		return out, nil
 	}
+	// tryAll runs fs in waves of p.Parallel and returns their outcomes
+	// in order; with first, it stops after the wave where one passed
+	// (the outcomes of the forces not run are zero, and none is after a
+	// passing one's wave).
+	tryAll := func(t FailingTest, fs []Force, first bool) ([]Outcome, error) {
+		outs := make([]Outcome, len(fs))
+		wave := max(p.Parallel, 1)
+		for i := 0; i < len(fs); i += wave {
+			if err := ctx.Err(); err != nil {
+				return outs, err
+			}
+			j := min(i+wave, len(fs))
+			errs := make([]error, j-i)
+			var wg sync.WaitGroup
+			for k := i; k < j; k++ {
+				if k == j-1 {
+					outs[k], errs[k-i] = run(ctx, t.Name, fs[k]) // this goroutine's share
+					continue
+				}
+				wg.Go(func() { outs[k], errs[k-i] = run(ctx, t.Name, fs[k]) })
+			}
+			wg.Wait()
+			passed := false
+			for k := i; k < j; k++ {
+				if err := errs[k-i]; err != nil {
+					return outs, err
+				}
+				v.Attempts = append(v.Attempts, Attempt{Test: t.Name, Force: fs[k], Outcome: outs[k]})
+				passed = passed || outs[k].Passed
+			}
+			if first && passed {
+				break
+			}
+		}
+		return outs, nil
+	}
 	for _, t := range p.Tests {
 		if !t.Reached() {
 			v.RuledOutBy, v.Reason = t.Name, "does not reach the site"
@@ -245,16 +290,20 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		}
 		need := Need{Test: t.Name}
 		found := false
+		var choices []Force
 		for _, c := range p.Choices {
 			f := Force{Value: c.Value, Return: c.Return}
 			if !f.Return && t.only(f.Value) {
 				continue
 			}
-			out, err := try(t, f)
-			if err != nil {
-				return v, err
-			}
-			if !out.Passed {
+			choices = append(choices, f)
+		}
+		outs, err := tryAll(t, choices, false)
+		if err != nil {
+			return v, err
+		}
+		for i, f := range choices {
+			if !outs[i].Passed {
 				continue
 			}
 			if !found {
@@ -267,7 +316,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 			if found || len(t.Failing) == 0 {
 				break
 			}
-			f, ok, err := purified(t, c, max, try)
+			f, ok, err := purified(t, c, maxFragments, try)
 			if err != nil {
 				return v, err
 			}
@@ -296,15 +345,16 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				if err != nil {
 					return v, err
 				}
+				var fs []Force
 				for _, evals := range guesses[:min(len(guesses), MaxGuesses)] {
-					out, err := try(t, perEval(evals, false))
-					if err != nil {
-						return v, err
-					}
-					if out.Passed {
-						need.Force, found = perEval(evals, false), true
-						break
-					}
+					fs = append(fs, perEval(evals, false))
+				}
+				outs, err := tryAll(t, fs, true)
+				if err != nil {
+					return v, err
+				}
+				if i := slices.IndexFunc(outs, func(o Outcome) bool { return o.Passed }); i >= 0 {
+					need.Force, found = fs[i], true
 				}
 			}
 			// One evaluation at a time, the last first: the last
@@ -326,19 +376,18 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 					tried[a.Force.Evals[0]] = true
 				}
 			}
-			for k, runs := last, 0; !found && k >= 1 && runs < p.MaxFlips; k-- {
-				if tried[k] {
-					continue
+			var flips []Force
+			for k := last; !found && k >= 1 && len(flips) < p.MaxFlips; k-- {
+				if !tried[k] {
+					flips = append(flips, perEval([]int{k}, false))
 				}
-				runs++
-				f := perEval([]int{k}, false)
-				out, err := try(t, f)
-				if err != nil {
-					return v, err
-				}
-				if out.Passed {
-					need.Force, found = f, true
-				}
+			}
+			outs, err := tryAll(t, flips, true)
+			if err != nil {
+				return v, err
+			}
+			if i := slices.IndexFunc(outs, func(o Outcome) bool { return o.Passed }); i >= 0 {
+				need.Force, found = flips[i], true
 			}
 		}
 		if !found {

@@ -71,6 +71,7 @@ type fixFlags struct {
 	dir, run, skip, tags, kind, backend string
 	strategies, format                  string
 	timeout                             time.Duration
+	effort                              float64
 	sites                               int
 	apply, json, quiet, v               bool
 	purify, mutants, perEval            bool
@@ -85,6 +86,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, continue, reuse-return,\nzero-values, error-sentinel, error-new, in-scope-value, break")
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
+	fs.Float64Var(&f.effort, "effort", 30, "the later tiers (other exits, per-evaluation values, more guard sites) start a site\nonly within `n` times the plain test run of the baseline; -1: no bound but -timeout")
 	fs.IntVar(&f.sites, "sites", 20, "search the `n` most suspicious sites (conditions and guards; as many again for the guards' other exits)")
 	fs.BoolVar(&f.apply, "apply", false, "write the patch into the module")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON instead of a diff (-format json)")
@@ -99,7 +101,10 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 // fixOptions checks the flags and turns them into repair options; a
 // usage problem is reported as a message for the user.
 func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
-	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify, NoMutants: !f.mutants, NoPerEval: !f.perEval, MaxSites: f.sites}
+	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify, NoMutants: !f.mutants, NoPerEval: !f.perEval, MaxSites: f.sites, Effort: f.effort}
+	if f.effort == 0 {
+		return opts, fmt.Errorf("-effort 0: want a positive factor, or -1 for no bound")
+	}
 	var ok bool
 	if opts.Kinds, ok = nopol.ParseKinds(f.kind); !ok {
 		return opts, fmt.Errorf("-kind %q: want cond, guard or all", f.kind)

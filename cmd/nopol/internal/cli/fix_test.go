@@ -30,6 +30,7 @@ func TestFixUsage(t *testing.T) {
 		{[]string{"fix", "-C", "nowhere"}, ExitBadInput, "-C nowhere: not a directory"},
 		{[]string{"fix", "-timeout", "0s"}, ExitBadInput, "want a positive duration"},
 		{[]string{"fix", "-sites", "0"}, ExitBadInput, "-sites 0: want a positive number"},
+		{[]string{"fix", "-effort", "0"}, ExitBadInput, "-effort 0: want a positive factor, or -1 for no bound"},
 		{[]string{"fix", "-bogus"}, ExitBadInput, "flag provided but not defined"},
 		{[]string{"fix", "-h"}, ExitOK, "Usage: nopol fix"}, // help asked for
 		{[]string{"fix", "-synth", "nope", "-q"}, ExitBadInput, `nopol: synthesis backend "nope" is not available`},
@@ -52,12 +53,12 @@ func TestFixUsage(t *testing.T) {
 func TestFixOptions(t *testing.T) {
 	dir := t.TempDir()
 	var stderr bytes.Buffer
-	f := fixFlags{dir: ".", run: "^TestA$", kind: "cond", timeout: time.Minute, sites: 20, quiet: true}
+	f := fixFlags{dir: ".", run: "^TestA$", kind: "cond", timeout: time.Minute, sites: 20, effort: 30, quiet: true}
 	opts, err := f.options(&Env{Dir: dir, Stderr: &stderr}, []string{"./a"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opts.Dir != dir || opts.Kinds != nopol.KindCond || opts.Run.String() != "^TestA$" || opts.Logf != nil || opts.Patterns[0] != "./a" {
+	if opts.Dir != dir || opts.Effort != 30 || opts.Kinds != nopol.KindCond || opts.Run.String() != "^TestA$" || opts.Logf != nil || opts.Patterns[0] != "./a" {
 		t.Errorf("options %+v", opts)
 	}
 	if !opts.NoMutants || !opts.NoPurify {
