@@ -77,6 +77,18 @@
 //     often run by most passing tests, so it ranks low.
 //     SiteReport.Method says which tier found the patch.
 //
+// Steps 8 and 9, the later tiers, start a site (and a style of a site)
+// only while the repair has used less than Options.Effort times the
+// baseline's plain test run (30 by default): they are where a repair
+// that finds nothing spends its time, a site often costing dozens of runs
+// of each failing test (seven exits, each with per-evaluation values).
+// The reason of a repair that stopped there says so. Within a site, the
+// runs of one failing test that the search makes anyway (its forced
+// values) or stops at the first success of (guessed evaluation sets,
+// single evaluations) go in waves of Options.Parallel processes
+// (angelic.Problem.Parallel); the first success in the search's order is
+// taken, so the result does not depend on which process ends first.
+//
 // A candidate that fails a test which passed in the baseline is only
 // rejected once that test is known not to be flaky (checked on the
 // original code, once per repair).
