@@ -21,7 +21,7 @@ import (
 // further failures to fragments.
 func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.Force, mode collect.Mode) collect.Run {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: mode, Timeout: r.timeout(k),
-		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && !f.Whole()}
+		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && !f.Whole(), EvalLimit: r.evalLimit(k)}
 	if f.PerEval() {
 		run.Force = nil
 		if len(f.Evals) > 0 {
@@ -39,6 +39,35 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.F
 		run.Sites = []int{site.ID}
 	}
 	return run
+}
+
+// Forced runs are taken as hung past evalLimitBase evaluations of all
+// sites, plus evalLimitFactor times the most that the test, or any test
+// of its package, evaluated in its coverage run.
+const (
+	evalLimitBase   = 2_000_000
+	evalLimitFactor = 10
+)
+
+// evalLimit is the Run.EvalLimit of a forced run of test k. The hook
+// makes 25 to 50 million evaluations a second, so a loop made to spin
+// reaches it long before the run's timeout (twenty times the test's
+// duration, and 1.5s). A failing test often stops at its first failed
+// check, so the run that repairs it evaluates far more than its coverage
+// run did, about what a passing test of the package does: the bound
+// counts the heaviest coverage run of the package (counts are lower
+// bounds within a factor of two).
+func (r *repairer) evalLimit(k testKey) int64 {
+	return evalLimitBase + evalLimitFactor*2*max(evaluations(r.cover[k]), r.coverMax[k.pkg])
+}
+
+// evaluations counts the evaluations of all sites in a run.
+func evaluations(res collect.Result) int64 {
+	var n int64
+	for _, c := range res.Reached {
+		n += int64(c[0] + c[1])
+	}
+	return n
 }
 
 func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st style) (angelic.Verdict, error) {

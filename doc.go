@@ -93,12 +93,14 @@
 // rejected once that test is known not to be flaky (checked on the
 // original code, once per repair).
 //
-// Runs are bounded by time only. collect can also end a run after a
-// number of evaluations (Run.EvalLimit, Schema.EvalLimit), but a failing
-// test often stops at its first failed check, so a run that repairs it
-// evaluates far more than its coverage run did: a limit in evaluations
-// that is no stricter than the time limit saves nothing, and a stricter
-// one can reject the very run that repairs the test.
+// A forced run ends as hung once the sites were evaluated ten times as
+// often as the test, or the heaviest test of its package, did in its
+// coverage run (and two million more; collect.Run.EvalLimit): a loop made
+// to spin is caught in milliseconds instead of at the run's timeout. The
+// heaviest test counts because a failing test often stops at its first
+// failed check, so the run that repairs it evaluates far more than its
+// own coverage run did (a bound on the test alone lost two correct
+// patches of the validation split). Schema runs are bounded by time only.
 //
 // The user's files are never written: instrumented and patched files reach
 // the compiler through `go test -overlay`. Progress goes to

@@ -99,7 +99,18 @@ func (r *repairer) coverage(ctx context.Context) error {
 		return &InputError{Msg: fmt.Sprintf("checking %s: the failing tests pass when instrumented; nothing is left to repair", strings.Join(testNames(r.failing), ", "))}
 	}
 	r.failing = failing
+	r.coverMax = heaviest(r.cover)
 	return nil
+}
+
+// heaviest is, per package, the most evaluations of all sites one of the
+// coverage runs made.
+func heaviest(cover map[testKey]collect.Result) map[string]int64 {
+	out := map[string]int64{}
+	for t, res := range cover {
+		out[t.pkg] = max(out[t.pkg], evaluations(res))
+	}
+	return out
 }
 
 func reachedCount(res collect.Result) int {

@@ -77,6 +77,9 @@ type repairer struct {
 	// from a snapshot run: the same for every style of a site.
 	traced  map[siteTest]angelic.Outcome
 	guesses map[siteTest][][]int
+	// coverMax is, per package, the most evaluations of all sites that a
+	// coverage run made (see evalLimit), set with cover.
+	coverMax map[string]int64
 	// snapWarned is set once the failure of the build with snapshots
 	// was reported.
 	snapWarned bool

@@ -756,3 +756,37 @@ func logTo(b *strings.Builder) func(string, ...any) {
 		fmt.Fprintf(b, "nopol: "+format+"\n", args...)
 	}
 }
+
+// TestEvalLimit: a forced run may evaluate ten times what the test, or
+// the heaviest test of its package, evaluated in its coverage run.
+func TestEvalLimit(t *testing.T) {
+	reached := func(evals ...int) collect.Result {
+		res := collect.Result{Reached: map[int][2]int{}}
+		for i, n := range evals {
+			res.Reached[i] = [2]int{n / 2, n - n/2}
+		}
+		return res
+	}
+	failing, heavy, other := testKey{"p", "TestFails"}, testKey{"p", "TestHeavy"}, testKey{"q", "TestOther"}
+	r := &repairer{cover: map[testKey]collect.Result{
+		failing: reached(400, 600),
+		heavy:   reached(3_000_000, 2_000_000),
+		other:   reached(90_000_000),
+	}}
+	r.coverMax = heaviest(r.cover)
+	for _, tc := range []struct {
+		k    testKey
+		want int64
+	}{
+		{failing, evalLimitBase + 20*5_000_000},
+		{heavy, evalLimitBase + 20*5_000_000},
+		{other, evalLimitBase + 20*90_000_000},
+	} {
+		if got := r.evalLimit(tc.k); got != tc.want {
+			t.Errorf("%s: limit %d, want %d", tc.k.name, got, tc.want)
+		}
+	}
+	if got := evaluations(r.cover[failing]); got != 1000 {
+		t.Errorf("evaluations %d, want 1000", got)
+	}
+}
