@@ -43,6 +43,9 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
+// MarshalText renders k by name in JSON.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
 // Action is what a catch does with the error.
 type Action int
 
@@ -67,10 +70,14 @@ func (a Action) String() string {
 	return fmt.Sprintf("Action(%d)", int(a))
 }
 
+// MarshalText renders a by name in JSON.
+func (a Action) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
 // Pos is a position in a source file, as the report shows it.
 type Pos struct {
-	File      string
-	Line, Col int
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
 }
 
 // String renders p as file:line:col.
@@ -79,30 +86,48 @@ func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.
 // Pair is a try-catch pair: an error-producing call and one branch of a
 // handler its error reaches (see the package documentation).
 type Pair struct {
+	// ID numbers the pairs of an analysis; TryID their tries (the pairs
+	// of one handler chain share it); Package is the import path.
+	ID      int    `json:"id"`
+	TryID   int    `json:"try_id"`
+	Package string `json:"package"`
+	// NotInjectable says why no error can be injected for the pair (a
+	// target not in scope at the call, a call that does not return an
+	// error last); empty when one can.
+	NotInjectable string `json:"not_injectable,omitempty"`
 	// Func is the enclosing function ("Type.Method", "Func", or
 	// "Func.func1" for a function literal).
-	Func string
+	Func string `json:"func"`
 	// Try is the call that produces the error (for Recover, the defer
 	// statement; the try is the rest of the function), TryText its source.
-	Try     Pos
-	TryText string
+	Try     Pos    `json:"try"`
+	TryText string `json:"try_text"`
 	// Catch is the branch: the condition of an if, a case clause, or an
 	// else; CatchText its condition or case ("else" for an else).
-	Catch     Pos
-	CatchText string
+	Catch     Pos    `json:"catch"`
+	CatchText string `json:"catch_text"`
 	// Kind and Target say which errors the branch handles.
-	Kind   Kind
-	Target string
+	Kind   Kind   `json:"kind"`
+	Target string `json:"target,omitempty"`
 	// Var is the error variable tested (empty for Recover).
-	Var string
+	Var string `json:"var,omitempty"`
 	// Wrapped reports that the error was wrapped between the try and the
 	// catch (err = fmt.Errorf("...: %w", err)).
-	Wrapped bool
+	Wrapped bool `json:"wrapped,omitempty"`
 	// Action is what the branch does with the error.
-	Action Action
+	Action Action `json:"action"`
 	// Last reports that no branch of the same handler comes after this
 	// one: broadening it to every error changes no other branch.
-	Last bool
+	Last bool `json:"last,omitempty"`
+
+	// For instrumenting: the try's call (nil for Recover) or defer
+	// statement, where the catch branch starts, the target's expression
+	// (Is, Equal) or type (As, Type).
+	call       *ast.CallExpr
+	deferStmt  *ast.DeferStmt
+	catchAt    token.Pos
+	targetExpr ast.Expr
+	targetType types.Type
 }
 
 // Pairs returns the try-catch pairs of a type-checked file, in source
@@ -242,10 +267,12 @@ func (f *finder) pkgFunc(call *ast.CallExpr, pkg, name string) bool {
 // target. A nil v means the condition tests no error; isNilTest marks
 // err == nil, whose else is the catch.
 type test struct {
-	v         *types.Var
-	kind      Kind
-	target    string
-	isNilTest bool
+	v          *types.Var
+	kind       Kind
+	target     string
+	isNilTest  bool
+	targetExpr ast.Expr
+	targetType types.Type
 }
 
 // classify reads a branch condition.
@@ -265,25 +292,26 @@ func (f *finder) classify(cond ast.Expr) test {
 				case isNil(f.info, other):
 					return test{v: v, kind: CatchAll, isNilTest: true}
 				case c.Op == token.EQL:
-					return test{v: v, kind: Equal, target: f.text(other)}
+					return test{v: v, kind: Equal, target: f.text(other), targetExpr: other}
 				}
 			}
 		}
 	case *ast.CallExpr:
 		if len(c.Args) == 2 && f.pkgFunc(c, "errors", "Is") {
 			if v := f.errVar(c.Args[0]); v != nil {
-				return test{v: v, kind: Is, target: f.text(c.Args[1])}
+				return test{v: v, kind: Is, target: f.text(c.Args[1]), targetExpr: c.Args[1]}
 			}
 		}
 		if len(c.Args) == 2 && f.pkgFunc(c, "errors", "As") {
 			if v := f.errVar(c.Args[0]); v != nil {
-				target := f.text(c.Args[1])
+				t := test{v: v, kind: As, target: f.text(c.Args[1])}
 				if tv, ok := f.info.Types[c.Args[1]]; ok {
 					if p, ok := tv.Type.(*types.Pointer); ok {
-						target = types.TypeString(p.Elem(), qualifier(v.Pkg()))
+						t.target = types.TypeString(p.Elem(), qualifier(v.Pkg()))
+						t.targetType = p.Elem()
 					}
 				}
-				return test{v: v, kind: As, target: target}
+				return t
 			}
 		}
 	}
@@ -311,6 +339,7 @@ func (f *finder) ifChain(head *ast.IfStmt, before []ast.Stmt) {
 		body *ast.BlockStmt
 		init ast.Stmt
 	}
+	// The catch of a link starts inside its body's braces.
 	var links []link
 	for s := head; s != nil; {
 		t := f.classify(s.Cond)
@@ -346,7 +375,7 @@ func (f *finder) ifChain(head *ast.IfStmt, before []ast.Stmt) {
 				last = false
 			}
 		}
-		f.add(call, wrapped, l.pos, l.text, l.t, l.body.List, last)
+		f.add(call, wrapped, l.pos, l.text, l.t, l.body.List, l.body.Lbrace+1, last)
 	}
 }
 
@@ -382,9 +411,9 @@ func (f *finder) switchStmt(s *ast.SwitchStmt, before []ast.Stmt) {
 			case len(cc.List) == 1 && isNil(f.info, cc.List[0]):
 				continue
 			default:
-				t.target = f.exprs(cc.List)
+				t.target, t.targetExpr = f.exprs(cc.List), cc.List[0]
 			}
-			f.add(call, wrapped, cc, caseText(f, cc), t, cc.Body, i == len(clauses)-1)
+			f.add(call, wrapped, cc, caseText(f, cc), t, cc.Body, cc.Colon+1, i == len(clauses)-1)
 		}
 		return
 	}
@@ -400,7 +429,7 @@ func (f *finder) switchStmt(s *ast.SwitchStmt, before []ast.Stmt) {
 		if call == nil {
 			continue
 		}
-		f.add(call, wrapped, cc, caseText(f, cc), t, cc.Body, i == len(clauses)-1)
+		f.add(call, wrapped, cc, caseText(f, cc), t, cc.Body, cc.Colon+1, i == len(clauses)-1)
 	}
 }
 
@@ -447,8 +476,11 @@ func (f *finder) typeSwitch(s *ast.TypeSwitchStmt, before []ast.Stmt) {
 			continue
 		default:
 			t.target = f.exprs(cc.List)
+			if tv, ok := f.info.Types[cc.List[0]]; ok {
+				t.targetType = tv.Type
+			}
 		}
-		f.add(call, wrapped, cc, caseText(f, cc), t, cc.Body, i == len(clauses)-1)
+		f.add(call, wrapped, cc, caseText(f, cc), t, cc.Body, cc.Colon+1, i == len(clauses)-1)
 	}
 }
 
@@ -648,13 +680,14 @@ func (f *finder) deferStmt(s *ast.DeferStmt) {
 		return
 	}
 	f.pairs = append(f.pairs, Pair{Func: f.fn, Try: f.pos(s), TryText: f.text(s), Catch: f.pos(rec), CatchText: f.text(rec),
-		Kind: Recover, Action: action, Last: true})
+		Kind: Recover, Action: action, Last: true, deferStmt: s})
 }
 
 // add records a pair.
-func (f *finder) add(call *ast.CallExpr, wrapped bool, catch ast.Node, catchText string, t test, body []ast.Stmt, last bool) {
+func (f *finder) add(call *ast.CallExpr, wrapped bool, catch ast.Node, catchText string, t test, body []ast.Stmt, catchAt token.Pos, last bool) {
 	f.pairs = append(f.pairs, Pair{Func: f.fn, Try: f.pos(call), TryText: f.text(call), Catch: f.pos(catch), CatchText: catchText,
-		Kind: t.kind, Target: t.target, Var: t.v.Name(), Wrapped: wrapped, Action: f.action(t.v, body), Last: last})
+		Kind: t.kind, Target: t.target, Var: t.v.Name(), Wrapped: wrapped, Action: f.action(t.v, body), Last: last,
+		call: call, catchAt: catchAt, targetExpr: t.targetExpr, targetType: t.targetType})
 }
 
 func (f *finder) pos(n ast.Node) Pos {

@@ -24,7 +24,8 @@ func check(t *testing.T, src string) []Pair {
 	if err != nil {
 		t.Fatal(err)
 	}
-	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
+		Implicits: map[ast.Node]types.Object{}, Scopes: map[ast.Node]*types.Scope{}}
 	conf := types.Config{Importer: std}
 	if _, err := conf.Check("p", fset, []*ast.File{file}, info); err != nil {
 		t.Fatal(err)

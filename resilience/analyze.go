@@ -1,0 +1,434 @@
+package resilience
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/nopol-go/nopol/internal/gotest"
+)
+
+// Options configure an analysis.
+type Options struct {
+	// Dir is the directory of the module (or a directory in it);
+	// Patterns the packages analysed ("./..." when empty).
+	Dir      string
+	Patterns []string
+	// Timeout bounds the whole analysis; 0 means 10 minutes.
+	Timeout time.Duration
+	// Logf receives progress, one line per step; nil is silent.
+	Logf func(format string, args ...any)
+	// Runner runs the go command and the test binaries; nil is
+	// gotest.Default.
+	Runner *gotest.Runner
+}
+
+// Usage is how a test that passes in the plain run used a pair (the
+// thesis' colours).
+type Usage string
+
+const (
+	// Pink: the try returned no error.
+	Pink Usage = "pink"
+	// White: the try returned an error and this catch ran.
+	White Usage = "white"
+	// Blue: the try returned an error and another branch ran.
+	Blue Usage = "blue"
+)
+
+// Class is the verdict on a pair.
+type Class string
+
+const (
+	// SourceIndependent: at least one test ran the catch on an error of
+	// its own (white), and every such test still passes when the error is
+	// injected at the try instead.
+	SourceIndependent Class = "source-independent"
+	// SourceDependent: a test that ran the catch on an error of its own
+	// fails when the error is injected at the try: the catch handles the
+	// errors the tests happen to raise, not any error of the try.
+	SourceDependent Class = "source-dependent"
+	// Unknown: no test ran the catch on an error of its own.
+	Unknown Class = "unknown"
+	// NotExecuted: no passing test ran the try.
+	NotExecuted Class = "not executed"
+	// NotInjectable: no error can be injected (Pair.NotInjectable).
+	NotInjectable Class = "not injectable"
+)
+
+// TestOutcome is one test that ran a pair's try: its usage in the plain
+// run and whether it passed with an error injected at the try.
+type TestOutcome struct {
+	Test  string `json:"test"`
+	Usage Usage  `json:"usage"`
+	// Passed reports the injected run passed; Caught that this pair's
+	// catch ran in it; Failure is its first failure line.
+	Passed  bool   `json:"passed"`
+	Caught  bool   `json:"caught"`
+	Failure string `json:"failure,omitempty"`
+}
+
+// PairResult is the analysis of one pair.
+type PairResult struct {
+	Pair
+	Class Class `json:"class"`
+	// PurelyResilient is "yes" when every test that ran the try passes
+	// with the error injected, "no" when one fails, "" when unknown.
+	PurelyResilient string        `json:"purely_resilient,omitempty"`
+	Tests           []TestOutcome `json:"tests,omitempty"`
+}
+
+// Report is the outcome of an analysis.
+type Report struct {
+	Pairs []PairResult `json:"pairs"`
+	// Runs counts the test processes: one plain run per package, then one
+	// per pair and test that ran its try.
+	Runs int `json:"runs"`
+	// Skipped names the packages not analysed, with why.
+	Skipped []string      `json:"skipped,omitempty"`
+	Time    time.Duration `json:"time_ns"`
+}
+
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+	packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule | packages.NeedForTest
+
+// Analyze finds the try-catch pairs of the packages, runs their tests once
+// to see how each pair is used, then once per pair and test that ran its
+// try with an error injected there, and classifies each pair. The
+// user's files are never written: the instrumented files reach the
+// compiler through an overlay in a temp dir, removed before it returns.
+func Analyze(ctx context.Context, opts Options) (*Report, error) {
+	start := time.Now()
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Minute
+	}
+	if len(opts.Patterns) == 0 {
+		opts.Patterns = []string{"./..."}
+	}
+	if opts.Runner == nil {
+		opts.Runner = gotest.Default
+	}
+	logf := opts.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	cfg := &packages.Config{Context: ctx, Mode: loadMode, Dir: opts.Dir, Tests: true}
+	pkgs, err := packages.Load(cfg, opts.Patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", strings.Join(opts.Patterns, " "), err)
+	}
+	var errs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+	})
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("loading %s: the packages do not compile; fix these errors first:\n%s", strings.Join(opts.Patterns, " "), strings.Join(errs[:min(len(errs), 10)], "\n"))
+	}
+	tmp, err := gotest.TempDir("nopol-resilience-")
+	if err != nil {
+		return nil, fmt.Errorf("making a temp dir: %w; set TMPDIR to a writable directory", err)
+	}
+	defer os.RemoveAll(tmp)
+	rep := &Report{}
+	nextPair, nextTry := 0, 0
+	for _, path := range packagePaths(pkgs) {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		a := &pkgAnalysis{opts: opts, logf: logf, path: path, tmp: filepath.Join(tmp, strconv.Itoa(len(rep.Pairs))+"_"+strconv.Itoa(nextTry)), rep: rep}
+		if err := os.MkdirAll(a.tmp, 0o755); err != nil {
+			return rep, err
+		}
+		if err := a.run(ctx, pkgs, &nextPair, &nextTry); err != nil {
+			if ctx.Err() != nil {
+				return rep, fmt.Errorf("the analysis timed out or was interrupted (raise -timeout): %w", ctx.Err())
+			}
+			return rep, err
+		}
+	}
+	rep.Time = time.Since(start)
+	return rep, nil
+}
+
+// packagePaths are the import paths of the packages loaded with their
+// tests (a test binary exists for them), in order.
+func packagePaths(pkgs []*packages.Package) []string {
+	var out []string
+	for _, p := range pkgs {
+		if p.ForTest != "" && !slices.Contains(out, p.ForTest) {
+			out = append(out, p.ForTest)
+		}
+	}
+	return out
+}
+
+// pkgAnalysis is the analysis of one package.
+type pkgAnalysis struct {
+	opts Options
+	logf func(string, ...any)
+	path string
+	tmp  string
+	rep  *Report
+}
+
+func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPair, nextTry *int) error {
+	var src, internal, external *packages.Package
+	for _, p := range pkgs {
+		switch {
+		case p.PkgPath == a.path && p.ForTest == a.path:
+			internal = p
+		case p.PkgPath == a.path && p.ForTest == "":
+			src = p
+		case p.PkgPath == a.path+"_test" && p.ForTest == a.path:
+			external = p
+		}
+	}
+	if internal != nil {
+		src = internal // its files are the package's and its in-package tests
+	}
+	if src == nil {
+		return nil
+	}
+	if !goVersionOK(src) {
+		a.rep.Skipped = append(a.rep.Skipped, a.path+": its Go version is before 1.18 (the hook is generic)")
+		return nil
+	}
+	overlay := map[string]string{}
+	var pairs []Pair
+	for i, f := range src.Syntax {
+		name := src.CompiledGoFiles[i]
+		if !strings.HasSuffix(name, ".go") || filepath.Dir(name) != filepath.Dir(src.GoFiles[0]) {
+			continue // cgo-generated
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		var out []byte
+		if strings.HasSuffix(name, "_test.go") {
+			out = markTests(src.Fset, f, data, "")
+		} else {
+			var ps []Pair
+			ps, out = instrumentFile(src.Fset, f, data, src.TypesInfo, a.path, nextPair, nextTry)
+			pairs = append(pairs, ps...)
+		}
+		if out != nil {
+			tmpName, err := writeOverlayFile(a.tmp, name, out, len(overlay))
+			if err != nil {
+				return err
+			}
+			overlay[name] = tmpName
+		}
+	}
+	if external != nil {
+		for i, f := range external.Syntax {
+			name := external.CompiledGoFiles[i]
+			qual, ok := importNames(f, external.TypesInfo)[a.path]
+			if !ok || !strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			if out := markTests(external.Fset, f, data, qual+"."); out != nil {
+				tmpName, err := writeOverlayFile(a.tmp, name, out, len(overlay))
+				if err != nil {
+					return err
+				}
+				overlay[name] = tmpName
+			}
+		}
+	}
+	injectable := 0
+	for _, p := range pairs {
+		if p.NotInjectable == "" {
+			injectable++
+		}
+	}
+	a.logf("%s: %d pairs, %d injectable", a.path, len(pairs), injectable)
+	if injectable == 0 {
+		for _, p := range pairs {
+			a.rep.Pairs = append(a.rep.Pairs, PairResult{Pair: p, Class: classOf(p, nil)})
+		}
+		return nil
+	}
+	dir := filepath.Dir(src.GoFiles[0])
+	hook, err := writeOverlayFile(a.tmp, hookFileName, hookFile(src.Name), len(overlay))
+	if err != nil {
+		return err
+	}
+	overlay[filepath.Join(dir, hookFileName)] = hook
+	ov, err := json.Marshal(map[string]any{"Replace": overlay})
+	if err != nil {
+		return err
+	}
+	ovPath := filepath.Join(a.tmp, "overlay.json")
+	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
+		return err
+	}
+	bin := filepath.Join(a.tmp, "pkg.test")
+	if err := a.opts.Runner.BuildTest(ctx, dir, a.path, ovPath, bin); err != nil {
+		return fmt.Errorf("instrumenting %s: %w (a nopol bug: please report it)", a.path, err)
+	}
+	plain, err := a.runTests(ctx, bin, dir, "", nil, a.opts.Timeout)
+	if err != nil {
+		return err
+	}
+	for _, p := range pairs {
+		var tests []TestOutcome
+		if p.NotInjectable == "" {
+			for _, t := range plain.order {
+				u, ok := usage(p, plain.events[t])
+				if !ok || !plain.passed[t] {
+					continue
+				}
+				a.logf("%s: pair %d (%s:%d %s), %s", a.path, p.ID, filepath.Base(p.Catch.File), p.Catch.Line, p.Kind, t)
+				env := []string{"NOPOL_RES_TRY=" + strconv.Itoa(p.TryID), "NOPOL_RES_PAIR=" + strconv.Itoa(p.ID)}
+				inj, err := a.runTests(ctx, bin, dir, t, env, runTimeout(plain.elapsed[t]))
+				if err != nil {
+					return err
+				}
+				tests = append(tests, TestOutcome{Test: t, Usage: u, Passed: inj.passed[t] && !inj.timedOut,
+					Caught: slices.Contains(inj.events[t], "catch "+strconv.Itoa(p.ID)), Failure: inj.failure})
+			}
+		}
+		r := PairResult{Pair: p, Class: classOf(p, tests), Tests: tests}
+		r.PurelyResilient = pureOf(tests)
+		a.rep.Pairs = append(a.rep.Pairs, r)
+	}
+	return nil
+}
+
+// runTimeout bounds an injected run of a test that took d in the plain
+// run.
+func runTimeout(d time.Duration) time.Duration {
+	return min(20*d+5*time.Second, 2*time.Minute)
+}
+
+// testRun is what one run of the test binary showed.
+type testRun struct {
+	order    []string // top-level tests, in order
+	events   map[string][]string
+	passed   map[string]bool
+	elapsed  map[string]time.Duration
+	timedOut bool
+	failure  string // the first line of a failure message
+}
+
+var failureLine = regexp.MustCompile(`^\s+\S+\.go:\d+: `)
+
+// runTests runs the binary (the tests matching only, when set) verbosely
+// and reads the tests, their results and the hook's events.
+func (a *pkgAnalysis) runTests(ctx context.Context, bin, dir, only string, env []string, timeout time.Duration) (*testRun, error) {
+	args := []string{"-test.v", "-test.count=1"}
+	if only != "" {
+		args = append(args, "-test.run", "^"+regexp.QuoteMeta(only)+"$")
+	}
+	out, err := a.opts.Runner.Run(ctx, &gotest.Invocation{Path: bin, Args: args, Dir: dir, Env: env, Timeout: timeout})
+	a.rep.Runs++
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	r := &testRun{events: map[string][]string{}, passed: map[string]bool{}, elapsed: map[string]time.Duration{}, timedOut: out.TimedOut}
+	current := ""
+	for line := range strings.Lines(string(out.Stdout)) {
+		line = strings.TrimRight(line, "\n")
+		if ev, ok := strings.CutPrefix(line, "nopol-res "); ok {
+			if current != "" && !slices.Contains(r.events[current], ev) {
+				r.events[current] = append(r.events[current], ev)
+			}
+			continue
+		}
+		if r.failure == "" && failureLine.MatchString(line) {
+			r.failure = strings.TrimSpace(line)
+		}
+		fr, ok := gotest.ParseFraming(line)
+		if !ok {
+			continue
+		}
+		top, _, _ := strings.Cut(fr.Test, "/")
+		switch {
+		case fr.Verb == "RUN" || fr.Verb == "CONT" || fr.Verb == "NAME":
+			current = top
+			if !slices.Contains(r.order, top) {
+				r.order = append(r.order, top)
+			}
+		case fr.Result() && !fr.Indented && !strings.Contains(fr.Test, "/"):
+			r.passed[fr.Test] = fr.Verb == "PASS"
+			if d, err := time.ParseDuration(strings.Trim(fr.Elapsed, "()")); err == nil {
+				r.elapsed[fr.Test] = d
+			}
+		}
+	}
+	return r, nil
+}
+
+// usage is how a test used p in the plain run, from its events; ok is
+// false when it did not run p's try.
+func usage(p Pair, events []string) (Usage, bool) {
+	try := "try " + strconv.Itoa(p.TryID)
+	errored := slices.Contains(events, try+" 1")
+	clean := slices.Contains(events, try+" 0")
+	switch {
+	case errored && slices.Contains(events, "catch "+strconv.Itoa(p.ID)):
+		return White, true
+	case errored:
+		return Blue, true
+	case clean:
+		return Pink, true
+	}
+	return "", false
+}
+
+// classOf classifies a pair from the injected runs of the tests that ran
+// its try.
+func classOf(p Pair, tests []TestOutcome) Class {
+	switch {
+	case p.NotInjectable != "":
+		return NotInjectable
+	case len(tests) == 0:
+		return NotExecuted
+	}
+	white := false
+	for _, t := range tests {
+		if t.Usage != White {
+			continue
+		}
+		white = true
+		if !t.Passed {
+			return SourceDependent
+		}
+	}
+	if white {
+		return SourceIndependent
+	}
+	return Unknown
+}
+
+// pureOf says whether every test that ran the try passes with the error
+// injected ("yes"), one fails ("no"), or none ran it ("").
+func pureOf(tests []TestOutcome) string {
+	if len(tests) == 0 {
+		return ""
+	}
+	for _, t := range tests {
+		if !t.Passed {
+			return "no"
+		}
+	}
+	return "yes"
+}

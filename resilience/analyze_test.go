@@ -1,0 +1,80 @@
+package resilience
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// TestAnalyze runs the analysis on a module whose pairs are used in
+// each way, and checks the verdicts, the runs made (one plain run, then
+// one per pair and test that ran its try) and that the tree is unchanged.
+func TestAnalyze(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	ar, err := txtar.ParseFile("testdata/handlers.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var want string
+	before := map[string]string{}
+	for _, f := range ar.Files {
+		if f.Name == "want" {
+			want = string(f.Data)
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before[f.Name] = string(f.Data)
+	}
+	rep, err := Analyze(context.Background(), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, p := range rep.Pairs {
+		fmt.Fprintf(&got, "%s:%d %s %s %s: %s, purely resilient %s", filepath.Base(p.Catch.File), p.Catch.Line, p.CatchText, p.Kind, p.Action, p.Class, p.PurelyResilient)
+		for i, o := range p.Tests {
+			sep := ", "
+			if i == 0 {
+				sep = "; "
+			}
+			verdict := "failed"
+			if o.Passed {
+				verdict = "passed"
+			}
+			fmt.Fprintf(&got, "%s%s %s %s", sep, o.Test, o.Usage, verdict)
+		}
+		got.WriteString("\n")
+	}
+	fmt.Fprintf(&got, "runs %d\n", rep.Runs)
+	if got.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got.String(), want)
+	}
+	// Invariants: the classes partition the executed pairs; the runs are
+	// one plain run and one per pair and test.
+	runs := 1
+	for _, p := range rep.Pairs {
+		runs += len(p.Tests)
+	}
+	if runs != rep.Runs {
+		t.Errorf("%d runs, want 1 + %d", rep.Runs, runs-1)
+	}
+	for name, data := range before {
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); string(b) != data {
+			t.Errorf("%s was written", name)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != len(before) {
+		t.Errorf("%d files in the module, want %d", len(entries), len(before))
+	}
+}

@@ -1,0 +1,158 @@
+// Package hookrt is the runtime of the resilience analysis: the generator
+// renames its package and adds it, through the overlay, to every package
+// whose try-catch pairs are instrumented. Its exported names start with
+// NopolRes so that they do not clash with the package's own, and are
+// exported so that an external test package can call NopolResBegin.
+//
+// The protocol with the driver: NOPOL_RES_TRY and NOPOL_RES_PAIR select
+// the try where an error is injected and the pair it is made for (none
+// when unset). Events go to stdout as lines "nopol-res <event>", each once
+// per top-level test (NopolResBegin starts a test): "try <id> <0|1>" when
+// a try returns (1: with an error), "catch <pair>" when a catch branch
+// starts, "inject <pair>" when an error is injected.
+package hookrt
+
+import (
+	nopolreserrors "errors"
+	nopolresos "os"
+	nopolresstrconv "strconv"
+	nopolressync "sync"
+)
+
+var (
+	nopolResOnce nopolressync.Once
+	nopolResTry  = -1 // the try to inject at
+	nopolResPair = -1 // the pair the error is made for
+	nopolResMu   nopolressync.Mutex
+	// nopolResSeen holds, per event, the test (nopolResGen) it was
+	// printed in.
+	nopolResSeen = map[string]int{}
+	nopolResGen  int
+)
+
+func nopolResInit() {
+	nopolResOnce.Do(func() {
+		if v, err := nopolresstrconv.Atoi(nopolresos.Getenv("NOPOL_RES_TRY")); err == nil {
+			nopolResTry = v
+		}
+		if v, err := nopolresstrconv.Atoi(nopolresos.Getenv("NOPOL_RES_PAIR")); err == nil {
+			nopolResPair = v
+		}
+	})
+}
+
+// NopolResBegin starts a top-level test: every event is printed again.
+func NopolResBegin() {
+	nopolResMu.Lock()
+	nopolResGen++
+	nopolResMu.Unlock()
+}
+
+// nopolResEvent prints ev once per test.
+func nopolResEvent(ev string) {
+	nopolResMu.Lock()
+	if g, ok := nopolResSeen[ev]; ok && g == nopolResGen {
+		nopolResMu.Unlock()
+		return
+	}
+	nopolResSeen[ev] = nopolResGen
+	nopolResMu.Unlock()
+	nopolresos.Stdout.WriteString("nopol-res " + ev + "\n")
+}
+
+// nopolResInjected is the error the catch of the selected pair handles:
+// what errFor returns for it, or a fresh error; ok is false when nothing is
+// injected at try.
+func nopolResInjected(try int, errFor func(pair int) error) (err error, ok bool) {
+	nopolResInit()
+	if try != nopolResTry || nopolResPair < 0 {
+		return nil, false
+	}
+	nopolResEvent("inject " + nopolresstrconv.Itoa(nopolResPair))
+	if errFor != nil {
+		if e := errFor(nopolResPair); e != nil {
+			return e, true
+		}
+	}
+	return NopolResError(), true
+}
+
+// NopolResError is a fresh error, as a catch-all handles.
+func NopolResError() error { return nopolreserrors.New("nopol: injected error") }
+
+// nopolResReturned records that try returned, with an error or not.
+func nopolResReturned(try int, err error) {
+	ev := "try " + nopolresstrconv.Itoa(try)
+	if err != nil {
+		ev += " 1"
+	} else {
+		ev += " 0"
+	}
+	nopolResEvent(ev)
+}
+
+// NopolResCatch records that the catch branch of pair starts.
+func NopolResCatch(pair int) {
+	nopolResEvent("catch " + nopolresstrconv.Itoa(pair))
+}
+
+// NopolResPanic panics at the start of the try of a Recover pair when
+// that pair is selected.
+func NopolResPanic(try int) {
+	nopolResInit()
+	if try == nopolResTry && nopolResPair >= 0 {
+		nopolResEvent("inject " + nopolresstrconv.Itoa(nopolResPair))
+		panic(NopolResError())
+	}
+	nopolResEvent("try " + nopolresstrconv.Itoa(try) + " 0")
+}
+
+// NopolResInj1 wraps a try returning an error: NopolResInj1(call)(id, errFor).
+func NopolResInj1(err error) func(int, func(int) error) error {
+	return func(try int, errFor func(int) error) error {
+		if e, ok := nopolResInjected(try, errFor); ok {
+			return e
+		}
+		nopolResReturned(try, err)
+		return err
+	}
+}
+
+// NopolResInj2 wraps a try returning a value and an error.
+func NopolResInj2[A any](a A, err error) func(int, func(int) error) (A, error) {
+	return func(try int, errFor func(int) error) (A, error) {
+		if e, ok := nopolResInjected(try, errFor); ok {
+			var za A
+			return za, e
+		}
+		nopolResReturned(try, err)
+		return a, err
+	}
+}
+
+// NopolResInj3 wraps a try returning two values and an error.
+func NopolResInj3[A, B any](a A, b B, err error) func(int, func(int) error) (A, B, error) {
+	return func(try int, errFor func(int) error) (A, B, error) {
+		if e, ok := nopolResInjected(try, errFor); ok {
+			var za A
+			var zb B
+			return za, zb, e
+		}
+		nopolResReturned(try, err)
+		return a, b, err
+	}
+}
+
+// NopolResInj4 wraps a try returning three values and an error.
+func NopolResInj4[A, B, C any](a A, b B, c C, err error) func(int, func(int) error) (A, B, C, error) {
+	return func(try int, errFor func(int) error) (A, B, C, error) {
+		if e, ok := nopolResInjected(try, errFor); ok {
+			var za A
+			var zb B
+			var zc C
+			return za, zb, zc, e
+		}
+		nopolResReturned(try, err)
+		return a, b, c, err
+	}
+}
