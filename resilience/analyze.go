@@ -135,7 +135,7 @@ func Analyze(ctx context.Context, opts Options) (*Report, error) {
 		}
 	})
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("loading %s: the packages do not compile; fix these errors first:\n%s", strings.Join(opts.Patterns, " "), strings.Join(errs[:min(len(errs), 10)], "\n"))
+		return nil, &InputError{Msg: fmt.Sprintf("loading %s: the packages do not compile; fix these errors first:\n%s", strings.Join(opts.Patterns, " "), strings.Join(errs[:min(len(errs), 10)], "\n"))}
 	}
 	tmp, err := gotest.TempDir("nopol-resilience-")
 	if err != nil {

@@ -1,0 +1,115 @@
+package resilience
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"text/tabwriter"
+)
+
+// InputError reports packages that cannot be analysed as given (they do
+// not compile, a bad pattern): the message says what to fix.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+// PackageSummary counts the pairs of one package as the thesis' Table 3.1
+// does.
+type PackageSummary struct {
+	Package string `json:"package"`
+	// Pairs found; Executed those whose try a passing test ran, with an
+	// error injected.
+	Pairs    int `json:"pairs"`
+	Executed int `json:"executed"`
+	// Of the executed pairs.
+	PurelyResilient   int `json:"purely_resilient"`
+	SourceIndependent int `json:"source_independent"`
+	SourceDependent   int `json:"source_dependent"`
+	Unknown           int `json:"unknown"`
+	// Propagating counts the executed pairs whose catch returns or panics
+	// with the error (Java's implicit propagation has no handler).
+	Propagating int `json:"propagating"`
+	// NotInjectable counts the pairs where no error could be injected.
+	NotInjectable int `json:"not_injectable"`
+}
+
+// Summaries counts the pairs per package, in the order of the report.
+func (r *Report) Summaries() []PackageSummary {
+	var out []PackageSummary
+	index := map[string]int{}
+	for _, p := range r.Pairs {
+		i, ok := index[p.Package]
+		if !ok {
+			i = len(out)
+			index[p.Package] = i
+			out = append(out, PackageSummary{Package: p.Package})
+		}
+		s := &out[i]
+		s.Pairs++
+		switch p.Class {
+		case NotInjectable:
+			s.NotInjectable++
+			continue
+		case NotExecuted:
+			continue
+		case SourceIndependent:
+			s.SourceIndependent++
+		case SourceDependent:
+			s.SourceDependent++
+		case Unknown:
+			s.Unknown++
+		}
+		s.Executed++
+		if p.PurelyResilient == "yes" {
+			s.PurelyResilient++
+		}
+		if p.Action != Recovers {
+			s.Propagating++
+		}
+	}
+	return out
+}
+
+// WriteText writes the table of the packages and, per pair, the test
+// that makes it source-dependent or not purely resilient.
+func (r *Report) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "package\tpairs\texecuted\tpurely resilient\tsource-independent\tsource-dependent\tunknown\tpropagating\tnot injectable")
+	var total PackageSummary
+	for _, s := range r.Summaries() {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", s.Package, s.Pairs, s.Executed, s.PurelyResilient, s.SourceIndependent, s.SourceDependent, s.Unknown, s.Propagating, s.NotInjectable)
+		total.Pairs += s.Pairs
+		total.Executed += s.Executed
+		total.PurelyResilient += s.PurelyResilient
+		total.SourceIndependent += s.SourceIndependent
+		total.SourceDependent += s.SourceDependent
+		total.Unknown += s.Unknown
+		total.Propagating += s.Propagating
+		total.NotInjectable += s.NotInjectable
+	}
+	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", total.Pairs, total.Executed, total.PurelyResilient, total.SourceIndependent, total.SourceDependent, total.Unknown, total.Propagating, total.NotInjectable)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%d test runs in %s\n", r.Runs, r.Time.Round(100_000_000))
+	for _, s := range r.Skipped {
+		fmt.Fprintf(w, "skipped %s\n", s)
+	}
+	for _, p := range r.Pairs {
+		if p.Class != SourceDependent && p.PurelyResilient != "no" {
+			continue
+		}
+		for _, t := range p.Tests {
+			if t.Passed || (p.Class == SourceDependent && t.Usage != White) {
+				continue
+			}
+			fmt.Fprintf(w, "\n%s:%d %s (%s `%s`, try `%s`): %s fails with the error injected (%s usage)", filepath.Base(p.Catch.File), p.Catch.Line, p.Func, p.Kind, p.CatchText, p.TryText, t.Test, t.Usage)
+			if t.Failure != "" {
+				fmt.Fprintf(w, ": %s", t.Failure)
+			}
+			fmt.Fprintln(w)
+			break
+		}
+	}
+	return nil
+}
