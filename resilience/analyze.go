@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -85,14 +86,18 @@ type PairResult struct {
 	// with the error injected, "no" when one fails, "" when unknown.
 	PurelyResilient string        `json:"purely_resilient,omitempty"`
 	Tests           []TestOutcome `json:"tests,omitempty"`
+	// Stretch is the broadened catch offered, for a stretchable pair.
+	Stretch *Stretch `json:"stretch,omitempty"`
 }
 
 // Report is the outcome of an analysis.
 type Report struct {
 	Pairs []PairResult `json:"pairs"`
 	// Runs counts the test processes: one plain run per package, then one
-	// per pair and test that ran its try.
-	Runs int `json:"runs"`
+	// per pair and test that ran its try. StretchRuns counts the suite
+	// runs of the broadened catches.
+	Runs        int `json:"runs"`
+	StretchRuns int `json:"stretch_runs"`
 	// Skipped names the packages not analysed, with why.
 	Skipped []string      `json:"skipped,omitempty"`
 	Time    time.Duration `json:"time_ns"`
@@ -182,6 +187,9 @@ type pkgAnalysis struct {
 	path string
 	tmp  string
 	rep  *Report
+	// root is the module's directory, fset the package's file set.
+	root string
+	fset *token.FileSet
 }
 
 func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPair, nextTry *int) error {
@@ -201,6 +209,11 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 	}
 	if src == nil {
 		return nil
+	}
+	a.fset = src.Fset
+	a.root = filepath.Dir(src.GoFiles[0])
+	if src.Module != nil {
+		a.root = src.Module.Dir
 	}
 	if !goVersionOK(src) {
 		a.rep.Skipped = append(a.rep.Skipped, a.path+": its Go version is before 1.18 (the hook is generic)")
@@ -288,6 +301,7 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 	if err != nil {
 		return err
 	}
+	var results []PairResult
 	for _, p := range pairs {
 		var tests []TestOutcome
 		if p.NotInjectable == "" {
@@ -308,8 +322,12 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 		}
 		r := PairResult{Pair: p, Class: classOf(p, tests), Tests: tests}
 		r.PurelyResilient = pureOf(tests)
-		a.rep.Pairs = append(a.rep.Pairs, r)
+		results = append(results, r)
 	}
+	if err := a.stretch(ctx, dir, results); err != nil {
+		return err
+	}
+	a.rep.Pairs = append(a.rep.Pairs, results...)
 	return nil
 }
 

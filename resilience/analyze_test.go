@@ -53,9 +53,12 @@ func TestAnalyze(t *testing.T) {
 			}
 			fmt.Fprintf(&got, "%s%s %s %s", sep, o.Test, o.Usage, verdict)
 		}
+		if st := p.Stretch; st != nil {
+			fmt.Fprintf(&got, "; stretched to %s: passed %v, failed %v", st.Condition, st.Passed, st.Failed)
+		}
 		got.WriteString("\n")
 	}
-	fmt.Fprintf(&got, "runs %d\n", rep.Runs)
+	fmt.Fprintf(&got, "runs %d, stretch runs %d\n", rep.Runs, rep.StretchRuns)
 	if got.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got.String(), want)
 	}

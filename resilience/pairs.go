@@ -125,6 +125,7 @@ type Pair struct {
 	// (Is, Equal) or type (As, Type).
 	call       *ast.CallExpr
 	deferStmt  *ast.DeferStmt
+	cond       ast.Expr // the if condition of the catch, when it is one
 	catchAt    token.Pos
 	targetExpr ast.Expr
 	targetType types.Type
@@ -376,6 +377,9 @@ func (f *finder) ifChain(head *ast.IfStmt, before []ast.Stmt) {
 			}
 		}
 		f.add(call, wrapped, l.pos, l.text, l.t, l.body.List, l.body.Lbrace+1, last)
+		if cond, ok := l.pos.(ast.Expr); ok {
+			f.pairs[len(f.pairs)-1].cond = cond
+		}
 	}
 }
 

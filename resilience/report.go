@@ -31,6 +31,11 @@ type PackageSummary struct {
 	Propagating int `json:"propagating"`
 	// NotInjectable counts the pairs where no error could be injected.
 	NotInjectable int `json:"not_injectable"`
+	// Stretchable counts the source-independent pairs whose catch could
+	// be broadened (see Stretch), Stretched those whose broadened catch
+	// keeps the package's tests passing.
+	Stretchable int `json:"stretchable"`
+	Stretched   int `json:"stretched"`
 }
 
 // Summaries counts the pairs per package, in the order of the report.
@@ -66,6 +71,12 @@ func (r *Report) Summaries() []PackageSummary {
 		if p.Action != Recovers {
 			s.Propagating++
 		}
+		if p.Stretch != nil {
+			s.Stretchable++
+			if p.Stretch.Passed {
+				s.Stretched++
+			}
+		}
 	}
 	return out
 }
@@ -74,10 +85,10 @@ func (r *Report) Summaries() []PackageSummary {
 // that makes it source-dependent or not purely resilient.
 func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "package\tpairs\texecuted\tpurely resilient\tsource-independent\tsource-dependent\tunknown\tpropagating\tnot injectable")
+	fmt.Fprintln(tw, "package\tpairs\texecuted\tpurely resilient\tsource-independent\tsource-dependent\tunknown\tpropagating\tnot injectable\tstretchable (suite passes)")
 	var total PackageSummary
 	for _, s := range r.Summaries() {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", s.Package, s.Pairs, s.Executed, s.PurelyResilient, s.SourceIndependent, s.SourceDependent, s.Unknown, s.Propagating, s.NotInjectable)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d (%d)\n", s.Package, s.Pairs, s.Executed, s.PurelyResilient, s.SourceIndependent, s.SourceDependent, s.Unknown, s.Propagating, s.NotInjectable, s.Stretchable, s.Stretched)
 		total.Pairs += s.Pairs
 		total.Executed += s.Executed
 		total.PurelyResilient += s.PurelyResilient
@@ -86,14 +97,21 @@ func (r *Report) WriteText(w io.Writer) error {
 		total.Unknown += s.Unknown
 		total.Propagating += s.Propagating
 		total.NotInjectable += s.NotInjectable
+		total.Stretchable += s.Stretchable
+		total.Stretched += s.Stretched
 	}
-	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", total.Pairs, total.Executed, total.PurelyResilient, total.SourceIndependent, total.SourceDependent, total.Unknown, total.Propagating, total.NotInjectable)
+	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d (%d)\n", total.Pairs, total.Executed, total.PurelyResilient, total.SourceIndependent, total.SourceDependent, total.Unknown, total.Propagating, total.NotInjectable, total.Stretchable, total.Stretched)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n%d test runs in %s\n", r.Runs, r.Time.Round(100_000_000))
+	fmt.Fprintf(w, "\n%d test runs (and %d suite runs of stretched catches) in %s\n", r.Runs, r.StretchRuns, r.Time.Round(100_000_000))
 	for _, s := range r.Skipped {
 		fmt.Fprintf(w, "skipped %s\n", s)
+	}
+	for _, p := range r.Pairs {
+		if st := p.Stretch; st != nil && st.Passed {
+			fmt.Fprintf(w, "\n%s:%d %s: `%s` stretched to `%s`, the tests pass:\n%s", filepath.Base(p.Catch.File), p.Catch.Line, p.Func, p.CatchText, st.Condition, st.Diff)
+		}
 	}
 	for _, p := range r.Pairs {
 		if p.Class != SourceDependent && p.PurelyResilient != "no" {
