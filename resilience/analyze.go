@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/nopol-go/nopol/internal/gotest"
+	"github.com/nopol-go/nopol/purify"
 )
 
 // Options configure an analysis.
@@ -31,6 +34,11 @@ type Options struct {
 	// Runner runs the go command and the test binaries; nil is
 	// gotest.Default.
 	Runner *gotest.Runner
+	// Purify splits impure tests first (B-Refactoring, package purify):
+	// the purified test files replace the originals, so that a test
+	// fragment that runs a catch is not also one that needs its try to
+	// succeed.
+	Purify bool
 }
 
 // Usage is how a test that passes in the plain run used a pair (the
@@ -99,8 +107,10 @@ type Report struct {
 	Runs        int `json:"runs"`
 	StretchRuns int `json:"stretch_runs"`
 	// Skipped names the packages not analysed, with why.
-	Skipped []string      `json:"skipped,omitempty"`
-	Time    time.Duration `json:"time_ns"`
+	Skipped []string `json:"skipped,omitempty"`
+	// Purified counts the test files split (Options.Purify).
+	Purified int           `json:"purified_files,omitempty"`
+	Time     time.Duration `json:"time_ns"`
 }
 
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
@@ -148,12 +158,28 @@ func Analyze(ctx context.Context, opts Options) (*Report, error) {
 	}
 	defer os.RemoveAll(tmp)
 	rep := &Report{}
+	purified := map[string]string{}
+	if opts.Purify {
+		logf("purify: splitting impure tests")
+		res, err := purify.Purify(ctx, purify.Options{Dir: opts.Dir, Patterns: opts.Patterns, Timeout: time.Minute, Write: filepath.Join(tmp, "purified")})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("purifying the tests: %w", err)
+		}
+		for _, w := range res.Written {
+			purified[w.Source] = w.Path
+		}
+		logf("purify: %d test files split", len(purified))
+		rep.Purified = len(purified)
+	}
 	nextPair, nextTry := 0, 0
 	for _, path := range packagePaths(pkgs) {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		a := &pkgAnalysis{opts: opts, logf: logf, path: path, tmp: filepath.Join(tmp, strconv.Itoa(len(rep.Pairs))+"_"+strconv.Itoa(nextTry)), rep: rep}
+		a := &pkgAnalysis{opts: opts, logf: logf, path: path, tmp: filepath.Join(tmp, strconv.Itoa(len(rep.Pairs))+"_"+strconv.Itoa(nextTry)), rep: rep, purified: purified}
 		if err := os.MkdirAll(a.tmp, 0o755); err != nil {
 			return rep, err
 		}
@@ -190,6 +216,33 @@ type pkgAnalysis struct {
 	// root is the module's directory, fset the package's file set.
 	root string
 	fset *token.FileSet
+	// purified maps test files to their purified versions (Options.Purify).
+	purified map[string]string
+}
+
+// markedTestFile is the test file name (parsed as file) with its tests
+// marked, or its purified version's; qual is how it names the package
+// under test.
+func (a *pkgAnalysis) markedTestFile(name string, fset *token.FileSet, file *ast.File, qual string) ([]byte, error) {
+	if p, ok := a.purified[name]; ok {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		fset = token.NewFileSet()
+		if file, err = parser.ParseFile(fset, p, data, parser.SkipObjectResolution); err != nil {
+			return nil, fmt.Errorf("reading the purified %s: %w", name, err)
+		}
+		if out := markTests(fset, file, data, qual); out != nil {
+			return out, nil
+		}
+		return data, nil
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return markTests(fset, file, data, qual), nil
 }
 
 func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPair, nextTry *int) error {
@@ -226,14 +279,17 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 		if !strings.HasSuffix(name, ".go") || filepath.Dir(name) != filepath.Dir(src.GoFiles[0]) {
 			continue // cgo-generated
 		}
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return err
-		}
 		var out []byte
 		if strings.HasSuffix(name, "_test.go") {
-			out = markTests(src.Fset, f, data, "")
+			var err error
+			if out, err = a.markedTestFile(name, src.Fset, f, ""); err != nil {
+				return err
+			}
 		} else {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
 			var ps []Pair
 			ps, out = instrumentFile(src.Fset, f, data, src.TypesInfo, a.path, nextPair, nextTry)
 			pairs = append(pairs, ps...)
@@ -253,11 +309,11 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 			if !ok || !strings.HasSuffix(name, "_test.go") {
 				continue
 			}
-			data, err := os.ReadFile(name)
+			out, err := a.markedTestFile(name, external.Fset, f, qual+".")
 			if err != nil {
 				return err
 			}
-			if out := markTests(external.Fset, f, data, qual+"."); out != nil {
+			if out != nil {
 				tmpName, err := writeOverlayFile(a.tmp, name, out, len(overlay))
 				if err != nil {
 					return err

@@ -81,3 +81,41 @@ func TestAnalyze(t *testing.T) {
 		t.Errorf("%d files in the module, want %d", len(entries), len(before))
 	}
 }
+
+// TestAnalyzePurify: a test that runs the catch, then needs its try to
+// succeed, makes the pair source-dependent; split by -purify, its first
+// fragment makes it source-independent.
+func TestAnalyzePurify(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	ar, err := txtar.ParseFile("testdata/purify.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		purify bool
+		want   Class
+		tests  int
+	}{{false, SourceDependent, 1}, {true, SourceIndependent, 2}} {
+		rep, err := Analyze(context.Background(), Options{Dir: dir, Purify: tc.purify})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Pairs) != 1 || rep.Pairs[0].Class != tc.want || len(rep.Pairs[0].Tests) != tc.tests {
+			t.Errorf("purify=%v: pairs %+v, want one %s run by %d tests", tc.purify, rep.Pairs, tc.want, tc.tests)
+		}
+		if tc.purify && rep.Purified != 1 {
+			t.Errorf("%d files purified, want 1", rep.Purified)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "pur_test.go")); string(b) != string(ar.Files[2].Data) {
+		t.Errorf("the test file was written")
+	}
+}

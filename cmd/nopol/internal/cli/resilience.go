@@ -28,7 +28,12 @@ branch handles. A pair is source-independent when every test that ran the
 branch on an error of its own still passes, source-dependent when one
 fails, unknown when no test ran the branch; purely resilient when every
 test that ran the call passes. The table follows Cornu's thesis (ch. 3,
-Table 3.1); the module is never written.
+Table 3.1); the module is never written. A catch of one kind of error
+(errors.Is, ==, errors.As) that is source-independent and ends its handler
+is broadened to err != nil (catch stretching) and the package's tests run:
+the patch is printed when they pass. With -purify, impure tests are split
+first (B-Refactoring), so that the fragment running a catch is not one
+that needs its try to succeed.
 
 Exit codes: 0 the analysis ran, 2 bad input (usage, the packages do not
 compile), 3 internal error or interrupted.
@@ -38,9 +43,9 @@ Flags:
 
 func runResilience(ctx context.Context, env *Env, args []string) error {
 	var (
-		dir        string
-		jsonOut, q bool
-		timeout    time.Duration
+		dir                string
+		jsonOut, q, purify bool
+		timeout            time.Duration
 	)
 	fs := flag.NewFlagSet("resilience", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
@@ -51,6 +56,7 @@ func runResilience(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&dir, "C", "", "run in `dir` instead of the current directory")
 	fs.BoolVar(&jsonOut, "json", false, "print the report as JSON")
 	fs.BoolVar(&q, "q", false, "print no progress")
+	fs.BoolVar(&purify, "purify", false, "split impure tests first (B-Refactoring; see nopol purify)")
 	fs.DurationVar(&timeout, "timeout", 10*time.Minute, "time limit of the whole analysis")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -69,7 +75,7 @@ func runResilience(ctx context.Context, env *Env, args []string) error {
 		fs.Usage()
 		return ErrUsage
 	}
-	opts := resilience.Options{Dir: wd, Patterns: fs.Args(), Timeout: timeout}
+	opts := resilience.Options{Dir: wd, Patterns: fs.Args(), Timeout: timeout, Purify: purify}
 	if !q {
 		opts.Logf = func(format string, args ...any) { fmt.Fprintf(env.Stderr, "nopol: "+format+"\n", args...) }
 	}
