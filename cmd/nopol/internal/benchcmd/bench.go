@@ -30,6 +30,7 @@ const benchUsage = `Usage:
   nopol bench purified [-j N] [-out dir] [bug ids]   (purified tests keep their fault revealing power?)
   nopol bench mutrepair [-C dir] [./pkg]   (the mutation baseline on one tree)
   nopol bench transparency [-list file] [-out dir] [modules]   (same test outcomes plain and instrumented?)
+  nopol bench resilience [-list file] [-out dir] [-purify] [modules]   (short-circuit testing of error handlers)
   nopol bench tree [-fixed] <bug id> <new dir>   (a bug's buggy tree, to look at or repair by hand)
 
 The dataset is benchmarks/bugs (-bugs). See benchmarks/RESULTS.md.
@@ -100,6 +101,8 @@ func runBench(ctx context.Context, env *cli.Env, args []string) error {
 			return runPurified(ctx, env, args[1:])
 		case "transparency":
 			return runTransparency(ctx, env, args[1:])
+		case "resilience":
+			return runResilienceBench(ctx, env, args[1:])
 		case "tree":
 			return runTree(ctx, env, args[1:])
 		}
@@ -481,6 +484,69 @@ func runTransparency(ctx context.Context, env *cli.Env, args []string) error {
 			return cli.Exit(cli.ExitNoPatch, errors.New("bench transparency: some tests differ plain and instrumented"))
 		}
 	}
+	return nil
+}
+
+// runResilienceBench runs the resilience analysis (nopol resilience) on
+// each module of the list, without and with -purify, and writes
+// resilience.jsonl and resilience.md. -timeout bounds each analysis.
+func runResilienceBench(ctx context.Context, env *cli.Env, args []string) error {
+	var bf benchFlags
+	fs := newFlagSet(env, "bench resilience")
+	bf.register(fs, env)
+	list := fs.String("list", filepath.Join(benchRoot(env.Dir), "benchmarks", "resilience.txt"), "file of \"module version\" lines")
+	out := fs.String("out", filepath.Join(benchRoot(env.Dir), "benchmarks", "results"), "directory of resilience.jsonl and resilience.md")
+	purify := fs.Bool("purify", true, "also analyse with the impure tests split")
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	f, err := os.Open(*list)
+	if err != nil {
+		return cli.Exit(cli.ExitBadInput, fmt.Errorf("bench resilience: %w", err))
+	}
+	mods, err := benchmarks.ReadModuleList(f)
+	f.Close()
+	if err != nil {
+		return cli.Exit(cli.ExitBadInput, err)
+	}
+	if fs.NArg() > 0 {
+		var keep [][2]string
+		for _, m := range mods {
+			for _, a := range fs.Args() {
+				if strings.Contains(m[0], a) {
+					keep = append(keep, m)
+					break
+				}
+			}
+		}
+		mods = keep
+	}
+	for _, kv := range []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"} {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	var rows []benchmarks.ResilienceRow
+	var jsonl strings.Builder
+	for _, m := range mods {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		row := benchmarks.Resilience(ctx, bf.runner(), m[0], m[1], bf.timeout, *purify, bf.progress(env))
+		rows = append(rows, row)
+		data, _ := json.Marshal(row)
+		jsonl.Write(append(data, '\n'))
+	}
+	table := benchmarks.ResilienceTable(rows)
+	if err := os.WriteFile(filepath.Join(*out, "resilience.jsonl"), []byte(jsonl.String()), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*out, "resilience.md"), []byte(table), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprint(env.Stdout, table)
 	return nil
 }
 

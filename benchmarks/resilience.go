@@ -1,0 +1,139 @@
+package benchmarks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/nopol-go/nopol/internal/gotest"
+	"github.com/nopol-go/nopol/resilience"
+)
+
+// ResilienceRow is the resilience analysis of one module, without and
+// with purified tests.
+type ResilienceRow struct {
+	Module, Version string
+	// Plain and Purified sum the packages' summaries of the two analyses.
+	Plain, Purified resilience.PackageSummary
+	// Runs and Time are the plain analysis's test runs (1 per package +
+	// one per pair and test) and time; PurifiedRuns and PurifiedTime the
+	// purified one's.
+	Runs, PurifiedRuns int
+	Time, PurifiedTime time.Duration
+	// Skipped are the packages the analysis left out, with why.
+	Skipped []string `json:",omitempty"`
+	// Error is why the module could not be analysed.
+	Error string `json:",omitempty"`
+}
+
+// Resilience analyses module@version in a temp dir, once as it is and,
+// when purify is set, once with its impure tests split; timeout bounds
+// each analysis.
+func Resilience(ctx context.Context, r *Runner, module, version string, timeout time.Duration, purify bool, progress io.Writer) ResilienceRow {
+	row := ResilienceRow{Module: module, Version: version}
+	fail := func(format string, args ...any) ResilienceRow {
+		row.Error = fmt.Sprintf(format, args...)
+		fmt.Fprintf(progress, "resilience %s@%s: %s\n", module, version, firstLine(row.Error))
+		return row
+	}
+	src, err := Download(ctx, r, module, version)
+	if err != nil {
+		return fail("%v", err)
+	}
+	dir, err := gotest.TempDir("nopol-resilience-bench-")
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer os.RemoveAll(dir)
+	if err := CopyTree(src, dir); err != nil {
+		return fail("copying: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		return fail("no go.mod")
+	}
+	if out, err := r.Run(ctx, dir, "go", "mod", "download"); err != nil || out.ExitCode != 0 {
+		return fail("go mod download: %v %s", err, tail(out.Stderr, 300))
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(progress, "resilience %s: "+format+"\n", append([]any{module}, args...)...) }
+	for _, pur := range []bool{false, true} {
+		if pur && !purify {
+			break
+		}
+		rep, err := resilience.Analyze(ctx, resilience.Options{Dir: dir, Timeout: timeout, Purify: pur, Logf: logf})
+		if err != nil {
+			return fail("%v", err)
+		}
+		var sum resilience.PackageSummary
+		for _, s := range rep.Summaries() {
+			sum.Pairs += s.Pairs
+			sum.Executed += s.Executed
+			sum.PurelyResilient += s.PurelyResilient
+			sum.SourceIndependent += s.SourceIndependent
+			sum.SourceDependent += s.SourceDependent
+			sum.Unknown += s.Unknown
+			sum.Propagating += s.Propagating
+			sum.NotInjectable += s.NotInjectable
+			sum.Stretchable += s.Stretchable
+			sum.Stretched += s.Stretched
+		}
+		if pur {
+			row.Purified, row.PurifiedRuns, row.PurifiedTime = sum, rep.Runs, rep.Time
+		} else {
+			row.Plain, row.Runs, row.Time, row.Skipped = sum, rep.Runs, rep.Time, rep.Skipped
+		}
+	}
+	return row
+}
+
+// ResilienceTable renders rows as Markdown, in the layout of the thesis'
+// Table 3.1, with the percentages of the executed pairs.
+func ResilienceTable(rows []ResilienceRow) string {
+	var b strings.Builder
+	b.WriteString("| module | pairs | executed | purely resilient | source-independent | source-dependent | unknown | unknown, purified | propagating | stretchable (suite passes) | runs | time |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	var total ResilienceRow
+	pct := func(n, of int) string {
+		if of == 0 {
+			return fmt.Sprint(n)
+		}
+		return fmt.Sprintf("%d (%.0f%%)", n, 100*float64(n)/float64(of))
+	}
+	line := func(name string, r ResilienceRow) {
+		p := r.Plain
+		pur := "–"
+		if r.PurifiedRuns > 0 {
+			pur = pct(r.Purified.Unknown, r.Purified.Executed)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %d (%d) | %d | %s |\n", name, p.Pairs, p.Executed,
+			pct(p.PurelyResilient, p.Executed), pct(p.SourceIndependent, p.Executed), pct(p.SourceDependent, p.Executed),
+			pct(p.Unknown, p.Executed), pur, pct(p.Propagating, p.Executed), p.Stretchable, p.Stretched, r.Runs, r.Time.Round(time.Second))
+	}
+	for _, r := range rows {
+		if r.Error != "" {
+			fmt.Fprintf(&b, "| %s@%s | %s |\n", r.Module, r.Version, firstLine(r.Error))
+			continue
+		}
+		line(r.Module+"@"+r.Version, r)
+		t := &total.Plain
+		t.Pairs += r.Plain.Pairs
+		t.Executed += r.Plain.Executed
+		t.PurelyResilient += r.Plain.PurelyResilient
+		t.SourceIndependent += r.Plain.SourceIndependent
+		t.SourceDependent += r.Plain.SourceDependent
+		t.Unknown += r.Plain.Unknown
+		t.Propagating += r.Plain.Propagating
+		t.Stretchable += r.Plain.Stretchable
+		t.Stretched += r.Plain.Stretched
+		total.Purified.Unknown += r.Purified.Unknown
+		total.Purified.Executed += r.Purified.Executed
+		total.Runs += r.Runs
+		total.PurifiedRuns += r.PurifiedRuns
+		total.Time += r.Time
+	}
+	line("**total**", total)
+	return b.String()
+}
