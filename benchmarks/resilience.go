@@ -58,7 +58,9 @@ func Resilience(ctx context.Context, r *Runner, module, version string, timeout 
 	if out, err := r.Run(ctx, dir, "go", "mod", "download"); err != nil || out.ExitCode != 0 {
 		return fail("go mod download: %v %s", err, tail(out.Stderr, 300))
 	}
-	logf := func(format string, args ...any) { fmt.Fprintf(progress, "resilience %s: "+format+"\n", append([]any{module}, args...)...) }
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(progress, "resilience %s: "+format+"\n", append([]any{module}, args...)...)
+	}
 	for _, pur := range []bool{false, true} {
 		if pur && !purify {
 			break
