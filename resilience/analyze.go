@@ -3,6 +3,7 @@ package resilience
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -72,6 +73,8 @@ const (
 	NotExecuted Class = "not executed"
 	// NotInjectable: no error can be injected (Pair.NotInjectable).
 	NotInjectable Class = "not injectable"
+	// NotAnalysed: the time limit ran out before its injected runs.
+	NotAnalysed Class = "not analysed"
 )
 
 // TestOutcome is one test that ran a pair's try: its usage in the plain
@@ -109,7 +112,10 @@ type Report struct {
 	// Skipped names the packages not analysed, with why.
 	Skipped []string `json:"skipped,omitempty"`
 	// Purified counts the test files split (Options.Purify).
-	Purified int           `json:"purified_files,omitempty"`
+	Purified int `json:"purified_files,omitempty"`
+	// TimedOut reports that Options.Timeout ran out: the pairs left are
+	// NotAnalysed.
+	TimedOut bool          `json:"timed_out,omitempty"`
 	Time     time.Duration `json:"time_ns"`
 }
 
@@ -176,7 +182,10 @@ func Analyze(ctx context.Context, opts Options) (*Report, error) {
 	}
 	nextPair, nextTry := 0, 0
 	for _, path := range packagePaths(pkgs) {
-		if err := ctx.Err(); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			rep.TimedOut = true
+		}
+		if err := ctx.Err(); err != nil && !rep.TimedOut {
 			return rep, err
 		}
 		a := &pkgAnalysis{opts: opts, logf: logf, path: path, tmp: filepath.Join(tmp, strconv.Itoa(len(rep.Pairs))+"_"+strconv.Itoa(nextTry)), rep: rep, purified: purified}
@@ -184,8 +193,13 @@ func Analyze(ctx context.Context, opts Options) (*Report, error) {
 			return rep, err
 		}
 		if err := a.run(ctx, pkgs, &nextPair, &nextTry); err != nil {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				rep.TimedOut = true
+				rep.Skipped = append(rep.Skipped, path+": not analysed, the time limit ran out (raise -timeout)")
+				continue
+			}
 			if ctx.Err() != nil {
-				return rep, fmt.Errorf("the analysis timed out or was interrupted (raise -timeout): %w", ctx.Err())
+				return rep, fmt.Errorf("interrupted: %w", ctx.Err())
 			}
 			return rep, err
 		}
@@ -360,6 +374,10 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 	var results []PairResult
 	for _, p := range pairs {
 		var tests []TestOutcome
+		if p.NotInjectable == "" && a.rep.TimedOut {
+			results = append(results, PairResult{Pair: p, Class: NotAnalysed})
+			continue
+		}
 		if p.NotInjectable == "" {
 			for _, t := range plain.order {
 				u, ok := usage(p, plain.events[t])
@@ -369,6 +387,10 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 				a.logf("%s: pair %d (%s:%d %s), %s", a.path, p.ID, filepath.Base(p.Catch.File), p.Catch.Line, p.Kind, t)
 				env := []string{"NOPOL_RES_TRY=" + strconv.Itoa(p.TryID), "NOPOL_RES_PAIR=" + strconv.Itoa(p.ID)}
 				inj, err := a.runTests(ctx, bin, dir, t, env, runTimeout(plain.elapsed[t]))
+				if errors.Is(err, context.DeadlineExceeded) {
+					a.rep.TimedOut = true
+					break
+				}
 				if err != nil {
 					return err
 				}
@@ -376,12 +398,18 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 					Caught: slices.Contains(inj.events[t], "catch "+strconv.Itoa(p.ID)), Failure: inj.failure})
 			}
 		}
+		if a.rep.TimedOut {
+			results = append(results, PairResult{Pair: p, Class: NotAnalysed})
+			continue
+		}
 		r := PairResult{Pair: p, Class: classOf(p, tests), Tests: tests}
 		r.PurelyResilient = pureOf(tests)
 		results = append(results, r)
 	}
-	if err := a.stretch(ctx, dir, results); err != nil {
-		return err
+	if !a.rep.TimedOut {
+		if err := a.stretch(ctx, dir, results); err != nil {
+			return err
+		}
 	}
 	a.rep.Pairs = append(a.rep.Pairs, results...)
 	return nil
@@ -412,7 +440,9 @@ func (a *pkgAnalysis) runTests(ctx context.Context, bin, dir, only string, env [
 	if only != "" {
 		args = append(args, "-test.run", "^"+regexp.QuoteMeta(only)+"$")
 	}
-	out, err := a.opts.Runner.Run(ctx, &gotest.Invocation{Path: bin, Args: args, Dir: dir, Env: env, Timeout: timeout})
+	// The plain run of the suite prints every test's events: a cap that
+	// cut its middle would lose usages.
+	out, err := a.opts.Runner.Run(ctx, &gotest.Invocation{Path: bin, Args: args, Dir: dir, Env: env, Timeout: timeout, MaxOutput: 256 << 20})
 	a.rep.Runs++
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()

@@ -108,6 +108,15 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, s := range r.Skipped {
 		fmt.Fprintf(w, "skipped %s\n", s)
 	}
+	if r.TimedOut {
+		n := 0
+		for _, p := range r.Pairs {
+			if p.Class == NotAnalysed {
+				n++
+			}
+		}
+		fmt.Fprintf(w, "the time limit ran out: %d pairs not analysed (raise -timeout)\n", n)
+	}
 	for _, p := range r.Pairs {
 		if st := p.Stretch; st != nil && st.Passed {
 			fmt.Fprintf(w, "\n%s:%d %s: `%s` stretched to `%s`, the tests pass:\n%s", filepath.Base(p.Catch.File), p.Catch.Line, p.Func, p.CatchText, st.Condition, st.Diff)
