@@ -55,7 +55,7 @@ func (r *Report) Summaries() []PackageSummary {
 		case NotInjectable:
 			s.NotInjectable++
 			continue
-		case NotExecuted:
+		case NotExecuted, NotAnalysed:
 			continue
 		case SourceIndependent:
 			s.SourceIndependent++
