@@ -93,7 +93,13 @@ func instrumentFile(fset *token.FileSet, file *ast.File, src []byte, info *types
 	for _, node := range order {
 		t := tries[node]
 		if d, ok := node.(*ast.DeferStmt); ok {
-			edits = append(edits, edit{at: off(d.End()), end: off(d.End()), text: "; NopolResPanic(" + strconv.Itoa(t.id) + ")"})
+			// The panic injected after the defer; recover() recording
+			// what it stopped (it is still called by the deferred
+			// function itself, as an argument).
+			rec := pairs[t.pairs[0]].recoverCall
+			edits = append(edits, edit{at: off(d.End()), end: off(d.End()), text: "; NopolResPanic(" + strconv.Itoa(t.id) + ")"},
+				edit{at: off(rec.Pos()), end: off(rec.Pos()), text: "NopolResRecovered(" + strconv.Itoa(t.id) + ", " + strconv.Itoa(pairs[t.pairs[0]].ID) + ", "},
+				edit{at: off(rec.End()), end: off(rec.End()), text: ")"})
 			continue
 		}
 		call := node.(*ast.CallExpr)

@@ -125,6 +125,8 @@ type Pair struct {
 	// (Is, Equal) or type (As, Type).
 	call       *ast.CallExpr
 	deferStmt  *ast.DeferStmt
+	// recoverCall is a Recover pair's call of recover.
+	recoverCall *ast.CallExpr
 	cond       ast.Expr // the if condition of the catch, when it is one
 	catchAt    token.Pos
 	targetExpr ast.Expr
@@ -684,7 +686,7 @@ func (f *finder) deferStmt(s *ast.DeferStmt) {
 		return
 	}
 	f.pairs = append(f.pairs, Pair{Func: f.fn, Try: f.pos(s), TryText: f.text(s), Catch: f.pos(rec), CatchText: f.text(rec),
-		Kind: Recover, Action: action, Last: true, deferStmt: s})
+		Kind: Recover, Action: action, Last: true, deferStmt: s, recoverCall: rec})
 }
 
 // add records a pair.

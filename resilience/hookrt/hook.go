@@ -107,6 +107,16 @@ func NopolResPanic(try int) {
 	nopolResEvent("try " + nopolresstrconv.Itoa(try) + " 0")
 }
 
+// NopolResRecovered records what the recover of a Recover pair stopped:
+// the try ended with an error (a panic) and the catch ran. It returns r.
+func NopolResRecovered(try, pair int, r interface{}) interface{} {
+	if r != nil {
+		nopolResEvent("try " + nopolresstrconv.Itoa(try) + " 1")
+		NopolResCatch(pair)
+	}
+	return r
+}
+
 // NopolResInj1 wraps a try returning an error: NopolResInj1(call)(id, errFor).
 func NopolResInj1(err error) func(int, func(int) error) error {
 	return func(try int, errFor func(int) error) error {
