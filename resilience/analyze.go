@@ -282,10 +282,7 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 	if src.Module != nil {
 		a.root = src.Module.Dir
 	}
-	if !goVersionOK(src) {
-		a.rep.Skipped = append(a.rep.Skipped, a.path+": its Go version is before 1.18 (the hook is generic)")
-		return nil
-	}
+	generics := hasGenerics(src)
 	overlay := map[string]string{}
 	var pairs []Pair
 	for i, f := range src.Syntax {
@@ -305,7 +302,7 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 				return err
 			}
 			var ps []Pair
-			ps, out = instrumentFile(src.Fset, f, data, src.TypesInfo, a.path, nextPair, nextTry)
+			ps, out = instrumentFile(src.Fset, f, data, src.TypesInfo, a.path, generics, nextPair, nextTry)
 			pairs = append(pairs, ps...)
 		}
 		if out != nil {
@@ -350,7 +347,7 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 		return nil
 	}
 	dir := filepath.Dir(src.GoFiles[0])
-	hook, err := writeOverlayFile(a.tmp, hookFileName, hookFile(src.Name), len(overlay))
+	hook, err := writeOverlayFile(a.tmp, hookFileName, hookFile(src.Name, generics), len(overlay))
 	if err != nil {
 		return err
 	}

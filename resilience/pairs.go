@@ -127,6 +127,10 @@ type Pair struct {
 	deferStmt  *ast.DeferStmt
 	// recoverCall is a Recover pair's call of recover.
 	recoverCall *ast.CallExpr
+	// tryStmt is the statement assigning the try's call, tryInInit
+	// whether it is the init of an if or switch.
+	tryStmt   ast.Stmt
+	tryInInit bool
 	cond       ast.Expr // the if condition of the catch, when it is one
 	catchAt    token.Pos
 	targetExpr ast.Expr
@@ -171,6 +175,10 @@ type finder struct {
 	fset  *token.FileSet
 	info  *types.Info
 	pairs []Pair
+	// stmtOf is the statement that assigns each try's call; inits holds
+	// the statements that are the init of an if or switch.
+	stmtOf map[*ast.CallExpr]ast.Stmt
+	inits  map[ast.Stmt]bool
 	// fn is the function being walked; lits counts its literals.
 	fn   string
 	lits int
@@ -191,6 +199,7 @@ func (f *finder) function(name string, body *ast.BlockStmt) {
 func (f *finder) block(list []ast.Stmt) {
 	for i, st := range list {
 		before := list[:i]
+		f.markInits(st)
 		switch s := st.(type) {
 		case *ast.BlockStmt:
 			f.block(s.List)
@@ -205,6 +214,30 @@ func (f *finder) block(list []ast.Stmt) {
 			f.deferStmt(s)
 		}
 		f.nested(st)
+	}
+}
+
+// markInits records the inits of st: of an if chain's links, of a
+// switch.
+func (f *finder) markInits(st ast.Stmt) {
+	if f.inits == nil {
+		f.inits = map[ast.Stmt]bool{}
+	}
+	switch s := st.(type) {
+	case *ast.IfStmt:
+		for ; s != nil; s, _ = s.Else.(*ast.IfStmt) {
+			if s.Init != nil {
+				f.inits[s.Init] = true
+			}
+		}
+	case *ast.SwitchStmt:
+		if s.Init != nil {
+			f.inits[s.Init] = true
+		}
+	case *ast.TypeSwitchStmt:
+		if s.Init != nil {
+			f.inits[s.Init] = true
+		}
 	}
 }
 
@@ -543,6 +576,10 @@ func (f *finder) try(v *types.Var, before []ast.Stmt) (call *ast.CallExpr, wrapp
 			wrapped = true
 			continue
 		}
+		if f.stmtOf == nil {
+			f.stmtOf = map[*ast.CallExpr]ast.Stmt{}
+		}
+		f.stmtOf[c] = before[i]
 		return c, wrapped
 	}
 	return nil, false
@@ -693,7 +730,8 @@ func (f *finder) deferStmt(s *ast.DeferStmt) {
 func (f *finder) add(call *ast.CallExpr, wrapped bool, catch ast.Node, catchText string, t test, body []ast.Stmt, catchAt token.Pos, last bool) {
 	f.pairs = append(f.pairs, Pair{Func: f.fn, Try: f.pos(call), TryText: f.text(call), Catch: f.pos(catch), CatchText: catchText,
 		Kind: t.kind, Target: t.target, Var: t.v.Name(), Wrapped: wrapped, Action: f.action(t.v, body), Last: last,
-		call: call, catchAt: catchAt, targetExpr: t.targetExpr, targetType: t.targetType})
+		call: call, catchAt: catchAt, targetExpr: t.targetExpr, targetType: t.targetType,
+		tryStmt: f.stmtOf[call], tryInInit: f.inits[f.stmtOf[call]]})
 }
 
 func (f *finder) pos(n ast.Node) Pos {

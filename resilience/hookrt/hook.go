@@ -117,6 +117,17 @@ func NopolResRecovered(try, pair int, r interface{}) interface{} {
 	return r
 }
 
+// NopolResErr is err, or the error injected at try (a statement after
+// the try's assignment sets its error variable to it, where the package
+// cannot use the generic wrappers of generic.go).
+func NopolResErr(try int, err error, errFor func(int) error) error {
+	if e, ok := nopolResInjected(try, errFor); ok {
+		return e
+	}
+	nopolResReturned(try, err)
+	return err
+}
+
 // NopolResInj1 wraps a try returning an error: NopolResInj1(call)(id, errFor).
 func NopolResInj1(err error) func(int, func(int) error) error {
 	return func(try int, errFor func(int) error) error {
@@ -125,44 +136,5 @@ func NopolResInj1(err error) func(int, func(int) error) error {
 		}
 		nopolResReturned(try, err)
 		return err
-	}
-}
-
-// NopolResInj2 wraps a try returning a value and an error.
-func NopolResInj2[A any](a A, err error) func(int, func(int) error) (A, error) {
-	return func(try int, errFor func(int) error) (A, error) {
-		if e, ok := nopolResInjected(try, errFor); ok {
-			var za A
-			return za, e
-		}
-		nopolResReturned(try, err)
-		return a, err
-	}
-}
-
-// NopolResInj3 wraps a try returning two values and an error.
-func NopolResInj3[A, B any](a A, b B, err error) func(int, func(int) error) (A, B, error) {
-	return func(try int, errFor func(int) error) (A, B, error) {
-		if e, ok := nopolResInjected(try, errFor); ok {
-			var za A
-			var zb B
-			return za, zb, e
-		}
-		nopolResReturned(try, err)
-		return a, b, err
-	}
-}
-
-// NopolResInj4 wraps a try returning three values and an error.
-func NopolResInj4[A, B, C any](a A, b B, c C, err error) func(int, func(int) error) (A, B, C, error) {
-	return func(try int, errFor func(int) error) (A, B, C, error) {
-		if e, ok := nopolResInjected(try, errFor); ok {
-			var za A
-			var zb B
-			var zc C
-			return za, zb, zc, e
-		}
-		nopolResReturned(try, err)
-		return a, b, c, err
 	}
 }
