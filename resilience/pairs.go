@@ -123,14 +123,14 @@ type Pair struct {
 	// For instrumenting: the try's call (nil for Recover) or defer
 	// statement, where the catch branch starts, the target's expression
 	// (Is, Equal) or type (As, Type).
-	call       *ast.CallExpr
-	deferStmt  *ast.DeferStmt
+	call      *ast.CallExpr
+	deferStmt *ast.DeferStmt
 	// recoverCall is a Recover pair's call of recover.
 	recoverCall *ast.CallExpr
 	// tryStmt is the statement assigning the try's call, tryInInit
 	// whether it is the init of an if or switch.
-	tryStmt   ast.Stmt
-	tryInInit bool
+	tryStmt    ast.Stmt
+	tryInInit  bool
 	cond       ast.Expr // the if condition of the catch, when it is one
 	catchAt    token.Pos
 	targetExpr ast.Expr
