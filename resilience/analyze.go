@@ -11,9 +11,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -35,6 +37,9 @@ type Options struct {
 	// Runner runs the go command and the test binaries; nil is
 	// gotest.Default.
 	Runner *gotest.Runner
+	// Parallel is how many test processes run at once; 0 means
+	// GOMAXPROCS, at most 4.
+	Parallel int
 	// Purify splits impure tests first (B-Refactoring, package purify):
 	// the purified test files replace the originals, so that a test
 	// fragment that runs a catch is not also one that needs its try to
@@ -105,7 +110,8 @@ type PairResult struct {
 type Report struct {
 	Pairs []PairResult `json:"pairs"`
 	// Runs counts the test processes: one plain run per package, then one
-	// per pair and test that ran its try. StretchRuns counts the suite
+	// per pair and test that ran its try (and again, alone, for a test
+	// whose catch ran in the plain run and that failed beside another). StretchRuns counts the suite
 	// runs of the broadened catches.
 	Runs        int `json:"runs"`
 	StretchRuns int `json:"stretch_runs"`
@@ -137,6 +143,9 @@ func Analyze(ctx context.Context, opts Options) (*Report, error) {
 	}
 	if opts.Runner == nil {
 		opts.Runner = gotest.Default
+	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = min(runtime.GOMAXPROCS(0), 4)
 	}
 	logf := opts.Logf
 	if logf == nil {
@@ -232,6 +241,8 @@ type pkgAnalysis struct {
 	fset *token.FileSet
 	// purified maps test files to their purified versions (Options.Purify).
 	purified map[string]string
+	// mu guards rep.Runs while runs are made at once.
+	mu sync.Mutex
 }
 
 // markedTestFile is the test file name (parsed as file) with its tests
@@ -368,34 +379,100 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 	if err != nil {
 		return err
 	}
-	var results []PairResult
-	for _, p := range pairs {
-		var tests []TestOutcome
-		if p.NotInjectable == "" && a.rep.TimedOut {
-			results = append(results, PairResult{Pair: p, Class: NotAnalysed})
+	// The injected runs: one per pair and test that ran its try in the
+	// plain run, Options.Parallel at once; the outcomes in order.
+	type job struct {
+		pair  int // index in pairs
+		test  string
+		usage Usage
+		out   TestOutcome
+		done  bool
+	}
+	var jobs []job
+	late := a.rep.TimedOut // no time left for this package
+	for i, p := range pairs {
+		if p.NotInjectable != "" || late {
 			continue
 		}
-		if p.NotInjectable == "" {
-			for _, t := range plain.order {
-				u, ok := usage(p, plain.events[t])
-				if !ok || !plain.passed[t] {
-					continue
-				}
-				a.logf("%s: pair %d (%s:%d %s), %s", a.path, p.ID, filepath.Base(p.Catch.File), p.Catch.Line, p.Kind, t)
-				env := []string{"NOPOL_RES_TRY=" + strconv.Itoa(p.TryID), "NOPOL_RES_PAIR=" + strconv.Itoa(p.ID)}
-				inj, err := a.runTests(ctx, bin, dir, t, env, runTimeout(plain.elapsed[t]))
-				if errors.Is(err, context.DeadlineExceeded) {
-					a.rep.TimedOut = true
-					break
-				}
-				if err != nil {
-					return err
-				}
-				tests = append(tests, TestOutcome{Test: t, Usage: u, Passed: inj.passed[t] && !inj.timedOut,
-					Caught: slices.Contains(inj.events[t], "catch "+strconv.Itoa(p.ID)), Failure: inj.failure})
+		for _, t := range plain.order {
+			if u, ok := usage(p, plain.events[t]); ok && plain.passed[t] {
+				jobs = append(jobs, job{pair: i, test: t, usage: u})
 			}
 		}
-		if a.rep.TimedOut {
+	}
+	a.logf("%s: %d injected runs", a.path, len(jobs))
+	sem := make(chan struct{}, max(a.opts.Parallel, 1))
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		runErr   error
+		finished int
+	)
+	for k := range jobs {
+		j := &jobs[k]
+		sem <- struct{}{}
+		if ctx.Err() != nil {
+			<-sem
+			break
+		}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			p := pairs[j.pair]
+			env := []string{"NOPOL_RES_TRY=" + strconv.Itoa(p.TryID), "NOPOL_RES_PAIR=" + strconv.Itoa(p.ID)}
+			inj, err := a.runTests(ctx, bin, dir, j.test, env, runTimeout(plain.elapsed[j.test]))
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if runErr == nil && !errors.Is(err, context.DeadlineExceeded) {
+					runErr = err
+				}
+				return
+			}
+			j.out = TestOutcome{Test: j.test, Usage: j.usage, Passed: inj.passed[j.test] && !inj.timedOut,
+				Caught: slices.Contains(inj.events[j.test], "catch "+strconv.Itoa(p.ID)), Failure: inj.failure}
+			j.done = true
+			if finished++; finished%50 == 0 {
+				a.logf("%s: %d of %d injected runs", a.path, finished, len(jobs))
+			}
+		})
+	}
+	wg.Wait()
+	if runErr != nil {
+		return runErr
+	}
+	// A white test that failed beside another run may have collided with
+	// it (a file of the package directory): it decides source-dependence,
+	// so it is run again, alone.
+	for k := range jobs {
+		j := &jobs[k]
+		if !j.done || j.usage != White || j.out.Passed || ctx.Err() != nil {
+			continue
+		}
+		p := pairs[j.pair]
+		env := []string{"NOPOL_RES_TRY=" + strconv.Itoa(p.TryID), "NOPOL_RES_PAIR=" + strconv.Itoa(p.ID)}
+		inj, err := a.runTests(ctx, bin, dir, j.test, env, runTimeout(plain.elapsed[j.test]))
+		if err != nil {
+			continue // out of time: the first outcome stands
+		}
+		if inj.passed[j.test] && !inj.timedOut {
+			a.logf("%s: pair %d: %s passes alone with the error injected, failed beside another run", a.path, p.ID, j.test)
+			j.out.Passed, j.out.Failure = true, ""
+		}
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		a.rep.TimedOut = true
+	}
+	var results []PairResult
+	for i, p := range pairs {
+		var tests []TestOutcome
+		complete := true
+		for _, j := range jobs {
+			if j.pair == i {
+				tests = append(tests, j.out)
+				complete = complete && j.done
+			}
+		}
+		if p.NotInjectable == "" && (late || !complete) {
 			results = append(results, PairResult{Pair: p, Class: NotAnalysed})
 			continue
 		}
@@ -440,7 +517,9 @@ func (a *pkgAnalysis) runTests(ctx context.Context, bin, dir, only string, env [
 	// The plain run of the suite prints every test's events: a cap that
 	// cut its middle would lose usages.
 	out, err := a.opts.Runner.Run(ctx, &gotest.Invocation{Path: bin, Args: args, Dir: dir, Env: env, Timeout: timeout, MaxOutput: 256 << 20})
+	a.mu.Lock()
 	a.rep.Runs++
+	a.mu.Unlock()
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
