@@ -110,10 +110,11 @@ type PairResult struct {
 type Report struct {
 	Pairs []PairResult `json:"pairs"`
 	// Runs counts the test processes: one plain run per package, then one
-	// per pair and test that ran its try (and again, alone, for a test
-	// whose catch ran in the plain run and that failed beside another). StretchRuns counts the suite
-	// runs of the broadened catches.
+	// per pair and test that ran its try. Reruns counts the runs again,
+	// alone, of tests whose catch ran in the plain run and that failed
+	// beside another; StretchRuns the suite runs of the broadened catches.
 	Runs        int `json:"runs"`
+	Reruns      int `json:"reruns"`
 	StretchRuns int `json:"stretch_runs"`
 	// Skipped names the packages not analysed, with why.
 	Skipped []string `json:"skipped,omitempty"`
@@ -451,6 +452,8 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 		p := pairs[j.pair]
 		env := []string{"NOPOL_RES_TRY=" + strconv.Itoa(p.TryID), "NOPOL_RES_PAIR=" + strconv.Itoa(p.ID)}
 		inj, err := a.runTests(ctx, bin, dir, j.test, env, runTimeout(plain.elapsed[j.test]))
+		a.rep.Runs--
+		a.rep.Reruns++
 		if err != nil {
 			continue // out of time: the first outcome stands
 		}

@@ -104,7 +104,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n%d test runs (and %d suite runs of stretched catches) in %s\n", r.Runs, r.StretchRuns, r.Time.Round(100_000_000))
+	fmt.Fprintf(w, "\n%d test runs (%d again alone, %d suite runs of stretched catches) in %s\n", r.Runs, r.Reruns, r.StretchRuns, r.Time.Round(100_000_000))
 	for _, s := range r.Skipped {
 		fmt.Fprintf(w, "skipped %s\n", s)
 	}
