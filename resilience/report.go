@@ -130,7 +130,16 @@ func (r *Report) WriteText(w io.Writer) error {
 			if t.Passed || (p.Class == SourceDependent && t.Usage != White) {
 				continue
 			}
-			fmt.Fprintf(w, "\n%s:%d %s (%s `%s`, try `%s`): %s fails with the error injected (%s usage)", filepath.Base(p.Catch.File), p.Catch.Line, p.Func, p.Kind, p.CatchText, p.TryText, t.Test, t.Usage)
+			injected := "a fresh error"
+			switch p.Kind {
+			case Is, Equal:
+				injected = p.Target
+			case As, Type:
+				injected = "a " + p.Target
+			case Recover:
+				injected = "a panic"
+			}
+			fmt.Fprintf(w, "\n%s:%d %s (%s `%s`, try `%s`): %s fails with %s injected (%s usage)", filepath.Base(p.Catch.File), p.Catch.Line, p.Func, p.Kind, p.CatchText, p.TryText, t.Test, injected, t.Usage)
 			if t.Failure != "" {
 				fmt.Fprintf(w, ": %s", t.Failure)
 			}
