@@ -526,9 +526,19 @@ func (a *pkgAnalysis) runTests(ctx context.Context, bin, dir, only string, env [
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	r := &testRun{events: map[string][]string{}, passed: map[string]bool{}, elapsed: map[string]time.Duration{}, timedOut: out.TimedOut}
+	r := parseRun(string(out.Stdout))
+	r.timedOut = out.TimedOut
+	return r, nil
+}
+
+// parseRun reads the verbose output of a test binary: the top-level
+// tests in order, their results and durations, the hook's events of each
+// (attributed to the test that last started or resumed), the first
+// failure line.
+func parseRun(stdout string) *testRun {
+	r := &testRun{events: map[string][]string{}, passed: map[string]bool{}, elapsed: map[string]time.Duration{}}
 	current := ""
-	for line := range strings.Lines(string(out.Stdout)) {
+	for line := range strings.Lines(stdout) {
 		line = strings.TrimRight(line, "\n")
 		if ev, ok := strings.CutPrefix(line, "nopol-res "); ok {
 			if current != "" && !slices.Contains(r.events[current], ev) {
@@ -540,7 +550,7 @@ func (a *pkgAnalysis) runTests(ctx context.Context, bin, dir, only string, env [
 			r.failure = strings.TrimSpace(line)
 		}
 		fr, ok := gotest.ParseFraming(line)
-		if !ok {
+		if !ok || fr.Test == "" {
 			continue
 		}
 		top, _, _ := strings.Cut(fr.Test, "/")
@@ -557,7 +567,7 @@ func (a *pkgAnalysis) runTests(ctx context.Context, bin, dir, only string, env [
 			}
 		}
 	}
-	return r, nil
+	return r
 }
 
 // usage is how a test used p in the plain run, from its events; ok is
