@@ -52,6 +52,37 @@ func Download(ctx context.Context, r *Runner, module, version string) (string, e
 	return info.Dir, nil
 }
 
+// ModuleTree writes module@version from the proxy into a new temp dir
+// (named with prefix), with a go.mod synthesized for a module from before
+// modules, and downloads its dependencies. The caller removes dir, also
+// when err is not nil.
+func ModuleTree(ctx context.Context, r *Runner, module, version, prefix string) (dir string, err error) {
+	src, err := Download(ctx, r, module, version)
+	if err != nil {
+		return "", err
+	}
+	dir, err = gotest.TempDir(prefix)
+	if err != nil {
+		return "", err
+	}
+	if err := CopyTree(src, dir); err != nil {
+		return dir, fmt.Errorf("copying: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		// A module from before modules: give it a go.mod, as `go get`
+		// does when it synthesizes one.
+		for _, args := range [][]string{{"mod", "init", module}, {"mod", "tidy"}} {
+			if out, err := r.Run(ctx, dir, append([]string{"go"}, args...)...); err != nil || out.ExitCode != 0 {
+				return dir, fmt.Errorf("go %s: %v %s", strings.Join(args, " "), err, tail(out.Stderr, 300))
+			}
+		}
+	}
+	if out, err := r.Run(ctx, dir, "go", "mod", "download"); err != nil || out.ExitCode != 0 {
+		return dir, fmt.Errorf("go mod download: %v %s", err, tail(out.Stderr, 300))
+	}
+	return dir, nil
+}
+
 // CopyTree copies the regular files of src into dst, writable.
 func CopyTree(src, dst string) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/nopol-go/nopol/internal/gotest"
 	"github.com/nopol-go/nopol/resilience"
 )
 
@@ -40,23 +38,12 @@ func Resilience(ctx context.Context, r *Runner, module, version string, timeout 
 		fmt.Fprintf(progress, "resilience %s@%s: %s\n", module, version, firstLine(row.Error))
 		return row
 	}
-	src, err := Download(ctx, r, module, version)
+	dir, err := ModuleTree(ctx, r, module, version, "nopol-resilience-bench-")
+	if dir != "" {
+		defer os.RemoveAll(dir)
+	}
 	if err != nil {
 		return fail("%v", err)
-	}
-	dir, err := gotest.TempDir("nopol-resilience-bench-")
-	if err != nil {
-		return fail("%v", err)
-	}
-	defer os.RemoveAll(dir)
-	if err := CopyTree(src, dir); err != nil {
-		return fail("copying: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-		return fail("no go.mod")
-	}
-	if out, err := r.Run(ctx, dir, "go", "mod", "download"); err != nil || out.ExitCode != 0 {
-		return fail("go mod download: %v %s", err, tail(out.Stderr, 300))
 	}
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(progress, "resilience %s: "+format+"\n", append([]any{module}, args...)...)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/nopol-go/nopol/collect"
-	"github.com/nopol-go/nopol/internal/gotest"
 )
 
 // Transparency: instrumenting must change no test's outcome. For each
@@ -70,29 +69,12 @@ func Transparency(ctx context.Context, r *Runner, module, version string, timeou
 		fmt.Fprintf(progress, "transparency %s@%s: %s\n", module, version, firstLine(row.Error))
 		return row
 	}
-	src, err := Download(ctx, r, module, version)
+	dir, err := ModuleTree(ctx, r, module, version, "nopol-transparency-")
+	if dir != "" {
+		defer os.RemoveAll(dir)
+	}
 	if err != nil {
 		return fail("%v", err)
-	}
-	dir, err := gotest.TempDir("nopol-transparency-")
-	if err != nil {
-		return fail("%v", err)
-	}
-	defer os.RemoveAll(dir)
-	if err := CopyTree(src, dir); err != nil {
-		return fail("copying: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-		// A module from before modules: give it a go.mod, as `go get`
-		// does when it synthesizes one.
-		for _, args := range [][]string{{"mod", "init", module}, {"mod", "tidy"}} {
-			if out, err := r.Run(ctx, dir, append([]string{"go"}, args...)...); err != nil || out.ExitCode != 0 {
-				return fail("go %s: %v %s", strings.Join(args, " "), err, tail(out.Stderr, 300))
-			}
-		}
-	}
-	if out, err := r.Run(ctx, dir, "go", "mod", "download"); err != nil || out.ExitCode != 0 {
-		return fail("go mod download: %v %s", err, tail(out.Stderr, 300))
 	}
 	prog, err := collect.Load(ctx, dir, []string{"./..."})
 	if err != nil {

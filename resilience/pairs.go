@@ -434,26 +434,7 @@ func (f *finder) switchStmt(s *ast.SwitchStmt, before []ast.Stmt) {
 		if call == nil {
 			return
 		}
-		hasNil := false
-		for _, cc := range clauses {
-			for _, e := range cc.List {
-				hasNil = hasNil || isNil(f.info, e)
-			}
-		}
-		for i, cc := range clauses {
-			t := test{v: v, kind: Equal}
-			switch {
-			case cc.List == nil && !hasNil:
-				continue // also runs without an error
-			case cc.List == nil:
-				t.kind = CatchAll
-			case len(cc.List) == 1 && isNil(f.info, cc.List[0]):
-				continue
-			default:
-				t.target, t.targetExpr = f.exprs(cc.List), cc.List[0]
-			}
-			f.add(call, wrapped, cc, caseText(f, cc), t, cc.Body, cc.Colon+1, i == len(clauses)-1)
-		}
+		f.cases(v, Equal, call, wrapped, clauses)
 		return
 	}
 	for i, cc := range clauses {
@@ -497,7 +478,14 @@ func (f *finder) typeSwitch(s *ast.TypeSwitchStmt, before []ast.Stmt) {
 	if call == nil {
 		return
 	}
-	clauses := caseClauses(s.Body)
+	f.cases(v, Type, call, wrapped, caseClauses(s.Body))
+}
+
+// cases adds a pair per clause of a switch on the error v (kind Equal for
+// switch v, Type for switch v.(type)): a case of nil is no catch, and the
+// default is a catch-all only when a case of nil exists (otherwise it
+// also runs without an error).
+func (f *finder) cases(v *types.Var, kind Kind, call *ast.CallExpr, wrapped bool, clauses []*ast.CaseClause) {
 	hasNil := false
 	for _, cc := range clauses {
 		for _, e := range cc.List {
@@ -505,7 +493,7 @@ func (f *finder) typeSwitch(s *ast.TypeSwitchStmt, before []ast.Stmt) {
 		}
 	}
 	for i, cc := range clauses {
-		t := test{v: v, kind: Type}
+		t := test{v: v, kind: kind}
 		switch {
 		case cc.List == nil && !hasNil:
 			continue
@@ -513,11 +501,13 @@ func (f *finder) typeSwitch(s *ast.TypeSwitchStmt, before []ast.Stmt) {
 			t.kind = CatchAll
 		case len(cc.List) == 1 && isNil(f.info, cc.List[0]):
 			continue
-		default:
+		case kind == Type:
 			t.target = f.exprs(cc.List)
 			if tv, ok := f.info.Types[cc.List[0]]; ok {
 				t.targetType = tv.Type
 			}
+		default:
+			t.target, t.targetExpr = f.exprs(cc.List), cc.List[0]
 		}
 		f.add(call, wrapped, cc, caseText(f, cc), t, cc.Body, cc.Colon+1, i == len(clauses)-1)
 	}

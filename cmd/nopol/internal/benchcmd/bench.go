@@ -432,30 +432,9 @@ func runTransparency(ctx context.Context, env *cli.Env, args []string) error {
 	if *list == "" {
 		*list = benchmarks.TransparencyList(bf.bugs)
 	}
-	f, err := os.Open(*list)
+	mods, err := moduleList("bench transparency", *list, fs.Args())
 	if err != nil {
-		return cli.Exit(cli.ExitBadInput, fmt.Errorf("bench transparency: %w", err))
-	}
-	mods, err := benchmarks.ReadModuleList(f)
-	f.Close()
-	if err != nil {
-		return cli.Exit(cli.ExitBadInput, err)
-	}
-	if fs.NArg() > 0 {
-		var keep [][2]string
-		for _, m := range mods {
-			for _, a := range fs.Args() {
-				if strings.Contains(m[0], a) {
-					keep = append(keep, m)
-					break
-				}
-			}
-		}
-		mods = keep
-	}
-	for _, kv := range []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"} {
-		k, v, _ := strings.Cut(kv, "=")
-		os.Setenv(k, v)
+		return err
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -500,30 +479,9 @@ func runResilienceBench(ctx context.Context, env *cli.Env, args []string) error 
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
-	f, err := os.Open(*list)
+	mods, err := moduleList("bench resilience", *list, fs.Args())
 	if err != nil {
-		return cli.Exit(cli.ExitBadInput, fmt.Errorf("bench resilience: %w", err))
-	}
-	mods, err := benchmarks.ReadModuleList(f)
-	f.Close()
-	if err != nil {
-		return cli.Exit(cli.ExitBadInput, err)
-	}
-	if fs.NArg() > 0 {
-		var keep [][2]string
-		for _, m := range mods {
-			for _, a := range fs.Args() {
-				if strings.Contains(m[0], a) {
-					keep = append(keep, m)
-					break
-				}
-			}
-		}
-		mods = keep
-	}
-	for _, kv := range []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"} {
-		k, v, _ := strings.Cut(kv, "=")
-		os.Setenv(k, v)
+		return err
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -548,6 +506,39 @@ func runResilienceBench(ctx context.Context, env *cli.Env, args []string) error 
 	}
 	fmt.Fprint(env.Stdout, table)
 	return nil
+}
+
+// moduleList reads the "module version" lines of list, keeps those whose
+// module path contains one of only (all when empty), and sets this
+// process's environment for modules from the proxy (GOFLAGS=-mod=mod,
+// GOWORK=off, GOTOOLCHAIN=local).
+func moduleList(cmd, list string, only []string) ([][2]string, error) {
+	f, err := os.Open(list)
+	if err != nil {
+		return nil, cli.Exit(cli.ExitBadInput, fmt.Errorf("%s: %w", cmd, err))
+	}
+	mods, err := benchmarks.ReadModuleList(f)
+	f.Close()
+	if err != nil {
+		return nil, cli.Exit(cli.ExitBadInput, err)
+	}
+	if len(only) > 0 {
+		var keep [][2]string
+		for _, m := range mods {
+			for _, a := range only {
+				if strings.Contains(m[0], a) {
+					keep = append(keep, m)
+					break
+				}
+			}
+		}
+		mods = keep
+	}
+	for _, kv := range []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"} {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
+	}
+	return mods, nil
 }
 
 // benchRoot is the root of nopol's own module at or above dir (the
