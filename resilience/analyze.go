@@ -286,8 +286,8 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 	if internal != nil {
 		src = internal // its files are the package's and its in-package tests
 	}
-	if src == nil {
-		return nil
+	if src == nil || len(src.GoFiles) == 0 {
+		return nil // no Go files (cgo only, or none for this platform)
 	}
 	a.fset = src.Fset
 	a.root = filepath.Dir(src.GoFiles[0])

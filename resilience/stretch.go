@@ -12,9 +12,10 @@ import (
 
 // Stretch is a catch broadened to every error of its try (the thesis'
 // catch stretching): a source-independent catch of one kind of error
-// (errors.Is, ==, errors.As, a predicate) that is the last branch of its
-// handler gets the condition `err != nil`, kept when the package's whole
-// suite still passes.
+// (errors.Is, ==, errors.As) that is the last branch of its handler gets
+// the condition `err != nil`, kept when the package's whole suite still
+// passes. A predicate is not broadened: it may test more than the error
+// (len(b) != 8 || err != nil).
 type Stretch struct {
 	Pair int `json:"pair"`
 	// Condition is the broadened condition, Diff the patch.
@@ -30,7 +31,7 @@ type Stretch struct {
 // catch, the last of its handler, an if condition, source-independent.
 func stretchable(p PairResult) bool {
 	switch p.Kind {
-	case Is, Equal, As, Predicate:
+	case Is, Equal, As:
 	default:
 		return false
 	}
