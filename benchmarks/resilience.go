@@ -58,16 +58,7 @@ func Resilience(ctx context.Context, r *Runner, module, version string, timeout 
 		}
 		var sum resilience.PackageSummary
 		for _, s := range rep.Summaries() {
-			sum.Pairs += s.Pairs
-			sum.Executed += s.Executed
-			sum.PurelyResilient += s.PurelyResilient
-			sum.SourceIndependent += s.SourceIndependent
-			sum.SourceDependent += s.SourceDependent
-			sum.Unknown += s.Unknown
-			sum.Propagating += s.Propagating
-			sum.NotInjectable += s.NotInjectable
-			sum.Stretchable += s.Stretchable
-			sum.Stretched += s.Stretched
+			sum.Add(s)
 		}
 		if pur {
 			row.Purified, row.PurifiedRuns, row.PurifiedTime = sum, rep.Runs, rep.Time
@@ -82,8 +73,8 @@ func Resilience(ctx context.Context, r *Runner, module, version string, timeout 
 // Table 3.1, with the percentages of the executed pairs.
 func ResilienceTable(rows []ResilienceRow) string {
 	var b strings.Builder
-	b.WriteString("| module | pairs | executed | purely resilient | source-independent | source-dependent | unknown | unknown, purified | propagating | stretchable (suite passes) | runs | time |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| module | pairs | catch-all | executed | purely resilient | source-independent | source-dependent | unknown | unknown, purified | propagating | recovering: SI / SD / unknown | stretchable (suite passes) | runs, purified runs | time, purified |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n")
 	var total ResilienceRow
 	pct := func(n, of int) string {
 		if of == 0 {
@@ -97,9 +88,12 @@ func ResilienceTable(rows []ResilienceRow) string {
 		if r.PurifiedRuns > 0 {
 			pur = pct(r.Purified.Unknown, r.Purified.Executed)
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %d (%d) | %d | %s |\n", name, p.Pairs, p.Executed,
+		rc := p.Recovering
+		fmt.Fprintf(&b, "| %s | %d | %s | %d | %s | %s | %s | %s | %s | %s | %d: %s / %s / %s | %d (%d) | %d, %d | %s, %s |\n", name, p.Pairs, pct(p.CatchAll, p.Pairs), p.Executed,
 			pct(p.PurelyResilient, p.Executed), pct(p.SourceIndependent, p.Executed), pct(p.SourceDependent, p.Executed),
-			pct(p.Unknown, p.Executed), pur, pct(p.Propagating, p.Executed), p.Stretchable, p.Stretched, r.Runs, r.Time.Round(time.Second))
+			pct(p.Unknown, p.Executed), pur, pct(p.Propagating, p.Executed),
+			rc.Executed, pct(rc.SourceIndependent, rc.Executed), pct(rc.SourceDependent, rc.Executed), pct(rc.Unknown, rc.Executed),
+			p.Stretchable, p.Stretched, r.Runs, r.PurifiedRuns, r.Time.Round(time.Second), r.PurifiedTime.Round(time.Second))
 	}
 	for _, r := range rows {
 		if r.Error != "" {
@@ -107,21 +101,12 @@ func ResilienceTable(rows []ResilienceRow) string {
 			continue
 		}
 		line(r.Module+"@"+r.Version, r)
-		t := &total.Plain
-		t.Pairs += r.Plain.Pairs
-		t.Executed += r.Plain.Executed
-		t.PurelyResilient += r.Plain.PurelyResilient
-		t.SourceIndependent += r.Plain.SourceIndependent
-		t.SourceDependent += r.Plain.SourceDependent
-		t.Unknown += r.Plain.Unknown
-		t.Propagating += r.Plain.Propagating
-		t.Stretchable += r.Plain.Stretchable
-		t.Stretched += r.Plain.Stretched
-		total.Purified.Unknown += r.Purified.Unknown
-		total.Purified.Executed += r.Purified.Executed
+		total.Plain.Add(r.Plain)
+		total.Purified.Add(r.Purified)
 		total.Runs += r.Runs
 		total.PurifiedRuns += r.PurifiedRuns
 		total.Time += r.Time
+		total.PurifiedTime += r.PurifiedTime
 	}
 	line("**total**", total)
 	return b.String()

@@ -64,4 +64,13 @@ func TestSummaries(t *testing.T) {
 		got.NotInjectable != 1 || got.PurelyResilient != 1 || got.Propagating != 2 {
 		t.Errorf("summary %+v", got)
 	}
+	if want := (Classes{Executed: 2, SourceIndependent: 1, Unknown: 1, PurelyResilient: 1}); got.Recovering != want || got.CatchAll != 7 {
+		t.Errorf("recovering %+v, want %+v; catch-all %d", got.Recovering, want, got.CatchAll)
+	}
+	var total PackageSummary
+	total.Add(got)
+	total.Add(got)
+	if total.Pairs != 14 || total.Recovering.Executed != 4 {
+		t.Errorf("sum of two: %+v", total)
+	}
 }

@@ -36,6 +36,41 @@ type PackageSummary struct {
 	// keeps the package's tests passing.
 	Stretchable int `json:"stretchable"`
 	Stretched   int `json:"stretched"`
+	// Recovering counts the executed pairs whose catch recovers (the
+	// ones a Java catch block corresponds to), by class.
+	Recovering Classes `json:"recovering"`
+	// CatchAll counts the pairs whose catch handles every error already.
+	CatchAll int `json:"catch_all"`
+}
+
+// Classes counts executed pairs by class.
+type Classes struct {
+	Executed, SourceIndependent, SourceDependent, Unknown, PurelyResilient int
+}
+
+// Add counts c2 into c.
+func (c *Classes) Add(c2 Classes) {
+	c.Executed += c2.Executed
+	c.SourceIndependent += c2.SourceIndependent
+	c.SourceDependent += c2.SourceDependent
+	c.Unknown += c2.Unknown
+	c.PurelyResilient += c2.PurelyResilient
+}
+
+// Add counts s2 into s (Package is kept).
+func (s *PackageSummary) Add(s2 PackageSummary) {
+	s.Pairs += s2.Pairs
+	s.Executed += s2.Executed
+	s.PurelyResilient += s2.PurelyResilient
+	s.SourceIndependent += s2.SourceIndependent
+	s.SourceDependent += s2.SourceDependent
+	s.Unknown += s2.Unknown
+	s.Propagating += s2.Propagating
+	s.NotInjectable += s2.NotInjectable
+	s.Stretchable += s2.Stretchable
+	s.Stretched += s2.Stretched
+	s.CatchAll += s2.CatchAll
+	s.Recovering.Add(s2.Recovering)
 }
 
 // Summaries counts the pairs per package, in the order of the report.
@@ -51,6 +86,9 @@ func (r *Report) Summaries() []PackageSummary {
 		}
 		s := &out[i]
 		s.Pairs++
+		if p.Kind == CatchAll {
+			s.CatchAll++
+		}
 		switch p.Class {
 		case NotInjectable:
 			s.NotInjectable++
@@ -67,6 +105,21 @@ func (r *Report) Summaries() []PackageSummary {
 		s.Executed++
 		if p.PurelyResilient == "yes" {
 			s.PurelyResilient++
+		}
+		if p.Action == Recovers {
+			r := &s.Recovering
+			r.Executed++
+			switch p.Class {
+			case SourceIndependent:
+				r.SourceIndependent++
+			case SourceDependent:
+				r.SourceDependent++
+			case Unknown:
+				r.Unknown++
+			}
+			if p.PurelyResilient == "yes" {
+				r.PurelyResilient++
+			}
 		}
 		if p.Action != Recovers {
 			s.Propagating++
@@ -89,21 +142,15 @@ func (r *Report) WriteText(w io.Writer) error {
 	var total PackageSummary
 	for _, s := range r.Summaries() {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d (%d)\n", s.Package, s.Pairs, s.Executed, s.PurelyResilient, s.SourceIndependent, s.SourceDependent, s.Unknown, s.Propagating, s.NotInjectable, s.Stretchable, s.Stretched)
-		total.Pairs += s.Pairs
-		total.Executed += s.Executed
-		total.PurelyResilient += s.PurelyResilient
-		total.SourceIndependent += s.SourceIndependent
-		total.SourceDependent += s.SourceDependent
-		total.Unknown += s.Unknown
-		total.Propagating += s.Propagating
-		total.NotInjectable += s.NotInjectable
-		total.Stretchable += s.Stretchable
-		total.Stretched += s.Stretched
+		total.Add(s)
 	}
 	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d (%d)\n", total.Pairs, total.Executed, total.PurelyResilient, total.SourceIndependent, total.SourceDependent, total.Unknown, total.Propagating, total.NotInjectable, total.Stretchable, total.Stretched)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	r0 := total.Recovering
+	fmt.Fprintf(w, "\nrecovering catches (not returning or panicking with the error): %d executed, %d source-independent, %d source-dependent, %d unknown, %d purely resilient\n",
+		r0.Executed, r0.SourceIndependent, r0.SourceDependent, r0.Unknown, r0.PurelyResilient)
 	fmt.Fprintf(w, "\n%d test runs (%d again alone, %d suite runs of stretched catches) in %s\n", r.Runs, r.Reruns, r.StretchRuns, r.Time.Round(100_000_000))
 	for _, s := range r.Skipped {
 		fmt.Fprintf(w, "skipped %s\n", s)
