@@ -273,11 +273,8 @@ func (r *repairer) run(ctx context.Context) error {
 	// in the background.
 	lateAll := r.withStyles(ranked, true)
 	r.bin.BuildSnapshots(siteIDs(searched, lateAll[:min(len(lateAll), 3*r.opts.MaxSites)]))
-	for i, s := range searched {
-		done, err := r.site(ctx, i, len(searched), s, false)
-		if err != nil || done {
-			return err
-		}
+	if _, done, err := r.searchWhile(ctx, searched, false, nil); err != nil || done {
+		return err
 	}
 	reason := fmt.Sprintf("no patch at the %d most suspicious sites", len(searched))
 	if !r.opts.NoMutants {
@@ -294,16 +291,9 @@ func (r *repairer) run(ctx context.Context) error {
 	if late := lateAll; len(late) > 0 {
 		late = late[:min(len(late), r.opts.MaxSites)]
 		r.logf("exits: %s where a guard can leave before the statement", plural(len(late), "site"))
-		searched := 0
-		for i, s := range late {
-			if !r.effortLeft() {
-				break
-			}
-			searched++
-			done, err := r.site(ctx, i, len(late), s, true)
-			if err != nil || done {
-				return err
-			}
+		searched, done, err := r.searchWhile(ctx, late, true, r.effortLeft)
+		if err != nil || done {
+			return err
 		}
 		if searched > 0 {
 			reason += fmt.Sprintf(", nor with other exits at %s", ofSites(searched, len(late), "guard site"))
@@ -321,18 +311,15 @@ func (r *repairer) run(ctx context.Context) error {
 		for _, s := range searched {
 			bySite[s.Site] = s
 		}
-		searched := 0
-		for i, id := range ids {
-			if !r.effortLeft() {
-				break
-			}
-			searched++
-			done, err := r.site(ctx, i, len(ids), bySite[id], false)
-			if err != nil || done {
-				return err
-			}
+		var sites []angelic.Suspicion
+		for _, id := range ids {
+			sites = append(sites, bySite[id])
 		}
-		reason += fmt.Sprintf(", nor with per-evaluation values at %s", ofSites(searched, len(ids), "condition"))
+		n, done, err := r.searchWhile(ctx, sites, false, r.effortLeft)
+		if err != nil || done {
+			return err
+		}
+		reason += fmt.Sprintf(", nor with per-evaluation values at %s", ofSites(n, len(ids), "condition"))
 	}
 	// Last, while the first half of the time limit lasts: the exits of
 	// up to twice as many guard sites again. A missing guard's site is
@@ -342,16 +329,9 @@ func (r *repairer) run(ctx context.Context) error {
 	if more := lateAll[min(len(lateAll), r.opts.MaxSites):min(len(lateAll), 3*r.opts.MaxSites)]; len(more) > 0 && r.halfTimeLeft() && r.effortLeft() {
 		r.perEval = false
 		r.logf("exits: %s more where a guard can leave, within half the time limit", plural(len(more), "site"))
-		searched := 0
-		for i, s := range more {
-			if !r.halfTimeLeft() || !r.effortLeft() {
-				break
-			}
-			searched++
-			done, err := r.site(ctx, i, len(more), s, true)
-			if err != nil || done {
-				return err
-			}
+		searched, done, err := r.searchWhile(ctx, more, true, func() bool { return r.halfTimeLeft() && r.effortLeft() })
+		if err != nil || done {
+			return err
 		}
 		reason += fmt.Sprintf(", nor at %s more", plural(searched, "guard site"))
 	}
@@ -362,6 +342,22 @@ func (r *repairer) run(ctx context.Context) error {
 	r.res.Reason = reason
 	r.logf("%s", r.res.Reason)
 	return nil
+}
+
+// searchWhile searches sites in rank order (r.site, with late for the
+// guards' late styles) while keepOn (nil: always) allows another; it
+// returns how many it started, and done when one gave a patch.
+func (r *repairer) searchWhile(ctx context.Context, sites []angelic.Suspicion, late bool, keepOn func() bool) (started int, done bool, err error) {
+	for i, s := range sites {
+		if keepOn != nil && !keepOn() {
+			break
+		}
+		started++
+		if done, err := r.site(ctx, i, len(sites), s, late); err != nil || done {
+			return started, done, err
+		}
+	}
+	return started, false, nil
 }
 
 // effortLimit is the time the repair may have used when a later tier
