@@ -2,7 +2,6 @@ package resilience
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -289,8 +288,9 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 	if src == nil || len(src.GoFiles) == 0 {
 		return nil // no Go files (cgo only, or none for this platform)
 	}
+	dir := filepath.Dir(src.GoFiles[0])
 	a.fset = src.Fset
-	a.root = filepath.Dir(src.GoFiles[0])
+	a.root = dir
 	if src.Module != nil {
 		a.root = src.Module.Dir
 	}
@@ -299,7 +299,7 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 	var pairs []Pair
 	for i, f := range src.Syntax {
 		name := src.CompiledGoFiles[i]
-		if !strings.HasSuffix(name, ".go") || filepath.Dir(name) != filepath.Dir(src.GoFiles[0]) {
+		if !strings.HasSuffix(name, ".go") || filepath.Dir(name) != dir {
 			continue // cgo-generated
 		}
 		var out []byte
@@ -358,25 +358,20 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 		}
 		return nil
 	}
-	dir := filepath.Dir(src.GoFiles[0])
 	hook, err := writeOverlayFile(a.tmp, hookFileName, hookFile(src.Name, generics), len(overlay))
 	if err != nil {
 		return err
 	}
 	overlay[filepath.Join(dir, hookFileName)] = hook
-	ov, err := json.Marshal(map[string]any{"Replace": overlay})
-	if err != nil {
-		return err
-	}
 	ovPath := filepath.Join(a.tmp, "overlay.json")
-	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
+	if err := writeOverlay(ovPath, overlay); err != nil {
 		return err
 	}
 	bin := filepath.Join(a.tmp, "pkg.test")
 	if err := a.opts.Runner.BuildTest(ctx, dir, a.path, ovPath, bin); err != nil {
 		return fmt.Errorf("instrumenting %s: %w (a nopol bug: please report it)", a.path, err)
 	}
-	plain, err := a.runTests(ctx, bin, dir, "", nil, a.opts.Timeout)
+	plain, err := a.runTests(ctx, bin, dir, "", nil, a.opts.Timeout, &a.rep.Runs)
 	if err != nil {
 		return err
 	}
@@ -390,13 +385,14 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 		done  bool
 	}
 	var jobs []job
-	late := a.rep.TimedOut // no time left for this package
+	jobsOf := make([][]int, len(pairs)) // per pair, its jobs
 	for i, p := range pairs {
-		if p.NotInjectable != "" || late {
+		if p.NotInjectable != "" {
 			continue
 		}
 		for _, t := range plain.order {
 			if u, ok := usage(p, plain.events[t]); ok && plain.passed[t] {
+				jobsOf[i] = append(jobsOf[i], len(jobs))
 				jobs = append(jobs, job{pair: i, test: t, usage: u})
 			}
 		}
@@ -419,8 +415,7 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 		wg.Go(func() {
 			defer func() { <-sem }()
 			p := pairs[j.pair]
-			env := []string{"NOPOL_RES_TRY=" + strconv.Itoa(p.TryID), "NOPOL_RES_PAIR=" + strconv.Itoa(p.ID)}
-			inj, err := a.runTests(ctx, bin, dir, j.test, env, runTimeout(plain.elapsed[j.test]))
+			inj, err := a.inject(ctx, bin, dir, p, j.test, plain, &a.rep.Runs)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -450,10 +445,7 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 			continue
 		}
 		p := pairs[j.pair]
-		env := []string{"NOPOL_RES_TRY=" + strconv.Itoa(p.TryID), "NOPOL_RES_PAIR=" + strconv.Itoa(p.ID)}
-		inj, err := a.runTests(ctx, bin, dir, j.test, env, runTimeout(plain.elapsed[j.test]))
-		a.rep.Runs--
-		a.rep.Reruns++
+		inj, err := a.inject(ctx, bin, dir, p, j.test, plain, &a.rep.Reruns)
 		if err != nil {
 			continue // out of time: the first outcome stands
 		}
@@ -469,13 +461,11 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 	for i, p := range pairs {
 		var tests []TestOutcome
 		complete := true
-		for _, j := range jobs {
-			if j.pair == i {
-				tests = append(tests, j.out)
-				complete = complete && j.done
-			}
+		for _, k := range jobsOf[i] {
+			tests = append(tests, jobs[k].out)
+			complete = complete && jobs[k].done
 		}
-		if p.NotInjectable == "" && (late || !complete) {
+		if !complete {
 			results = append(results, PairResult{Pair: p, Class: NotAnalysed})
 			continue
 		}
@@ -510,9 +500,17 @@ type testRun struct {
 
 var failureLine = regexp.MustCompile(`^\s+\S+\.go:\d+: `)
 
+// inject runs test with the error of pair p injected at its try; count
+// is the Report counter of the run (Runs, Reruns).
+func (a *pkgAnalysis) inject(ctx context.Context, bin, dir string, p Pair, test string, plain *testRun, count *int) (*testRun, error) {
+	env := []string{"NOPOL_RES_TRY=" + strconv.Itoa(p.TryID), "NOPOL_RES_PAIR=" + strconv.Itoa(p.ID)}
+	return a.runTests(ctx, bin, dir, test, env, runTimeout(plain.elapsed[test]), count)
+}
+
 // runTests runs the binary (the tests matching only, when set) verbosely
-// and reads the tests, their results and the hook's events.
-func (a *pkgAnalysis) runTests(ctx context.Context, bin, dir, only string, env []string, timeout time.Duration) (*testRun, error) {
+// and reads the tests, their results and the hook's events; count is the
+// Report counter the run adds to.
+func (a *pkgAnalysis) runTests(ctx context.Context, bin, dir, only string, env []string, timeout time.Duration, count *int) (*testRun, error) {
 	args := []string{"-test.v", "-test.count=1"}
 	if only != "" {
 		args = append(args, "-test.run", "^"+regexp.QuoteMeta(only)+"$")
@@ -521,7 +519,7 @@ func (a *pkgAnalysis) runTests(ctx context.Context, bin, dir, only string, env [
 	// cut its middle would lose usages.
 	out, err := a.opts.Runner.Run(ctx, &gotest.Invocation{Path: bin, Args: args, Dir: dir, Env: env, Timeout: timeout, MaxOutput: 256 << 20})
 	a.mu.Lock()
-	a.rep.Runs++
+	*count++
 	a.mu.Unlock()
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()

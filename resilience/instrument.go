@@ -2,6 +2,7 @@ package resilience
 
 import (
 	_ "embed" // the hook's source
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -297,6 +298,16 @@ func hasGenerics(p *packages.Package) bool {
 		return true
 	}
 	return version.Compare("go"+p.Module.GoVersion, "go1.18") >= 0
+}
+
+// writeOverlay writes the overlay file of `go build -overlay` at path:
+// replace maps the files replaced (or added) to their contents' files.
+func writeOverlay(path string, replace map[string]string) error {
+	data, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
 }
 
 // writeOverlayFile writes src into dir under a name made from path and

@@ -140,7 +140,7 @@ type Pair struct {
 // Pairs returns the try-catch pairs of a type-checked file, in source
 // order of their catches. info needs Types, Defs and Uses.
 func Pairs(fset *token.FileSet, file *ast.File, info *types.Info) []Pair {
-	f := &finder{fset: fset, info: info}
+	f := &finder{fset: fset, info: info, stmtOf: map[*ast.CallExpr]ast.Stmt{}, inits: map[ast.Stmt]bool{}}
 	for _, d := range file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Body == nil {
@@ -220,9 +220,6 @@ func (f *finder) block(list []ast.Stmt) {
 // markInits records the inits of st: of an if chain's links, of a
 // switch.
 func (f *finder) markInits(st ast.Stmt) {
-	if f.inits == nil {
-		f.inits = map[ast.Stmt]bool{}
-	}
 	switch s := st.(type) {
 	case *ast.IfStmt:
 		for ; s != nil; s, _ = s.Else.(*ast.IfStmt) {
@@ -368,6 +365,8 @@ func (f *finder) classify(cond ast.Expr) test {
 // ifChain finds the pairs of an if/else-if chain: a branch per link that
 // tests an error, the else of err == nil.
 func (f *finder) ifChain(head *ast.IfStmt, before []ast.Stmt) {
+	// A link's catch is pos (its condition, or the else block), and
+	// starts inside its body's braces.
 	type link struct {
 		t    test
 		pos  ast.Node
@@ -375,7 +374,6 @@ func (f *finder) ifChain(head *ast.IfStmt, before []ast.Stmt) {
 		body *ast.BlockStmt
 		init ast.Stmt
 	}
-	// The catch of a link starts inside its body's braces.
 	var links []link
 	for s := head; s != nil; {
 		t := f.classify(s.Cond)
@@ -412,9 +410,6 @@ func (f *finder) ifChain(head *ast.IfStmt, before []ast.Stmt) {
 			}
 		}
 		f.add(call, wrapped, l.pos, l.text, l.t, l.body.List, l.body.Lbrace+1, last)
-		if cond, ok := l.pos.(ast.Expr); ok {
-			f.pairs[len(f.pairs)-1].cond = cond
-		}
 	}
 }
 
@@ -566,9 +561,6 @@ func (f *finder) try(v *types.Var, before []ast.Stmt) (call *ast.CallExpr, wrapp
 			wrapped = true
 			continue
 		}
-		if f.stmtOf == nil {
-			f.stmtOf = map[*ast.CallExpr]ast.Stmt{}
-		}
 		f.stmtOf[c] = before[i]
 		return c, wrapped
 	}
@@ -717,11 +709,15 @@ func (f *finder) deferStmt(s *ast.DeferStmt) {
 }
 
 // add records a pair.
+//
+// A catch that is an expression is an if condition (Pair.cond); a case
+// clause or an else block is not.
 func (f *finder) add(call *ast.CallExpr, wrapped bool, catch ast.Node, catchText string, t test, body []ast.Stmt, catchAt token.Pos, last bool) {
+	cond, _ := catch.(ast.Expr)
 	f.pairs = append(f.pairs, Pair{Func: f.fn, Try: f.pos(call), TryText: f.text(call), Catch: f.pos(catch), CatchText: catchText,
 		Kind: t.kind, Target: t.target, Var: t.v.Name(), Wrapped: wrapped, Action: f.action(t.v, body), Last: last,
 		call: call, catchAt: catchAt, targetExpr: t.targetExpr, targetType: t.targetType,
-		tryStmt: f.stmtOf[call], tryInInit: f.inits[f.stmtOf[call]]})
+		tryStmt: f.stmtOf[call], tryInInit: f.inits[f.stmtOf[call]], cond: cond})
 }
 
 func (f *finder) pos(n ast.Node) Pos {

@@ -17,15 +17,10 @@ func (e *InputError) Error() string { return e.Msg }
 // does.
 type PackageSummary struct {
 	Package string `json:"package"`
-	// Pairs found; Executed those whose try a passing test ran, with an
-	// error injected.
-	Pairs    int `json:"pairs"`
-	Executed int `json:"executed"`
-	// Of the executed pairs.
-	PurelyResilient   int `json:"purely_resilient"`
-	SourceIndependent int `json:"source_independent"`
-	SourceDependent   int `json:"source_dependent"`
-	Unknown           int `json:"unknown"`
+	// Pairs found; Classes counts those whose try a passing test ran, with
+	// an error injected (Executed), by class.
+	Pairs int `json:"pairs"`
+	Classes
 	// Propagating counts the executed pairs whose catch returns or panics
 	// with the error (Java's implicit propagation has no handler).
 	Propagating int `json:"propagating"`
@@ -45,7 +40,27 @@ type PackageSummary struct {
 
 // Classes counts executed pairs by class.
 type Classes struct {
-	Executed, SourceIndependent, SourceDependent, Unknown, PurelyResilient int
+	Executed          int `json:"executed"`
+	PurelyResilient   int `json:"purely_resilient"`
+	SourceIndependent int `json:"source_independent"`
+	SourceDependent   int `json:"source_dependent"`
+	Unknown           int `json:"unknown"`
+}
+
+// count counts p, an executed pair.
+func (c *Classes) count(p PairResult) {
+	c.Executed++
+	switch p.Class {
+	case SourceIndependent:
+		c.SourceIndependent++
+	case SourceDependent:
+		c.SourceDependent++
+	case Unknown:
+		c.Unknown++
+	}
+	if p.PurelyResilient == "yes" {
+		c.PurelyResilient++
+	}
 }
 
 // Add counts c2 into c.
@@ -60,11 +75,7 @@ func (c *Classes) Add(c2 Classes) {
 // Add counts s2 into s (Package is kept).
 func (s *PackageSummary) Add(s2 PackageSummary) {
 	s.Pairs += s2.Pairs
-	s.Executed += s2.Executed
-	s.PurelyResilient += s2.PurelyResilient
-	s.SourceIndependent += s2.SourceIndependent
-	s.SourceDependent += s2.SourceDependent
-	s.Unknown += s2.Unknown
+	s.Classes.Add(s2.Classes)
 	s.Propagating += s2.Propagating
 	s.NotInjectable += s2.NotInjectable
 	s.Stretchable += s2.Stretchable
@@ -95,33 +106,11 @@ func (r *Report) Summaries() []PackageSummary {
 			continue
 		case NotExecuted, NotAnalysed:
 			continue
-		case SourceIndependent:
-			s.SourceIndependent++
-		case SourceDependent:
-			s.SourceDependent++
-		case Unknown:
-			s.Unknown++
 		}
-		s.Executed++
-		if p.PurelyResilient == "yes" {
-			s.PurelyResilient++
-		}
+		s.count(p)
 		if p.Action == Recovers {
-			r := &s.Recovering
-			r.Executed++
-			switch p.Class {
-			case SourceIndependent:
-				r.SourceIndependent++
-			case SourceDependent:
-				r.SourceDependent++
-			case Unknown:
-				r.Unknown++
-			}
-			if p.PurelyResilient == "yes" {
-				r.PurelyResilient++
-			}
-		}
-		if p.Action != Recovers {
+			s.Recovering.count(p)
+		} else {
 			s.Propagating++
 		}
 		if p.Stretch != nil {

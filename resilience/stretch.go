@@ -2,7 +2,6 @@ package resilience
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,12 +61,8 @@ func (a *pkgAnalysis) stretch(ctx context.Context, dir string, results []PairRes
 		if err != nil {
 			return err
 		}
-		ov, err := json.Marshal(map[string]any{"Replace": map[string]string{p.Catch.File: name}})
-		if err != nil {
-			return err
-		}
 		ovPath := filepath.Join(a.tmp, "stretch"+strconv.Itoa(p.ID)+".json")
-		if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
+		if err := writeOverlay(ovPath, map[string]string{p.Catch.File: name}); err != nil {
 			return err
 		}
 		a.logf("%s: pair %d: stretching `%s` to `%s`, running the tests", a.path, p.ID, p.CatchText, cond)
