@@ -143,7 +143,9 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		}
 		return out, nil
 	}
-	return angelic.Search(ctx, p, run)
+	v, err := angelic.Search(ctx, p, run)
+	r.surplus += v.Surplus
+	return v, err
 }
 
 func passFail(res collect.Result) string {

@@ -63,9 +63,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 	r.enter(phaseBaseline)
 	r.logf("baseline: running the tests of %s", plural(len(r.prog.Packages), "package"))
 	limit := r.baselineLimit()
-	plainStart := time.Now()
 	results, err := r.c.Baseline(ctx, r.prog, limit)
-	r.plain = time.Since(plainStart)
 	if err != nil {
 		return r.baselineError(ctx, err)
 	}

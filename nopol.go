@@ -70,11 +70,12 @@ type Options struct {
 	Timeout time.Duration
 	// Effort bounds the later tiers of the search (the guards' other
 	// exits, per-evaluation values, more guard sites): a tier starts a
-	// site only while the repair has used less than Effort times the
-	// time of the plain test run of the baseline (its build included);
-	// 0 means 30, a negative value no bound but Timeout (nopol fix
-	// -effort). The sites most suspicious and the mutants of the top
-	// conditions are always searched.
+	// site only while the later tiers have made fewer test runs than
+	// Effort times the runs of the first tier (the most suspicious
+	// sites and the mutants of the top conditions, always searched),
+	// and at least 100. Counted in runs, the bound stops the search at
+	// the same place on every machine. 0 means 2, a negative value no
+	// bound but Timeout (nopol fix -effort).
 	Effort float64
 	// MaxSites is how many of the most suspicious sites are searched in
 	// each pass (conditions and first guard styles; then the guards'

@@ -29,7 +29,7 @@ const (
 	defaultTimeout  = 10 * time.Minute
 	defaultMaxSites = 20
 	defaultMaxCands = 10
-	defaultEffort   = 30
+	defaultEffort   = 2
 	// maxExamples bounds the distinct examples handed to synthesis.
 	maxExamples = 200
 	// synthTimeout bounds one synthesis.
@@ -38,6 +38,11 @@ const (
 	// one failing test at one site (angelic.Problem.MaxFlips).
 	maxFlips = 8
 )
+
+// minLaterRuns is the least number of runs the later tiers may make
+// (Options.Effort), however few the first tier made; a variable for the
+// tests.
+var minLaterRuns = 100
 
 // repairer holds the state of one repair.
 type repairer struct {
@@ -51,10 +56,7 @@ type repairer struct {
 
 	prog *collect.Program
 	bin  testBinary
-	// elapsed is each test's baseline duration; plain the wall time of
-	// the baseline's plain run, its build included (the unit of
-	// Options.Effort).
-	plain   time.Duration
+	// elapsed is each test's baseline duration.
 	elapsed map[testKey]time.Duration
 	// failing are the failing tests to repair, ignored the other failing
 	// tests (by name), passing the passing tests, in baseline order.
@@ -93,8 +95,15 @@ type repairer struct {
 	// every constant value, in rank order.
 	perEval    bool
 	noConstant []int
-	// effortSpent is set once a later tier stopped at Options.Effort.
-	effortSpent bool
+	// surplus counts the runs of parallel waves that a search one at a
+	// time would not have made (angelic.Verdict.Surplus): searchRuns
+	// leaves them out. firstRuns are the search's runs of the first
+	// tier and the mutants, laterRuns the bound of the later tiers'
+	// (Options.Effort); effortSpent is set once a later tier stopped
+	// there.
+	surplus              int
+	firstRuns, laterRuns int
+	effortSpent          bool
 	// instrSensitive are the passing tests that fail instrumented (an
 	// allocation count, a stack depth): a schema run, which wraps the
 	// candidate in a function literal, may fail them too, so such a
@@ -286,6 +295,8 @@ func (r *repairer) run(ctx context.Context) error {
 			reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
 		}
 	}
+	r.firstRuns = r.searchRuns()
+	r.laterRuns = max(minLaterRuns, int(r.opts.Effort*float64(r.firstRuns)))
 	// Then the guards' other exits (continue, a return of the function,
 	// an error, ...) at the same sites.
 	if late := lateAll; len(late) > 0 {
@@ -336,8 +347,8 @@ func (r *repairer) run(ctx context.Context) error {
 		reason += fmt.Sprintf(", nor at %s more", plural(searched, "guard site"))
 	}
 	if r.effortSpent {
-		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %g × the plain test run of %s (raise -effort, or -effort -1 for no bound)",
-			r.opts.Effort, r.plain.Round(10*time.Millisecond))
+		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %s (%g × the first tier's %d; raise -effort, or -effort -1 for no bound)",
+			plural(r.laterRuns, "test run"), r.opts.Effort, r.firstRuns)
 	}
 	r.res.Reason = reason
 	r.logf("%s", r.res.Reason)
@@ -360,23 +371,26 @@ func (r *repairer) searchWhile(ctx context.Context, sites []angelic.Suspicion, l
 	return started, false, nil
 }
 
-// effortLimit is the time the repair may have used when a later tier
-// starts a site (Options.Effort).
-func (r *repairer) effortLimit() time.Duration {
-	return time.Duration(r.opts.Effort * float64(r.plain))
+// searchRuns counts the test runs made so far as a search one at a time
+// would have made them: the same on every machine, whatever the width
+// of the waves (see surplus).
+func (r *repairer) searchRuns() int {
+	return r.res.Runs - r.surplus
 }
 
-// effortLeft reports whether a later tier may start a site: the repair
-// has used less than Options.Effort times the plain test run. The first
-// time it may not is logged.
+// effortLeft reports whether a later tier may start a site: the later
+// tiers have made fewer runs than Options.Effort times the first tier's
+// (at least minLaterRuns). A bound in runs, not in time, gives the same
+// answer on every machine and under any load. The first time it may
+// not is logged.
 func (r *repairer) effortLeft() bool {
-	if r.opts.Effort < 0 || time.Since(r.start) < r.effortLimit() {
+	if r.opts.Effort < 0 || r.searchRuns()-r.firstRuns < r.laterRuns {
 		return true
 	}
 	if !r.effortSpent {
 		r.effortSpent = true
-		r.logf("effort: %s used, %g times the plain test run (%s): the later tiers stop here (raise -effort)",
-			time.Since(r.start).Round(100*time.Millisecond), r.opts.Effort, r.plain.Round(10*time.Millisecond))
+		r.logf("effort: the later tiers made %s, %g times the first tier's %d (at least %d): they stop here (raise -effort)",
+			plural(r.searchRuns()-r.firstRuns, "test run"), r.opts.Effort, r.firstRuns, minLaterRuns)
 	}
 	return false
 }

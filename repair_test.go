@@ -78,8 +78,6 @@ type fake struct {
 	// set, replaces solutions.
 	panics bool
 	solve  func(p *synth.Problem) []*synth.Term
-	// plainTime is how long the baseline takes.
-	plainTime time.Duration
 }
 
 func (f *fake) program() *collect.Program {
@@ -108,7 +106,6 @@ func (f *fake) Load(ctx context.Context, dir string, patterns, tags []string) (*
 }
 
 func (f *fake) Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error) {
-	time.Sleep(f.plainTime)
 	var out []collect.TestResult
 	for _, t := range f.tests {
 		res := f.exec(t, collect.Run{ForceSegment: -1})
@@ -711,9 +708,12 @@ func TestRepairMutation(t *testing.T) {
 }
 
 // TestRepairEffort: the later tiers (here, per-evaluation values) start
-// a site only within Options.Effort times the baseline's plain run; the
-// reason says where they stopped.
+// a site only while they made fewer runs than Options.Effort times the
+// first tier's (minLaterRuns is 0 here); the reason says where they
+// stopped.
 func TestRepairEffort(t *testing.T) {
+	defer func(n int) { minLaterRuns = n }(minLaterRuns)
+	minLaterRuns = 0
 	tests := []struct {
 		effort float64
 		reason string // the reason, or its start when later is false
@@ -721,12 +721,11 @@ func TestRepairEffort(t *testing.T) {
 	}{
 		{effort: -1, reason: "no patch at the 2 most suspicious sites, nor with per-evaluation values at 2 conditions", later: true},
 		{effort: 1e4, reason: "no patch at the 2 most suspicious sites, nor with per-evaluation values at 2 conditions", later: true},
-		{effort: 1, reason: "no patch at the 2 most suspicious sites; the later tiers stopped at the effort bound, 1 × the plain test run of "},
+		{effort: 1e-3, reason: "no patch at the 2 most suspicious sites; the later tiers stopped at the effort bound, 0 test runs (0.001 × the first tier's "},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprint("effort=", tc.effort), func(t *testing.T) {
 			f := newFake(t)
-			f.plainTime = 20 * time.Millisecond
 			f.tests = []fakeTest{
 				{name: "TestPositive", inputs: []int64{3, 200}},
 				{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},

@@ -418,10 +418,10 @@ func TestSearchPerEvaluation(t *testing.T) {
 				if got != tc.want {
 					t.Errorf("angelic value %q, want %q (verdict %+v)", got, tc.want, v)
 				}
-				// In waves of two, the runs after the one that passes in
-				// its wave are made too.
-				if n := int(runs.Load()); n != tc.runs && (parallel == 1 || n != tc.runs+1) {
-					t.Errorf("%d runs, want %d", n, tc.runs)
+				// In waves, the runs after the one that passes in its
+				// wave are made too: they are the surplus, not attempts.
+				if n := int(runs.Load()); n-v.Surplus != tc.runs || len(v.Attempts) != tc.runs || (parallel == 1 && v.Surplus != 0) {
+					t.Errorf("%d runs, %d surplus, %d attempts; want %d runs and attempts", n, v.Surplus, len(v.Attempts), tc.runs)
 				}
 			})
 		}

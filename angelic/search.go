@@ -214,8 +214,13 @@ type Verdict struct {
 	// RuledOutBy names the failing test that no forced value repaired, or
 	// that does not reach the site; Reason says which.
 	RuledOutBy, Reason string
-	// Attempts are the runs made, in order.
+	// Attempts are the runs of the search, in order: those it would
+	// have made one at a time.
 	Attempts []Attempt
+	// Surplus counts the runs made in a wave after the first that
+	// passed (Problem.Parallel): not in Attempts, and none without a
+	// wave. Attempts count the same on every machine; Surplus does not.
+	Surplus int
 }
 
 // Search looks for an angelic value of every failing test of p, running
@@ -269,16 +274,20 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				wg.Go(func() { outs[k], errs[k-i] = run(ctx, t.Name, fs[k]) })
 			}
 			wg.Wait()
-			passed := false
 			for k := i; k < j; k++ {
 				if err := errs[k-i]; err != nil {
 					return outs, err
 				}
-				v.Attempts = append(v.Attempts, Attempt{Test: t.Name, Force: fs[k], Outcome: outs[k]})
-				passed = passed || outs[k].Passed
 			}
-			if first && passed {
-				break
+			for k := i; k < j; k++ {
+				v.Attempts = append(v.Attempts, Attempt{Test: t.Name, Force: fs[k], Outcome: outs[k]})
+				if first && outs[k].Passed {
+					// The runs after it in its wave are not the
+					// search's: their outcomes are dropped.
+					v.Surplus += j - 1 - k
+					clear(outs[k+1 : j])
+					return outs, nil
+				}
 			}
 		}
 		return outs, nil
