@@ -67,10 +67,17 @@ func apply(src []byte, edits []edit) []byte {
 // and their tries from *nextTry; a pair that cannot be injected says why
 // (Pair.NotInjectable) and is neither wrapped nor counted in a try.
 //
-// Without generics (a package before Go 1.18), a try returning values and
-// an error is not wrapped: a statement after its assignment sets the
-// error variable (NopolResErr), and the other results keep what the call
-// returned; such a try in the init of an if or switch cannot be injected.
+// A try's function is wrapped too (NopolResSkip): when an error is
+// injected, the call is skipped, as the thesis' injection at the start of
+// the try does. Where it cannot be (a generic function instantiated by
+// inference), the call runs and its results are replaced
+// (Pair.InjectedAfter).
+//
+// Without generics (a package before Go 1.18), every try runs when an
+// error is injected, and one returning values and an error is not
+// wrapped: a statement after its assignment sets the error variable
+// (NopolResErr), and the other results keep what the call returned; such
+// a try in the init of an if or switch cannot be injected.
 func instrumentFile(fset *token.FileSet, file *ast.File, src []byte, info *types.Info, pkg string, generics bool, nextPair, nextTry *int) ([]Pair, []byte) {
 	pairs := Pairs(fset, file, info)
 	names := importNames(file, info)
@@ -126,13 +133,17 @@ func instrumentFile(fset *token.FileSet, file *ast.File, src []byte, info *types
 		}
 		var cases []string
 		for _, i := range t.pairs {
-			if v := errorValue(&pairs[i], src, fset, names); v != "" {
+			if v := errorValue(&pairs[i], src, fset, pkg, names); v != "" {
 				cases = append(cases, "case "+strconv.Itoa(pairs[i].ID)+": return "+v)
 			}
 		}
 		errFor := "nil"
 		if len(cases) > 0 {
 			errFor = "func(nopolResPair int) error { switch nopolResPair { " + strings.Join(cases, "; ") + " }; return nil }"
+		}
+		after := !generics || !skippable(call, info)
+		for _, i := range t.pairs {
+			pairs[i].InjectedAfter = after
 		}
 		if n > 1 && !generics {
 			p := pairs[t.pairs[0]]
@@ -143,11 +154,46 @@ func instrumentFile(fset *token.FileSet, file *ast.File, src []byte, info *types
 		edits = append(edits,
 			edit{at: off(call.Pos()), end: off(call.Pos()), text: "NopolResInj" + strconv.Itoa(n) + "("},
 			edit{at: off(call.End()), end: off(call.End()), text: ")(" + strconv.Itoa(t.id) + ", " + errFor + ")"})
+		if !after {
+			// The function called is f, or a stub returning zero
+			// values when an error is injected here: the try does
+			// not run (its arguments are evaluated).
+			edits = append(edits,
+				edit{at: off(call.Fun.Pos()), end: off(call.Fun.Pos()), text: "NopolResSkip(" + strconv.Itoa(t.id) + ", "},
+				edit{at: off(call.Fun.End()), end: off(call.Fun.End()), text: ")"})
+		}
 	}
 	if len(edits) == 0 {
 		return pairs, nil
 	}
 	return pairs, apply(src, edits)
+}
+
+// skippable reports whether the function call calls can be passed to
+// NopolResSkip: a function value whose type is known where it is written
+// (not a generic function instantiated by inference, not a builtin or a
+// conversion).
+func skippable(call *ast.CallExpr, info *types.Info) bool {
+	tv, ok := info.Types[call.Fun]
+	if !ok || tv.IsType() || tv.IsBuiltin() {
+		return false
+	}
+	if _, ok := tv.Type.Underlying().(*types.Signature); !ok {
+		return false
+	}
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	if id != nil {
+		if _, inferred := info.Instances[id]; inferred {
+			return false
+		}
+	}
+	return true
 }
 
 // injectable says why an error cannot be injected for p ("" when it can).
@@ -233,21 +279,24 @@ func importNames(file *ast.File, info *types.Info) map[string]string {
 
 // errorValue is the source of an error that p's catch handles, "" for a
 // fresh one (the hook's).
-func errorValue(p *Pair, src []byte, fset *token.FileSet, names map[string]string) string {
+func errorValue(p *Pair, src []byte, fset *token.FileSet, pkg string, names map[string]string) string {
 	switch p.Kind {
 	case Is, Equal:
 		return string(src[fset.Position(p.targetExpr.Pos()).Offset:fset.Position(p.targetExpr.End()).Offset])
 	case As, Type:
-		return valueOf(p.targetType, names)
+		return valueOf(p.targetType, pkg, names)
 	}
 	return ""
 }
 
-// valueOf is the source of a non-nil value of type t, an error; "" when
-// a package it needs is not imported.
-func valueOf(t types.Type, names map[string]string) string {
+// valueOf is the source of a non-nil value of type t, an error, in a file
+// of package pkg; "" when a package it needs is not imported.
+func valueOf(t types.Type, pkg string, names map[string]string) string {
 	missing := false
 	q := func(p *types.Package) string {
+		if p.Path() == pkg {
+			return ""
+		}
 		n, ok := names[p.Path()]
 		if !ok {
 			missing = true

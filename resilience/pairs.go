@@ -119,6 +119,11 @@ type Pair struct {
 	// Last reports that no branch of the same handler comes after this
 	// one: broadening it to every error changes no other branch.
 	Last bool `json:"last,omitempty"`
+	// InjectedAfter reports that the try still runs when an error is
+	// injected, its results replaced after it (a generic function
+	// instantiated by inference; a package before Go 1.18): its side
+	// effects happen. Otherwise the call is skipped, as the thesis does.
+	InjectedAfter bool `json:"injected_after,omitempty"`
 
 	// For instrumenting: the try's call (nil for Recover) or defer
 	// statement, where the catch branch starts, the target's expression
@@ -129,12 +134,17 @@ type Pair struct {
 	recoverCall *ast.CallExpr
 	// tryStmt is the statement assigning the try's call, tryInInit
 	// whether it is the init of an if or switch.
-	tryStmt    ast.Stmt
-	tryInInit  bool
-	cond       ast.Expr // the if condition of the catch, when it is one
-	catchAt    token.Pos
-	targetExpr ast.Expr
-	targetType types.Type
+	tryStmt   ast.Stmt
+	tryInInit bool
+	cond      ast.Expr // the if condition of the catch, when it is one
+	// broadenFrom and broadenEnd delimit the source that broadenTo
+	// replaces to stretch the catch to every error of its try (see
+	// stretch.go); broadenTo is empty when it cannot be stretched so.
+	broadenFrom, broadenEnd token.Pos
+	broadenTo               string
+	catchAt                 token.Pos
+	targetExpr              ast.Expr
+	targetType              types.Type
 }
 
 // Pairs returns the try-catch pairs of a type-checked file, in source
@@ -445,7 +455,17 @@ func (f *finder) switchStmt(s *ast.SwitchStmt, before []ast.Stmt) {
 			continue
 		}
 		f.add(call, wrapped, cc, caseText(f, cc), t, cc.Body, cc.Colon+1, i == len(clauses)-1)
+		if len(cc.List) == 1 {
+			// A case of a tagless switch is a condition.
+			f.broaden(cc.List[0].Pos(), cc.List[0].End(), t.v.Name()+" != nil")
+		}
 	}
+}
+
+// broaden sets how the pair added last is stretched (Pair.broadenTo).
+func (f *finder) broaden(from, end token.Pos, to string) {
+	p := &f.pairs[len(f.pairs)-1]
+	p.broadenFrom, p.broadenEnd, p.broadenTo = from, end, to
 }
 
 // typeSwitch finds the pairs of `switch err.(type)`: a case per list of
@@ -481,11 +501,12 @@ func (f *finder) typeSwitch(s *ast.TypeSwitchStmt, before []ast.Stmt) {
 // default is a catch-all only when a case of nil exists (otherwise it
 // also runs without an error).
 func (f *finder) cases(v *types.Var, kind Kind, call *ast.CallExpr, wrapped bool, clauses []*ast.CaseClause) {
-	hasNil := false
+	hasNil, hasDefault := false, false
 	for _, cc := range clauses {
 		for _, e := range cc.List {
 			hasNil = hasNil || isNil(f.info, e)
 		}
+		hasDefault = hasDefault || cc.List == nil
 	}
 	for i, cc := range clauses {
 		t := test{v: v, kind: kind}
@@ -505,7 +526,33 @@ func (f *finder) cases(v *types.Var, kind Kind, call *ast.CallExpr, wrapped bool
 			t.target, t.targetExpr = f.exprs(cc.List), cc.List[0]
 		}
 		f.add(call, wrapped, cc, caseText(f, cc), t, cc.Body, cc.Colon+1, i == len(clauses)-1)
+		switch {
+		case kind == Type && len(cc.List) == 1 && !f.usesImplicit(cc):
+			// case *fs.PathError: -> case error: (every non-nil
+			// error), when the clause does not use the typed value.
+			f.broaden(cc.List[0].Pos(), cc.List[0].End(), "error")
+		case kind == Equal && hasNil && !hasDefault:
+			// case ErrX: -> default:, nil having its own case.
+			f.broaden(cc.Case, cc.Colon, "default")
+		}
 	}
+}
+
+// usesImplicit reports whether the body of a type switch's clause uses
+// the value the switch binds (e in switch e := err.(type)).
+func (f *finder) usesImplicit(cc *ast.CaseClause) bool {
+	obj := f.info.Implicits[cc]
+	if obj == nil {
+		return false
+	}
+	used := false
+	ast.Inspect(cc, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && f.info.Uses[id] == obj {
+			used = true
+		}
+		return !used
+	})
+	return used
 }
 
 // qualifier names the packages other than pkg by their names, as the
@@ -718,6 +765,9 @@ func (f *finder) add(call *ast.CallExpr, wrapped bool, catch ast.Node, catchText
 		Kind: t.kind, Target: t.target, Var: t.v.Name(), Wrapped: wrapped, Action: f.action(t.v, body), Last: last,
 		call: call, catchAt: catchAt, targetExpr: t.targetExpr, targetType: t.targetType,
 		tryStmt: f.stmtOf[call], tryInInit: f.inits[f.stmtOf[call]], cond: cond})
+	if cond != nil {
+		f.broaden(cond.Pos(), cond.End(), t.v.Name()+" != nil")
+	}
 }
 
 func (f *finder) pos(n ast.Node) Pos {

@@ -223,3 +223,89 @@ var (
 		})
 	}
 }
+
+// TestBroaden: how each kind of catch is stretched to every error of its
+// try (the text that replaces the catch's source; none for a catch that
+// cannot be).
+func TestBroaden(t *testing.T) {
+	const head = `package p
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+)
+
+var ErrX = errors.New("x")
+
+var _, _ = io.EOF, fs.ErrNotExist
+
+`
+	tests := []struct {
+		name, body string
+		want       []string // per pair: "catch text -> replaced source => broadened", or "catch text"
+	}{{
+		name: "if condition",
+		body: `func A() {
+	_, err := os.Open("f")
+	if errors.Is(err, ErrX) {
+		return
+	}
+}`,
+		want: []string{"errors.Is(err, ErrX) -> errors.Is(err, ErrX) => err != nil"},
+	}, {
+		name: "tagless switch",
+		body: `func A() {
+	_, err := os.Open("f")
+	switch {
+	case errors.Is(err, io.EOF):
+	case err == ErrX:
+	}
+}`,
+		want: []string{"case errors.Is(err, io.EOF) -> errors.Is(err, io.EOF) => err != nil", "case err == ErrX -> err == ErrX => err != nil"},
+	}, {
+		name: "type switch: a clause using the typed value is not broadened",
+		body: `func A() string {
+	_, err := os.Open("f")
+	switch e := err.(type) {
+	case *fs.PathError:
+		return e.Path
+	case interface{ Timeout() bool }:
+		return "timeout"
+	}
+	return ""
+}`,
+		want: []string{"case *fs.PathError", "case interface{Timeout() bool} -> interface{ Timeout() bool } => error"},
+	}, {
+		name: "switch err: default only when nil has a case and there is no default",
+		body: `func A() {
+	_, err := os.Open("f")
+	switch err {
+	case nil:
+	case ErrX:
+	}
+	_, err = os.Open("g")
+	switch err {
+	case io.EOF:
+	}
+}`,
+		want: []string{"case ErrX -> case ErrX => default", "case io.EOF"},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := head + tc.body
+			var got []string
+			for _, p := range check(t, src) {
+				s := p.CatchText
+				if p.broadenTo != "" {
+					s += " -> " + src[fset.Position(p.broadenFrom).Offset:fset.Position(p.broadenEnd).Offset] + " => " + p.broadenTo
+				}
+				got = append(got, s)
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}

@@ -10,14 +10,22 @@ import (
 )
 
 // Stretch is a catch broadened to every error of its try (the thesis'
-// catch stretching): a source-independent catch of one kind of error
-// (errors.Is, ==, errors.As) that is the last branch of its handler gets
-// the condition `err != nil`, kept when the package's whole suite still
-// passes. A predicate is not broadened: it may test more than the error
+// catch stretching): a source-independent catch of one kind of error that
+// is the last branch of its handler is broadened, kept when the
+// package's whole suite still passes:
+//   - an if condition or a case of a tagless switch (errors.Is, ==,
+//     errors.As) becomes `err != nil`;
+//   - a case of a type switch on the error becomes `case error:` (when
+//     its body does not use the typed value: it would not compile);
+//   - a case of `switch err` becomes `default:` when nil has its own
+//     case (otherwise the default would also run without an error).
+//
+// A predicate is not broadened: it may test more than the error
 // (len(b) != 8 || err != nil).
 type Stretch struct {
 	Pair int `json:"pair"`
-	// Condition is the broadened condition, Diff the patch.
+	// Condition is the broadened condition or case ("err != nil",
+	// "error", "default"), Diff the patch.
 	Condition string `json:"condition"`
 	Diff      string `json:"diff"`
 	// Passed reports that the package's tests pass with the patch;
@@ -27,14 +35,15 @@ type Stretch struct {
 }
 
 // stretchable reports whether p's catch can be broadened: a specific
-// catch, the last of its handler, an if condition, source-independent.
+// catch, the last of its handler, with a broadened form (see Stretch),
+// source-independent.
 func stretchable(p PairResult) bool {
 	switch p.Kind {
-	case Is, Equal, As:
+	case Is, Equal, As, Type:
 	default:
 		return false
 	}
-	return p.Class == SourceIndependent && p.Last && p.cond != nil && p.Var != ""
+	return p.Class == SourceIndependent && p.Last && p.broadenTo != "" && p.Var != ""
 }
 
 // stretch validates the broadened condition of each stretchable pair of a
@@ -49,8 +58,8 @@ func (a *pkgAnalysis) stretch(ctx context.Context, dir string, results []PairRes
 		if err != nil {
 			return err
 		}
-		start, end := a.fset.Position(p.cond.Pos()).Offset, a.fset.Position(p.cond.End()).Offset
-		cond := p.Var + " != nil"
+		start, end := a.fset.Position(p.broadenFrom).Offset, a.fset.Position(p.broadenEnd).Offset
+		cond := p.broadenTo
 		patched := apply(src, []edit{{at: start, end: end, text: cond}})
 		rel, err := filepath.Rel(a.root, p.Catch.File)
 		if err != nil {

@@ -41,3 +41,14 @@ func NopolResInj4[A, B, C any](a A, b B, c C, err error) func(int, func(int) err
 		return a, b, c, err
 	}
 }
+
+// NopolResSkip is the function a try calls: f, or when an error is
+// injected at try, a function of the same type returning zero values
+// without running (the thesis' injection skips the try):
+// NopolResInj2(NopolResSkip(id, f)(args))(id, errFor).
+func NopolResSkip[F any](try int, f F) F {
+	if stub, ok := nopolResStub(try, f); ok {
+		return stub.(F)
+	}
+	return f
+}

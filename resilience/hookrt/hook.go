@@ -15,6 +15,7 @@ package hookrt
 import (
 	nopolreserrors "errors"
 	nopolresos "os"
+	nopolresreflect "reflect"
 	nopolresstrconv "strconv"
 	nopolressync "sync"
 )
@@ -75,6 +76,24 @@ func nopolResInjected(try int, errFor func(pair int) error) (err error, ok bool)
 		}
 	}
 	return NopolResError(), true
+}
+
+// nopolResStub is, when an error is injected at try, a function of f's
+// type that returns zero values without doing anything (see
+// NopolResSkip); ok is false otherwise.
+func nopolResStub(try int, f interface{}) (stub interface{}, ok bool) {
+	nopolResInit()
+	if try != nopolResTry || nopolResPair < 0 {
+		return nil, false
+	}
+	t := nopolresreflect.TypeOf(f)
+	return nopolresreflect.MakeFunc(t, func([]nopolresreflect.Value) []nopolresreflect.Value {
+		out := make([]nopolresreflect.Value, t.NumOut())
+		for i := range out {
+			out[i] = nopolresreflect.Zero(t.Out(i))
+		}
+		return out
+	}).Interface(), true
 }
 
 // NopolResError is a fresh error, as a catch-all handles.
