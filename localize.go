@@ -169,8 +169,9 @@ func (r *repairer) wanted(s collect.Site) bool {
 }
 
 // panicStacks are, per failing test whose coverage run panicked, the
-// frames (file:line) of the panic outside the runtime, package testing
-// and test files, innermost first.
+// frames (file:line) of the panic outside the runtime, package testing,
+// test files and nopol's hook, innermost first; a line repeated (the
+// hook's function literal around a condition) once.
 func (r *repairer) panicStacks() [][]constituent.Location {
 	var out [][]constituent.Location
 	for _, k := range r.failing {
@@ -181,11 +182,14 @@ func (r *repairer) panicStacks() [][]constituent.Location {
 		dir := r.prog.PackageDir(k.pkg)
 		var stack []constituent.Location
 		for _, loc := range constituent.ParseOutput(res.Output) {
-			if !loc.Panic || strings.HasSuffix(loc.File, "_test.go") {
+			if !loc.Panic || strings.HasSuffix(loc.File, "_test.go") || collect.IsHook(loc.File) {
 				continue
 			}
 			if !filepath.IsAbs(loc.File) {
 				loc.File = filepath.Join(dir, loc.File)
+			}
+			if n := len(stack); n > 0 && stack[n-1].File == loc.File && stack[n-1].Line == loc.Line {
+				continue
 			}
 			stack = append(stack, loc)
 		}

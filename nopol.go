@@ -140,8 +140,9 @@ type Result struct {
 	Reason  string `json:"reason,omitempty"`
 	// Site is the repaired site.
 	Site *SiteReport `json:"site,omitempty"`
-	// Style is "cond" (condition replaced), "guard" (statement wrapped) or
-	// "return" (early return before the statement).
+	// Style is "cond" (condition replaced), "guard" (statement wrapped),
+	// "return" (early return before the statement) or "replace" (a nil
+	// operand replaced before the statement, NpeFix: Exit assigns it).
 	Style string `json:"style,omitempty"`
 	// Strategy is a guard's strategy (collect.Strategies: "skip",
 	// "continue", "reuse-return", ...) and Exit the statement an exit
@@ -213,15 +214,17 @@ type SiteReport struct {
 	Original string `json:"original"`
 	// Score is the Ochiai suspiciousness.
 	Score float64 `json:"score"`
-	// Style is the guard style searched ("guard", "return"), "cond" for
+	// Style is the guard style searched ("guard", "return", "replace"), "cond" for
 	// conditions; Strategy and Exit as in Result.
 	Style    string `json:"style"`
 	Strategy string `json:"strategy,omitempty"`
 	Exit     string `json:"exit,omitempty"`
 	// Method is how the site was searched: "synthesis" (angelic values,
-	// then a condition synthesized from the recorded states) or
+	// then a condition synthesized from the recorded states),
 	// "mutation" (mutants of the original condition, the fallback when
-	// synthesis found no patch; see Options.NoMutants).
+	// synthesis found no patch; see Options.NoMutants) or "npefix" (a
+	// nil operand that a failing test dereferenced, replaced where it is
+	// nil; see collect.NilFix).
 	Method string `json:"method"`
 	// Needs are the failing tests' angelic values ("TestX=false").
 	Needs []string `json:"needs,omitempty"`

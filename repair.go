@@ -295,6 +295,12 @@ func (r *repairer) run(ctx context.Context) error {
 			reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
 		}
 	}
+	// NpeFix: a nil that a failing test dereferenced, replaced.
+	if n, done, err := r.nilFixes(ctx); err != nil || done {
+		return err
+	} else if n > 0 {
+		reason += fmt.Sprintf(", nor among %s of a nil operand", plural(n, "replacement"))
+	}
 	r.firstRuns = r.searchRuns()
 	r.laterRuns = max(minLaterRuns, int(r.opts.Effort*float64(r.firstRuns)))
 	// Then the guards' other exits (continue, a return of the function,

@@ -12,7 +12,7 @@ import (
 
 // style is one way of repairing a site.
 type style struct {
-	name  string // "cond", "guard" (wrapping), "return" (an exit before the statement)
+	name  string // "cond", "guard" (wrapping), "return" (an exit before the statement), "replace" (NpeFix, npefix.go)
 	guard collect.GuardStyle
 	// strategy is the guard's strategy (collect.Strategies), "" for
 	// conditions; exit the exit's body.

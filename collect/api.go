@@ -129,6 +129,9 @@ type Site struct {
 	Then *Branch `json:",omitempty"`
 	// LoopVars are the integer loop counters in scope at the site.
 	LoopVars []string `json:",omitempty"`
+	// NilFixes are NpeFix's replacements of the nil operands a Guard
+	// site's statement dereferences (see nilfix.go).
+	NilFixes []NilFix `json:",omitempty"`
 }
 
 // TestLocation is the file (absolute) and line where test name of package

@@ -43,8 +43,11 @@ const (
 )
 
 // Strategies are the guard strategies in the order the repair tries them
-// at a site: StrategySkip, the wrapping style, then the exits.
-var Strategies = []string{StrategySkip, StrategyContinue, StrategyReuse, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyVar, StrategyBreak}
+// at a site: StrategySkip, the wrapping style, then the exits; then
+// NpeFix's replacements of a nil operand (see nilfix.go), which are not
+// exits and are tried where a failing test dereferenced nil.
+var Strategies = []string{StrategySkip, StrategyContinue, StrategyReuse, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyVar, StrategyBreak,
+	StrategyNilVar, StrategyNilNew}
 
 // StrategySkip names the wrapping style (GuardWrap): the statement runs
 // only when the guard holds.

@@ -58,6 +58,12 @@ func (o *overlay) write() (string, error) {
 	return name, os.WriteFile(name, data, 0o644)
 }
 
+// IsHook reports whether file is a hook file of the instrumentation (its
+// frames in a stack trace are nopol's, not the program's).
+func IsHook(file string) bool {
+	return strings.HasPrefix(filepath.Base(file), strings.TrimSuffix(hookName, ".go"))
+}
+
 // hookPath returns a path in dir, not present on disk, for the hook file.
 func hookPath(dir string) string {
 	name := filepath.Join(dir, hookName)

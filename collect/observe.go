@@ -374,6 +374,31 @@ func (o *observer) zero(t types.Type) (string, bool) {
 			return "nil", true
 		}
 	}
+	s, ok := o.typeName(t)
+	if !ok {
+		return "", false
+	}
+	if !o.namesTypes(s) {
+		return "", false // a name of the type is shadowed at the site
+	}
+	// A struct or array is written as its composite literal, as people
+	// write it (Point{}); other types as *new(T).
+	switch t.Underlying().(type) {
+	case *types.Struct, *types.Array:
+		if lit := s + "{}"; o.checkExpr(lit) == nil {
+			return lit, true
+		}
+	}
+	expr := "*new(" + s + ")"
+	if o.checkExpr(expr) != nil {
+		return "", false
+	}
+	return expr, true
+}
+
+// typeName is t as the site's file writes it; ok is false when a package
+// it needs is not imported there (or only as _ or .).
+func (o *observer) typeName(t types.Type) (string, bool) {
 	ok := true
 	s := types.TypeString(t, func(p *types.Package) string {
 		if p == o.pkg {
@@ -394,25 +419,7 @@ func (o *observer) zero(t types.Type) (string, bool) {
 		ok = false
 		return p.Name()
 	})
-	if !ok {
-		return "", false
-	}
-	if !o.namesTypes(s) {
-		return "", false // a name of the type is shadowed at the site
-	}
-	// A struct or array is written as its composite literal, as people
-	// write it (Point{}); other types as *new(T).
-	switch t.Underlying().(type) {
-	case *types.Struct, *types.Array:
-		if lit := s + "{}"; o.checkExpr(lit) == nil {
-			return lit, true
-		}
-	}
-	expr := "*new(" + s + ")"
-	if o.checkExpr(expr) != nil {
-		return "", false
-	}
-	return expr, true
+	return s, ok
 }
 
 // namesTypes reports whether every name in the type expression src

@@ -177,6 +177,7 @@ func (prog *Program) findSites(d *pkgData) {
 			if kind == Guard {
 				s.CanWrap = wrap
 				s.Exits = o.exits(fn, node.(ast.Stmt), stack, src, tf, fnName)
+				s.NilFixes = o.nilFixes(node.(ast.Stmt), fn)
 				if !wrap && len(s.Exits) == 0 {
 					return
 				}

@@ -123,7 +123,7 @@ func summary(res *nopol.Result) string {
 	switch res.Style {
 	case "guard":
 		what = fmt.Sprintf("wrap `%s` in `if %s`", oneLine(res.Site.Original), res.Condition)
-	case "return":
+	case "return", "replace":
 		what = fmt.Sprintf("before `%s`, `if %s { %s }`", oneLine(res.Site.Original), res.Condition, res.Exit)
 	}
 	return fmt.Sprintf("nopol: %s makes %s pass", what, strings.Join(repaired(res), ", "))

@@ -40,7 +40,12 @@ reused as written (reuse-return), the zero values (zero-values), zero
 values with a sentinel error the function uses (error-sentinel) or a new
 error (error-new), an in-scope value of the result type (in-scope-value),
 break. Skipping and the zero values are searched with the conditions; the
-other exits after the mutation fallback. -strategies restricts them.
+other exits after the mutation fallback. Where a failing test panics with a
+nil dereference, NpeFix's replacements come after the mutants: before the
+panicking statement (or its caller's), "if x == nil { x = v }", v an
+in-scope value of x's type (nil-in-scope-value) or a new instance, for an
+interface a type of the package implementing it (nil-new-instance).
+-strategies restricts them all.
 
 When no synthesized condition passes the suite (most often because the
 condition must change value within one test, as a flipped comparison in a
@@ -83,7 +88,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.skip, "skip", "", "leave the top-level tests matching `regexp` out of every run (go test -skip)")
 	fs.StringVar(&f.tags, "tags", "", "comma-separated build `tags` for every build and run (go build -tags)")
 	fs.StringVar(&f.kind, "kind", "all", "repairs to try: cond (change a condition), guard (add a guard) or all")
-	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, continue, reuse-return,\nzero-values, error-sentinel, error-new, in-scope-value, break")
+	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, continue, reuse-return,\nzero-values, error-sentinel, error-new, in-scope-value, break, nil-in-scope-value, nil-new-instance")
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
 	fs.Float64Var(&f.effort, "effort", 2, "the later tiers (other exits, per-evaluation values, more guard sites) start a site\nonly while they made fewer than `n` times the first tier's test runs (at least 100); -1: no bound but -timeout")

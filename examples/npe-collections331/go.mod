@@ -1,0 +1,3 @@
+module example.com/npe-collections331
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/npe-math290
+
+go 1.22

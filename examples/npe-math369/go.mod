@@ -1,0 +1,3 @@
+module example.com/npe-math369
+
+go 1.22
