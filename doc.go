@@ -75,6 +75,12 @@
 //  9. Last, while less than half of Options.Timeout is used, the exits of
 //     up to 2×MaxSites further guard sites: a missing guard's statement is
 //     often run by most passing tests, so it ranks low.
+//  10. Last, whatever the effort, where a failing test panicked with a
+//     nil dereference: NpeFix's replacements (collect.NilFix), before the
+//     panicking statement or its caller's, `if x == nil { x = v }`, each
+//     validated as a patched file (npefix.go). Last, because they
+//     tolerate the nil where it is dereferenced rather than fix where it
+//     comes from.
 //     SiteReport.Method says which tier found the patch.
 //
 // Steps 8 and 9, the later tiers, start a site (and a style of a site)

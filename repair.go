@@ -295,12 +295,6 @@ func (r *repairer) run(ctx context.Context) error {
 			reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
 		}
 	}
-	// NpeFix: a nil that a failing test dereferenced, replaced.
-	if n, done, err := r.nilFixes(ctx); err != nil || done {
-		return err
-	} else if n > 0 {
-		reason += fmt.Sprintf(", nor among %s of a nil operand", plural(n, "replacement"))
-	}
 	r.firstRuns = r.searchRuns()
 	r.laterRuns = max(minLaterRuns, int(r.opts.Effort*float64(r.firstRuns)))
 	// Then the guards' other exits (continue, a return of the function,
@@ -351,6 +345,15 @@ func (r *repairer) run(ctx context.Context) error {
 			return err
 		}
 		reason += fmt.Sprintf(", nor at %s more", plural(searched, "guard site"))
+	}
+	// Last, whatever the effort (a few runs): NpeFix's replacements of
+	// a nil that a failing test dereferenced. Last, because they
+	// tolerate the nil where it is dereferenced rather than fix where
+	// it comes from; a guard or a condition is preferred.
+	if n, done, err := r.nilFixes(ctx); err != nil || done {
+		return err
+	} else if n > 0 {
+		reason += fmt.Sprintf(", nor among %s of a nil operand", plural(n, "replacement"))
 	}
 	if r.effortSpent {
 		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %s (%g × the first tier's %d; raise -effort, or -effort -1 for no bound)",

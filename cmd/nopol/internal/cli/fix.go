@@ -41,7 +41,7 @@ values with a sentinel error the function uses (error-sentinel) or a new
 error (error-new), an in-scope value of the result type (in-scope-value),
 break. Skipping and the zero values are searched with the conditions; the
 other exits after the mutation fallback. Where a failing test panics with a
-nil dereference, NpeFix's replacements come after the mutants: before the
+nil dereference, NpeFix's replacements come last: before the
 panicking statement (or its caller's), "if x == nil { x = v }", v an
 in-scope value of x's type (nil-in-scope-value) or a new instance, for an
 interface a type of the package implementing it (nil-new-instance).
