@@ -29,30 +29,38 @@ func (r *repairer) nilFixes(ctx context.Context) (n int, done bool, err error) {
 	if r.opts.Kinds&KindGuard == 0 {
 		return 0, false, nil
 	}
+	if !slices.ContainsFunc(r.failing, func(k testKey) bool { return strings.Contains(r.cover[k].Output, nilDeref) }) {
+		return 0, false, nil
+	}
 	type target struct {
 		site collect.Site
 		fix  collect.NilFix
 	}
 	var targets []target
-	if !slices.ContainsFunc(r.failing, func(k testKey) bool { return strings.Contains(r.cover[k].Output, nilDeref) }) {
-		return 0, false, nil
-	}
 	seen := map[string]bool{}
 	for _, stack := range r.panicStacks() {
 		for i, loc := range stack[:min(len(stack), maxNilFrames)] {
 			for _, site := range r.prog.Sites {
-				if site.Kind != collect.Guard || site.File != loc.File || site.Line != loc.Line {
+				if site.Kind != collect.Guard || site.File != loc.File || site.Line != loc.Line || seen[site.File+"\x00"+site.Original] {
 					continue
 				}
+				seen[site.File+"\x00"+site.Original] = true
+				found := map[string]bool{}
 				for _, fix := range site.NilFixes {
-					key := site.File + "\x00" + fix.Operand + "\x00" + fix.Body
 					// An operand passed to a call, in the
 					// panicking frame, is not what it dereferenced.
-					if seen[key] || (fix.Passed && i == 0) || !r.strategyWanted(style{strategy: fix.Strategy}) {
+					if (fix.Passed && i == 0) || !r.strategyWanted(style{strategy: fix.Strategy}) {
 						continue
 					}
-					seen[key] = true
+					found[fix.Strategy] = true
 					targets = append(targets, target{site, fix})
+				}
+				// NpeFix's Table 6.2: a strategy with nothing to try
+				// at a panicking statement says why.
+				for _, strategy := range []string{collect.StrategyNilVar, collect.StrategyNilNew} {
+					if !found[strategy] && r.strategyWanted(style{strategy: strategy}) {
+						r.res.Sites = append(r.res.Sites, r.nilReport(site, style{name: "replace", strategy: strategy}, nilNothing[strategy]))
+					}
 				}
 			}
 		}
@@ -70,15 +78,14 @@ func (r *repairer) nilFixes(ctx context.Context) (n int, done bool, err error) {
 		site.Exits = []collect.Exit{{Body: t.fix.Body, Strategy: t.fix.Strategy}}
 		st := style{name: "replace", guard: collect.GuardExit(0), strategy: t.fix.Strategy, exit: t.fix.Body}
 		c := candidate{src: t.fix.Operand + " == nil", method: "npefix"}
-		rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
-			Func: site.Func, Original: site.Original, Style: st.name, Strategy: st.strategy, Exit: st.exit, Method: "npefix"}
+		rep := r.nilReport(site, st, "")
 		r.ranked, r.spec = nil, nil
-		done, err := r.tryPatch(ctx, site, st, c, "npefix "+strings.Join([]string{t.fix.Strategy, "`" + t.fix.Body + "` if"}, " "), &rep)
+		done, sr, err := r.tryPatch(ctx, site, st, c, "npefix "+t.fix.Strategy+" `"+t.fix.Body+"` if", &rep)
 		if err != nil {
 			return i + 1, false, err
 		}
-		if rep.Outcome == "" {
-			rep.Outcome = "the suite fails"
+		if !done {
+			rep.Outcome = nilOutcome(sr)
 		}
 		r.res.Sites = append(r.res.Sites, rep)
 		if done {
@@ -86,4 +93,37 @@ func (r *repairer) nilFixes(ctx context.Context) (n int, done bool, err error) {
 		}
 	}
 	return len(targets), false, nil
+}
+
+// The outcomes of NpeFix's strategies at a panicking statement, as
+// SiteReport.Outcome says them (NpeFix's Table 6.2), besides "patched".
+const (
+	nilNoVariable   = "no suitable variable"
+	nilNoInstance   = "no instance"
+	nilCannot       = "cannot (does not compile)"
+	nilTestsFail    = "tests fail"
+	nilPanicElsewhr = "panic elsewhere"
+	nilTimeout      = "timeout"
+)
+
+// nilNothing is the outcome of a strategy without a replacement to try.
+var nilNothing = map[string]string{collect.StrategyNilVar: nilNoVariable, collect.StrategyNilNew: nilNoInstance}
+
+// nilOutcome names how a replacement that does not pass failed.
+func nilOutcome(sr collect.SuiteResult) string {
+	switch {
+	case sr.BuildFailed:
+		return nilCannot
+	case sr.TimedOut:
+		return nilTimeout
+	case strings.Contains(sr.Output, nilDeref):
+		return nilPanicElsewhr
+	}
+	return nilTestsFail
+}
+
+// nilReport is the report of an NpeFix strategy at a site.
+func (r *repairer) nilReport(site collect.Site, st style, outcome string) SiteReport {
+	return SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
+		Func: site.Func, Original: site.Original, Style: st.name, Strategy: st.strategy, Exit: st.exit, Method: "npefix", Outcome: outcome}
 }

@@ -20,7 +20,7 @@ import (
 // patched file in turn.
 func (r *repairer) validate(ctx context.Context, site collect.Site, st style, cands []candidate, rep *SiteReport) (bool, error) {
 	r.enter(phaseValidation)
-	done, err := r.tryPatch(ctx, site, st, cands[0], fmt.Sprintf("candidate 1/%d", len(cands)), rep)
+	done, _, err := r.tryPatch(ctx, site, st, cands[0], fmt.Sprintf("candidate 1/%d", len(cands)), rep)
 	if err != nil || done || len(cands) == 1 {
 		if !done {
 			rep.Outcome = fmt.Sprintf("none of %d candidates passes the suite", len(cands))
@@ -89,7 +89,7 @@ func (r *repairer) runSchema(ctx context.Context, schema suiteRunner, off int, s
 		}
 		r.enter(phaseVerify)
 		r.res.Candidates = r.res.Candidates[:len(r.res.Candidates)-1]
-		done, err := r.tryPatch(ctx, site, st, c, name+" as a patched file", rep)
+		done, _, err := r.tryPatch(ctx, site, st, c, name+" as a patched file", rep)
 		if err != nil || done {
 			return done, err
 		}
@@ -158,32 +158,34 @@ func suiteSummary(sr collect.SuiteResult, ok bool) string {
 }
 
 // tryPatch writes cond into the source, runs the suite with the patched
-// file through an overlay, and when it passes fills in the result.
-func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c candidate, name string, rep *SiteReport) (bool, error) {
+// file through an overlay, and when it passes fills in the result; sr is
+// the suite's result (BuildFailed also when the patch cannot be written).
+func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c candidate, name string, rep *SiteReport) (ok bool, sr collect.SuiteResult, err error) {
 	cond := c.src
 	old, err := os.ReadFile(site.File)
 	if err != nil {
-		return false, fmt.Errorf("reading %s: %w", site.File, err)
+		return false, sr, fmt.Errorf("reading %s: %w", site.File, err)
 	}
 	src, err := patchSource(old, site, st.guard, cond)
 	if err != nil {
-		r.record(site, st, c, collect.SuiteResult{}, false)
+		sr = collect.SuiteResult{BuildFailed: true, Output: err.Error()}
+		r.record(site, st, c, sr, false)
 		r.logf("%s `%s`: writing the patch: %v", name, cond, err)
-		return false, nil
+		return false, sr, nil
 	}
-	sr, err := r.c.VerifyPatch(ctx, r.prog, site.File, src, suiteTimeout(r.suiteTime())+time.Minute)
+	sr, err = r.c.VerifyPatch(ctx, r.prog, site.File, src, suiteTimeout(r.suiteTime())+time.Minute)
 	r.res.Runs++
 	if err != nil {
-		return false, fmt.Errorf("checking the patch of %s: %w", rep.File, err)
+		return false, sr, fmt.Errorf("checking the patch of %s: %w", rep.File, err)
 	}
-	ok, err := r.judge(ctx, site.Package, sr)
+	ok, err = r.judge(ctx, site.Package, sr)
 	if err != nil {
-		return false, err
+		return false, sr, err
 	}
 	r.record(site, st, c, sr, ok)
 	r.logf("%s `%s`: %s", name, cond, suiteSummary(sr, ok))
 	if !ok {
-		return false, nil
+		return false, sr, nil
 	}
 	rep.Outcome = "patched"
 	if c.method == "mutation" {
@@ -202,7 +204,7 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 	}
 	r.res.Explanation = r.explain(site, st, c, rep, r.ranked, r.spec)
 	r.logf("patched %s:%d in %s", rep.File, site.Line, time.Since(r.start).Round(time.Millisecond))
-	return true, nil
+	return true, sr, nil
 }
 
 // onlyInstrSensitive reports whether every failure of a schema run is of
