@@ -118,7 +118,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		mu.Unlock()
 		res, err := r.bin.Run(ctx, r.forcedRun(k, site, st, f, collect.ModeCover))
 		mu.Lock()
-		r.res.Runs++
+		r.ran(testWork(res.TimedOut || res.Hung))
 		if err != nil {
 			return angelic.Outcome{}, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
 		}
@@ -144,7 +144,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		return out, nil
 	}
 	v, err := angelic.Search(ctx, p, run)
-	r.surplus += v.Surplus
+	r.surplus += v.Surplus*testWork(false) + v.SurplusHung*(testWork(true)-testWork(false))
 	return v, err
 }
 
@@ -216,7 +216,7 @@ type siteTest struct {
 func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([][]int, error) {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeSnapshot, Sites: []int{site.ID}, ForceSegment: -1, Timeout: r.timeout(k)}
 	res, err := r.bin.Run(ctx, run)
-	r.res.Runs++
+	r.ran(testWork(res.TimedOut))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

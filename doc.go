@@ -84,11 +84,12 @@
 //     SiteReport.Method says which tier found the patch.
 //
 // Steps 8 and 9, the later tiers, start a site (and a style of a site)
-// only while they have made fewer test runs than Options.Effort times
-// the runs of steps 1-7 (2 by default, at least 100 runs); a bound in
-// runs, not in time, stops at the same place on every machine and under
-// any load (parallel waves count as the runs one at a time would have
-// been, angelic.Verdict.Surplus). They are where a repair
+// only while they have done less work than Options.Effort times that
+// of steps 1-7 (1 by default, at least 100 units), the work counted in
+// test runs (one unit per run, 21 for a run that hangs, 10 for a whole
+// suite: repairer.ran); counted, not timed, the bound stops at the same
+// place on every machine and under any load (parallel waves count as
+// the runs one at a time would have made, angelic.Verdict.Surplus). They are where a repair
 // that finds nothing spends its time, a site often costing dozens of runs
 // of each failing test (seven exits, each with per-evaluation values).
 // The reason of a repair that stopped there says so. Within a site, the

@@ -71,7 +71,7 @@ func (r *repairer) confirmFailing(ctx context.Context, failing []testKey, limit 
 	n := r.repeats(failing, failRepeats)
 	r.logf("baseline: running %s again %s (flakiness check)", plural(len(failing), "failing test"), plural(n, "time"))
 	counts, err := r.c.Rerun(ctx, r.prog, testIDs(failing), n, limit)
-	r.res.Runs++
+	r.ran(suiteWork)
 	if err != nil {
 		return nil, fmt.Errorf("checking the failing tests: %w", err)
 	}
@@ -106,7 +106,7 @@ func (r *repairer) checkStable(ctx context.Context, ks []testKey) error {
 	n := r.repeats(todo, stableRepeats)
 	r.vlogf("flakiness check: running %s %s on the original code", strings.Join(testNames(todo), ", "), plural(n, "time"))
 	counts, err := r.c.Rerun(ctx, r.prog, testIDs(todo), n, r.baselineLimit())
-	r.res.Runs++
+	r.ran(suiteWork)
 	if err != nil {
 		return fmt.Errorf("checking %s for flakiness: %w", strings.Join(testNames(todo), ", "), err)
 	}

@@ -53,7 +53,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 	}
 	for _, i := range again {
 		res, err := r.bin.Run(ctx, runs[i])
-		r.res.Runs++
+		r.ran(testWork(res.TimedOut))
 		if err != nil {
 			return fmt.Errorf("running the instrumented tests: %w", err)
 		}

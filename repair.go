@@ -29,7 +29,7 @@ const (
 	defaultTimeout  = 10 * time.Minute
 	defaultMaxSites = 20
 	defaultMaxCands = 10
-	defaultEffort   = 2
+	defaultEffort   = 1
 	// maxExamples bounds the distinct examples handed to synthesis.
 	maxExamples = 200
 	// synthTimeout bounds one synthesis.
@@ -39,10 +39,10 @@ const (
 	maxFlips = 8
 )
 
-// minLaterRuns is the least number of runs the later tiers may make
-// (Options.Effort), however few the first tier made; a variable for the
-// tests.
-var minLaterRuns = 100
+// minLaterWork is the least work the later tiers may do (Options.Effort,
+// in units of test runs, see ran), however little the first tier did; a
+// variable for the tests.
+var minLaterWork = 100
 
 // repairer holds the state of one repair.
 type repairer struct {
@@ -95,14 +95,15 @@ type repairer struct {
 	// every constant value, in rank order.
 	perEval    bool
 	noConstant []int
-	// surplus counts the runs of parallel waves that a search one at a
-	// time would not have made (angelic.Verdict.Surplus): searchRuns
-	// leaves them out. firstRuns are the search's runs of the first
-	// tier and the mutants, laterRuns the bound of the later tiers'
+	// work counts the work of the test runs made (see ran), surplus
+	// that of the runs of parallel waves that a search one at a time
+	// would not have made (angelic.Verdict.Surplus): searchWork leaves
+	// them out. firstWork is the search's work of the first tier and
+	// the mutants, laterWork the bound of the later tiers'
 	// (Options.Effort); effortSpent is set once a later tier stopped
 	// there.
-	surplus              int
-	firstRuns, laterRuns int
+	work, surplus        int
+	firstWork, laterWork int
 	effortSpent          bool
 	// instrSensitive are the passing tests that fail instrumented (an
 	// allocation count, a stack depth): a schema run, which wraps the
@@ -295,8 +296,8 @@ func (r *repairer) run(ctx context.Context) error {
 			reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
 		}
 	}
-	r.firstRuns = r.searchRuns()
-	r.laterRuns = max(minLaterRuns, int(r.opts.Effort*float64(r.firstRuns)))
+	r.firstWork = r.searchWork()
+	r.laterWork = max(minLaterWork, int(r.opts.Effort*float64(r.firstWork)))
 	// Then the guards' other exits (continue, a return of the function,
 	// an error, ...) at the same sites.
 	if late := lateAll; len(late) > 0 {
@@ -356,8 +357,8 @@ func (r *repairer) run(ctx context.Context) error {
 		reason += fmt.Sprintf(", nor among %s of a nil operand", plural(n, "replacement"))
 	}
 	if r.effortSpent {
-		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %s (%g × the first tier's %d; raise -effort, or -effort -1 for no bound)",
-			plural(r.laterRuns, "test run"), r.opts.Effort, r.firstRuns)
+		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %d units of test runs (%g × the first tier's %d; raise -effort, or -effort -1 for no bound)",
+			r.laterWork, r.opts.Effort, r.firstWork)
 	}
 	r.res.Reason = reason
 	r.logf("%s", r.res.Reason)
@@ -380,26 +381,50 @@ func (r *repairer) searchWhile(ctx context.Context, sites []angelic.Suspicion, l
 	return started, false, nil
 }
 
-// searchRuns counts the test runs made so far as a search one at a time
-// would have made them: the same on every machine, whatever the width
-// of the waves (see surplus).
-func (r *repairer) searchRuns() int {
-	return r.res.Runs - r.surplus
+// The work of test runs, in units: a run of some tests costs one unit,
+// one that hangs (stopped at its time or evaluation limit) hungWork more,
+// a run of a package's whole suite (a candidate validated, a flakiness
+// check) suiteWork. Counted, not timed, the work is the same on every
+// machine and under any load.
+const (
+	hungWork  = 20
+	suiteWork = 10
+)
+
+// testWork is the work of a run of some tests, hung or not.
+func testWork(hung bool) int {
+	if hung {
+		return 1 + hungWork
+	}
+	return 1
+}
+
+// ran counts a test run of work units.
+func (r *repairer) ran(units int) {
+	r.res.Runs++
+	r.work += units
+}
+
+// searchWork is the work of the test runs made so far as a search one
+// at a time would have made them: the same on every machine, whatever
+// the width of the waves (see surplus).
+func (r *repairer) searchWork() int {
+	return r.work - r.surplus
 }
 
 // effortLeft reports whether a later tier may start a site: the later
-// tiers have made fewer runs than Options.Effort times the first tier's
-// (at least minLaterRuns). A bound in runs, not in time, gives the same
-// answer on every machine and under any load. The first time it may
-// not is logged.
+// tiers have done less work than Options.Effort times the first tier's
+// (at least minLaterWork). A bound in counted work, not in time, gives
+// the same answer on every machine and under any load. The first time it
+// may not is logged.
 func (r *repairer) effortLeft() bool {
-	if r.opts.Effort < 0 || r.searchRuns()-r.firstRuns < r.laterRuns {
+	if r.opts.Effort < 0 || r.searchWork()-r.firstWork < r.laterWork {
 		return true
 	}
 	if !r.effortSpent {
 		r.effortSpent = true
-		r.logf("effort: the later tiers made %s, %g times the first tier's %d (at least %d): they stop here (raise -effort)",
-			plural(r.searchRuns()-r.firstRuns, "test run"), r.opts.Effort, r.firstRuns, minLaterRuns)
+		r.logf("effort: the later tiers did %d units of test runs, %g times the first tier's %d (at least %d): they stop here (raise -effort)",
+			r.searchWork()-r.firstWork, r.opts.Effort, r.firstWork, minLaterWork)
 	}
 	return false
 }

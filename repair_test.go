@@ -709,11 +709,11 @@ func TestRepairMutation(t *testing.T) {
 
 // TestRepairEffort: the later tiers (here, per-evaluation values) start
 // a site only while they made fewer runs than Options.Effort times the
-// first tier's (minLaterRuns is 0 here); the reason says where they
+// first tier's (minLaterWork is 0 here); the reason says where they
 // stopped.
 func TestRepairEffort(t *testing.T) {
-	defer func(n int) { minLaterRuns = n }(minLaterRuns)
-	minLaterRuns = 0
+	defer func(n int) { minLaterWork = n }(minLaterWork)
+	minLaterWork = 0
 	tests := []struct {
 		effort float64
 		reason string // the reason, or its start when later is false
@@ -721,7 +721,7 @@ func TestRepairEffort(t *testing.T) {
 	}{
 		{effort: -1, reason: "no patch at the 2 most suspicious sites, nor with per-evaluation values at 2 conditions", later: true},
 		{effort: 1e4, reason: "no patch at the 2 most suspicious sites, nor with per-evaluation values at 2 conditions", later: true},
-		{effort: 1e-3, reason: "no patch at the 2 most suspicious sites; the later tiers stopped at the effort bound, 0 test runs (0.001 × the first tier's "},
+		{effort: 1e-3, reason: "no patch at the 2 most suspicious sites; the later tiers stopped at the effort bound, 0 units of test runs (0.001 × the first tier's "},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprint("effort=", tc.effort), func(t *testing.T) {

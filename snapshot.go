@@ -67,7 +67,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			again.NoCalls = true
 			r.logf("snapshot: %s timed out; running it again without the observed calls", keys[i].name)
 			res, err := r.bin.Run(ctx, again)
-			r.res.Runs++
+			r.ran(testWork(res.TimedOut))
 			if err != nil {
 				return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
 			}

@@ -74,7 +74,7 @@ func (r *repairer) runSchema(ctx context.Context, schema suiteRunner, off int, s
 			continue
 		}
 		sr, err := schema.RunSuite(ctx, off+k)
-		r.res.Runs++
+		r.ran(suiteWork)
 		if err != nil {
 			return false, fmt.Errorf("validating %s at site %d: %w", c.src, site.ID, err)
 		}
@@ -129,7 +129,7 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 	// one hang paid once per test).
 	limit := runTimeout(total) + time.Duration(len(names)-1)*500*time.Millisecond
 	sr, err = schema.RunTests(ctx, k, names, limit)
-	r.res.Runs++
+	r.ran(testWork(sr.TimedOut))
 	if err != nil || sr.Passed || (!sr.TimedOut && r.onlyInstrSensitive(site.Package, sr)) {
 		return sr, false, err
 	}
@@ -174,7 +174,7 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 		return false, sr, nil
 	}
 	sr, err = r.c.VerifyPatch(ctx, r.prog, site.File, src, suiteTimeout(r.suiteTime())+time.Minute)
-	r.res.Runs++
+	r.ran(suiteWork)
 	if err != nil {
 		return false, sr, fmt.Errorf("checking the patch of %s: %w", rep.File, err)
 	}

@@ -218,9 +218,10 @@ type Verdict struct {
 	// have made one at a time.
 	Attempts []Attempt
 	// Surplus counts the runs made in a wave after the first that
-	// passed (Problem.Parallel): not in Attempts, and none without a
-	// wave. Attempts count the same on every machine; Surplus does not.
-	Surplus int
+	// passed (Problem.Parallel), SurplusHung those of them that timed
+	// out: not in Attempts, and none without a wave. Attempts count the
+	// same on every machine; the surplus does not.
+	Surplus, SurplusHung int
 }
 
 // Search looks for an angelic value of every failing test of p, running
@@ -285,6 +286,11 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 					// The runs after it in its wave are not the
 					// search's: their outcomes are dropped.
 					v.Surplus += j - 1 - k
+					for _, o := range outs[k+1 : j] {
+						if o.TimedOut {
+							v.SurplusHung++
+						}
+					}
 					clear(outs[k+1 : j])
 					return outs, nil
 				}
