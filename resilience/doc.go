@@ -28,13 +28,37 @@
 // wrapped or not, or panics with it) or recovers from it: Java's implicit
 // propagation has no handler, so propagating branches are reported apart
 // from the recovering ones; and whether it is the last branch of its
-// chain, where broadening its predicate to err != nil (catch stretching)
-// changes no other branch.
+// chain, where broadening it to every error (catch stretching) changes no
+// other branch.
 //
-// # What comes next
+// # Short-circuit testing
 //
-// The dynamic half of the analysis (usages from a plain run, injection of
-// a matching error at the try while each test that runs it runs,
-// classification into source-independent, source-dependent and purely
-// resilient, and stretching) builds on these pairs; see issue 16.
+// [Analyze] runs each package's tests once plainly, recording per test and
+// pair whether the try ran without an error (pink), raised one that this
+// branch caught (white) or that another branch caught (blue); then, for
+// each pair and each test that ran its try, once more with an error the
+// branch handles injected at the try (a fresh error for a catch-all, the
+// target of errors.Is or ==, a value of the type of errors.As or of a
+// type switch, a panic for a recover). As the thesis' injection at the
+// start of the try block, the call is skipped: the function it calls is
+// replaced, for that run, by one returning zero values (NopolResSkip);
+// its arguments are still evaluated. Where it cannot be (a generic
+// function instantiated by inference, a package before Go 1.18), the call
+// runs and its results are replaced (Pair.InjectedAfter).
+//
+// A pair is source-independent when every white test passes with the
+// injection (at least one white test), source-dependent when one fails,
+// unknown otherwise; purely resilient when every test that ran its try
+// passes with it. Propagating pairs are counted apart.
+//
+// # Catch stretching
+//
+// A source-independent catch of one kind of error that ends its handler
+// is broadened and kept when the package's suite still passes: an if
+// condition or a tagless switch's case becomes err != nil, a type
+// switch's case `case error:`, a case of `switch err` `default:` when nil
+// has its own case ([Stretch]).
+//
+// testdata/thesis.txtar renders the examples of the thesis' chapter 3 in
+// Go, classified as the thesis classifies them.
 package resilience
