@@ -85,7 +85,7 @@
 //
 // Steps 8 and 9, the later tiers, start a site (and a style of a site)
 // only while they have done less work than Options.Effort times that
-// of steps 1-7 (1 by default, at least 100 units), the work counted in
+// of steps 1-7 (2 by default, at least 200 units), the work counted in
 // test runs (one unit per run, 21 for a run that hangs, 10 for a whole
 // suite: repairer.ran); counted, not timed, the bound stops at the same
 // place on every machine and under any load (parallel waves count as

@@ -73,10 +73,10 @@ type Options struct {
 	// site only while the later tiers have done less work than Effort
 	// times the work of the first tier (the most suspicious sites and
 	// the mutants of the top conditions, always searched), and at least
-	// 100 units. The work is counted in test runs: one unit per run, 20
+	// 200 units. The work is counted in test runs: one unit per run, 20
 	// more for a run that hangs, 10 for a run of a whole suite; counted,
 	// not timed, the bound stops the search at the same place on every
-	// machine. 0 means 1, a negative value no bound but Timeout (nopol
+	// machine. 0 means 2, a negative value no bound but Timeout (nopol
 	// fix -effort).
 	Effort float64
 	// MaxSites is how many of the most suspicious sites are searched in

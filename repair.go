@@ -29,7 +29,7 @@ const (
 	defaultTimeout  = 10 * time.Minute
 	defaultMaxSites = 20
 	defaultMaxCands = 10
-	defaultEffort   = 1
+	defaultEffort   = 2
 	// maxExamples bounds the distinct examples handed to synthesis.
 	maxExamples = 200
 	// synthTimeout bounds one synthesis.
@@ -42,7 +42,7 @@ const (
 // minLaterWork is the least work the later tiers may do (Options.Effort,
 // in units of test runs, see ran), however little the first tier did; a
 // variable for the tests.
-var minLaterWork = 100
+var minLaterWork = 200
 
 // repairer holds the state of one repair.
 type repairer struct {

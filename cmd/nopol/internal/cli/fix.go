@@ -91,7 +91,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, continue, reuse-return,\nzero-values, error-sentinel, error-new, in-scope-value, break, nil-in-scope-value, nil-new-instance")
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
-	fs.Float64Var(&f.effort, "effort", 1, "the later tiers (other exits, per-evaluation values, more guard sites) start a site\nonly while they did less than `n` times the first tier's work, counted in test runs\n(a hung run 21, a whole suite 10; at least 100); -1: no bound but -timeout")
+	fs.Float64Var(&f.effort, "effort", 2, "the later tiers (other exits, per-evaluation values, more guard sites) start a site\nonly while they did less than `n` times the first tier's work, counted in test runs\n(a hung run 21, a whole suite 10; at least 200); -1: no bound but -timeout")
 	fs.IntVar(&f.sites, "sites", 20, "search the `n` most suspicious sites (conditions and guards; as many again for the guards' other exits)")
 	fs.BoolVar(&f.apply, "apply", false, "write the patch into the module")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON instead of a diff (-format json)")

@@ -53,12 +53,12 @@ func TestFixUsage(t *testing.T) {
 func TestFixOptions(t *testing.T) {
 	dir := t.TempDir()
 	var stderr bytes.Buffer
-	f := fixFlags{dir: ".", run: "^TestA$", kind: "cond", timeout: time.Minute, sites: 20, effort: 1, quiet: true}
+	f := fixFlags{dir: ".", run: "^TestA$", kind: "cond", timeout: time.Minute, sites: 20, effort: 2, quiet: true}
 	opts, err := f.options(&Env{Dir: dir, Stderr: &stderr}, []string{"./a"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opts.Dir != dir || opts.Effort != 1 || opts.Kinds != nopol.KindCond || opts.Run.String() != "^TestA$" || opts.Logf != nil || opts.Patterns[0] != "./a" {
+	if opts.Dir != dir || opts.Effort != 2 || opts.Kinds != nopol.KindCond || opts.Run.String() != "^TestA$" || opts.Logf != nil || opts.Patterns[0] != "./a" {
 		t.Errorf("options %+v", opts)
 	}
 	if !opts.NoMutants || !opts.NoPurify {
