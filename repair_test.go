@@ -789,3 +789,31 @@ func TestEvalLimit(t *testing.T) {
 		t.Errorf("evaluations %d, want 1000", got)
 	}
 }
+
+// TestRepairEffortParallel: the later tiers stop at the same place (the
+// same reason, the same units of work) whether forced runs go one at a
+// time or in waves of three. (The surplus of a wave, runs after the first
+// that passes, is counted by angelic's TestSearchPerEvaluation.)
+func TestRepairEffortParallel(t *testing.T) {
+	defer func(n int) { minLaterWork = n }(minLaterWork)
+	minLaterWork = 0
+	var reasons []string
+	for _, parallel := range []int{1, 3} {
+		f := newFake(t)
+		f.tests = []fakeTest{
+			{name: "TestPositive", inputs: []int64{3, 200}},
+			{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
+		}
+		res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", NoPurify: true, NoMutants: true, Effort: 0.3, Parallel: parallel}, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reasons = append(reasons, res.Reason)
+	}
+	if reasons[0] != reasons[1] {
+		t.Errorf("one at a time: %q\nin waves of 3: %q", reasons[0], reasons[1])
+	}
+	if !strings.Contains(reasons[0], "effort bound") {
+		t.Errorf("the later tiers did not stop at the bound: %q", reasons[0])
+	}
+}
