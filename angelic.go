@@ -118,7 +118,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		mu.Unlock()
 		res, err := r.bin.Run(ctx, r.forcedRun(k, site, st, f, collect.ModeCover))
 		mu.Lock()
-		r.ran(testWork(res.TimedOut || res.Hung))
+		r.ran(testWork(res.TimedOut)) // a hung run (Hung) has TimedOut set too
 		if err != nil {
 			return angelic.Outcome{}, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
 		}
@@ -144,7 +144,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		return out, nil
 	}
 	v, err := angelic.Search(ctx, p, run)
-	r.surplus += v.Surplus*testWork(false) + v.SurplusHung*(testWork(true)-testWork(false))
+	r.surplus += v.Surplus*testWork(false) + v.SurplusHung*hungWork
 	return v, err
 }
 

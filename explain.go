@@ -91,9 +91,10 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	}
 	var low, medium []string
 	var high []string
-	fallback := spec == nil && c.method != "npefix" // the fallback's mutants are not checked against recorded states
+	npefix := c.method == "npefix"
+	fallback := spec == nil && !npefix // the fallback's mutants are not checked against recorded states
 	switch {
-	case c.method == "npefix":
+	case npefix:
 		e.Origin = fmt.Sprintf("NpeFix: the nil operand a failing test dereferenced is replaced where it is nil (strategy %s)", st.strategy)
 		medium = append(medium, "a nil value replaced: the tests do not say whether the nil is a bug where it was made")
 	case fallback:
@@ -119,7 +120,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 			medium = append(medium, fmt.Sprintf("a new guard that returns zero values (`%s`)", st.exit))
 		}
 	}
-	if !fallback && c.method != "npefix" {
+	if !fallback && !npefix {
 		switch {
 		case e.Distinct < minStates:
 			low = append(low, fmt.Sprintf("%s only", plural(e.Distinct, "distinct recorded state")))

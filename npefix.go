@@ -37,14 +37,14 @@ func (r *repairer) nilFixes(ctx context.Context) (n int, done bool, err error) {
 		fix  collect.NilFix
 	}
 	var targets []target
-	seen := map[string]bool{}
+	seen := map[int]bool{} // sites, by id
 	for _, stack := range r.panicStacks() {
 		for i, loc := range stack[:min(len(stack), maxNilFrames)] {
 			for _, site := range r.prog.Sites {
-				if site.Kind != collect.Guard || site.File != loc.File || site.Line != loc.Line || seen[site.File+"\x00"+site.Original] {
+				if site.Kind != collect.Guard || site.File != loc.File || site.Line != loc.Line || seen[site.ID] {
 					continue
 				}
-				seen[site.File+"\x00"+site.Original] = true
+				seen[site.ID] = true
 				found := map[string]bool{}
 				for _, fix := range site.NilFixes {
 					// An operand passed to a call, in the

@@ -69,35 +69,38 @@ func (o *observer) nilFixes(stmt ast.Stmt, fn ast.Node) []NilFix {
 			operands = append(operands, operand{x, passed})
 		}
 	}
-	addOperand := func(x ast.Expr) { add(x, false) }
 	// The statement itself, not the bodies of a compound one nor
 	// function literals: they run later, or elsewhere.
-	var root ast.Node = stmt
+	roots := []ast.Node{stmt}
 	switch s := stmt.(type) {
 	case *ast.IfStmt:
-		root = &ast.ExprStmt{X: s.Cond}
+		roots = []ast.Node{s.Cond}
 		if s.Init != nil {
-			addFrom(o, s.Init, addOperand)
+			roots = []ast.Node{s.Init, s.Cond}
 		}
 	case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt:
 		return nil
 	}
-	addFrom(o, root, addOperand)
+	for _, root := range roots {
+		o.derefs(root, func(x ast.Expr) { add(x, false) })
+	}
 	// Then the nil-able arguments of the statement's calls of declared
 	// functions: the nil a callee dereferences may come from here.
-	ast.Inspect(root, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if o.declaredFunc(n.Fun) {
-				for _, a := range n.Args {
-					add(a, true)
+	for _, root := range roots {
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if o.declaredFunc(n.Fun) {
+					for _, a := range n.Args {
+						add(a, true)
+					}
 				}
 			}
-		}
-		return true
-	})
+			return true
+		})
+	}
 
 	sig := o.signature(fn)
 	var out []NilFix
@@ -119,8 +122,8 @@ func (o *observer) nilFixes(stmt ast.Stmt, fn ast.Node) []NilFix {
 	return out
 }
 
-// addFrom calls add with the operands root dereferences.
-func addFrom(o *observer, root ast.Node, add func(ast.Expr)) {
+// derefs calls add with the operands root dereferences.
+func (o *observer) derefs(root ast.Node, add func(ast.Expr)) {
 	ast.Inspect(root, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
