@@ -281,7 +281,7 @@ func (f ConstituentReport) String() string {
 type CandidateReport struct {
 	Site  int    `json:"site"`
 	Style string `json:"style"`
-	// Method is "synthesis" or "mutation", as SiteReport.Method.
+	// Method is "synthesis", "mutation" or "npefix", as SiteReport.Method.
 	Method    string `json:"method"`
 	Condition string `json:"condition"`
 	Passed    bool   `json:"passed"`
