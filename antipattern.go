@@ -24,14 +24,23 @@ import (
 //     candidate no longer reads one of the original's operands (the check
 //     is gone, or a clause of it), unless it tests the error variable the
 //     branch returns against nil.
+//   - guard-changed: at such an if, the candidate gives the other outcome
+//     than the original in a direction no recorded state asks for, at a
+//     recorded state or one a step from it: it drops an error the
+//     original raised when the failing tests only needed more errors
+//     (len(rest) > 0 becoming len(rest) > lt.Nanosecond || ...), or the
+//     reverse.
 //   - unrelated: the candidate shares none of the original condition's
 //     variables.
 //   - nil-check-dropped: the original tests x against nil, the branch
 //     dereferences x (x != nil) or leaves (x == nil), and the candidate no
 //     longer tests x against nil.
-//   - invented-constant: the candidate compares an expression with a
-//     literal the code does not have (other than 0, 1, -1 and ""), and at
-//     most one test's recorded states have the expression at that value;
+//   - invented-constant: the candidate tests for equality with a number
+//     the code does not have (t.Hour == 10, date.Year == 2023: it singles
+//     out the tests' inputs, however many tests reach it); or compares an
+//     expression with a literal the code does not have (other than 0, 1,
+//     -1 and ""), and at most one test's recorded states have the
+//     expression at that value;
 //     or orders a byte or rune against a character the code does not
 //     have (before > 'j'; 0x20, 0x7f and 0x80 are the usual bounds); or
 //     tests for equality with a number the code only writes as a literal
@@ -87,25 +96,45 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 		if why := againstStates(site, spec, c.term); why != "" {
 			return why
 		}
+		if what := errorGuard(site, cand); what != "" {
+			if orig, err := synth.ParseTerm(spec, site.Original); err == nil {
+				if d := unasked(spec, orig, c.term); d != "" {
+					return fmt.Sprintf("guard-changed: the branch %s and the candidate changes when, where no test asks (%s)", what, d)
+				}
+			}
+		}
 	}
 	return soft
+}
+
+// errorGuard says what the then-branch of a Cond site does when it panics
+// or returns an error ("panics", "returns an error"), and "" otherwise or
+// when the candidate tests the error the branch returns: a branch that
+// returns the error it was given (return nil, err) keeps its check when
+// the candidate tests that error (len(b) == 0 becoming err != nil does not
+// delete the guard).
+func errorGuard(site collect.Site, cand ast.Expr) string {
+	b := site.Then
+	if b == nil || !b.Panics && !b.ReturnsError {
+		return ""
+	}
+	written := subexprs(cand)
+	if slices.ContainsFunc(b.Errors, func(e string) bool { return written[e+" != nil"] }) {
+		return ""
+	}
+	if b.Panics {
+		return "panics"
+	}
+	return "returns an error"
 }
 
 // againstOriginal checks the rules that compare cand with the original
 // condition orig.
 func againstOriginal(site collect.Site, orig, cand ast.Expr) string {
 	written := subexprs(cand)
-	// A branch that returns the error it was given (return nil, err)
-	// keeps its check when the candidate tests that error: len(b) == 0
-	// becoming err != nil does not delete the guard.
-	testsReturned := site.Then != nil && slices.ContainsFunc(site.Then.Errors, func(e string) bool { return written[e+" != nil"] })
-	if b := site.Then; b != nil && (b.Panics || b.ReturnsError) && !testsReturned {
+	if what := errorGuard(site, cand); what != "" {
 		for _, op := range operands(orig) {
 			if !written[op] {
-				what := "returns an error"
-				if b.Panics {
-					what = "panics"
-				}
 				return fmt.Sprintf("guard-deleted: the branch %s and the candidate no longer tests %s", what, op)
 			}
 		}
@@ -165,6 +194,11 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
 			if ordered := n.Op != synth.OpEq && n.Op != synth.OpNe; ordered && other.Op == synth.OpInput && spec.Inputs[other.Index].Char &&
 				!slices.Contains([]int64{0x20, 0x7f, 0x80}, lit.Lit.Int) {
 				why = fmt.Sprintf("invented-constant: %s orders the character %s against %s, which the code does not have", n.Source(spec), spec.Inputs[other.Index].Expr, lit.Lit.GoString())
+				return
+			}
+			if equality := n.Op == synth.OpEq || n.Op == synth.OpNe; equality && (lit.Lit.Kind == synth.Int || lit.Lit.Kind == synth.Float) &&
+				!(other.Op == synth.OpInput && spec.Inputs[other.Index].Char) {
+				why = fmt.Sprintf("invented-constant: %s tests for equality with %s, a number the code does not have", n.Source(spec), lit.Lit.GoString())
 				return
 			}
 			tests := testsAt(spec, other, lit.Lit, n.Op != synth.OpEq && n.Op != synth.OpNe)

@@ -57,7 +57,8 @@ func TestAntiPattern(t *testing.T) {
 		{"loop counter against one iteration", guard, "i == 3", "loop-counter"},
 		{"loop counter against 0", guard, "i == 0", ""},
 		{"named kind against a number", enum, "x == 3 && y > 0", "magic-number"},
-		{"plain int against the same number", guard, "x == 3 && y > 0", ""},
+		{"plain int equal to a number several tests reach", guard, "x == 3 && y > 0", "invented-constant"},
+		{"plain int ordered against a number several tests reach", guard, "x <= 3 && y > 0", ""},
 		{"character ordered against an invented letter", guard, "c > 106", "invented-constant"},
 		{"character ordered against a letter several tests reach", guard, "c > 100", "invented-constant"},
 		{"character equal to a letter several tests reach", guard, "c == 100", ""},
@@ -75,6 +76,44 @@ func TestAntiPattern(t *testing.T) {
 			got := antiPattern(tc.site, spec, candidate{src: tc.cand, term: term, method: "synthesis"})
 			if rule, _, _ := strings.Cut(got, ":"); rule != tc.rule {
 				t.Errorf("antiPattern(%q at `%s`) = %q, want rule %q", tc.cand, tc.site.Original, got, tc.rule)
+			}
+		})
+	}
+}
+
+// TestGuardChanged checks the rule that keeps an error guard from moving
+// in a direction no test asks for.
+func TestGuardChanged(t *testing.T) {
+	ex := func(origin string, x, y int64, want bool) synth.Example {
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(x), synth.IntValue(y)}, Want: want}
+	}
+	// The original x < 0 raises the error; TestFail needs it at x = 0.
+	spec := &synth.Spec{
+		Inputs:   []synth.Input{{Expr: "x", Kind: synth.Int}, {Expr: "y", Kind: synth.Int}},
+		Examples: []synth.Example{ex("TestA", 5, 0, false), ex("TestB", -3, -2, true), ex("TestFail", 0, 3, true)},
+	}
+	errs := &collect.Branch{ReturnsError: true, Exits: true}
+	for _, tc := range []struct {
+		name string
+		then *collect.Branch
+		cand string
+		rule string
+	}{
+		{"widened where asked", errs, "x <= 0", ""},
+		{"widened by a clause", errs, "x < 0 || y > 0", ""},
+		{"drops the error at y = x", errs, "x < y", "guard-changed"},
+		{"drops a panic at y = x", &collect.Branch{Panics: true, Exits: true}, "x < y", "guard-changed"},
+		{"a plain branch may move both ways", &collect.Branch{Exits: true}, "x < y", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			site := collect.Site{Kind: collect.Cond, Original: "x < 0", Then: tc.then}
+			term, err := synth.ParseTerm(spec, tc.cand)
+			if err != nil {
+				t.Fatalf("ParseTerm(%q): %v", tc.cand, err)
+			}
+			got := antiPattern(site, spec, candidate{src: tc.cand, term: term, method: "synthesis"})
+			if rule, _, _ := strings.Cut(got, ":"); rule != tc.rule {
+				t.Errorf("antiPattern(%q) = %q, want rule %q", tc.cand, got, tc.rule)
 			}
 		})
 	}

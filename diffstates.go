@@ -219,3 +219,82 @@ func inputsRead(t *synth.Term) []int {
 	})
 	return out
 }
+
+// unasked returns a state, recorded or one step from a recorded one,
+// where cand and orig disagree in a direction no recorded state asks for
+// ("x=4: original true, patch false" when every failing test needed the
+// condition true where the original was false), or "" when there is none.
+// At a branch that raises an error, such a state is an error the original
+// raised and the patch drops (or one it adds) with no test asking.
+func unasked(spec *synth.Spec, orig, cand *synth.Term) string {
+	if spec == nil || orig == nil || cand == nil {
+		return ""
+	}
+	// asked[b] holds when a recorded state needs b where the original
+	// gives !b.
+	var asked [2]bool
+	for _, ex := range spec.Examples {
+		was, err := outcome(spec, orig, &ex)
+		if err == nil && was != ex.Want {
+			asked[b2i(ex.Want)] = true
+		}
+	}
+	if !asked[0] && !asked[1] {
+		return ""
+	}
+	derived := derivedInputs(spec)
+	check := func(vals []synth.Value) string {
+		st := synth.Example{Values: vals}
+		was, err := outcome(spec, orig, &st)
+		if err != nil {
+			return ""
+		}
+		now, err := outcome(spec, cand, &st)
+		if err != nil || now == was || asked[b2i(now)] {
+			return ""
+		}
+		var parts []string
+		for _, j := range append(inputsRead(orig), inputsRead(cand)...) {
+			if p := renderInput(spec.Inputs[j].Expr, vals[j]); !slices.Contains(parts, p) {
+				parts = append(parts, p)
+			}
+		}
+		return fmt.Sprintf("%s: original %v, patch %v", strings.Join(parts, ", "), was, now)
+	}
+	for _, ex := range spec.Examples {
+		if d := check(ex.Values); d != "" {
+			return d
+		}
+	}
+	moved := append(inputsRead(orig), inputsRead(cand)...)
+	for j := range derived {
+		if slices.Contains(moved, j) {
+			moved = append(moved, inputsRead(derived[j])...)
+		}
+	}
+	for _, ex := range spec.Examples {
+		for i := range spec.Inputs {
+			if !perturbable(spec, derived, i) || !slices.Contains(moved, i) {
+				continue
+			}
+			for _, v := range nearby(ex.Values[i]) {
+				vals := slices.Clone(ex.Values)
+				vals[i] = v
+				if !recompute(spec, derived, vals) {
+					continue
+				}
+				if d := check(vals); d != "" {
+					return d
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

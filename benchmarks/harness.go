@@ -64,6 +64,10 @@ type Result struct {
 	// Method is how nopol found the patch: synthesis, mutation or
 	// per-evaluation (SiteReport.Method).
 	Method string `json:"method,omitempty"`
+	// Confidence and Reasons are the patch's explanation (nopol's
+	// Explanation): "high", "medium" or "low", and the factors.
+	Confidence string   `json:"confidence,omitempty"`
+	Reasons    []string `json:"reasons,omitempty"`
 	// Reason is the tool's reason for no patch.
 	Reason string `json:"reason,omitempty"`
 	// Candidates validated by the tool, and test runs.
@@ -119,6 +123,10 @@ type toolOutput struct {
 	Site       *struct {
 		Method string `json:"method"`
 	} `json:"site"`
+	Explanation *struct {
+		Confidence string   `json:"confidence"`
+		Reasons    []string `json:"reasons"`
+	} `json:"explanation"`
 	Phases []struct {
 		Name string  `json:"name"`
 		MS   float64 `json:"ms"`
@@ -215,6 +223,9 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 	res.Strategy, res.Exit = to.Strategy, to.Exit
 	if to.Site != nil && to.Patched {
 		res.Method = to.Site.Method
+	}
+	if to.Explanation != nil && to.Patched {
+		res.Confidence, res.Reasons = to.Explanation.Confidence, to.Explanation.Reasons
 	}
 	var cands []json.RawMessage
 	if json.Unmarshal(to.Candidates, &cands) == nil {

@@ -11,7 +11,8 @@ import (
 // anti-patterns).
 type Branch struct {
 	// Panics reports a branch that ends in a panic; ReturnsError one that
-	// returns a non-nil error (a result of type error that is not nil).
+	// returns a non-nil error (a result that is not nil and whose type
+	// implements error: error itself or a concrete error type).
 	Panics, ReturnsError bool `json:",omitempty"`
 	// Exits reports a branch that ends by leaving: return, break,
 	// continue, goto or panic.
@@ -31,10 +32,12 @@ func thenBranch(n *ast.IfStmt, info *types.Info) *Branch {
 		switch last := n.Body.List[k-1].(type) {
 		case *ast.ReturnStmt:
 			b.Exits = true
-			errType := types.Universe.Lookup("error").Type()
+			// An error is a result whose type implements error: the
+			// interface itself, or a concrete &InvalidVersionError{...}.
+			errType := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
 			for _, r := range last.Results {
 				tv, ok := info.Types[r]
-				if ok && types.Identical(tv.Type, errType) && !tv.IsNil() {
+				if ok && !tv.IsNil() && tv.Type != nil && types.Implements(tv.Type, errType) {
 					b.ReturnsError = true
 					switch ast.Unparen(r).(type) {
 					case *ast.Ident, *ast.SelectorExpr:

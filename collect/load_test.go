@@ -337,6 +337,7 @@ func TestThenBranch(t *testing.T) {
 		`n.next != nil && xs[i] > 0: {Panics:false ReturnsError:false Exits:false Errors:[] Derefs:[n.next n]} loops=["i"]`,
 		`k > 2: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[]} loops=[]`,
 		`x == j: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[]} loops=["j"]`,
+		`v > 9: {Panics:false ReturnsError:true Exits:true Errors:[] Derefs:[]} loops=[]`,
 		`c > 0 && n > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[]} loops=[]`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
