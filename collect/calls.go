@@ -32,9 +32,10 @@ import (
 //
 // At most maxCalls calls are observed: one per operand in turn, the
 // operands of the site's condition or statement first, then by scope,
-// innermost first; per operand, the package's functions and map
-// elements first, then its methods (boolean results first), then the
-// standard library's predicates.
+// innermost first; per operand, the package's functions (those the
+// site's function calls first, then predicates) and map elements first,
+// then its methods (boolean results first), then the standard library's
+// predicates.
 // They go after the atoms and the first observed variables, within
 // maxObserved in all. A call that panics is a missing value; a snapshot
 // run that times out (a call may never end) is run again with the calls
@@ -107,6 +108,8 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 	perRecv := make([][]Observed, len(recv))
 	imports := o.importNames()
 	funcs, nary := o.pureFuncs()
+	byRelevance(funcs, o.calledIn(fn))
+	byRelevance(nary, o.calledIn(fn))
 	sentinels := o.sentinels(fn)
 	for i, r := range recv {
 		add := func(ob Observed) {
@@ -222,6 +225,50 @@ func (o *observer) pureFuncs() (unary, nary []*types.Func) {
 		}
 	}
 	return unary, nary
+}
+
+// calledIn returns the functions the function fn calls.
+func (o *observer) calledIn(fn ast.Node) map[*types.Func]bool {
+	out := map[*types.Func]bool{}
+	if fn == nil {
+		return out
+	}
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			var id *ast.Ident
+			switch f := ast.Unparen(call.Fun).(type) {
+			case *ast.Ident:
+				id = f
+			case *ast.SelectorExpr:
+				id = f.Sel
+			}
+			if id != nil {
+				if f, ok := o.info.Uses[id].(*types.Func); ok {
+					out[f] = true
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// byRelevance orders the package's functions for observation: those the
+// site's function already calls first (isCanonicalVersion(vi.High) where
+// the function tests isCanonicalVersion(vi.Low)), then predicates (a bool
+// result), then the others, each group in name order.
+func byRelevance(fs []*types.Func, called map[*types.Func]bool) {
+	rank := func(f *types.Func) int {
+		r := 2
+		if b, ok := f.Signature().Results().At(0).Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			r = 1
+		}
+		if called[f] {
+			r = 0
+		}
+		return r
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return rank(fs[i]) < rank(fs[j]) })
 }
 
 // maxArgs bounds the parameters of an observed function; maxArgLists the

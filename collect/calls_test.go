@@ -11,7 +11,7 @@ import (
 // TestObservedCalls: per kind of observed call, what a site observes.
 func TestObservedCalls(t *testing.T) {
 	f := load(t, "calls")
-	s := f.prog.Sites[f.site(t, Cond, "c.go", 52)]
+	s := f.prog.Sites[f.site(t, Cond, "c.go", 54)]
 	var calls []string
 	for _, o := range s.Observed {
 		if o.Call {
@@ -38,13 +38,13 @@ func TestObservedCalls(t *testing.T) {
 			t.Errorf("%s: %s observed = %v, want %v; calls:%s", tc.what, tc.expr, !tc.want, tc.want, got)
 		}
 	}
-	for _, o := range f.prog.Sites[f.site(t, Cond, "c.go", 60)].Observed {
+	for _, o := range f.prog.Sites[f.site(t, Cond, "c.go", 62)].Observed {
 		if strings.Contains(o.Expr, "(op)") {
 			t.Errorf("%s observed: op is not a rune", o.Expr)
 		}
 	}
 	var skip []string
-	for _, o := range f.prog.Sites[f.site(t, Cond, "c.go", 72)].Observed {
+	for _, o := range f.prog.Sites[f.site(t, Cond, "c.go", 74)].Observed {
 		if o.Call {
 			skip = append(skip, o.Expr)
 		}
@@ -59,12 +59,36 @@ func TestObservedCalls(t *testing.T) {
 	}
 }
 
+// TestPureAcrossPackages: a function that calls another package of the
+// module is pure when that package's function is, though only the site's
+// package is loaded from source.
+func TestPureAcrossPackages(t *testing.T) {
+	dir := extract(t, "calls")
+	prog, err := Load(context.Background(), dir, []string{"./c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{dir: dir, prog: prog}
+	var retract []string
+	for _, o := range prog.Sites[f.site(t, Cond, "c.go", 91)].Observed {
+		if o.Call {
+			retract = append(retract, o.Expr)
+		}
+	}
+	if !slices.Contains(retract, "isCanonical(hi)") {
+		t.Errorf("isCanonical(hi) not observed (pure through another package of the module); calls: %s", strings.Join(retract, " | "))
+	}
+	if slices.ContainsFunc(retract, func(e string) bool { return strings.HasPrefix(e, "isCounted(") }) {
+		t.Errorf("isCounted observed, but ver.Count writes a package variable; calls: %s", strings.Join(retract, " | "))
+	}
+}
+
 // TestRunCalls: observed calls are evaluated in snapshot runs without
 // changing the test's outcome; a call that panics (a nil receiver) or
 // loops is a missing value.
 func TestRunCalls(t *testing.T) {
 	f := instrument(t, "calls")
-	id := f.site(t, Cond, "c.go", 52)
+	id := f.site(t, Cond, "c.go", 54)
 	site := f.prog.Sites[id]
 	res, err := f.build.Run(context.Background(), Run{Package: "example.com/calls/c", Test: "TestCheck", Mode: ModeSnapshot, Sites: []int{id}, ForceSegment: -1, Timeout: 30 * time.Second})
 	if err != nil {
@@ -115,7 +139,7 @@ func TestRunCalls(t *testing.T) {
 	}
 	// A call that never ends makes the snapshot run time out; run again
 	// with the calls left out, it passes and the calls are missing.
-	walk := f.site(t, Cond, "c.go", 60)
+	walk := f.site(t, Cond, "c.go", 62)
 	index = map[string]int{}
 	for i, o := range f.prog.Sites[walk].Observed {
 		index[o.Expr] = i

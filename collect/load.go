@@ -151,7 +151,7 @@ func Load(ctx context.Context, dir string, patterns []string, tags ...string) (*
 			prog.Tests[path] = tests
 		}
 		if d.pkg != nil {
-			prog.findSites(d)
+			prog.findSites(ctx, d)
 		}
 	}
 	for i := range prog.Sites {

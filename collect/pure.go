@@ -1,18 +1,23 @@
 package collect
 
 import (
+	"context"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // Purity: a call is observed at a site only when evaluating it cannot
 // change what the program does next. A function of the module is pure
 // when its body, checked on its syntax and types:
 //
-//   - assigns only to its own local variables (no store through a
-//     pointer, into a field, an element or a package variable);
+//   - assigns only to its own local variables, the fields of its local
+//     struct values and the elements of its local arrays (no store
+//     through a pointer, into a slice or map element or a package
+//     variable);
 //   - starts no goroutine, defers nothing, uses no channel, makes no
 //     closure;
 //   - calls only builtins that write nothing (len, cap, append, make,
@@ -70,6 +75,46 @@ func init() {
 type purity struct {
 	decls map[*types.Func]funcSyntax
 	memo  map[*types.Func]int8 // 1 pure, -1 not, 2 being checked
+	// Other packages of the module (semver.Canonical called by modfile's
+	// isCanonicalVersion) are parsed on first need: byName holds their
+	// functions by types.Func.FullName, as their objects are not the
+	// loaded program's; loaded says which were tried.
+	module string
+	load   func(pkgPath string) []*packages.Package
+	byName map[string]funcSyntax
+	loaded map[string]bool
+}
+
+// otherPackage returns fn's syntax from another package of the module,
+// parsing that package on first need.
+func (p *purity) otherPackage(fn *types.Func) (funcSyntax, bool) {
+	if fs, ok := p.byName[fn.FullName()]; ok {
+		return fs, true
+	}
+	path := ""
+	if fn.Pkg() != nil {
+		path = fn.Pkg().Path()
+	}
+	if p.load == nil || p.module == "" || p.loaded[path] || (path != p.module && !strings.HasPrefix(path, p.module+"/")) {
+		return funcSyntax{}, false
+	}
+	p.loaded[path] = true
+	for _, pkg := range p.load(path) {
+		if pkg.TypesInfo == nil {
+			continue
+		}
+		for _, f := range pkg.Syntax {
+			for _, decl := range f.Decls {
+				if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
+					if obj, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						p.byName[obj.FullName()] = funcSyntax{fd, pkg.TypesInfo}
+					}
+				}
+			}
+		}
+	}
+	fs, ok := p.byName[fn.FullName()]
+	return fs, ok
 }
 
 // funcSyntax is a function declaration with the types of its package.
@@ -79,11 +124,23 @@ type funcSyntax struct {
 }
 
 // purity returns the program's purity analysis, built on first use.
-func (prog *Program) purity() *purity {
+func (prog *Program) purity(ctx context.Context) *purity {
 	if prog.pure != nil {
 		return prog.pure
 	}
-	p := &purity{decls: map[*types.Func]funcSyntax{}, memo: map[*types.Func]int8{}}
+	p := &purity{decls: map[*types.Func]funcSyntax{}, memo: map[*types.Func]int8{},
+		module: prog.Module, byName: map[string]funcSyntax{}, loaded: map[string]bool{}}
+	p.load = func(path string) []*packages.Package {
+		cfg := &packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo, Dir: prog.Dir}
+		if len(prog.tags) > 0 {
+			cfg.BuildFlags = []string{"-tags=" + strings.Join(prog.tags, ",")}
+		}
+		pkgs, err := packages.Load(cfg, path)
+		if err != nil {
+			return nil
+		}
+		return pkgs
+	}
 	for _, d := range prog.pkgs {
 		if d.pkg == nil || d.pkg.TypesInfo == nil {
 			continue
@@ -111,6 +168,9 @@ func (p *purity) pure(fn *types.Func, depth int) bool {
 		return true
 	}
 	fs, ok := p.decls[fn]
+	if !ok && depth <= maxPureDepth {
+		fs, ok = p.otherPackage(fn)
+	}
 	if !ok || depth > maxPureDepth {
 		return false
 	}
@@ -132,7 +192,24 @@ func (p *purity) pure(fn *types.Func, depth int) bool {
 // pureBody checks a function's body (see the package comment above).
 func (p *purity) pureBody(fs funcSyntax, depth int) bool {
 	fd, info := fs.decl, fs.info
-	local := func(e ast.Expr) bool {
+	var local func(e ast.Expr) bool
+	local = func(e ast.Expr) bool {
+		// A field of a local struct value or an element of a local array
+		// is local too (p.major = ... in a parser that fills its result).
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if sel := info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal && !sel.Indirect() {
+				if _, isPtr := info.TypeOf(x.X).Underlying().(*types.Pointer); !isPtr {
+					return local(x.X)
+				}
+			}
+			return false
+		case *ast.IndexExpr:
+			if _, isArray := info.TypeOf(x.X).Underlying().(*types.Array); isArray {
+				return local(x.X)
+			}
+			return false
+		}
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
 			return false

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"context"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -61,7 +62,7 @@ func (prog *Program) fileSource(name string) ([]byte, error) {
 
 // findSites appends the sites of the non-test, non-generated files of d to
 // prog.Sites, in file and position order.
-func (prog *Program) findSites(d *pkgData) {
+func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 	type found struct {
 		site Site
 		syn  siteSyntax
@@ -130,7 +131,7 @@ func (prog *Program) findSites(d *pkgData) {
 			if outer := outermostFunc(stack); outer != nil {
 				s.FuncLines = [2]int{prog.fset.PositionFor(outer.Pos(), false).Line, prog.fset.PositionFor(outer.End(), false).Line}
 			}
-			o := &observer{pkg: tpkg, info: info, file: f, pos: node.Pos(), graph: d.initGraph(), pure: prog.purity()}
+			o := &observer{pkg: tpkg, info: info, file: f, pos: node.Pos(), graph: d.initGraph(), pure: prog.purity(ctx)}
 			if fd, ok := outermostFunc(stack).(*ast.FuncDecl); ok {
 				o.fn = info.Defs[fd.Name]
 			}
