@@ -16,6 +16,19 @@ import (
 // replaced (Cond), or the statement guarded (Guard, in style). The rest of
 // the file is kept byte for byte; when src was gofmt-clean, so is the
 // result.
+// exitBody is the body of the guard exit style at site for the guard
+// cond: the exit as found, with a reused return's operand replaced as
+// cond replaces it in the return's own guard (analogous); "" when the
+// site has no such exit.
+func exitBody(site collect.Site, style collect.GuardStyle, cond string) string {
+	k, _ := style.Exit() // GuardReturn's first exit for a style without one
+	if k >= len(site.Exits) {
+		return ""
+	}
+	e := site.Exits[k]
+	return analogous(e.Body, e.Guard, cond)
+}
+
 func patchSource(src []byte, site collect.Site, style collect.GuardStyle, cond string) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, site.File, src, parser.SkipObjectResolution)
@@ -53,10 +66,7 @@ func patchSource(src []byte, site collect.Site, style collect.GuardStyle, cond s
 		} else {
 			// The schema that validated the candidate used this exit;
 			// the zero values from the syntax are the fallback.
-			ret := ""
-			if k, _ := style.Exit(); k < len(site.Exits) {
-				ret = site.Exits[k].Body
-			}
+			ret := exitBody(site, style, cond)
 			if ret == "" {
 				ret = "return"
 				if zeros := zeroValues(f, fn, src, tf); zeros != "" {

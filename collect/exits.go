@@ -59,6 +59,12 @@ type Exit struct {
 	Body string `json:"body"`
 	// Strategy is one of the Strategy constants.
 	Strategy string `json:"strategy"`
+	// Guard is, for a reused return that is the last statement of an
+	// if's block, that if's condition as written (`!isCanonicalVersion(vi.Low)`
+	// for `return &InvalidVersionError{Version: vi.Low, ...}`): a new
+	// guard that tests another operand the same way returns the same
+	// with that operand (see the root package's analogous).
+	Guard string `json:"guard,omitempty"`
 }
 
 // Bounds on the exits of one site.
@@ -79,6 +85,7 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 		seen[body] = true
 		out = append(out, Exit{Body: body, Strategy: strategy})
 	}
+	guards := ifOfReturn(fn, src, tf)
 	// The statement itself is no exit: `if c { return x }; return x`.
 	if _, ok := stmt.(*ast.ReturnStmt); ok {
 		seen[oneLineSource(src, tf, stmt)] = true
@@ -99,6 +106,9 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 			}
 			if body := oneLineSource(src, tf, ret); body != "" && !seen[body] && o.sameMeaning(ret) {
 				add(body, StrategyReuse)
+				if k := len(out) - 1; out[k].Body == body {
+					out[k].Guard = guards[ret]
+				}
 				n++
 			}
 		}
@@ -175,6 +185,28 @@ func (o *observer) signature(fn ast.Node) *types.Signature {
 
 // returnsOf lists the return statements of fn's own body (not of the
 // function literals in it), in source order.
+// ifOfReturn maps the return statements of fn that end the block of an
+// if (its then-branch) to that if's condition, as written on one line.
+func ifOfReturn(fn ast.Node, src []byte, tf *token.File) map[*ast.ReturnStmt]string {
+	out := map[*ast.ReturnStmt]string{}
+	if fn == nil {
+		return out
+	}
+	ast.Inspect(fn, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || len(ifs.Body.List) == 0 {
+			return true
+		}
+		if ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok {
+			if cond := oneLineSource(src, tf, ifs.Cond); cond != "" {
+				out[ret] = cond
+			}
+		}
+		return true
+	})
+	return out
+}
+
 func (o *observer) returnsOf(fn ast.Node) []*ast.ReturnStmt {
 	var body *ast.BlockStmt
 	switch fn := fn.(type) {
