@@ -13,6 +13,7 @@ import (
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
 )
 
 // The fallback tier: when no synthesized condition passes the suite (most
@@ -123,11 +124,14 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 
 // mutants returns the first-order mutants of the Go condition cond: its
 // negation (a single comparison flipped, `!` removed, or `!(cond)`),
-// every comparison operator replaced by the others, every && and ||
-// swapped, every operand of && and || dropped, every `!` removed and every
-// integer literal moved by one (an off-by-one constant). They
-// are rendered as gofmt does (redundant parentheses dropped), without the
-// original and without duplicates, the fewest textual changes first (ties in the order above).
+// every comparison operator replaced by its negation and then the others,
+// every && and || swapped, every operand of && and || dropped, every `!`
+// removed and every integer literal moved by one (an off-by-one
+// constant). They are rendered as gofmt does (redundant parentheses
+// dropped), without the original and without duplicates, the fewest
+// changed tokens first (synth.EditDistance, the distance the one ranking
+// uses; ties in the order above, so that `n <= 0` becomes `n > 0` before
+// `n >= 0`: an operator is one token whatever its characters).
 // Ordered comparisons are not generated against nil, true or false;
 // other type errors are left to the schema's type check. A cond that
 // does not parse has no mutants.
@@ -150,7 +154,7 @@ func mutants(cond string) []string {
 			return
 		}
 		seen[src] = true
-		out = append(out, mutant{src, editDistance(base, src)})
+		out = append(out, mutant{src, synth.EditDistance(base, src)})
 	}
 
 	add(negate(clone(orig)))
@@ -168,7 +172,10 @@ func mutants(cond string) []string {
 				if !ordered(e) {
 					continue
 				}
-				for _, op := range comparisons {
+				// The comparison negated first, then the others.
+				neg := negate(&ast.BinaryExpr{X: e.X, Op: e.Op, Y: e.Y}).(*ast.BinaryExpr).Op
+				ops := append([]token.Token{neg}, slices.DeleteFunc(slices.Clone(comparisons), func(op token.Token) bool { return op == neg })...)
+				for _, op := range ops {
 					if op != e.Op {
 						at(func(slot *ast.Expr) { (*slot).(*ast.BinaryExpr).Op = op })
 					}
@@ -395,25 +402,4 @@ func render(fset *token.FileSet, e ast.Expr) string {
 		return ""
 	}
 	return b.String()
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
