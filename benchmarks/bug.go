@@ -113,6 +113,10 @@ func LoadBugs(dir string) ([]*Bug, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(files) == 0 {
+		abs, _ := filepath.Abs(dir)
+		return nil, fmt.Errorf("no bug files (*.json) in %s: run nopol bench inside nopol's repository, or give the dataset with -bugs", abs)
+	}
 	var bugs []*Bug
 	for _, f := range files {
 		b, err := LoadBug(f)
