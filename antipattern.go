@@ -24,6 +24,10 @@ import (
 //     candidate no longer reads one of the original's operands (the check
 //     is gone, or a clause of it), unless it tests the error variable the
 //     branch returns against nil.
+//   - unrelated-clause: at such an if, the candidate adds a disjunct that
+//     reads none of the original's variables: a new reason for the error
+//     that has nothing to do with what the branch checks (len(rest) > 0
+//     becoming len(rest) > 0 || d.errorContext != nil).
 //   - guard-changed: at such an if, the candidate gives the other outcome
 //     than the original in a direction no recorded state asks for, at a
 //     recorded state or one a step from it: it drops an error the
@@ -136,6 +140,13 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr) string {
 		for _, op := range operands(orig) {
 			if !written[op] {
 				return fmt.Sprintf("guard-deleted: the branch %s and the candidate no longer tests %s", what, op)
+			}
+		}
+		if shared := namesOf(orig); len(shared) > 0 {
+			for _, d := range disjuncts(cand) {
+				if !slices.ContainsFunc(namesOf(d), func(n string) bool { return slices.Contains(shared, n) }) {
+					return fmt.Sprintf("unrelated-clause: the branch %s and the candidate adds a reason for it, %s, that reads none of the original's variables (%s)", what, types.ExprString(d), strings.Join(shared, ", "))
+				}
 			}
 		}
 	}
@@ -394,6 +405,15 @@ func namesOf(e ast.Expr) []string {
 
 func predeclared(name string) bool {
 	return types.Universe.Lookup(name) != nil
+}
+
+// disjuncts are the operands of e's top-level ||, e itself when it has
+// none.
+func disjuncts(e ast.Expr) []ast.Expr {
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LOR {
+		return append(disjuncts(b.X), disjuncts(b.Y)...)
+	}
+	return []ast.Expr{e}
 }
 
 // nilChecks maps the expressions e compares with nil to the operator.

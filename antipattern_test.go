@@ -41,7 +41,9 @@ func TestAntiPattern(t *testing.T) {
 		{"panic guard kept and widened", cond("x == 0", panics), "x <= 0", ""},
 		{"panic guard deleted", cond("x == 0", panics), "y > 2", "guard-deleted"},
 		{"error guard loses a clause", cond("x == 0 || y < 0", errs), "x == 0", "guard-deleted"},
-		{"error guard gains a clause", cond("x == 0", errs), "x == 0 || y < 0", ""},
+		{"error guard gains a clause", cond("x == 0", errs), "x == 0 || y < 0 && x > 2", ""},
+		{"error guard gains an unrelated reason", cond("x == 0", errs), "x == 0 || y < 0", "unrelated-clause"},
+		{"plain branch gains an unrelated reason", cond("x == 0", nil), "x == 0 || y < 0", ""},
 		{"error guard now tests the error it returns", cond("x == 0", &collect.Branch{ReturnsError: true, Exits: true, Errors: []string{"p"}}), "p != nil", "unrelated"},
 		{"error guard tests something else", cond("x == 0", &collect.Branch{ReturnsError: true, Exits: true, Errors: []string{"p"}}), "p == nil", "guard-deleted"},
 		{"plain branch may drop a clause", cond("x == 0 || y < 0", nil), "x == 0", ""},
@@ -100,7 +102,7 @@ func TestGuardChanged(t *testing.T) {
 		rule string
 	}{
 		{"widened where asked", errs, "x <= 0", ""},
-		{"widened by a clause", errs, "x < 0 || y > 0", ""},
+		{"widened by a clause", errs, "x < 0 || y > x", ""},
 		{"drops the error at y = x", errs, "x < y", "guard-changed"},
 		{"drops a panic at y = x", &collect.Branch{Panics: true, Exits: true}, "x < y", "guard-changed"},
 		{"a plain branch may move both ways", &collect.Branch{Exits: true}, "x < y", ""},

@@ -20,7 +20,9 @@ import (
 //     or three parameters and a result of basic kind, applied to in-scope
 //     variables of the parameters' types (at most maxArgLists argument
 //     lists per function and first argument: shouldOmitEmpty(kv.Options,
-//     kv.Value));
+//     kv.Value)); where two parameters share a type, the position is a
+//     role, and an argument must be named as its parameter (t.Year for
+//     year in isValidDate(year, month, day int), never t.Hour);
 //   - the elements m[k] of in-scope maps with elements of basic kind at
 //     in-scope keys (visited[t]);
 //   - standard-library predicates of packages the file already imports:
@@ -282,7 +284,7 @@ const (
 // with parameters params whose first argument is first and the others are
 // operands of recv of identical types (in recv's order, each used once).
 func argLists(params *types.Tuple, first typedExpr, recv []typedExpr) [][]string {
-	if !types.Identical(params.At(0).Type(), first.t) {
+	if !types.Identical(params.At(0).Type(), first.t) || !fitsRole(params, 0, first.expr) {
 		return nil
 	}
 	var out [][]string
@@ -297,7 +299,7 @@ func argLists(params *types.Tuple, first typedExpr, recv []typedExpr) [][]string
 			return
 		}
 		for _, r := range recv {
-			if !used[r.expr] && types.Identical(params.At(i).Type(), r.t) {
+			if !used[r.expr] && types.Identical(params.At(i).Type(), r.t) && fitsRole(params, i, r.expr) {
 				used[r.expr] = true
 				fill(append(args, r.expr), used)
 				delete(used, r.expr)
@@ -306,6 +308,25 @@ func argLists(params *types.Tuple, first typedExpr, recv []typedExpr) [][]string
 	}
 	fill([]string{first.expr}, map[string]bool{first.expr: true})
 	return out
+}
+
+// fitsRole reports whether expr may be the argument of parameter i: any
+// value of its type, unless another parameter has the same type; then the
+// position says the role (isValidDate(year, month, day int)) and expr must
+// be named as the parameter (t.Year for year, not t.Hour).
+func fitsRole(params *types.Tuple, i int, expr string) bool {
+	p := params.At(i)
+	shared := false
+	for j := range params.Len() {
+		if j != i && types.Identical(params.At(j).Type(), p.Type()) {
+			shared = true
+		}
+	}
+	if !shared {
+		return true
+	}
+	last := expr[strings.LastIndexAny(expr, ".")+1:]
+	return strings.EqualFold(last, p.Name())
 }
 
 // indexes returns the elements m[k] of a map r (of basic kind) at the keys

@@ -78,6 +78,11 @@ func TestPureAcrossPackages(t *testing.T) {
 	if !slices.Contains(retract, "isCanonical(hi)") {
 		t.Errorf("isCanonical(hi) not observed (pure through another package of the module); calls: %s", strings.Join(retract, " | "))
 	}
+	// Two parameters of one type: the arguments are named as the
+	// parameters, or the call is not observed.
+	if !slices.Contains(retract, "between(lo, hi)") || slices.ContainsFunc(retract, func(e string) bool { return strings.HasPrefix(e, "ordered(") || e == "between(hi, lo)" }) {
+		t.Errorf("want between(lo, hi) observed, not between(hi, lo) nor ordered(...); calls: %s", strings.Join(retract, " | "))
+	}
 	if slices.ContainsFunc(retract, func(e string) bool { return strings.HasPrefix(e, "isCounted(") }) {
 		t.Errorf("isCounted observed, but ver.Count writes a package variable; calls: %s", strings.Join(retract, " | "))
 	}
