@@ -2,6 +2,7 @@ package nopol
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -39,59 +40,41 @@ func differences(spec *synth.Spec, orig, cand *synth.Term) []string {
 	slices.Sort(read)
 	read = slices.Compact(read)
 	derived := derivedInputs(spec)
-	// moved are the inputs whose moves can change an outcome: those the
-	// conditions read, and those derived inputs they read are over.
-	moved := slices.Clone(read)
-	for _, j := range read {
-		if t := derived[j]; t != nil {
-			moved = append(moved, inputsRead(t)...)
-		}
-	}
 	seen := map[string]bool{}
 	var out []string
 	for _, ex := range spec.Examples {
 		if was, err := outcome(spec, orig, &ex); err != nil || was != ex.Want {
 			continue // the change the failing tests asked for
 		}
-		for i := range spec.Inputs {
-			if !perturbable(spec, derived, i) || !slices.Contains(moved, i) {
+		for i, vals := range nearStates(spec, derived, read, ex) {
+			key := stateKey(vals)
+			if recorded[key] || seen[key] {
 				continue
 			}
-			for _, v := range nearby(ex.Values[i]) {
-				vals := slices.Clone(ex.Values)
-				vals[i] = v
-				if !recompute(spec, derived, vals) {
-					continue
-				}
-				key := stateKey(vals)
-				if recorded[key] || seen[key] {
-					continue
-				}
-				seen[key] = true
-				near := synth.Example{Values: vals}
-				was, err := outcome(spec, orig, &near)
-				if err != nil {
-					continue
-				}
-				now, err := outcome(spec, cand, &near)
-				if err != nil || now == was {
-					continue
-				}
-				var parts []string
-				if !slices.Contains(read, i) {
-					parts = append(parts, renderInput(spec.Inputs[i].Expr, vals[i]))
-				}
-				for _, j := range read {
-					parts = append(parts, renderInput(spec.Inputs[j].Expr, vals[j]))
-				}
-				d := fmt.Sprintf("%s: original %v, patch %v", strings.Join(parts, ", "), was, now)
-				if slices.Contains(out, d) {
-					continue
-				}
-				out = append(out, d)
-				if len(out) == maxDifferences {
-					return out
-				}
+			seen[key] = true
+			near := synth.Example{Values: vals}
+			was, err := outcome(spec, orig, &near)
+			if err != nil {
+				continue
+			}
+			now, err := outcome(spec, cand, &near)
+			if err != nil || now == was {
+				continue
+			}
+			var parts []string
+			if !slices.Contains(read, i) {
+				parts = append(parts, renderInput(spec.Inputs[i].Expr, vals[i]))
+			}
+			for _, j := range read {
+				parts = append(parts, renderInput(spec.Inputs[j].Expr, vals[j]))
+			}
+			d := fmt.Sprintf("%s: original %v, patch %v", strings.Join(parts, ", "), was, now)
+			if slices.Contains(out, d) {
+				continue
+			}
+			out = append(out, d)
+			if len(out) == maxDifferences {
+				return out
 			}
 		}
 	}
@@ -243,6 +226,7 @@ func unasked(spec *synth.Spec, orig, cand *synth.Term) string {
 		return ""
 	}
 	derived := derivedInputs(spec)
+	read := append(inputsRead(orig), inputsRead(cand)...)
 	check := func(vals []synth.Value) string {
 		st := synth.Example{Values: vals}
 		was, err := outcome(spec, orig, &st)
@@ -254,7 +238,7 @@ func unasked(spec *synth.Spec, orig, cand *synth.Term) string {
 			return ""
 		}
 		var parts []string
-		for _, j := range append(inputsRead(orig), inputsRead(cand)...) {
+		for _, j := range read {
 			if p := renderInput(spec.Inputs[j].Expr, vals[j]); !slices.Contains(parts, p) {
 				parts = append(parts, p)
 			}
@@ -266,13 +250,28 @@ func unasked(spec *synth.Spec, orig, cand *synth.Term) string {
 			return d
 		}
 	}
-	moved := append(inputsRead(orig), inputsRead(cand)...)
-	for j := range derived {
-		if slices.Contains(moved, j) {
-			moved = append(moved, inputsRead(derived[j])...)
+	for _, ex := range spec.Examples {
+		for _, vals := range nearStates(spec, derived, read, ex) {
+			if d := check(vals); d != "" {
+				return d
+			}
 		}
 	}
-	for _, ex := range spec.Examples {
+	return ""
+}
+
+// nearStates yields the states one step from ex's (see nearby) that can
+// change the outcome of conditions reading the inputs read: one input
+// moved, read or one a derived input read is over, with the derived
+// inputs recomputed; with the input moved.
+func nearStates(spec *synth.Spec, derived map[int]*synth.Term, read []int, ex synth.Example) iter.Seq2[int, []synth.Value] {
+	moved := slices.Clone(read)
+	for _, j := range read {
+		if t := derived[j]; t != nil {
+			moved = append(moved, inputsRead(t)...)
+		}
+	}
+	return func(yield func(int, []synth.Value) bool) {
 		for i := range spec.Inputs {
 			if !perturbable(spec, derived, i) || !slices.Contains(moved, i) {
 				continue
@@ -280,16 +279,12 @@ func unasked(spec *synth.Spec, orig, cand *synth.Term) string {
 			for _, v := range nearby(ex.Values[i]) {
 				vals := slices.Clone(ex.Values)
 				vals[i] = v
-				if !recompute(spec, derived, vals) {
-					continue
-				}
-				if d := check(vals); d != "" {
-					return d
+				if recompute(spec, derived, vals) && !yield(i, vals) {
+					return
 				}
 			}
 		}
 	}
-	return ""
 }
 
 func b2i(b bool) int {

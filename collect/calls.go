@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/nopol-go/nopol/internal/astname"
 )
 
 // Calls observed at a site (evaluated in snapshot runs only). Real conditions are built on calls
@@ -237,14 +239,7 @@ func (o *observer) calledIn(fn ast.Node) map[*types.Func]bool {
 	}
 	ast.Inspect(fn, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
-			var id *ast.Ident
-			switch f := ast.Unparen(call.Fun).(type) {
-			case *ast.Ident:
-				id = f
-			case *ast.SelectorExpr:
-				id = f.Sel
-			}
-			if id != nil {
+			if id := astname.Callee(call); id != nil {
 				if f, ok := o.info.Uses[id].(*types.Func); ok {
 					out[f] = true
 				}

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/nopol-go/nopol/internal/astname"
 )
 
 // The hook file (hookrt/hook.go) is added, through the overlay, to every
@@ -181,14 +183,7 @@ func skippable(call *ast.CallExpr, info *types.Info) bool {
 	if _, ok := tv.Type.Underlying().(*types.Signature); !ok {
 		return false
 	}
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	}
-	if id != nil {
+	if id := astname.Callee(call); id != nil {
 		if _, inferred := info.Instances[id]; inferred {
 			return false
 		}

@@ -33,3 +33,16 @@ func Func(fd *ast.FuncDecl) string {
 	}
 	return fd.Name.Name
 }
+
+// Callee is the name a call is made through: f in f(x), pkg.F's F and
+// x.m's m; nil for a call of any other expression (a function literal, a
+// call's result).
+func Callee(call *ast.CallExpr) *ast.Ident {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	}
+	return nil
+}
