@@ -28,6 +28,10 @@ import (
 //     reads none of the original's variables: a new reason for the error
 //     that has nothing to do with what the branch checks (len(rest) > 0
 //     becoming len(rest) > 0 || d.errorContext != nil).
+//   - unrelated-reuse: a new guard reuses a return of the function that
+//     reports the value its own guard tests (unstable.NewParserError(rest,
+//     ...) under len(rest) > 0) and reads none of that guard's variables
+//     (d.errorContext != nil): the error would report the wrong value.
 //   - guard-changed: at such an if, the candidate gives the other outcome
 //     than the original in a direction no recorded state asks for, at a
 //     recorded state or one a step from it: it drops an error the
@@ -130,6 +134,68 @@ func errorGuard(site collect.Site, cand ast.Expr) string {
 		return "panics"
 	}
 	return "returns an error"
+}
+
+// againstExit checks the rule of a guard that reuses a return of its
+// function (unrelated-reuse): when that return reports the value its own
+// guard tests (return unstable.NewParserError(rest, ...) under
+// len(rest) > 0), the new guard must read one of that guard's variables,
+// or the error would report a value that has nothing to do with why it
+// is raised.
+func againstExit(site collect.Site, st style, c candidate) string {
+	if st.name != "return" || st.strategy != collect.StrategyReuse {
+		return ""
+	}
+	k, _ := st.guard.Exit()
+	if k >= len(site.Exits) || site.Exits[k].Guard == "" {
+		return ""
+	}
+	e := site.Exits[k]
+	guard, err := parser.ParseExpr(e.Guard)
+	if err != nil {
+		return ""
+	}
+	cand, err := parser.ParseExpr(c.src)
+	if err != nil {
+		return ""
+	}
+	guarded := namesOf(guard)
+	var reported []string
+	for _, n := range returnNames(e.Body) {
+		if slices.Contains(guarded, n) {
+			reported = append(reported, n)
+		}
+	}
+	if len(reported) == 0 || slices.ContainsFunc(namesOf(cand), func(n string) bool { return slices.Contains(guarded, n) }) {
+		return ""
+	}
+	return fmt.Sprintf("unrelated-reuse: the return reused, `%s`, reports %s, which its own guard `%s` tests and the candidate does not read", e.Body, strings.Join(reported, ", "), e.Guard)
+}
+
+// returnNames lists the variables a return statement's results read (see
+// namesOf); none when body does not parse.
+func returnNames(body string) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\nfunc _() {\n"+body+"\n}", parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) == 0 {
+		return nil
+	}
+	fd, ok := f.Decls[0].(*ast.FuncDecl)
+	if !ok || len(fd.Body.List) == 0 {
+		return nil
+	}
+	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, r := range ret.Results {
+		for _, n := range namesOf(r) {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // againstOriginal checks the rules that compare cand with the original

@@ -232,7 +232,7 @@ func TestRejectAntiPatterns(t *testing.T) {
 	site := collect.Site{Kind: collect.Cond, Original: "x > 5"}
 	var rep SiteReport
 	var got []string
-	for _, c := range (&repairer{}).rejectAntiPatterns(site, spec, cands, &rep) {
+	for _, c := range (&repairer{}).rejectAntiPatterns(site, style{}, spec, cands, &rep) {
 		got = append(got, fmt.Sprintf("%s:%v", c.src, c.unrelated))
 	}
 	if strings.Join(got, " | ") != "x >= 5:false | p != nil:true" {
@@ -276,5 +276,39 @@ func TestCodeConstants(t *testing.T) {
 				t.Errorf("antiPattern(%q) = %q, want rule %q", tc.cand, got, tc.rule)
 			}
 		})
+	}
+}
+
+// TestUnrelatedReuse checks the rule on a guard that reuses a return which
+// reports the value its own guard tests.
+func TestUnrelatedReuse(t *testing.T) {
+	site := collect.Site{Kind: collect.Guard, Exits: []collect.Exit{
+		{Body: `return unstable.NewParserError(rest, "extra characters")`, Strategy: collect.StrategyReuse, Guard: "len(rest) > 0"},
+		{Body: "return nil", Strategy: collect.StrategyReuse, Guard: "len(rest) > 0"},
+		{Body: `return errors.New("bad")`, Strategy: collect.StrategyReuse, Guard: "len(rest) > 0"},
+		{Body: "return rest", Strategy: collect.StrategyReuse},
+	}}
+	for _, tc := range []struct {
+		name string
+		exit int
+		cand string
+		rule string
+	}{
+		{"reports rest, the guard tests something else", 0, "d.errorContext != nil", "unrelated-reuse"},
+		{"reports rest, the guard tests rest too", 0, "rest[0] == ' ' && d.errorContext != nil", ""},
+		{"reports nothing", 1, "d.errorContext != nil", ""},
+		{"reports no guarded value", 2, "d.errorContext != nil", ""},
+		{"no guard of its own", 3, "d.errorContext != nil", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := style{name: "return", guard: collect.GuardExit(tc.exit), strategy: collect.StrategyReuse}
+			got := againstExit(site, st, candidate{src: tc.cand, method: "synthesis"})
+			if rule, _, _ := strings.Cut(got, ":"); rule != tc.rule {
+				t.Errorf("againstExit(%q) = %q, want rule %q", tc.cand, got, tc.rule)
+			}
+		})
+	}
+	if got := againstExit(site, style{name: "guard", guard: collect.GuardWrap}, candidate{src: "d.errorContext != nil"}); got != "" {
+		t.Errorf("a wrapping guard: %q", got)
 	}
 }

@@ -45,7 +45,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		r.logf("snapshot: %s; searching over the original's operands only", why)
 	}
 
-	cands, dropped, err := r.synthesize(ctx, site, spec, keep, rep)
+	cands, dropped, err := r.synthesize(ctx, site, st, spec, keep, rep)
 	if err != nil && ctx.Err() != nil {
 		return false, ctx.Err()
 	}
@@ -59,7 +59,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 			for i := range ops {
 				keep = append(keep, i)
 			}
-			cands, dropped, err = r.synthesize(ctx, site, spec, keep, rep)
+			cands, dropped, err = r.synthesize(ctx, site, st, spec, keep, rep)
 			if err != nil && ctx.Err() != nil {
 				return false, ctx.Err()
 			}
@@ -86,7 +86,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 // keep, ranked with the mutants and simplifications of the original that
 // fit, anti-patterns left out (noted in rep); dropped are the solutions
 // that did not read keep.
-func (r *repairer) synthesize(ctx context.Context, site collect.Site, spec *synth.Spec, keep []int, rep *SiteReport) (cands []candidate, dropped []string, err error) {
+func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, spec *synth.Spec, keep []int, rep *SiteReport) (cands []candidate, dropped []string, err error) {
 	r.enter(phaseSynthesis)
 	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout}
 	solved, err := synth.Solve(ctx, spec, opts)
@@ -104,7 +104,7 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, spec *synt
 		cands = withMutants(cands, r.agreeingMutants(site, spec, keep), site.Original)
 		cands = withSimplifications(cands, r.simplifications(site, spec, keep, cands), originalOperands(spec))
 	}
-	return r.rejectAntiPatterns(site, spec, cands, rep), dropped, err
+	return r.rejectAntiPatterns(site, st, spec, cands, rep), dropped, err
 }
 
 // agreeingMutants are the mutants of site's original condition that give
@@ -205,10 +205,13 @@ func withMutants(synthesized, muts []candidate, original string) []candidate {
 // noting each in rep.Rejected, and moves those that only share none of
 // the original's variables (ruleUnrelated) to the end: a developer
 // sometimes rewrites a condition whole, but a closer candidate comes first.
-func (r *repairer) rejectAntiPatterns(site collect.Site, spec *synth.Spec, cands []candidate, rep *SiteReport) []candidate {
+func (r *repairer) rejectAntiPatterns(site collect.Site, st style, spec *synth.Spec, cands []candidate, rep *SiteReport) []candidate {
 	var kept, last []candidate
 	for _, c := range cands {
 		why := antiPattern(site, spec, c)
+		if why == "" {
+			why = againstExit(site, st, c)
+		}
 		switch {
 		case why == "":
 			kept = append(kept, c)
