@@ -60,7 +60,8 @@
 //     Options.NoMutants is set, fall back to mutation: the original
 //     conditions of the ten most suspicious Cond sites are negated, their
 //     comparison operators replaced, && and || swapped, operands of && and
-//     || and `!` dropped; the mutants, fewest textual changes first, are
+//     || and `!` dropped; the mutants, fewest changed tokens first (a
+//     comparison's negation first among equals), are
 //     validated as in step 6 (one schema for all the sites, then the
 //     patched file) (mutants.go).
 //  8. Then the guards' other exits at the same sites, and (unless
