@@ -22,7 +22,8 @@ func TestBenchUsage(t *testing.T) {
 	}{
 		{[]string{"bench", "-tool", "angelix"}, cli.ExitBadInput, "Usage:"},
 		{[]string{"bench", "-bogus"}, cli.ExitBadInput, "flag provided but not defined"},
-		{[]string{"bench", "-bugs", dir, "nosuchbug"}, cli.ExitInternal, `unknown bug "nosuchbug"`},
+		{[]string{"bench", "-bugs", dir, "nosuchbug"}, cli.ExitInternal, "no bug files (*.json) in " + dir},
+		{[]string{"bench", "-bugs", exampleBugs(t), "nosuchbug"}, cli.ExitInternal, `unknown bug "nosuchbug"`},
 		{[]string{"bench", "mutrepair", "-C", dir}, cli.ExitBadInput, "mutation repair of ."},
 	} {
 		var stdout, stderr bytes.Buffer
