@@ -1,9 +1,10 @@
 package nopol
 
 import (
-	"go/scanner"
 	"go/token"
 	"strings"
+
+	"github.com/nopol-go/nopol/internal/tokens"
 )
 
 // A reused return speaks of the operand its own guard tests: in
@@ -30,16 +31,16 @@ func analogous(body, guard, cond string) string {
 		return body
 	}
 	p := 0
-	for p < len(g) && p < len(c) && g[p].text == c[p].text {
+	for p < len(g) && p < len(c) && g[p].Text == c[p].Text {
 		p++
 	}
 	s := 0
-	for s < len(g)-p && s < len(c)-p && g[len(g)-1-s].text == c[len(c)-1-s].text {
+	for s < len(g)-p && s < len(c)-p && g[len(g)-1-s].Text == c[len(c)-1-s].Text {
 		s++
 	}
 	// The operand starts at the selector chain's first name: vi.Low and
 	// vi.High differ in their last name only.
-	for p >= 2 && g[p-1].text == "." && g[p-2].tok == token.IDENT {
+	for p >= 2 && g[p-1].Text == "." && g[p-2].Tok == token.IDENT {
 		p -= 2
 	}
 	from, to := g[p:len(g)-s], c[p:len(c)-s]
@@ -53,17 +54,17 @@ func analogous(body, guard, cond string) string {
 	var out strings.Builder
 	last, replaced := 0, false
 	for i := 0; i+len(from) <= len(b); i++ {
-		if i > 0 && b[i-1].text == "." || !sameTokens(b[i:i+len(from)], from) {
+		if i > 0 && b[i-1].Text == "." || !sameTokens(b[i:i+len(from)], from) {
 			continue
 		}
-		if end := i + len(from); end < len(b) && b[end].text == "(" {
+		if end := i + len(from); end < len(b) && b[end].Text == "(" {
 			continue // a method of the same name, not the operand
 		}
-		out.WriteString(body[last:b[i].off])
+		out.WriteString(body[last:b[i].Off])
 		for _, t := range to {
-			out.WriteString(t.text)
+			out.WriteString(t.Text)
 		}
-		last = b[i+len(from)-1].off + len(b[i+len(from)-1].text)
+		last = b[i+len(from)-1].Off + len(b[i+len(from)-1].Text)
 		i += len(from) - 1
 		replaced = true
 	}
@@ -74,57 +75,31 @@ func analogous(body, guard, cond string) string {
 	return out.String()
 }
 
-// goToken is a token of a Go fragment with its offset.
-type goToken struct {
-	tok  token.Token
-	text string
-	off  int
-}
-
-// goTokens scans src; nil when it does not scan.
-func goTokens(src string) []goToken {
-	fset := token.NewFileSet()
-	f := fset.AddFile("", -1, len(src))
-	var s scanner.Scanner
-	bad := false
-	s.Init(f, []byte(src), func(token.Position, string) { bad = true }, 0)
-	var out []goToken
-	for {
-		pos, tok, lit := s.Scan()
-		if tok == token.EOF {
-			break
-		}
-		if tok == token.SEMICOLON && lit == "\n" {
-			continue // the automatic semicolon at the end
-		}
-		text := lit
-		if text == "" {
-			text = tok.String()
-		}
-		out = append(out, goToken{tok: tok, text: text, off: f.Offset(pos)})
-	}
-	if bad || len(out) == 0 {
+// goTokens scans src; nil when it does not scan or is empty.
+func goTokens(src string) []tokens.Token {
+	toks, ok := tokens.Scan(src)
+	if !ok || len(toks) == 0 {
 		return nil
 	}
-	return out
+	return toks
 }
 
 // selectorChain reports whether ts is a name or names joined by dots.
-func selectorChain(ts []goToken) bool {
+func selectorChain(ts []tokens.Token) bool {
 	if len(ts)%2 == 0 {
 		return false
 	}
 	for i, t := range ts {
-		if i%2 == 0 && t.tok != token.IDENT || i%2 == 1 && t.tok != token.PERIOD {
+		if i%2 == 0 && t.Tok != token.IDENT || i%2 == 1 && t.Tok != token.PERIOD {
 			return false
 		}
 	}
 	return true
 }
 
-func sameTokens(a, b []goToken) bool {
+func sameTokens(a, b []tokens.Token) bool {
 	for i := range a {
-		if a[i].text != b[i].text {
+		if a[i].Text != b[i].Text {
 			return false
 		}
 	}

@@ -3,11 +3,11 @@ package synth
 import (
 	"go/ast"
 	"go/parser"
-	"go/scanner"
-	"go/token"
 	"go/types"
 	"slices"
 	"sort"
+
+	"github.com/nopol-go/nopol/internal/tokens"
 )
 
 // Cost weights. A component costs most; what the original condition already
@@ -218,23 +218,12 @@ func (m *costModel) cost(t *Term) int {
 
 // goTokens splits src into Go tokens.
 func goTokens(src string) []string {
-	var s scanner.Scanner
-	fset := token.NewFileSet()
-	s.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
-	var toks []string
-	for {
-		_, tok, lit := s.Scan()
-		if tok == token.EOF {
-			return toks
-		}
-		if tok == token.SEMICOLON && lit == "\n" {
-			continue
-		}
-		if lit == "" {
-			lit = tok.String()
-		}
-		toks = append(toks, lit)
+	toks, _ := tokens.Scan(src)
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = t.Text
 	}
+	return out
 }
 
 // original holds the operand texts and operator tokens of the original
