@@ -173,7 +173,7 @@ func mutants(cond string) []string {
 					continue
 				}
 				// The comparison negated first, then the others.
-				neg := negate(&ast.BinaryExpr{X: e.X, Op: e.Op, Y: e.Y}).(*ast.BinaryExpr).Op
+				neg, _ := negatedOp(e.Op)
 				ops := append([]token.Token{neg}, slices.DeleteFunc(slices.Clone(comparisons), func(op token.Token) bool { return op == neg })...)
 				for _, op := range ops {
 					if op != e.Op {
@@ -300,14 +300,32 @@ func ordered(e *ast.BinaryExpr) bool {
 	return true
 }
 
+// negatedOp returns the comparison operator that negates op (< for >=);
+// false when op is not a comparison.
+func negatedOp(op token.Token) (token.Token, bool) {
+	switch op {
+	case token.EQL:
+		return token.NEQ, true
+	case token.NEQ:
+		return token.EQL, true
+	case token.LSS:
+		return token.GEQ, true
+	case token.GEQ:
+		return token.LSS, true
+	case token.GTR:
+		return token.LEQ, true
+	case token.LEQ:
+		return token.GTR, true
+	}
+	return op, false
+}
+
 // negate returns the negation of e: a comparison flipped, a `!` removed,
 // `!e` otherwise.
 func negate(e ast.Expr) ast.Expr {
 	switch x := unparen(e).(type) {
 	case *ast.BinaryExpr:
-		flip := map[token.Token]token.Token{token.EQL: token.NEQ, token.NEQ: token.EQL,
-			token.LSS: token.GEQ, token.GEQ: token.LSS, token.GTR: token.LEQ, token.LEQ: token.GTR}
-		if op, ok := flip[x.Op]; ok {
+		if op, ok := negatedOp(x.Op); ok {
 			x.Op = op
 			return x
 		}
