@@ -71,14 +71,7 @@ func TestAntiPattern(t *testing.T) {
 		{"unrelated and a dropped nil check", cond("p != nil", derefs), "x > 0", "nil-check-dropped"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			term, err := synth.ParseTerm(spec, tc.cand)
-			if err != nil {
-				t.Fatalf("ParseTerm(%q): %v", tc.cand, err)
-			}
-			got := antiPattern(tc.site, spec, candidate{src: tc.cand, term: term, method: "synthesis"})
-			if rule, _, _ := strings.Cut(got, ":"); rule != tc.rule {
-				t.Errorf("antiPattern(%q at `%s`) = %q, want rule %q", tc.cand, tc.site.Original, got, tc.rule)
-			}
+			checkRule(t, tc.site, spec, tc.cand, tc.rule)
 		})
 	}
 }
@@ -109,16 +102,28 @@ func TestGuardChanged(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			site := collect.Site{Kind: collect.Cond, Original: "x < 0", Then: tc.then}
-			term, err := synth.ParseTerm(spec, tc.cand)
-			if err != nil {
-				t.Fatalf("ParseTerm(%q): %v", tc.cand, err)
-			}
-			got := antiPattern(site, spec, candidate{src: tc.cand, term: term, method: "synthesis"})
-			if rule, _, _ := strings.Cut(got, ":"); rule != tc.rule {
-				t.Errorf("antiPattern(%q) = %q, want rule %q", tc.cand, got, tc.rule)
-			}
+			checkRule(t, site, spec, tc.cand, tc.rule)
 		})
 	}
+}
+
+// checkRule checks that the synthesized candidate cand breaks rule at
+// site ("" for none), as antiPattern reads it over spec.
+func checkRule(t *testing.T, site collect.Site, spec *synth.Spec, cand, rule string) {
+	t.Helper()
+	term, err := synth.ParseTerm(spec, cand)
+	if err != nil {
+		t.Fatalf("ParseTerm(%q): %v", cand, err)
+	}
+	if got := antiPattern(site, spec, candidate{src: cand, term: term, method: "synthesis"}); ruleOf(got) != rule {
+		t.Errorf("antiPattern(%q at `%s`) = %q, want rule %q", cand, site.Original, got, rule)
+	}
+}
+
+// ruleOf is the rule named by an anti-pattern's reason.
+func ruleOf(why string) string {
+	rule, _, _ := strings.Cut(why, ":")
+	return rule
 }
 
 // TestWithMutants checks the one ranking: mutants and synthesized
@@ -267,14 +272,7 @@ func TestCodeConstants(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := &synth.Spec{Inputs: []synth.Input{{Expr: "x", Kind: synth.Int}}, Constants: tc.consts, Examples: examples}
-			term, err := synth.ParseTerm(spec, tc.cand)
-			if err != nil {
-				t.Fatalf("ParseTerm(%q): %v", tc.cand, err)
-			}
-			got := antiPattern(site, spec, candidate{src: tc.cand, term: term, method: "synthesis"})
-			if rule, _, _ := strings.Cut(got, ":"); rule != tc.rule {
-				t.Errorf("antiPattern(%q) = %q, want rule %q", tc.cand, got, tc.rule)
-			}
+			checkRule(t, site, spec, tc.cand, tc.rule)
 		})
 	}
 }
@@ -303,7 +301,7 @@ func TestUnrelatedReuse(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st := style{name: "return", guard: collect.GuardExit(tc.exit), strategy: collect.StrategyReuse}
 			got := againstExit(site, st, candidate{src: tc.cand, method: "synthesis"})
-			if rule, _, _ := strings.Cut(got, ":"); rule != tc.rule {
+			if ruleOf(got) != tc.rule {
 				t.Errorf("againstExit(%q) = %q, want rule %q", tc.cand, got, tc.rule)
 			}
 		})
