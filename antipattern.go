@@ -91,9 +91,10 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 	// ruleUnrelated only ranks a candidate last: the rules that reject
 	// are checked before it is returned.
 	soft := ""
+	what := errorGuard(site, cand)
 	if site.Kind == collect.Cond {
 		if orig, err := parser.ParseExpr(site.Original); err == nil {
-			why := againstOriginal(site, orig, cand)
+			why := againstOriginal(site, orig, cand, what)
 			if why != "" && !strings.HasPrefix(why, ruleUnrelated+":") {
 				return why
 			}
@@ -104,7 +105,7 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 		if why := againstStates(site, spec, c.term); why != "" {
 			return why
 		}
-		if what := errorGuard(site, cand); what != "" {
+		if what != "" {
 			if orig, err := synth.ParseTerm(spec, site.Original); err == nil {
 				if d := unasked(spec, orig, c.term); d != "" {
 					return fmt.Sprintf("guard-changed: the branch %s and the candidate changes when, where no test asks (%s)", what, d)
@@ -199,10 +200,10 @@ func returnNames(body string) []string {
 }
 
 // againstOriginal checks the rules that compare cand with the original
-// condition orig.
-func againstOriginal(site collect.Site, orig, cand ast.Expr) string {
+// condition orig; what is errorGuard's word for the branch.
+func againstOriginal(site collect.Site, orig, cand ast.Expr, what string) string {
 	written := subexprs(cand)
-	if what := errorGuard(site, cand); what != "" {
+	if what != "" {
 		for _, op := range operands(orig) {
 			if !written[op] {
 				return fmt.Sprintf("guard-deleted: the branch %s and the candidate no longer tests %s", what, op)

@@ -114,9 +114,6 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case "guard":
 		low = append(low, "a new guard around a statement: the tests do not say what else it should skip")
 	case "return":
-		if body := exitBody(site, st.guard, c.src); body != "" {
-			st.exit = body // as patched (a reused return made analogous)
-		}
 		if st.late {
 			low = append(low, fmt.Sprintf("a new guard that leaves with `%s` (strategy %s): the tests do not say where else it should leave", st.exit, st.strategy))
 		} else {

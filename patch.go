@@ -12,10 +12,6 @@ import (
 	"github.com/nopol-go/nopol/collect"
 )
 
-// patchSource returns src with site repaired by cond: the condition
-// replaced (Cond), or the statement guarded (Guard, in style). The rest of
-// the file is kept byte for byte; when src was gofmt-clean, so is the
-// result.
 // exitBody is the body of the guard exit style at site for the guard
 // cond: the exit as found, with a reused return's operand replaced as
 // cond replaces it in the return's own guard (analogous); "" when the
@@ -29,6 +25,10 @@ func exitBody(site collect.Site, style collect.GuardStyle, cond string) string {
 	return analogous(e.Body, e.Guard, cond)
 }
 
+// patchSource returns src with site repaired by cond: the condition
+// replaced (Cond), or the statement guarded (Guard, in style). The rest of
+// the file is kept byte for byte; when src was gofmt-clean, so is the
+// result.
 func patchSource(src []byte, site collect.Site, style collect.GuardStyle, cond string) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, site.File, src, parser.SkipObjectResolution)

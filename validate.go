@@ -194,10 +194,10 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 	r.res.Patched = true
 	r.res.Site = rep
 	r.res.Style = st.name
-	r.res.Strategy, r.res.Exit = st.strategy, st.exit
 	if body := exitBody(site, st.guard, cond); body != "" && st.name == "return" {
-		r.res.Exit = body
+		st.exit = body // as patched: a reused return made analogous
 	}
+	r.res.Strategy, r.res.Exit = st.strategy, st.exit
 	r.res.Condition = cond
 	r.res.File = rep.File
 	r.res.Source = src

@@ -112,8 +112,9 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 	perRecv := make([][]Observed, len(recv))
 	imports := o.importNames()
 	funcs, nary := o.pureFuncs()
-	byRelevance(funcs, o.calledIn(fn))
-	byRelevance(nary, o.calledIn(fn))
+	called := o.calledIn(fn)
+	byRelevance(funcs, called)
+	byRelevance(nary, called)
 	sentinels := o.sentinels(fn)
 	for i, r := range recv {
 		add := func(ob Observed) {

@@ -78,21 +78,20 @@ const (
 func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byte, tf *token.File, fnName string) []Exit {
 	var out []Exit
 	seen := map[string]bool{}
-	add := func(body, strategy string) {
-		if body == "" || seen[body] || len(out) >= maxExits {
+	add := func(e Exit) {
+		if e.Body == "" || seen[e.Body] || len(out) >= maxExits {
 			return
 		}
-		seen[body] = true
-		out = append(out, Exit{Body: body, Strategy: strategy})
+		seen[e.Body] = true
+		out = append(out, e)
 	}
-	guards := ifOfReturn(fn, src, tf)
 	// The statement itself is no exit: `if c { return x }; return x`.
 	if _, ok := stmt.(*ast.ReturnStmt); ok {
 		seen[oneLineSource(src, tf, stmt)] = true
 	}
 	inLoop, breakable := loopAround(stack)
 	if inLoop {
-		add("continue", StrategyContinue)
+		add(Exit{Body: "continue", Strategy: StrategyContinue})
 	}
 	sig := o.signature(fn)
 	if sig != nil {
@@ -101,20 +100,21 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 			if n >= maxReused {
 				break
 			}
-			if len(ret.Results) == 0 && !o.namedResultsVisible(sig) {
+			if len(ret.stmt.Results) == 0 && !o.namedResultsVisible(sig) {
 				continue // a bare return where a result is shadowed
 			}
-			if body := oneLineSource(src, tf, ret); body != "" && !seen[body] && o.sameMeaning(ret) {
-				add(body, StrategyReuse)
-				if k := len(out) - 1; out[k].Body == body {
-					out[k].Guard = guards[ret]
+			if body := oneLineSource(src, tf, ret.stmt); body != "" && !seen[body] && o.sameMeaning(ret.stmt) {
+				e := Exit{Body: body, Strategy: StrategyReuse}
+				if ret.guard != nil {
+					e.Guard = oneLineSource(src, tf, ret.guard)
 				}
+				add(e)
 				n++
 			}
 		}
 		zero, ok := o.returnStmt(sig)
 		if ok {
-			add(zero, StrategyZero)
+			add(Exit{Body: zero, Strategy: StrategyZero})
 		}
 		res := sig.Results()
 		errType := types.Universe.Lookup("error").Type()
@@ -122,10 +122,10 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 			zeros := o.zeroValues(res, res.Len()-1)
 			if zeros != nil {
 				if s := o.usedSentinel(fn); s != "" {
-					add("return "+strings.Join(append(zeros, s), ", "), StrategyErrSentinel)
+					add(Exit{Body: "return " + strings.Join(append(zeros, s), ", "), Strategy: StrategyErrSentinel})
 				}
 				if e := o.newError(fnName, sig); e != "" {
-					add("return "+strings.Join(append(zeros, e), ", "), StrategyErrNew)
+					add(Exit{Body: "return " + strings.Join(append(zeros, e), ", "), Strategy: StrategyErrNew})
 				}
 			}
 		}
@@ -133,17 +133,17 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 			t := res.At(0).Type()
 			if b, ok := t.Underlying().(*types.Basic); ok {
 				if b.Info()&types.IsBoolean != 0 {
-					add("return true", StrategyVar)
+					add(Exit{Body: "return true", Strategy: StrategyVar})
 				}
 				// An in-scope number or string would be a value
 				// invented for one test; NpeFix's s4c is for objects.
 			} else if v := o.varOfType(t, sig); v != "" {
-				add("return "+v, StrategyVar)
+				add(Exit{Body: "return " + v, Strategy: StrategyVar})
 			}
 		}
 	}
 	if breakable {
-		add("break", StrategyBreak)
+		add(Exit{Body: "break", Strategy: StrategyBreak})
 	}
 	return out
 }
@@ -183,31 +183,16 @@ func (o *observer) signature(fn ast.Node) *types.Signature {
 	return nil
 }
 
-// returnsOf lists the return statements of fn's own body (not of the
-// function literals in it), in source order.
-// ifOfReturn maps the return statements of fn that end the block of an
-// if (its then-branch) to that if's condition, as written on one line.
-func ifOfReturn(fn ast.Node, src []byte, tf *token.File) map[*ast.ReturnStmt]string {
-	out := map[*ast.ReturnStmt]string{}
-	if fn == nil {
-		return out
-	}
-	ast.Inspect(fn, func(n ast.Node) bool {
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok || len(ifs.Body.List) == 0 {
-			return true
-		}
-		if ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok {
-			if cond := oneLineSource(src, tf, ifs.Cond); cond != "" {
-				out[ret] = cond
-			}
-		}
-		return true
-	})
-	return out
+// aReturn is a return statement of a function with, when it ends the
+// block of an if (its then-branch), that if's condition.
+type aReturn struct {
+	stmt  *ast.ReturnStmt
+	guard ast.Expr
 }
 
-func (o *observer) returnsOf(fn ast.Node) []*ast.ReturnStmt {
+// returnsOf lists the return statements of fn's own body (not of the
+// function literals in it), in source order, with their guards.
+func (o *observer) returnsOf(fn ast.Node) []aReturn {
 	var body *ast.BlockStmt
 	switch fn := fn.(type) {
 	case *ast.FuncDecl:
@@ -215,16 +200,24 @@ func (o *observer) returnsOf(fn ast.Node) []*ast.ReturnStmt {
 	case *ast.FuncLit:
 		body = fn.Body
 	}
-	var out []*ast.ReturnStmt
 	if body == nil {
 		return nil
 	}
+	var out []aReturn
+	guards := map[*ast.ReturnStmt]ast.Expr{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
+		case *ast.IfStmt:
+			// Visited before its block: the guard is known at the return.
+			if k := len(n.Body.List); k > 0 {
+				if ret, ok := n.Body.List[k-1].(*ast.ReturnStmt); ok {
+					guards[ret] = n.Cond
+				}
+			}
 		case *ast.ReturnStmt:
-			out = append(out, n)
+			out = append(out, aReturn{stmt: n, guard: guards[n]})
 		}
 		return true
 	})
