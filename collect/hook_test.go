@@ -2,6 +2,8 @@ package collect
 
 import (
 	"go/format"
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,4 +37,34 @@ func TestHookSource(t *testing.T) {
 	if n := strings.Count(hookRuntime, strconv.Quote(constituent.EvalPrefix)); n != 1 {
 		t.Errorf("the hook writes %q %d times, want 1 (nopolFlipped)", constituent.EvalPrefix, n)
 	}
+}
+
+// TestQuietHooksInline checks that the hooks of a quiet site are small
+// enough for the compiler to inline: then an evaluation with nothing to
+// write makes no call (see doc.go, "Collection protocol"). A hook that
+// grows past the inlining budget fails here, not as a slow benchmark.
+func TestQuietHooksInline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the hook")
+	}
+	out, err := exec.Command("go", "build", "-gcflags=-m", "-o", os.DevNull, "./hookrt").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m ./hookrt: %v\n%s", err, out)
+	}
+	for _, fn := range []string{"NopolQ", "NopolT", "NopolW", "NopolGT", "NopolGuard"} {
+		if !strings.Contains(string(out)+"\n", ": can inline "+fn+"\n") {
+			t.Errorf("the compiler cannot inline %s:\n%s", fn, grepLines(string(out), fn))
+		}
+	}
+}
+
+// grepLines returns the lines of s that contain sub.
+func grepLines(s, sub string) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if strings.Contains(line, sub) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -121,6 +121,17 @@ func snapSource(obs []Observed) string {
 // only atoms of type bool, int, float64 and string get hooks, the
 // non-generic NopolAPB, NopolAPI, NopolAPF and NopolAPS.
 //
+// A condition on one line without function literals is also written a
+// second time, as it is, for the runs where the site is quiet (neither
+// forced, flipped, printed nor snapshot; see NopolQ in the hook):
+//
+//	(NopolQ(3) && NopolW(3, NopolT(3, bool(c))) || !NopolQ(3) && NopolCond(3, ...))
+//
+// so that there it costs what it costs plain and a tally the compiler
+// inlines (NopolT, NopolW), instead of calls and a closure. NopolQ is fixed
+// for the process before any code of the package runs, so exactly one of
+// the two copies is evaluated.
+//
 // Without snapshots (the first build, for coverage and forced runs), the
 // snapshot arguments are `"", nil`: the functions that evaluate the
 // observed expressions are most of the instrumented code to compile, and
@@ -150,17 +161,17 @@ func (prog *Program) siteWraps(i int, snapshots bool) []wrap {
 				hook + strings.ToUpper(c) + "(nopolA, " + strconv.Itoa(a.slot) + ", ", ")"})
 		}
 		ws[0].suffix = ") }, " + strconv.Quote(string(kinds)) + ", " + snap + ")"
-		return ws
+		return inlined(ws, id, syn.inline)
 	}
 	if s.Kind == Cond {
-		return []wrap{{syn.start, syn.end,
+		return inlined([]wrap{{syn.start, syn.end,
 			"NopolCond(" + id + ", func() bool { return bool(",
-			") }, " + snap + ")"}}
+			") }, " + snap + ")"}}, id, syn.inline)
 	}
 	if !s.CanWrap && len(s.Exits) == 0 {
 		return nil // its exits were left out (see leaveOut)
 	}
-	call := "if nopolG := NopolGuard(" + id + ", " + snap + "); "
+	call := "if nopolG := NopolGuard(" + id + ", NopolGT(" + id + "), " + snap + "); "
 	var exits strings.Builder
 	for k, e := range s.Exits {
 		if k > 0 || s.CanWrap {
@@ -173,4 +184,15 @@ func (prog *Program) siteWraps(i int, snapshots bool) []wrap {
 	}
 	// Exits only, before the statement: its declarations stay in scope.
 	return []wrap{{syn.start, syn.start, call + strings.TrimPrefix(exits.String(), "if ") + "; ", ""}}
+}
+
+// inlined adds to the wraps of Cond site id the quiet copy of its
+// condition, of source text text ("" for none; see siteWraps).
+func inlined(ws []wrap, id, text string) []wrap {
+	if text == "" {
+		return ws
+	}
+	ws[0].prefix = "(NopolQ(" + id + ") && NopolW(" + id + ", NopolT(" + id + ", bool(" + text + "))) || !NopolQ(" + id + ") && " + ws[0].prefix
+	ws[0].suffix += ")"
+	return ws
 }

@@ -53,11 +53,11 @@ var (
 	nopolSegs     [][2]int64 // constituents (segment, iteration; -1 any)
 	nopolCap      int64      = 200
 	nopolPrint    bool
-	nopolCurrent  *[2]int64 // segment, iteration; shared
+	nopolCurrent  *[3]int64 // segment, iteration, epoch (see NopolSegment); shared
 	nopolMu       *nopolsync.Mutex
 	nopolOut      *nopolos.File
-	nopolCounts   [][3]int64 // per site: false count, true count, lines written
-	nopolLast     [][2]int64 // per site and outcome: the constituent last written
+	nopolCounts   [nopolNumSites][3]int64 // per site: false count, true count, lines written
+	nopolLast     [nopolNumSites][2]int64 // per site and outcome: the epoch of the constituent last recorded
 	nopolSeen     map[[4]int64]bool
 	// nopolFlip is, per site, the evaluations (from 1) whose outcome is
 	// negated (NOPOL_FLIP "id:k,id:k2"), nil for none; nopolEvals counts
@@ -136,13 +136,13 @@ func nopolShare() []interface{} {
 	if name := nopolos.Getenv("NOPOL_OUT"); name != "" {
 		out, _ = nopolos.OpenFile(name, nopolos.O_WRONLY|nopolos.O_APPEND|nopolos.O_CREATE, 0644)
 	}
-	v := []interface{}{&[2]int64{-1, -1}, new(nopolsync.Mutex), out, new(int32)}
+	v := []interface{}{&[3]int64{-1, -1, 1}, new(nopolsync.Mutex), out, new(int32)}
 	nopolflag.Var(&nopolShared{v}, key, "nopol internal state")
 	return v
 }
 
 func nopolSetup() {
-	nopolCurrent, _ = nopolState[0].(*[2]int64)
+	nopolCurrent, _ = nopolState[0].(*[3]int64)
 	nopolMu, _ = nopolState[1].(*nopolsync.Mutex)
 	nopolOut, _ = nopolState[2].(*nopolos.File)
 	nopolObserving, _ = nopolState[3].(*int32)
@@ -214,9 +214,92 @@ func nopolSetup() {
 	if nopolMode == 1 && nopolos.Getenv("NOPOL_PRINT_REACH") == "1" {
 		nopolReach = make([]int32, nopolNumSites)
 	}
-	nopolCounts = make([][3]int64, nopolNumSites)
-	nopolLast = make([][2]int64, nopolNumSites)
 	nopolSeen = map[[4]int64]bool{}
+}
+
+// nopolQuiet marks the sites that are quiet in this run: neither forced,
+// flipped, printed nor snapshot, in a run without reach lines or an
+// evaluation limit. A quiet site only counts its evaluations (cover mode),
+// which NopolT and NopolGuard do inline, without a call on most
+// evaluations. It is set before any code of the package can reach a hook
+// (the hooks refer to it, so it is initialised first) and never changes.
+var nopolQuiet = nopolQuietSites()
+
+func nopolQuietSites() (quiet [nopolNumSites]bool) {
+	nopolOnce.Do(nopolSetup)
+	if nopolReach != nil || nopolEvalLimit > 0 {
+		return quiet
+	}
+	for id := range quiet {
+		quiet[id] = nopolForce[id] == 0 && nopolFlip[id] == nil && !nopolPrintEvals[id] && !(nopolMode == 2 && nopolSites[id])
+	}
+	return quiet
+}
+
+// NopolQ reports whether site id is quiet in this run (see nopolQuiet):
+// an instrumented condition then runs its uninstrumented copy, tallied by
+// NopolW(id, NopolT(id, v)).
+func NopolQ(id int) bool {
+	return nopolQuiet[id]
+}
+
+// The tally of a quiet site is split in two functions, each small enough
+// for the compiler to inline, so that an evaluation with nothing to write
+// makes no call: NopolT (and NopolGT, for a guard site) counts it and
+// returns a tally t, NopolW (and NopolGuard) makes the one call when t says
+// there is something to write. A tally is 2n+o: the outcome o (0 or 1),
+// and n, the evaluation's number (from 1) when it has something to write
+// (a new test constituent, a count at a power of two; cover mode only),
+// otherwise 0. For a guard site, -1 says the site is not quiet.
+
+// NopolT tallies an evaluation of outcome v of quiet site id.
+func NopolT(id int, v bool) int64 {
+	o := int64(0)
+	if v {
+		o = 1
+	}
+	if nopolMode != 1 {
+		return o
+	}
+	return nopolTally(id, o)
+}
+
+// NopolW makes the call tally t asks for and returns its outcome.
+func NopolW(id int, t int64) bool {
+	if t > 1 {
+		nopolRecordTally(id, t)
+	}
+	return t&1 == 1
+}
+
+// nopolRecordTally records the evaluation of quiet site id of tally t: a
+// call of its own, two arguments, so that NopolW stays cheap to inline.
+//
+//go:noinline
+func nopolRecordTally(id int, t int64) {
+	nopolRecordCounted(id, t&1 == 1, nil, t>>1)
+}
+
+// NopolGT is the tally of an evaluation of guard site id, with outcome
+// "run the statement", or -1 when the site is not quiet.
+func NopolGT(id int) int64 {
+	if !nopolQuiet[id] {
+		return -1
+	}
+	if nopolMode != 1 {
+		return 1
+	}
+	return nopolTally(id, 1)
+}
+
+// nopolTally counts an evaluation of site id of outcome o and returns its
+// tally.
+func nopolTally(id int, o int64) int64 {
+	n := nopolatomic.AddInt64(&nopolCounts[id][o], 1)
+	if n&(n-1) != 0 && nopolatomic.LoadInt64(&nopolLast[id][o]) == nopolatomic.LoadInt64(&nopolCurrent[2]) {
+		return o
+	}
+	return n<<1 | o
 }
 
 // NopolSegment marks the start of top-level statement k of a test
@@ -225,6 +308,7 @@ func NopolSegment(k int) {
 	nopolOnce.Do(nopolSetup)
 	nopolatomic.StoreInt64(&nopolCurrent[1], 0)
 	nopolatomic.StoreInt64(&nopolCurrent[0], int64(k))
+	nopolatomic.AddInt64(&nopolCurrent[2], 1)
 	if nopolPrint {
 		nopolos.Stdout.WriteString("nopol-constituent " + nopolstrconv.Itoa(k) + " 0\n")
 	}
@@ -235,6 +319,7 @@ func NopolSegment(k int) {
 func NopolIteration() {
 	nopolOnce.Do(nopolSetup)
 	i := nopolatomic.AddInt64(&nopolCurrent[1], 1)
+	nopolatomic.AddInt64(&nopolCurrent[2], 1)
 	if nopolPrint {
 		seg := nopolatomic.LoadInt64(&nopolCurrent[0])
 		nopolos.Stdout.WriteString("nopol-constituent " + nopolstrconv.FormatInt(seg, 10) + " " + nopolstrconv.FormatInt(i, 10) + "\n")
@@ -398,9 +483,22 @@ func NopolAPS(a []NopolValue, k int, v string) string {
 	return v
 }
 
-// NopolGuard says what to do with the statement of site id: 0 run it,
-// 1 skip it, 2+k leave by the site's exit k.
-func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
+// NopolGuard says what to do with the statement of site id, given its
+// tally t (NopolGT): 0 run it, 1 skip it, 2+k leave by the site's exit k.
+// At a quiet site it is inlined and, most of the time, makes no call.
+func NopolGuard(id int, t int64, kinds string, snap func(int) NopolValue) int {
+	if t == 1 {
+		return 0
+	}
+	return nopolGuardHook(id, t, kinds, snap)
+}
+
+// nopolGuardHook is NopolGuard past its quiet fast path.
+func nopolGuardHook(id int, t int64, kinds string, snap func(int) NopolValue) int {
+	if t > 1 {
+		nopolRecordTally(id, t)
+		return 0
+	}
 	nopolOnce.Do(nopolSetup)
 	if nopolInObservation() {
 		return 0
@@ -427,7 +525,7 @@ func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 }
 
 func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
-	if id < 0 || id >= len(nopolCounts) || (nopolMode == 2 && !nopolSites[id]) {
+	if id < 0 || id >= nopolNumSites || (nopolMode == 2 && !nopolSites[id]) {
 		return
 	}
 	if nopolEvalLimit > 0 && nopolatomic.AddInt64(&nopolEvalCount, 1) == nopolEvalLimit {
@@ -437,17 +535,27 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	if nopolReach != nil && nopolatomic.CompareAndSwapInt32(&nopolReach[id], 0, 1) {
 		nopolos.Stdout.WriteString("nopol-reach " + nopolstrconv.Itoa(id) + "\n")
 	}
+	o := 0
+	if outcome {
+		o = 1
+	}
+	nopolRecordCounted(id, outcome, vals, nopolatomic.AddInt64(&nopolCounts[id][o], 1))
+}
+
+// nopolRecordCounted records evaluation n of site id, already counted.
+func nopolRecordCounted(id int, outcome bool, vals []NopolValue, n int64) {
 	seg, iter := nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])
 	o := 0
 	if outcome {
 		o = 1
 	}
 	c := &nopolCounts[id] // false count, true count, lines written
-	n := nopolatomic.AddInt64(&c[o], 1)
-	// Fast path, without the lock: nothing new to write.
-	key := (seg+1)<<34 | (iter+1)<<2 | int64(o) + 1
+	// Without the lock: nothing new to write. The constituent is marked
+	// seen first, so that the next evaluations in it take NopolT's path.
+	epoch := nopolatomic.LoadInt64(&nopolCurrent[2])
+	last := nopolatomic.SwapInt64(&nopolLast[id][o], epoch)
 	written := nopolatomic.LoadInt64(&c[2])
-	if written >= nopolCap || (nopolMode == 1 && nopolatomic.LoadInt64(&nopolLast[id][o]) == key) {
+	if written >= nopolCap || (nopolMode == 1 && last == epoch) {
 		if n&(n-1) == 0 {
 			// Counts are written at powers of two.
 			nopolWrite(nopolRecord{S: id, O: outcome, G: seg, I: iter, N: n})
@@ -458,7 +566,6 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	write := nopolatomic.LoadInt64(&c[2]) < nopolCap
 	if write && nopolMode == 1 {
 		// Coverage: one line per distinct constituent and outcome.
-		nopolatomic.StoreInt64(&nopolLast[id][o], key)
 		k := [4]int64{int64(id), int64(o), seg, iter}
 		write = !nopolSeen[k]
 		nopolSeen[k] = true
@@ -478,7 +585,7 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 // nopolWantValues reports whether the values of site id are recorded at
 // this evaluation: a snapshot site under its line cap.
 func nopolWantValues(id int) bool {
-	return id >= 0 && id < len(nopolCounts) && nopolSites[id] && nopolatomic.LoadInt64(&nopolCounts[id][2]) < nopolCap
+	return id >= 0 && id < nopolNumSites && nopolSites[id] && nopolatomic.LoadInt64(&nopolCounts[id][2]) < nopolCap
 }
 
 // nopolWrite appends one record line to the output with a single write.
