@@ -174,6 +174,9 @@ type Program struct {
 	// tags are the build tags; runner runs the go command with them.
 	tags   []string
 	runner *gotest.Runner
+	// gcflags are the go command flags of the instrumented builds (see
+	// inliningFlags), set by Instrument.
+	gcflags []string
 }
 
 // ExcludedFile is a file whose code nopol does not change.

@@ -100,6 +100,9 @@ func Instrument(ctx context.Context, prog *Program) (_ *Build, err error) {
 	if err := os.Mkdir(filepath.Join(dir, "runs"), 0o755); err != nil {
 		return nil, fmt.Errorf("instrumenting: %w", err)
 	}
+	if prog.gcflags, err = prog.inliningFlags(ctx, dir); err != nil {
+		return nil, err
+	}
 	bins, err := buildTests(ctx, b.runner, prog, prog.Packages, ovPath, filepath.Join(dir, "bin"))
 	for attempt := 0; err != nil && ctx.Err() == nil && attempt < 2; attempt++ {
 		// An instrumented site that does not compile (an exit or an
@@ -379,7 +382,7 @@ func buildTests(ctx context.Context, r *gotest.Runner, prog *Program, pkgs []str
 			for k, name := range names {
 				paths[k] = g[name]
 			}
-			if err := r.BuildTests(ctx, prog.Dir, paths, ovPath, dir); err != nil {
+			if err := r.BuildTests(ctx, prog.Dir, paths, ovPath, dir, prog.gcflags...); err != nil {
 				errs[i] = err
 				return
 			}
@@ -388,7 +391,7 @@ func buildTests(ctx context.Context, r *gotest.Runner, prog *Program, pkgs []str
 				if _, err := os.Stat(out); err != nil {
 					// Not where expected: build this one alone.
 					out = filepath.Join(dir, strconv.Itoa(k)+".test")
-					if err := r.BuildTest(ctx, prog.Dir, paths[k], ovPath, out); err != nil {
+					if err := r.BuildTest(ctx, prog.Dir, paths[k], ovPath, out, prog.gcflags...); err != nil {
 						errs[i] = err
 						return
 					}

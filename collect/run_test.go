@@ -551,3 +551,40 @@ func TestBuildSnapshotsOf(t *testing.T) {
 		}
 	}
 }
+
+// TestInliningProfile checks that a test that counts allocations passes
+// instrumented as it does plain: the profile makes the compiler inline
+// New and NewWithSeed into the test's closure, as it does plain, and the
+// profile names exactly the calls of functions inlined plain.
+func TestInliningProfile(t *testing.T) {
+	f := instrument(t, "allocs")
+	if len(f.prog.gcflags) == 0 {
+		t.Fatal("no inlining profile for a module whose tests call testing.AllocsPerRun")
+	}
+	profile, err := os.ReadFile(filepath.Join(f.build.Dir, "inline.pgo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, edge := range []string{
+		"example.com/allocs/digest.TestAllocs.func1.1\nexample.com/allocs/digest.New\n1 1\n",
+		// Inlined from New: the line of NewWithSeed's call in New
+		// (digest.go:12) less the closure's (digest_test.go:9).
+		"example.com/allocs/digest.TestAllocs.func1.1\nexample.com/allocs/digest.NewWithSeed\n3 1\n",
+		"example.com/allocs/digest.New\nexample.com/allocs/digest.NewWithSeed\n1 1\n",
+		"example.com/allocs/digest.NewWithSeed\nexample.com/allocs/digest.(*Digest).Reset\n2 1\n",
+	} {
+		if !strings.Contains(string(profile), edge) {
+			t.Errorf("profile lacks the edge\n%s\nprofile:\n%s", edge, profile)
+		}
+	}
+	res, err := f.build.Run(context.Background(), Run{Package: "example.com/allocs/digest", Test: "TestAllocs", Mode: ModeCover, ForceSegment: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed {
+		t.Errorf("TestAllocs fails instrumented:\n%s", res.Output)
+	}
+	if g := instrument(t, "basic"); len(g.prog.gcflags) != 0 {
+		t.Errorf("a module whose tests count no allocations gets build flags %q", g.prog.gcflags)
+	}
+}

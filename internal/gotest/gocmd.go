@@ -36,14 +36,14 @@ func (r *Runner) List(ctx context.Context, dir string, args ...string) ([]map[st
 }
 
 // BuildTest compiles the test binary of the package pattern pkg (as seen
-// from dir) to out with `go test -c`, using overlay when it is not "".
-// Compiler errors are in the returned error.
-func (r *Runner) BuildTest(ctx context.Context, dir, pkg, overlay, out string) error {
+// from dir) to out with `go test -c`, using overlay when it is not "", and
+// the extra build flags. Compiler errors are in the returned error.
+func (r *Runner) BuildTest(ctx context.Context, dir, pkg, overlay, out string, flags ...string) error {
 	args := []string{"test", "-c", "-vet=off", "-o", out}
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}
-	args = append(args, pkg)
+	args = append(append(args, flags...), pkg)
 	_, err := r.Run(ctx, &Invocation{Path: "go", Args: args, Dir: dir})
 	if err != nil {
 		return fmt.Errorf("building test binary of %s: %w", pkg, err)
@@ -54,13 +54,14 @@ func (r *Runner) BuildTest(ctx context.Context, dir, pkg, overlay, out string) e
 // BuildTests compiles the test binaries of several packages in one go
 // command, into outDir (`go test -c -o outDir/`), where each binary is
 // named after its package's last import path element (see
-// TestBinaryName). The names must be distinct.
-func (r *Runner) BuildTests(ctx context.Context, dir string, pkgs []string, overlay, outDir string) error {
+// TestBinaryName). The names must be distinct. flags are extra build
+// flags.
+func (r *Runner) BuildTests(ctx context.Context, dir string, pkgs []string, overlay, outDir string, flags ...string) error {
 	args := []string{"test", "-c", "-vet=off", "-o", strings.TrimSuffix(outDir, "/") + "/"}
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}
-	args = append(args, pkgs...)
+	args = append(append(args, flags...), pkgs...)
 	_, err := r.Run(ctx, &Invocation{Path: "go", Args: args, Dir: dir})
 	if err != nil {
 		return fmt.Errorf("building test binaries: %w", err)
