@@ -124,7 +124,11 @@
 // ranges over would still see them; the transparency check was not re-run
 // with this rewrite). One test binary
 // is compiled per package with tests, by as few go commands as the
-// binaries' names allow.
+// binaries' names allow. When the module's tests count allocations
+// (testing.AllocsPerRun), the binaries are compiled with an inlining
+// profile, so that the functions the compiler inlines plain are inlined
+// instrumented too (see inlining.go): otherwise a value they return by
+// address escapes, and the test fails instrumented only.
 //
 // # Per-evaluation forcing
 //
@@ -147,9 +151,15 @@
 // NOPOL_CAND. The hook appends one JSON line per evaluation to NOPOL_OUT
 // with a single write, so a test that panics or exits loses nothing
 // already recorded. At most 200 lines are written per site (NOPOL_CAP);
-// in cover mode, one per site, outcome and test constituent. Evaluations
-// not written are counted, and the counts written at powers of two. An
-// evaluation that writes nothing takes no lock.
+// in cover mode, one per site, outcome and test constituent. Every
+// evaluation is counted, by site and outcome, in NOPOL_COUNTS: a file the
+// hook maps into memory (syscall.Mmap, shared), so the counts survive any
+// end of the process and cost no write. Before, counts were written as
+// records at powers of two (a lower bound within a factor of two), and
+// thousands of sites reaching 2^k in the same iteration of a test's loop
+// made a burst of writes. (When the map fails, the hook still writes
+// counts at powers of two.) An evaluation that writes nothing takes no
+// lock.
 //
 // A site is quiet in a run when it is neither forced, flipped, printed
 // nor recorded with snapshots, and the run neither prints reach lines nor

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,7 +58,7 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	}
 	defer end()
 	out := filepath.Join(dir, "runs", strconv.FormatInt(b.runs.Add(1), 10)+".jsonl")
-	defer os.Remove(out)
+	defer removeRecords(out)
 
 	timeout := r.Timeout
 	if timeout <= 0 {
@@ -145,6 +146,7 @@ func runEnv(r Run, out string) []string {
 	return []string{
 		"NOPOL_MODE=" + mode,
 		"NOPOL_OUT=" + out,
+		"NOPOL_COUNTS=" + countsFile(out),
 		"NOPOL_FORCE=" + strings.Join(force, ","),
 		"NOPOL_RETURN=" + strings.Join(ret, ","),
 		"NOPOL_SITES=" + strings.Join(sites, ","),
@@ -180,20 +182,40 @@ type record struct {
 	Count     int     `json:"n"`
 }
 
-// readRecords parses the hook's record file. A missing file means no site
-// was reached. Count lines (written past the per-site cap) raise Reached
-// without adding evaluations.
+// countsFile is the file of the evaluation counts of a run whose records
+// go to out (NOPOL_COUNTS): per site, two little-endian int64, the false
+// and true evaluations.
+func countsFile(out string) string { return out + ".counts" }
+
+// removeRecords removes the record and counts files of a run.
+func removeRecords(out string) {
+	os.Remove(out)
+	os.Remove(countsFile(out))
+}
+
+// readRecords parses the hook's record file name and its counts file. A
+// missing file means no site was reached. The counts (or, when the hook
+// could not map them, count lines written at powers of two) raise
+// Reached without adding evaluations.
 func readRecords(name string) ([]Eval, map[int][2]int, error) {
 	reached := map[int][2]int{}
+	counted := map[int][2]int{}
+	if data, err := os.ReadFile(countsFile(name)); err == nil {
+		for i := 0; i+16 <= len(data); i += 16 {
+			f, t := binary.LittleEndian.Uint64(data[i:]), binary.LittleEndian.Uint64(data[i+8:])
+			if f > 0 || t > 0 {
+				counted[i/16] = [2]int{int(f), int(t)}
+			}
+		}
+	}
 	data, err := os.ReadFile(name)
 	if os.IsNotExist(err) {
-		return nil, reached, nil
+		return nil, mergeCounts(reached, counted), nil
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	var evals []Eval
-	counted := map[int][2]int{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
 	for sc.Scan() {
@@ -222,12 +244,17 @@ func readRecords(name string) ([]Eval, map[int][2]int, error) {
 			Iteration: rec.Iteration,
 		})
 	}
+	return evals, mergeCounts(reached, counted), sc.Err()
+}
+
+// mergeCounts raises the evaluations reached counts of lines to counted.
+func mergeCounts(reached, counted map[int][2]int) map[int][2]int {
 	for id, c := range counted {
 		r := reached[id]
 		r[0], r[1] = max(r[0], c[0]), max(r[1], c[1])
 		reached[id] = r
 	}
-	return evals, reached, sc.Err()
+	return reached
 }
 
 // binaryRun is the outcome of a package's whole suite in its test binary.
@@ -344,7 +371,7 @@ func (b *Build) RunPackage(ctx context.Context, pkg string, timeout time.Duratio
 	}
 	defer end()
 	out := filepath.Join(dir, "runs", strconv.FormatInt(b.runs.Add(1), 10)+".jsonl")
-	defer os.Remove(out)
+	defer removeRecords(out)
 	start := time.Now()
 	br, err := b.Program.binarySuite(ctx, b.runner, pkg, bin, runEnv(Run{ForceSegment: -1}, out), timeout)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	nopolstrings "strings"
 	nopolsync "sync"
 	nopolatomic "sync/atomic"
+	nopolsyscall "syscall"
+	nopolunsafe "unsafe"
 )
 
 // NopolValue is one observed value, encoded as collect.Value.
@@ -56,9 +58,16 @@ var (
 	nopolCurrent  *[3]int64 // segment, iteration, epoch (see NopolSegment); shared
 	nopolMu       *nopolsync.Mutex
 	nopolOut      *nopolos.File
-	nopolCounts   [nopolNumSites][3]int64 // per site: false count, true count, lines written
-	nopolLast     [nopolNumSites][2]int64 // per site and outcome: the epoch of the constituent last recorded
-	nopolSeen     map[[4]int64]bool
+	// nopolCount holds the evaluations of each site by outcome (false,
+	// true at 2*id, 2*id+1): the file NOPOL_COUNTS mapped in memory, so
+	// that every count is kept whatever way the process ends, without a
+	// write; nopolCountsMapped says so. Without it (the map failed), a
+	// record of the count is written at every power of two instead.
+	nopolCount        []int64
+	nopolCountsMapped bool
+	nopolWritten      [nopolNumSites]int64    // per site: lines written
+	nopolLast         [nopolNumSites][2]int64 // per site and outcome: the epoch of the constituent last recorded
+	nopolSeen         map[[4]int64]bool
 	// nopolFlip is, per site, the evaluations (from 1) whose outcome is
 	// negated (NOPOL_FLIP "id:k,id:k2"), nil for none; nopolEvals counts
 	// the evaluations of each site flipped or printed; nopolPrintEvals
@@ -127,7 +136,7 @@ func nopolShare() []interface{} {
 	const key = "nopol.shared.state"
 	if f := nopolflag.Lookup(key); f != nil {
 		if g, ok := f.Value.(nopolflag.Getter); ok {
-			if v, ok := g.Get().([]interface{}); ok && len(v) == 4 {
+			if v, ok := g.Get().([]interface{}); ok && len(v) == 5 {
 				return v
 			}
 		}
@@ -136,9 +145,37 @@ func nopolShare() []interface{} {
 	if name := nopolos.Getenv("NOPOL_OUT"); name != "" {
 		out, _ = nopolos.OpenFile(name, nopolos.O_WRONLY|nopolos.O_APPEND|nopolos.O_CREATE, 0644)
 	}
-	v := []interface{}{&[3]int64{-1, -1, 1}, new(nopolsync.Mutex), out, new(int32)}
+	var counts []int64
+	if name := nopolos.Getenv("NOPOL_COUNTS"); name != "" && out != nil {
+		counts = nopolMapCounts(name)
+	}
+	v := []interface{}{&[3]int64{-1, -1, 1}, new(nopolsync.Mutex), out, new(int32), counts}
 	nopolflag.Var(&nopolShared{v}, key, "nopol internal state")
 	return v
+}
+
+// nopolMapCounts maps the file name, of 2 int64 per site, into memory
+// (shared: what the process adds is in the file when it ends, however it
+// ends); nil if it cannot.
+func nopolMapCounts(name string) []int64 {
+	const size = 16 * nopolNumSites
+	if size == 0 {
+		return nil
+	}
+	f, err := nopolos.OpenFile(name, nopolos.O_RDWR|nopolos.O_CREATE, 0644)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		return nil
+	}
+	data, err := nopolsyscall.Mmap(int(f.Fd()), 0, size, nopolsyscall.PROT_READ|nopolsyscall.PROT_WRITE, nopolsyscall.MAP_SHARED)
+	if err != nil {
+		return nil
+	}
+	// Not unsafe.Slice: the module's language may be older than Go 1.17.
+	return (*[1 << 26]int64)(nopolunsafe.Pointer(&data[0]))[: 2*nopolNumSites : 2*nopolNumSites]
 }
 
 func nopolSetup() {
@@ -146,6 +183,11 @@ func nopolSetup() {
 	nopolMu, _ = nopolState[1].(*nopolsync.Mutex)
 	nopolOut, _ = nopolState[2].(*nopolos.File)
 	nopolObserving, _ = nopolState[3].(*int32)
+	nopolCount, _ = nopolState[4].([]int64)
+	nopolCountsMapped = nopolCount != nil
+	if !nopolCountsMapped {
+		nopolCount = make([]int64, 2*nopolNumSites)
+	}
 	switch nopolos.Getenv("NOPOL_MODE") {
 	case "cover":
 		nopolMode = 1
@@ -295,8 +337,8 @@ func NopolGT(id int) int64 {
 // nopolTally counts an evaluation of site id of outcome o and returns its
 // tally.
 func nopolTally(id int, o int64) int64 {
-	n := nopolatomic.AddInt64(&nopolCounts[id][o], 1)
-	if n&(n-1) != 0 && nopolatomic.LoadInt64(&nopolLast[id][o]) == nopolatomic.LoadInt64(&nopolCurrent[2]) {
+	n := nopolatomic.AddInt64(&nopolCount[2*int64(id)+o], 1)
+	if (nopolCountsMapped || n&(n-1) != 0) && nopolatomic.LoadInt64(&nopolLast[id][o]) == nopolatomic.LoadInt64(&nopolCurrent[2]) {
 		return o
 	}
 	return n<<1 | o
@@ -539,7 +581,7 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	if outcome {
 		o = 1
 	}
-	nopolRecordCounted(id, outcome, vals, nopolatomic.AddInt64(&nopolCounts[id][o], 1))
+	nopolRecordCounted(id, outcome, vals, nopolatomic.AddInt64(&nopolCount[2*id+o], 1))
 }
 
 // nopolRecordCounted records evaluation n of site id, already counted.
@@ -549,21 +591,21 @@ func nopolRecordCounted(id int, outcome bool, vals []NopolValue, n int64) {
 	if outcome {
 		o = 1
 	}
-	c := &nopolCounts[id] // false count, true count, lines written
+	written := &nopolWritten[id]
+	// A count record at a power of two, when the counts are not mapped.
+	countLine := !nopolCountsMapped && n&(n-1) == 0
 	// Without the lock: nothing new to write. The constituent is marked
 	// seen first, so that the next evaluations in it take NopolT's path.
 	epoch := nopolatomic.LoadInt64(&nopolCurrent[2])
 	last := nopolatomic.SwapInt64(&nopolLast[id][o], epoch)
-	written := nopolatomic.LoadInt64(&c[2])
-	if written >= nopolCap || (nopolMode == 1 && last == epoch) {
-		if n&(n-1) == 0 {
-			// Counts are written at powers of two.
+	if nopolatomic.LoadInt64(written) >= nopolCap || (nopolMode == 1 && last == epoch) {
+		if countLine {
 			nopolWrite(nopolRecord{S: id, O: outcome, G: seg, I: iter, N: n})
 		}
 		return
 	}
 	nopolMu.Lock()
-	write := nopolatomic.LoadInt64(&c[2]) < nopolCap
+	write := nopolatomic.LoadInt64(written) < nopolCap
 	if write && nopolMode == 1 {
 		// Coverage: one line per distinct constituent and outcome.
 		k := [4]int64{int64(id), int64(o), seg, iter}
@@ -571,13 +613,13 @@ func nopolRecordCounted(id int, outcome bool, vals []NopolValue, n int64) {
 		nopolSeen[k] = true
 	}
 	if write {
-		nopolatomic.AddInt64(&c[2], 1)
+		nopolatomic.AddInt64(written, 1)
 	}
 	nopolMu.Unlock()
 	switch {
 	case write:
 		nopolWrite(nopolRecord{S: id, O: outcome, V: vals, G: seg, I: iter})
-	case n&(n-1) == 0:
+	case countLine:
 		nopolWrite(nopolRecord{S: id, O: outcome, G: seg, I: iter, N: n})
 	}
 }
@@ -585,7 +627,7 @@ func nopolRecordCounted(id int, outcome bool, vals []NopolValue, n int64) {
 // nopolWantValues reports whether the values of site id are recorded at
 // this evaluation: a snapshot site under its line cap.
 func nopolWantValues(id int) bool {
-	return id >= 0 && id < nopolNumSites && nopolSites[id] && nopolatomic.LoadInt64(&nopolCounts[id][2]) < nopolCap
+	return id >= 0 && id < nopolNumSites && nopolSites[id] && nopolatomic.LoadInt64(&nopolWritten[id]) < nopolCap
 }
 
 // nopolLine is the buffer of a record line without values, used under
