@@ -125,10 +125,11 @@ func snapSource(obs []Observed) string {
 // second time, as it is, for the runs where the site is quiet (neither
 // forced, flipped, printed nor snapshot; see NopolQ in the hook):
 //
-//	(NopolQ(3) && NopolW(3, NopolT(3, bool(c))) || !NopolQ(3) && NopolCond(3, ...))
+//	(NopolQ(3) && NopolV(3, bool(c)) || !NopolQ(3) && NopolCond(3, ...))
 //
-// so that there it costs what it costs plain and a tally the compiler
-// inlines (NopolT, NopolW), instead of calls and a closure. NopolQ is fixed
+// so that there it costs what it costs plain and a test the compiler
+// inlines (plus, in cover mode, one call that counts), instead of calls
+// and a closure. NopolQ is fixed
 // for the process before any code of the package runs, so exactly one of
 // the two copies is evaluated.
 //
@@ -171,7 +172,7 @@ func (prog *Program) siteWraps(i int, snapshots bool) []wrap {
 	if !s.CanWrap && len(s.Exits) == 0 {
 		return nil // its exits were left out (see leaveOut)
 	}
-	call := "if nopolG := NopolGuard(" + id + ", NopolGT(" + id + "), " + snap + "); "
+	call := "if nopolG := NopolGuard(" + id + ", " + snap + "); "
 	var exits strings.Builder
 	for k, e := range s.Exits {
 		if k > 0 || s.CanWrap {
@@ -192,7 +193,7 @@ func inlined(ws []wrap, id, text string) []wrap {
 	if text == "" {
 		return ws
 	}
-	ws[0].prefix = "(NopolQ(" + id + ") && NopolW(" + id + ", NopolT(" + id + ", bool(" + text + "))) || !NopolQ(" + id + ") && " + ws[0].prefix
+	ws[0].prefix = "(NopolQ(" + id + ") && NopolV(" + id + ", bool(" + text + ")) || !NopolQ(" + id + ") && " + ws[0].prefix
 	ws[0].suffix += ")"
 	return ws
 }

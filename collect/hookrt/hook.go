@@ -261,9 +261,8 @@ func nopolSetup() {
 
 // nopolQuiet marks the sites that are quiet in this run: neither forced,
 // flipped, printed nor snapshot, in a run without reach lines or an
-// evaluation limit. A quiet site only counts its evaluations (cover mode),
-// which NopolT and NopolGuard do inline, without a call on most
-// evaluations. It is set before any code of the package can reach a hook
+// evaluation limit. A quiet site only counts its evaluations (cover mode,
+// nopolTally). It is set before any code of the package can reach a hook
 // (the hooks refer to it, so it is initialised first) and never changes.
 var nopolQuiet = nopolQuietSites()
 
@@ -279,69 +278,45 @@ func nopolQuietSites() (quiet [nopolNumSites]bool) {
 }
 
 // NopolQ reports whether site id is quiet in this run (see nopolQuiet):
-// an instrumented condition then runs its uninstrumented copy, tallied by
-// NopolW(id, NopolT(id, v)).
+// an instrumented condition then runs its uninstrumented copy c, as
+// NopolV(id, c).
 func NopolQ(id int) bool {
 	return nopolQuiet[id]
 }
 
-// The tally of a quiet site is split in two functions, each small enough
-// for the compiler to inline, so that an evaluation with nothing to write
-// makes no call: NopolT (and NopolGT, for a guard site) counts it and
-// returns a tally t, NopolW (and NopolGuard) makes the one call when t says
-// there is something to write. A tally is 2n+o: the outcome o (0 or 1),
-// and n, the evaluation's number (from 1) when it has something to write
-// (a new test constituent, a count at a power of two; cover mode only),
-// otherwise 0. For a guard site, -1 says the site is not quiet.
+// The hooks of a quiet site are in two parts: a test small enough for
+// the compiler to inline at every site (NopolQ, NopolV, NopolGuard), which
+// is all a plain, forced or snapshot run executes there, and one call that
+// counts the evaluation in cover mode (nopolTally). The inlined part is a
+// few instructions: compiling it at thousands of sites costs little more
+// than the call it replaces; inlining the count too made the build of the
+// instrumented binaries twice as long.
 
-// NopolT tallies an evaluation of outcome v of quiet site id.
-func NopolT(id int, v bool) int64 {
-	o := int64(0)
+// NopolV returns v, the outcome of an evaluation of quiet site id,
+// counted in cover mode.
+func NopolV(id int, v bool) bool {
+	if nopolMode != 1 {
+		return v
+	}
+	return nopolTally(id, v)
+}
+
+// nopolTally counts an evaluation of quiet site id of outcome v, records
+// it when it has something to write (a new test constituent; a count at a
+// power of two when the counts are not mapped), and returns v.
+//
+//go:noinline
+func nopolTally(id int, v bool) bool {
+	o := 0
 	if v {
 		o = 1
 	}
-	if nopolMode != 1 {
-		return o
-	}
-	return nopolTally(id, o)
-}
-
-// NopolW makes the call tally t asks for and returns its outcome.
-func NopolW(id int, t int64) bool {
-	if t > 1 {
-		nopolRecordTally(id, t)
-	}
-	return t&1 == 1
-}
-
-// nopolRecordTally records the evaluation of quiet site id of tally t: a
-// call of its own, two arguments, so that NopolW stays cheap to inline.
-//
-//go:noinline
-func nopolRecordTally(id int, t int64) {
-	nopolRecordCounted(id, t&1 == 1, nil, t>>1)
-}
-
-// NopolGT is the tally of an evaluation of guard site id, with outcome
-// "run the statement", or -1 when the site is not quiet.
-func NopolGT(id int) int64 {
-	if !nopolQuiet[id] {
-		return -1
-	}
-	if nopolMode != 1 {
-		return 1
-	}
-	return nopolTally(id, 1)
-}
-
-// nopolTally counts an evaluation of site id of outcome o and returns its
-// tally.
-func nopolTally(id int, o int64) int64 {
-	n := nopolatomic.AddInt64(&nopolCount[2*int64(id)+o], 1)
+	n := nopolatomic.AddInt64(&nopolCount[2*id+o], 1)
 	if (nopolCountsMapped || n&(n-1) != 0) && nopolatomic.LoadInt64(&nopolLast[id][o]) == nopolatomic.LoadInt64(&nopolCurrent[2]) {
-		return o
+		return v
 	}
-	return n<<1 | o
+	nopolRecordCounted(id, v, nil, n)
+	return v
 }
 
 // NopolSegment marks the start of top-level statement k of a test
@@ -525,20 +500,20 @@ func NopolAPS(a []NopolValue, k int, v string) string {
 	return v
 }
 
-// NopolGuard says what to do with the statement of site id, given its
-// tally t (NopolGT): 0 run it, 1 skip it, 2+k leave by the site's exit k.
-// At a quiet site it is inlined and, most of the time, makes no call.
-func NopolGuard(id int, t int64, kinds string, snap func(int) NopolValue) int {
-	if t == 1 {
+// NopolGuard says what to do with the statement of site id: 0 run it,
+// 1 skip it, 2+k leave by the site's exit k. The compiler inlines it: at
+// a quiet site, outside cover mode, it makes no call.
+func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
+	if nopolQuiet[id] && nopolMode != 1 {
 		return 0
 	}
-	return nopolGuardHook(id, t, kinds, snap)
+	return nopolGuardHook(id, kinds, snap)
 }
 
-// nopolGuardHook is NopolGuard past its quiet fast path.
-func nopolGuardHook(id int, t int64, kinds string, snap func(int) NopolValue) int {
-	if t > 1 {
-		nopolRecordTally(id, t)
+// nopolGuardHook is NopolGuard past its inlined test.
+func nopolGuardHook(id int, kinds string, snap func(int) NopolValue) int {
+	if nopolQuiet[id] {
+		nopolTally(id, true)
 		return 0
 	}
 	nopolOnce.Do(nopolSetup)
@@ -595,7 +570,7 @@ func nopolRecordCounted(id int, outcome bool, vals []NopolValue, n int64) {
 	// A count record at a power of two, when the counts are not mapped.
 	countLine := !nopolCountsMapped && n&(n-1) == 0
 	// Without the lock: nothing new to write. The constituent is marked
-	// seen first, so that the next evaluations in it take NopolT's path.
+	// seen first, so that the next evaluations in it write nothing.
 	epoch := nopolatomic.LoadInt64(&nopolCurrent[2])
 	last := nopolatomic.SwapInt64(&nopolLast[id][o], epoch)
 	if nopolatomic.LoadInt64(written) >= nopolCap || (nopolMode == 1 && last == epoch) {
