@@ -4,10 +4,10 @@ import (
 	"go/ast"
 	"go/types"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/nopol-go/nopol/internal/astname"
+	"github.com/nopol-go/nopol/internal/qualify"
 )
 
 // Calls observed at a site (evaluated in snapshot runs only). Real conditions are built on calls
@@ -347,21 +347,7 @@ func (o *observer) indexes(r typedExpr, recv []typedExpr) []Observed {
 
 // importNames maps the import paths of the site's file to their names.
 func (o *observer) importNames() map[string]string {
-	names := map[string]string{}
-	for _, imp := range o.file.Imports {
-		path, err := strconv.Unquote(imp.Path.Value)
-		if err != nil {
-			continue
-		}
-		name := path[strings.LastIndex(path, "/")+1:]
-		if imp.Name != nil {
-			name = imp.Name.Name
-		}
-		if name != "_" && name != "." {
-			names[path] = name
-		}
-	}
-	return names
+	return qualify.Imports(o.file, o.info)
 }
 
 // sentinels are the package-level error variables of the site's package

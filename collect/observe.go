@@ -8,6 +8,8 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+
+	"github.com/nopol-go/nopol/internal/qualify"
 )
 
 // Bounds on what is observed at one site.
@@ -399,27 +401,7 @@ func (o *observer) zero(t types.Type) (string, bool) {
 // typeName is t as the site's file writes it; ok is false when a package
 // it needs is not imported there (or only as _ or .).
 func (o *observer) typeName(t types.Type) (string, bool) {
-	ok := true
-	s := types.TypeString(t, func(p *types.Package) string {
-		if p == o.pkg {
-			return ""
-		}
-		for _, imp := range o.file.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			if path != p.Path() {
-				continue
-			}
-			if imp.Name == nil {
-				return p.Name()
-			}
-			if imp.Name.Name != "_" && imp.Name.Name != "." {
-				return imp.Name.Name
-			}
-		}
-		ok = false
-		return p.Name()
-	})
-	return s, ok
+	return qualify.TypeString(t, o.pkg.Path(), qualify.Imports(o.file, o.info))
 }
 
 // namesTypes reports whether every name in the type expression src

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/nopol-go/nopol/internal/gotest"
+	"github.com/nopol-go/nopol/internal/qualify"
 	"github.com/nopol-go/nopol/purify"
 )
 
@@ -328,7 +329,7 @@ func (a *pkgAnalysis) run(ctx context.Context, pkgs []*packages.Package, nextPai
 	if external != nil {
 		for i, f := range external.Syntax {
 			name := external.CompiledGoFiles[i]
-			qual, ok := importNames(f, external.TypesInfo)[a.path]
+			qual, ok := qualify.Imports(f, external.TypesInfo)[a.path]
 			if !ok || !strings.HasSuffix(name, "_test.go") {
 				continue
 			}

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/nopol-go/nopol/internal/astname"
+	"github.com/nopol-go/nopol/internal/qualify"
 )
 
 // The hook file (hookrt/hook.go) is added, through the overlay, to every
@@ -82,7 +83,7 @@ func apply(src []byte, edits []edit) []byte {
 // a try in the init of an if or switch cannot be injected.
 func instrumentFile(fset *token.FileSet, file *ast.File, src []byte, info *types.Info, pkg string, generics bool, nextPair, nextTry *int) ([]Pair, []byte) {
 	pairs := Pairs(fset, file, info)
-	names := importNames(file, info)
+	names := qualify.Imports(file, info)
 	var edits []edit
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	type tryOf struct {
@@ -255,23 +256,6 @@ func inScopeAt(e ast.Expr, pos token.Pos, info *types.Info) bool {
 	return ok
 }
 
-// importNames maps the paths the file imports to the names it uses.
-func importNames(file *ast.File, info *types.Info) map[string]string {
-	out := map[string]string{}
-	for _, spec := range file.Imports {
-		var obj types.Object
-		if spec.Name != nil {
-			obj = info.Defs[spec.Name]
-		} else {
-			obj = info.Implicits[spec]
-		}
-		if pn, ok := obj.(*types.PkgName); ok {
-			out[pn.Imported().Path()] = pn.Name()
-		}
-	}
-	return out
-}
-
 // errorValue is the source of an error that p's catch handles, "" for a
 // fresh one (the hook's).
 func errorValue(p *Pair, src []byte, fset *token.FileSet, pkg string, names map[string]string) string {
@@ -287,33 +271,23 @@ func errorValue(p *Pair, src []byte, fset *token.FileSet, pkg string, names map[
 // valueOf is the source of a non-nil value of type t, an error, in a file
 // of package pkg; "" when a package it needs is not imported.
 func valueOf(t types.Type, pkg string, names map[string]string) string {
-	missing := false
-	q := func(p *types.Package) string {
-		if p.Path() == pkg {
+	ptr, isPtr := t.(*types.Pointer)
+	if !isPtr {
+		s, ok := qualify.TypeString(t, pkg, names)
+		if !ok {
 			return ""
 		}
-		n, ok := names[p.Path()]
-		if !ok {
-			missing = true
-		}
-		return n
+		return "*new(" + s + ")"
 	}
-	var v string
-	if ptr, ok := t.(*types.Pointer); ok {
-		elem := types.TypeString(ptr.Elem(), q)
-		if named, ok := ptr.Elem().(*types.Named); ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "io/fs" && named.Obj().Name() == "PathError" {
-			// Its Error method reads Err.
-			v = "&" + elem + "{Op: \"nopol\", Path: \"injected\", Err: NopolResError()}"
-		} else {
-			v = "new(" + elem + ")"
-		}
-	} else {
-		v = "*new(" + types.TypeString(t, q) + ")"
-	}
-	if missing {
+	elem, ok := qualify.TypeString(ptr.Elem(), pkg, names)
+	if !ok {
 		return ""
 	}
-	return v
+	if named, ok := ptr.Elem().(*types.Named); ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "io/fs" && named.Obj().Name() == "PathError" {
+		// Its Error method reads Err.
+		return "&" + elem + "{Op: \"nopol\", Path: \"injected\", Err: NopolResError()}"
+	}
+	return "new(" + elem + ")"
 }
 
 // markTests inserts NopolResBegin at the start of each top-level test
