@@ -88,7 +88,9 @@ func TestEnumStops(t *testing.T) {
 		t.Error("cancelled: no error")
 	}
 	start2 := time.Now()
-	_, err := synth.Solve(context.Background(), spec, synth.Options{Backend: "enum", MaxSize: 9, Timeout: 50 * time.Millisecond})
+	// Up to 13 components the whole search takes seconds (size 9: about
+	// 50 ms, as long as the timeout, which made this test flaky).
+	_, err := synth.Solve(context.Background(), spec, synth.Options{Backend: "enum", MaxSize: 13, Timeout: 50 * time.Millisecond})
 	var ne *synth.NoCandidateError
 	if !errors.As(err, &ne) || !strings.Contains(err.Error(), "stopped") {
 		t.Errorf("timeout: got %v, want a *NoCandidateError saying the search stopped", err)
