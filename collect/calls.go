@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nopol-go/nopol/internal/astname"
 	"github.com/nopol-go/nopol/internal/qualify"
 )
 
@@ -240,10 +239,8 @@ func (o *observer) calledIn(fn ast.Node) map[*types.Func]bool {
 	}
 	ast.Inspect(fn, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
-			if id := astname.Callee(call); id != nil {
-				if f, ok := o.info.Uses[id].(*types.Func); ok {
-					out[f] = true
-				}
+			if f, ok := calleeFunc(call, o.info); ok {
+				out[f] = true
 			}
 		}
 		return true

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,16 +91,6 @@ func quoteFlag(s string) string {
 		return "'" + s + "'"
 	}
 	return s
-}
-
-// modulePackages returns the import paths of the loaded packages, sorted.
-func (prog *Program) modulePackages() []string {
-	paths := make([]string, 0, len(prog.pkgs))
-	for p := range prog.pkgs {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	return paths
 }
 
 // countsAllocations reports whether a test file of the module calls
@@ -188,7 +179,13 @@ func (prog *Program) inlineEdges(inlinable map[lineKey]bool) []inlineEdge {
 	var files []file
 	for _, path := range prog.modulePackages() {
 		d := prog.pkgs[path]
-		for _, p := range append([]*packages.Package{d.pkg}, d.tests...) {
+		// The internal test variant has the package's own files too:
+		// it is walked instead of the package, not beside it.
+		variants := d.tests
+		if !slices.ContainsFunc(d.tests, func(t *packages.Package) bool { return t.PkgPath == path }) {
+			variants = append([]*packages.Package{d.pkg}, d.tests...)
+		}
+		for _, p := range variants {
 			if p == nil || p.TypesInfo == nil {
 				continue
 			}

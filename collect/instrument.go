@@ -225,12 +225,7 @@ func (prog *Program) writeOverlay(dir string) (string, map[string]string, error)
 	}
 
 	// One hook file per package with non-test files.
-	paths := make([]string, 0, len(prog.pkgs))
-	for path := range prog.pkgs {
-		paths = append(paths, path)
-	}
-	sort.Strings(paths)
-	for _, path := range paths {
+	for _, path := range prog.modulePackages() {
 		d := prog.pkgs[path]
 		if d.pkg == nil || len(d.pkg.GoFiles) == 0 || d.dir == "" {
 			continue

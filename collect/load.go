@@ -325,3 +325,13 @@ func (d *pkgData) typesOf() (*types.Package, *types.Info, error) {
 	}
 	return d.pkg.Types, d.pkg.TypesInfo, nil
 }
+
+// modulePackages returns the import paths of the loaded packages, sorted.
+func (prog *Program) modulePackages() []string {
+	paths := make([]string, 0, len(prog.pkgs))
+	for p := range prog.pkgs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths
+}

@@ -239,6 +239,7 @@ func checkCandidate(syn *siteSyntax, src string) string {
 	return ""
 }
 
+// containsFuncLit reports whether e has a function literal.
 func containsFuncLit(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {

@@ -33,30 +33,18 @@ type siteSyntax struct {
 	// off leaves the site out of the instrumented source: it did not
 	// compile there (see leaveOut); it is never reached.
 	off bool
-	// inline is, for a Cond site whose condition can be copied into the
-	// instrumented line as it is, its source text (see siteWraps).
-	inline string
+	// copyable is set for a Cond site whose condition can be written a
+	// second time on its line, as it is (see siteWraps).
+	copyable bool
 }
 
-// inlineCopy returns the source text of a Cond site's condition node when
-// it can be written a second time on its line, uninstrumented: it has one
-// line, and no function literal (whose statements would be sites of their
-// own, instrumented only in the other copy); "" otherwise.
-func inlineCopy(kind SiteKind, node ast.Node, text []byte) string {
-	if kind != Cond || bytes.ContainsAny(text, "\n\r") {
-		return ""
-	}
-	lit := false
-	ast.Inspect(node, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			lit = true
-		}
-		return !lit
-	})
-	if lit {
-		return ""
-	}
-	return string(text)
+// copyable reports whether the condition of a Cond site, node of source
+// text text, can be written a second time on its line, uninstrumented: it
+// has one line, and no function literal (whose statements would be sites
+// of their own, instrumented only in the other copy).
+func copyable(kind SiteKind, node ast.Node, text []byte) bool {
+	cond, ok := node.(ast.Expr)
+	return kind == Cond && ok && !bytes.ContainsAny(text, "\n\r") && !containsFuncLit(cond)
 }
 
 // atomSpan is where an atom occurs in the file, its kind, and its slot
@@ -211,7 +199,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			all = append(all, found{s, siteSyntax{
 				pkg: d, file: name, start: start, end: end, pos: node.Pos(),
 				snap: snapSource(s.Observed[natoms:]), atoms: spans, natoms: natoms,
-				inline: inlineCopy(kind, node, src[start:end]),
+				copyable: copyable(kind, node, src[start:end]),
 			}})
 		}
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {

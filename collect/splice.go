@@ -162,12 +162,12 @@ func (prog *Program) siteWraps(i int, snapshots bool) []wrap {
 				hook + strings.ToUpper(c) + "(nopolA, " + strconv.Itoa(a.slot) + ", ", ")"})
 		}
 		ws[0].suffix = ") }, " + strconv.Quote(string(kinds)) + ", " + snap + ")"
-		return inlined(ws, id, syn.inline)
+		return prog.withQuietCopy(ws, i)
 	}
 	if s.Kind == Cond {
-		return inlined([]wrap{{syn.start, syn.end,
+		return prog.withQuietCopy([]wrap{{syn.start, syn.end,
 			"NopolCond(" + id + ", func() bool { return bool(",
-			") }, " + snap + ")"}}, id, syn.inline)
+			") }, " + snap + ")"}}, i)
 	}
 	if !s.CanWrap && len(s.Exits) == 0 {
 		return nil // its exits were left out (see leaveOut)
@@ -187,12 +187,15 @@ func (prog *Program) siteWraps(i int, snapshots bool) []wrap {
 	return []wrap{{syn.start, syn.start, call + strings.TrimPrefix(exits.String(), "if ") + "; ", ""}}
 }
 
-// inlined adds to the wraps of Cond site id the quiet copy of its
-// condition, of source text text ("" for none; see siteWraps).
-func inlined(ws []wrap, id, text string) []wrap {
-	if text == "" {
+// withQuietCopy adds to the wraps ws of Cond site i the quiet copy of
+// its condition, when it has one (see siteWraps): its text as the file
+// has it (read by findSites).
+func (prog *Program) withQuietCopy(ws []wrap, i int) []wrap {
+	syn := &prog.syn[i]
+	if !syn.copyable {
 		return ws
 	}
+	id, text := strconv.Itoa(prog.Sites[i].ID), string(prog.sources[syn.file][syn.start:syn.end])
 	ws[0].prefix = "(NopolQ(" + id + ") && NopolV(" + id + ", bool(" + text + ")) || !NopolQ(" + id + ") && " + ws[0].prefix
 	ws[0].suffix += ")"
 	return ws

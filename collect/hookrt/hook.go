@@ -307,16 +307,29 @@ func NopolV(id int, v bool) bool {
 //
 //go:noinline
 func nopolTally(id int, v bool) bool {
-	o := 0
-	if v {
-		o = 1
-	}
+	o := nopolOutcome(v)
 	n := nopolatomic.AddInt64(&nopolCount[2*id+o], 1)
-	if (nopolCountsMapped || n&(n-1) != 0) && nopolatomic.LoadInt64(&nopolLast[id][o]) == nopolatomic.LoadInt64(&nopolCurrent[2]) {
+	if !nopolCountLine(n) && nopolatomic.LoadInt64(&nopolLast[id][o]) == nopolatomic.LoadInt64(&nopolCurrent[2]) {
 		return v
 	}
 	nopolRecordCounted(id, v, nil, n)
 	return v
+}
+
+// nopolOutcome is the index of outcome v in a site's counts and records:
+// 0 false, 1 true.
+func nopolOutcome(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// nopolCountLine reports whether the n-th evaluation of a site and
+// outcome is written as a count record: at powers of two, when the counts
+// are not mapped.
+func nopolCountLine(n int64) bool {
+	return !nopolCountsMapped && n&(n-1) == 0
 }
 
 // NopolSegment marks the start of top-level statement k of a test
@@ -552,23 +565,15 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	if nopolReach != nil && nopolatomic.CompareAndSwapInt32(&nopolReach[id], 0, 1) {
 		nopolos.Stdout.WriteString("nopol-reach " + nopolstrconv.Itoa(id) + "\n")
 	}
-	o := 0
-	if outcome {
-		o = 1
-	}
-	nopolRecordCounted(id, outcome, vals, nopolatomic.AddInt64(&nopolCount[2*id+o], 1))
+	nopolRecordCounted(id, outcome, vals, nopolatomic.AddInt64(&nopolCount[2*id+nopolOutcome(outcome)], 1))
 }
 
 // nopolRecordCounted records evaluation n of site id, already counted.
 func nopolRecordCounted(id int, outcome bool, vals []NopolValue, n int64) {
 	seg, iter := nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])
-	o := 0
-	if outcome {
-		o = 1
-	}
+	o := nopolOutcome(outcome)
 	written := &nopolWritten[id]
-	// A count record at a power of two, when the counts are not mapped.
-	countLine := !nopolCountsMapped && n&(n-1) == 0
+	countLine := nopolCountLine(n)
 	// Without the lock: nothing new to write. The constituent is marked
 	// seen first, so that the next evaluations in it write nothing.
 	epoch := nopolatomic.LoadInt64(&nopolCurrent[2])

@@ -11,7 +11,8 @@ import (
 
 var sink bool
 
-func BenchmarkQuietCond(b *testing.B) {
+// inModes runs the benchmark body as a plain run and as a cover run.
+func inModes(b *testing.B, body func(b *testing.B)) {
 	for _, mode := range []struct {
 		name string
 		mode int
@@ -19,32 +20,31 @@ func BenchmarkQuietCond(b *testing.B) {
 		b.Run(mode.name, func(b *testing.B) {
 			defer func(m int) { nopolMode = m }(nopolMode)
 			nopolMode = mode.mode
-			x := 0
-			for i := 0; i < b.N; i++ {
-				x++
-				sink = NopolQ(0) && NopolV(0, bool(x > 3)) || !NopolQ(0) && NopolCond(0, func() bool { return bool(x > 3) }, "", nil)
-			}
+			body(b)
 		})
 	}
 }
 
+func BenchmarkQuietCond(b *testing.B) {
+	inModes(b, func(b *testing.B) {
+		x := 0
+		for i := 0; i < b.N; i++ {
+			x++
+			sink = NopolQ(0) && NopolV(0, bool(x > 3)) || !NopolQ(0) && NopolCond(0, func() bool { return bool(x > 3) }, "", nil)
+		}
+	})
+}
+
 func BenchmarkQuietGuard(b *testing.B) {
-	for _, mode := range []struct {
-		name string
-		mode int
-	}{{"plain", 0}, {"cover", 1}} {
-		b.Run(mode.name, func(b *testing.B) {
-			defer func(m int) { nopolMode = m }(nopolMode)
-			nopolMode = mode.mode
-			n := 0
-			for i := 0; i < b.N; i++ {
-				if nopolG := NopolGuard(0, "", nil); nopolG == 0 {
-					n++
-				}
+	inModes(b, func(b *testing.B) {
+		n := 0
+		for i := 0; i < b.N; i++ {
+			if nopolG := NopolGuard(0, "", nil); nopolG == 0 {
+				n++
 			}
-			sink = n > 0
-		})
-	}
+		}
+		sink = n > 0
+	})
 }
 
 // TestQuiet checks that without a hook environment every site is quiet
