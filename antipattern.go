@@ -55,6 +55,23 @@ import (
 //     (a base 10, not a named constant nor a character) that at most one
 //     test's states give (len(tag) != 10).
 //
+//   - conditional-deletion: a guard around a statement (`if COND { stmt }`)
+//     deletes the statement wherever COND is false, which passes a suite
+//     as easily as deleting it (Tan et al.'s anti-delete rules): it is
+//     kept only as NpeFix's skip, a guard against the statement's own
+//     panic, when COND tests the nil-ness of a value the statement reads
+//     (lim != nil around s += fmt.Sprint(lim.MaxConns), v != nil around
+//     reflect.TypeOf(v).String()) or the length of one it indexes or
+//     slices.
+//   - trivial-condition: a new guard tests only what an enclosing if
+//     already established (err != nil before the return err of
+//     if err != nil { ... }): it always leaves, so it replaces the
+//     statement rather than guarding it (Tan et al.: a condition that is
+//     always true); or, before an if statement, only what that if tests
+//     (err != nil { return nil } before if err != nil { return err }): it
+//     leaves wherever the branch would run, so the branch is dead and the
+//     error swallowed.
+//
 // The rules that reject are checked even when the candidate is
 // unrelated (ranked last is not accepted).
 //   - loop-counter: the candidate tests a loop counter for equality with a
@@ -171,6 +188,142 @@ func againstExit(site collect.Site, st style, c candidate) string {
 		return ""
 	}
 	return fmt.Sprintf("unrelated-reuse: the return reused, `%s`, reports %s, which its own guard `%s` tests and the candidate does not read", e.Body, strings.Join(reported, ", "), e.Guard)
+}
+
+// againstGuard checks the rules of a new guard: trivial-condition for
+// every style, conditional-deletion for a guard around the statement.
+func againstGuard(site collect.Site, st style, c candidate) string {
+	if site.Kind != collect.Guard || st.name != "guard" && st.name != "return" {
+		return ""
+	}
+	cand, err := parser.ParseExpr(c.src)
+	if err != nil {
+		return ""
+	}
+	if held := allIn(site.Holds, cand); held != "" {
+		return fmt.Sprintf("trivial-condition: %s always holds at `%s` (it is inside `if %s`): the guard always leaves", c.src, oneLine(site.Original), held)
+	}
+	if shadowed := allIn(site.IfConds, cand); shadowed != "" {
+		return fmt.Sprintf("trivial-condition: %s holds wherever the branch of `%s` runs: the guard leaves first, so it replaces the branch", c.src, oneLine(site.Original))
+	}
+	if st.name != "guard" {
+		return ""
+	}
+	derefs, reads := stmtOperands(site.Original)
+	nilTested, lenTested := protected(cand)
+	if slices.ContainsFunc(nilTested, func(x string) bool { return reads[x] }) ||
+		slices.ContainsFunc(lenTested, func(x string) bool { return slices.Contains(derefs, x) }) {
+		return ""
+	}
+	what := "the statement dereferences nothing"
+	if len(derefs) > 0 {
+		what = "it tests neither the nil-ness nor the length of " + strings.Join(derefs, ", ")
+	}
+	return fmt.Sprintf("conditional-deletion: %s would skip `%s` without guarding it against a panic of its own (%s)", c.src, oneLine(site.Original), what)
+}
+
+// allIn returns cand, as written from its conjuncts, when every conjunct
+// of cand is one of conds; "" otherwise.
+func allIn(conds []string, cand ast.Expr) string {
+	if len(conds) == 0 {
+		return ""
+	}
+	var in []string
+	for _, c := range conjunctsOf(cand) {
+		s := types.ExprString(c)
+		if !slices.Contains(conds, s) {
+			return ""
+		}
+		in = append(in, s)
+	}
+	return strings.Join(in, " && ")
+}
+
+// conjunctsOf are the operands of e's top-level &&, e itself when it has
+// none.
+func conjunctsOf(e ast.Expr) []ast.Expr {
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
+		return append(conjunctsOf(b.X), conjunctsOf(b.Y)...)
+	}
+	return []ast.Expr{ast.Unparen(e)}
+}
+
+// protected lists what cand guards against a panic: the expressions it
+// compares with nil or tests with IsNil (x.IsNil(), isNil(x)), and those
+// it takes the len of.
+func protected(cand ast.Expr) (nilTested, lenTested []string) {
+	for x := range nilChecks(cand) {
+		nilTested = append(nilTested, x)
+	}
+	ast.Inspect(cand, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		switch f := ast.Unparen(call.Fun).(type) {
+		case *ast.Ident:
+			if len(call.Args) != 1 {
+				break
+			}
+			arg := types.ExprString(ast.Unparen(call.Args[0]))
+			if f.Name == "len" {
+				lenTested = append(lenTested, arg)
+			} else if strings.EqualFold(f.Name, "isNil") {
+				nilTested = append(nilTested, arg)
+			}
+		case *ast.SelectorExpr:
+			if f.Sel.Name == "IsNil" && len(call.Args) == 0 {
+				nilTested = append(nilTested, types.ExprString(ast.Unparen(f.X)))
+			}
+		}
+		return true
+	})
+	return nilTested, lenTested
+}
+
+// stmtOperands reads statement src: derefs are what it dereferences,
+// indexes or slices, as written (x in x.f, x.m(), *x, x[i], x[i:j]; a.b
+// in a.b.c), reads the expressions it reads (every subexpression but
+// what it assigns to: match.Handler is not read by match.Handler = h).
+// Nothing when src does not parse.
+func stmtOperands(src string) (derefs []string, reads map[string]bool) {
+	reads = map[string]bool{}
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\nfunc _() {\n"+src+"\n}", parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) == 0 {
+		return nil, reads
+	}
+	written := map[ast.Expr]bool{}
+	ast.Inspect(f.Decls[0], func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				written[ast.Unparen(l)] = true
+			}
+		case *ast.IncDecStmt:
+			written[ast.Unparen(n.X)] = true
+		case *ast.SelectorExpr:
+			derefs = appendNew(derefs, n.X)
+		case *ast.IndexExpr:
+			derefs = appendNew(derefs, n.X)
+		case *ast.SliceExpr:
+			derefs = appendNew(derefs, n.X)
+		case *ast.StarExpr:
+			derefs = appendNew(derefs, n.X)
+		}
+		if x, ok := n.(ast.Expr); ok && !written[x] {
+			reads[types.ExprString(ast.Unparen(x))] = true
+		}
+		return true
+	})
+	return derefs, reads
+}
+
+// appendNew appends x as written to list unless it is there.
+func appendNew(list []string, x ast.Expr) []string {
+	if s := types.ExprString(ast.Unparen(x)); !slices.Contains(list, s) {
+		return append(list, s)
+	}
+	return list
 }
 
 // returnNames lists the variables a return statement's results read (see

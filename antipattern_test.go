@@ -310,3 +310,57 @@ func TestUnrelatedReuse(t *testing.T) {
 		t.Errorf("a wrapping guard: %q", got)
 	}
 }
+
+// TestAgainstGuard checks the rules of a new guard: a guard around a
+// statement is kept only when it protects the statement from its own
+// panic (conditional-deletion), and no guard may test only what an
+// enclosing if established (trivial-condition).
+func TestAgainstGuard(t *testing.T) {
+	wrap := style{name: "guard", guard: collect.GuardWrap, strategy: collect.StrategySkip}
+	exit := style{name: "return", guard: collect.GuardExit(0), strategy: collect.StrategyZero}
+	for _, tc := range []struct {
+		name     string
+		original string
+		holds    []string
+		st       style
+		cand     string
+		rule     string
+	}{
+		{"a nil check of what the statement dereferences", `s += fmt.Sprintf("%d", lim.MaxConns)`, nil, wrap, "lim != nil", ""},
+		{"a nil check of a field dereferenced", "n := p.q.r", nil, wrap, "p.q != nil && ok", ""},
+		{"a length check of what it indexes", "x = a[0]", nil, wrap, "len(a) > 0", ""},
+		{"a length check of what it slices", "e = e[:len(e)-1]", nil, wrap, "len(e) != 1", ""},
+		{"IsNil of the receiver", "v.Elem().Set(w)", nil, wrap, "!v.IsNil()", ""},
+		{"isNil of a value dereferenced", "x := *p", nil, wrap, "!isNil(p)", ""},
+		{"a nil check of a value passed on", "out[i] = reflect.TypeOf(v).String()", nil, wrap, "v != nil", ""},
+		{"a nil check of what it assigns to", "match.Handler = r.handler", nil, wrap, "match.Handler == nil", "conditional-deletion"},
+		{"a length check of what it does not index", "n = len(a) + 1", nil, wrap, "len(a) > 0", "conditional-deletion"},
+		{"skips a decrement", "pos.Line--", nil, wrap, "lx.line != 1", "conditional-deletion"},
+		{"tests an argument, not a dereference", "b, err = enc.encodeKv(b, kv.Value)", nil, wrap, "!isEmptyValue(kv.Value)", "conditional-deletion"},
+		{"a statement that dereferences nothing", "n++", nil, wrap, "n > 3", "conditional-deletion"},
+		{"an exit is not a deletion", "pos.Line--", nil, exit, "lx.line != 1", ""},
+		{"the enclosing if's condition", "return err", []string{"err != nil"}, exit, "err != nil", "trivial-condition"},
+		{"conjuncts of enclosing ifs", "return err", []string{"b", "err != nil", "a"}, exit, "a && (err != nil)", "trivial-condition"},
+		{"a stronger condition", "return err", []string{"err != nil"}, exit, "err != nil && s == \"\"", ""},
+		{"the enclosing condition around a wrap", "x = a[0]", []string{"len(a) > 0"}, wrap, "len(a) > 0", "trivial-condition"},
+		{"the condition of the if it comes before", "if err != nil { …", nil, exit, "err != nil", "trivial-condition"},
+		{"a conjunct of the if it comes before", "if err != nil && !retry { …", nil, exit, "err != nil", "trivial-condition"},
+		{"more than the if it comes before", "if err != nil { …", nil, exit, "err != nil && s == \"\"", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			site := collect.Site{Kind: collect.Guard, Original: tc.original, Holds: tc.holds, CanWrap: true}
+			if cond, ok := strings.CutPrefix(tc.original, "if "); ok {
+				cond, _, _ = strings.Cut(cond, " {")
+				site.IfConds = strings.Split(cond, " && ")
+			}
+			got := againstGuard(site, tc.st, candidate{src: tc.cand, method: "synthesis"})
+			if ruleOf(got) != tc.rule {
+				t.Errorf("againstGuard(%q before `%s`) = %q, want rule %q", tc.cand, tc.original, got, tc.rule)
+			}
+		})
+	}
+	cond := collect.Site{Kind: collect.Cond, Original: "n > 0"}
+	if got := againstGuard(cond, style{name: "cond"}, candidate{src: "m > 2"}); got != "" {
+		t.Errorf("a condition site: %q", got)
+	}
+}

@@ -212,6 +212,9 @@ func (r *repairer) rejectAntiPatterns(site collect.Site, st style, spec *synth.S
 		if why == "" {
 			why = againstExit(site, st, c)
 		}
+		if why == "" {
+			why = againstGuard(site, st, c)
+		}
 		switch {
 		case why == "":
 			kept = append(kept, c)

@@ -30,11 +30,21 @@ func stylesOf(s collect.Site) []style {
 		return []style{{name: "cond"}}
 	}
 	// Skipping the statement first, then the exits in strategy order; of
-	// those, only the zero values before a statement that can be
-	// wrapped are searched early.
+	// those, only `continue` and the zero values before a statement that
+	// can be wrapped are searched early: a skip is kept only where it
+	// guards the statement against its own panic (conditional-deletion,
+	// antipattern.go), and in a loop `continue` is the skip's stand-in.
+	// `continue` is searched late again, with the other exits, where
+	// per-evaluation values apply.
 	var st []style
 	if s.CanWrap {
 		st = append(st, style{name: "guard", guard: collect.GuardWrap, strategy: collect.StrategySkip, force: angelic.Force{Value: false}})
+	}
+	for k, e := range s.Exits {
+		if s.CanWrap && e.Strategy == collect.StrategyContinue {
+			st = append(st, style{name: "return", guard: collect.GuardExit(k), strategy: e.Strategy, exit: e.Body,
+				force: angelic.Force{Value: false, Return: true}})
+		}
 	}
 	for k, e := range s.Exits {
 		st = append(st, style{name: "return", guard: collect.GuardExit(k), strategy: e.Strategy, exit: e.Body,

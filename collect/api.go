@@ -129,6 +129,14 @@ type Site struct {
 	Then *Branch `json:",omitempty"`
 	// LoopVars are the integer loop counters in scope at the site.
 	LoopVars []string `json:",omitempty"`
+	// Holds are the conditions known true at a Guard site's statement:
+	// the conjuncts of the ifs whose then-branch encloses it, innermost
+	// first (err != nil before the return err of if err != nil { ... }).
+	Holds []string `json:",omitempty"`
+	// IfConds are the conjuncts of the condition of a Guard site's
+	// statement when it is an if statement: a guard before it that tests
+	// only these leaves wherever the branch would run.
+	IfConds []string `json:",omitempty"`
 	// NilFixes are NpeFix's replacements of the nil operands a Guard
 	// site's statement dereferences (see nilfix.go).
 	NilFixes []NilFix `json:",omitempty"`

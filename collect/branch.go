@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // Branch describes the then-branch of a Cond site's if statement: what a
@@ -150,4 +151,113 @@ func countsUp(info *types.Info, x ast.Expr) bool {
 		return t.Info()&(types.IsString|types.IsInteger) != 0
 	}
 	return false
+}
+
+// heldConditions returns the conditions known to hold at stmt, the
+// statement of a Guard site: the conjuncts (operands of a top-level &&)
+// of the ifs whose then-branch encloses it, innermost first, up to its
+// function, as types.ExprString prints them. A conjunct that reads a
+// variable assigned before stmt within that branch is left out (err !=
+// nil no longer holds after err = f()).
+func heldConditions(stmt ast.Stmt, stack []ast.Node) []string {
+	var out []string
+	inner := ast.Node(stmt)
+	var assigned []string // variables assigned before stmt in the branches walked
+	for i := len(stack) - 1; i >= 1; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return out
+		case *ast.CaseClause:
+			assigned = append(assigned, assignedBefore(n.Body, inner)...)
+		case *ast.BlockStmt:
+			assigned = append(assigned, assignedBefore(n.List, inner)...)
+			if ifs, ok := stack[i-1].(*ast.IfStmt); ok && ifs.Body == n {
+				for _, c := range conjuncts(ifs.Cond) {
+					if !readsAny(c, assigned) {
+						out = append(out, types.ExprString(c))
+					}
+				}
+			}
+		}
+		inner = stack[i]
+	}
+	return out
+}
+
+// assignedBefore lists the variables the statements of list before inner
+// assign (see assignedNames).
+func assignedBefore(list []ast.Stmt, inner ast.Node) []string {
+	var out []string
+	for _, s := range list {
+		if s == inner {
+			break
+		}
+		out = append(out, assignedNames(s)...)
+	}
+	return out
+}
+
+// conjuncts are the operands of e's top-level &&, e itself when it has
+// none.
+func conjuncts(e ast.Expr) []ast.Expr {
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
+		return append(conjuncts(b.X), conjuncts(b.Y)...)
+	}
+	return []ast.Expr{ast.Unparen(e)}
+}
+
+// assignedNames lists the root variables s assigns or declares anywhere
+// in it (x in x = 1, x.f = 1, x[i]++, var x int).
+func assignedNames(s ast.Stmt) []string {
+	var out []string
+	root := func(e ast.Expr) {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.SelectorExpr:
+				e = x.X
+				continue
+			case *ast.IndexExpr:
+				e = x.X
+				continue
+			case *ast.StarExpr:
+				e = x.X
+				continue
+			case *ast.Ident:
+				out = append(out, x.Name)
+			}
+			return
+		}
+	}
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				root(l)
+			}
+		case *ast.IncDecStmt:
+			root(n.X)
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				out = append(out, id.Name)
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				root(n.X) // its address is taken: it may be assigned through it
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// readsAny reports whether e reads an identifier named in names.
+func readsAny(e ast.Expr, names []string) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && slices.Contains(names, id.Name) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -190,6 +190,12 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			}
 			if kind == Guard {
 				s.CanWrap = wrap
+				s.Holds = heldConditions(node.(ast.Stmt), stack)
+				if ifs, ok := node.(*ast.IfStmt); ok {
+					for _, c := range conjuncts(ifs.Cond) {
+						s.IfConds = append(s.IfConds, types.ExprString(c))
+					}
+				}
 				s.Exits = o.exits(fn, node.(ast.Stmt), stack, src, tf, fnName)
 				s.NilFixes = o.nilFixes(node.(ast.Stmt), fn)
 				if !wrap && len(s.Exits) == 0 {
