@@ -364,3 +364,37 @@ func TestAgainstGuard(t *testing.T) {
 		t.Errorf("a condition site: %q", got)
 	}
 }
+
+// TestEmptinessFirst checks that a synthesized nil test of a slice is
+// preceded by its test of emptiness when the recorded states allow it,
+// and not when a state is empty without being nil.
+func TestEmptinessFirst(t *testing.T) {
+	inputs := []synth.Input{{Expr: "p.nodes == nil", Kind: synth.Bool}, {Expr: "len(p.nodes)", Kind: synth.Int}}
+	ex := func(isNil bool, n int64, want bool) synth.Example {
+		return synth.Example{Values: []synth.Value{synth.BoolValue(isNil), synth.IntValue(n)}, Want: want}
+	}
+	nilState, full, emptyNotNil := ex(true, 0, true), ex(false, 2, false), ex(false, 0, false)
+	for _, tc := range []struct {
+		name     string
+		examples []synth.Example
+		cands    []candidate
+		want     string
+	}{
+		{"nil and empty agree", []synth.Example{nilState, full}, []candidate{{src: "p.nodes == nil", method: "synthesis"}}, "len(p.nodes) == 0 | p.nodes == nil"},
+		{"the negation", []synth.Example{ex(true, 0, false), ex(false, 2, true)}, []candidate{{src: "p.nodes != nil", method: "synthesis"}}, "len(p.nodes) > 0 | p.nodes != nil"},
+		{"a state empty, not nil", []synth.Example{nilState, full, emptyNotNil}, []candidate{{src: "p.nodes == nil", method: "synthesis"}}, "p.nodes == nil"},
+		{"already there", []synth.Example{nilState, full}, []candidate{{src: "len(p.nodes) == 0", method: "synthesis"}, {src: "p.nodes == nil", method: "synthesis"}}, "len(p.nodes) == 0 | p.nodes == nil"},
+		{"a mutant", []synth.Example{nilState, full}, []candidate{{src: "p.nodes == nil", method: "mutation"}}, "p.nodes == nil"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := &synth.Spec{Inputs: inputs, Examples: tc.examples}
+			var got []string
+			for _, c := range emptinessFirst(spec, tc.cands) {
+				got = append(got, c.src)
+			}
+			if strings.Join(got, " | ") != tc.want {
+				t.Errorf("got %s, want %s", strings.Join(got, " | "), tc.want)
+			}
+		})
+	}
+}

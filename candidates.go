@@ -3,6 +3,9 @@ package nopol
 import (
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"slices"
 	"strings"
 
@@ -100,11 +103,63 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 			dropped = append(dropped, c.Source)
 		}
 	}
+	cands = emptinessFirst(spec, cands)
 	if site.Kind == collect.Cond && !r.opts.NoMutants {
 		cands = withMutants(cands, r.agreeingMutants(site, spec, keep), site.Original)
 		cands = withSimplifications(cands, r.simplifications(site, spec, keep, cands), originalOperands(spec))
 	}
 	return r.rejectAntiPatterns(site, st, spec, cands, rep), dropped, err
+}
+
+// emptinessFirst puts before each synthesized nil test of a slice or
+// map, x == nil (x != nil), its test of emptiness, len(x) == 0
+// (len(x) > 0), when len(x) is observed and the emptiness test gives
+// every recorded state its needed outcome too: Go treats a nil and an
+// empty slice alike, and a guard before x[0] must stop both (staticcheck's
+// S1009 makes the same point).
+func emptinessFirst(spec *synth.Spec, cands []candidate) []candidate {
+	var out []candidate
+	for _, c := range cands {
+		if alt := emptinessOf(c.src); alt != "" && c.method == "synthesis" && !hasSource(out, alt) {
+			if t, err := synth.ParseTerm(spec, alt); err == nil && t.Op != synth.OpConst && synth.Satisfies(spec, t, spec.Examples) && readsLen(spec, t) {
+				out = append(out, candidate{src: alt, term: t, method: "synthesis"})
+			}
+		}
+		if !hasSource(out, c.src) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// emptinessOf returns the test of emptiness of x for src x == nil or
+// x != nil, "" for any other src.
+func emptinessOf(src string) string {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return ""
+	}
+	b, ok := e.(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+		return ""
+	}
+	x := nilChecks(b)
+	if len(x) != 1 {
+		return ""
+	}
+	for operand := range x {
+		if b.Op == token.EQL {
+			return "len(" + operand + ") == 0"
+		}
+		return "len(" + operand + ") > 0"
+	}
+	return ""
+}
+
+// readsLen reports whether t reads an observed len(...): the emptiness
+// test is over an input, not a term the parser built.
+func readsLen(spec *synth.Spec, t *synth.Term) bool {
+	return slices.ContainsFunc(inputsRead(t), func(i int) bool { return strings.HasPrefix(spec.Inputs[i].Expr, "len(") })
 }
 
 // agreeingMutants are the mutants of site's original condition that give
