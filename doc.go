@@ -43,9 +43,11 @@
 //     other fragments with their actual values) (snapshot.go), and
 //     synthesize conditions that fit those examples (synth.Solve). The
 //     mutants of the original condition that fit the same examples join
-//     them in one ranking, by token distance to the original; candidates
-//     that break an anti-pattern are left out (candidates.go,
-//     antipattern.go).
+//     them in one ranking, by token distance to the original; a
+//     synthesized nil test of a slice comes after its test of emptiness;
+//     candidates that break an anti-pattern are left out (candidates.go,
+//     antipattern.go; a guard around a statement is kept only against the
+//     statement's own panic, and a guard that always leaves is not kept).
 //  6. Validate the candidates in rank order on the affected package's whole
 //     suite. The first is written into the source and its suite run with
 //     the patched file (collect.VerifyPatch): most often it is the patch,

@@ -11,7 +11,10 @@
 // final returns included) is a Guard site, with its exits (see
 // Strategies) and CanWrap for those that can also be wrapped (expression
 // statements, assignments that declare nothing, inc/dec, sends, returns
-// that do not end their block). Site IDs
+// that do not end their block), and the conditions known there (Holds:
+// the conjuncts of the enclosing ifs' conditions, IfConds: those of the
+// if statement the site is, so that the root package can tell a guard
+// that always leaves). Site IDs
 // follow package, file and position, so they are stable for the same
 // source. At each site, the observed expressions are, in this order of
 // priority and at most 30: the atoms of a Cond site's condition (below);
