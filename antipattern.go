@@ -229,23 +229,14 @@ func allIn(conds []string, cand ast.Expr) string {
 		return ""
 	}
 	var in []string
-	for _, c := range conjunctsOf(cand) {
-		s := types.ExprString(c)
+	for _, c := range operandsOf(cand, token.LAND) {
+		s := types.ExprString(ast.Unparen(c))
 		if !slices.Contains(conds, s) {
 			return ""
 		}
 		in = append(in, s)
 	}
 	return strings.Join(in, " && ")
-}
-
-// conjunctsOf are the operands of e's top-level &&, e itself when it has
-// none.
-func conjunctsOf(e ast.Expr) []ast.Expr {
-	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
-		return append(conjunctsOf(b.X), conjunctsOf(b.Y)...)
-	}
-	return []ast.Expr{ast.Unparen(e)}
 }
 
 // protected lists what cand guards against a panic: the expressions it
@@ -288,12 +279,12 @@ func protected(cand ast.Expr) (nilTested, lenTested []string) {
 // Nothing when src does not parse.
 func stmtOperands(src string) (derefs []string, reads map[string]bool) {
 	reads = map[string]bool{}
-	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\nfunc _() {\n"+src+"\n}", parser.SkipObjectResolution)
-	if err != nil || len(f.Decls) == 0 {
+	body := parseStmts(src)
+	if body == nil {
 		return nil, reads
 	}
 	written := map[ast.Expr]bool{}
-	ast.Inspect(f.Decls[0], func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
@@ -326,18 +317,28 @@ func appendNew(list []string, x ast.Expr) []string {
 	return list
 }
 
-// returnNames lists the variables a return statement's results read (see
-// namesOf); none when body does not parse.
-func returnNames(body string) []string {
-	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\nfunc _() {\n"+body+"\n}", parser.SkipObjectResolution)
+// parseStmts parses src, statements as a site or an exit writes them,
+// as the body of a function; nil when it does not parse.
+func parseStmts(src string) *ast.BlockStmt {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\nfunc _() {\n"+src+"\n}", parser.SkipObjectResolution)
 	if err != nil || len(f.Decls) == 0 {
 		return nil
 	}
 	fd, ok := f.Decls[0].(*ast.FuncDecl)
-	if !ok || len(fd.Body.List) == 0 {
+	if !ok {
 		return nil
 	}
-	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	return fd.Body
+}
+
+// returnNames lists the variables a return statement's results read (see
+// namesOf); none when body does not parse.
+func returnNames(body string) []string {
+	block := parseStmts(body)
+	if block == nil || len(block.List) == 0 {
+		return nil
+	}
+	ret, ok := block.List[0].(*ast.ReturnStmt)
 	if !ok {
 		return nil
 	}
@@ -363,7 +364,7 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string) string
 			}
 		}
 		if shared := namesOf(orig); len(shared) > 0 {
-			for _, d := range disjuncts(cand) {
+			for _, d := range operandsOf(cand, token.LOR) {
 				if !slices.ContainsFunc(namesOf(d), func(n string) bool { return slices.Contains(shared, n) }) {
 					return fmt.Sprintf("unrelated-clause: the branch %s and the candidate adds a reason for it, %s, that reads none of the original's variables (%s)", what, types.ExprString(d), strings.Join(shared, ", "))
 				}
@@ -627,11 +628,11 @@ func predeclared(name string) bool {
 	return types.Universe.Lookup(name) != nil
 }
 
-// disjuncts are the operands of e's top-level ||, e itself when it has
-// none.
-func disjuncts(e ast.Expr) []ast.Expr {
-	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LOR {
-		return append(disjuncts(b.X), disjuncts(b.Y)...)
+// operandsOf are the operands of e's top-level op (&& or ||): its
+// disjuncts or conjuncts, e itself when it has none.
+func operandsOf(e ast.Expr, op token.Token) []ast.Expr {
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == op {
+		return append(operandsOf(b.X, op), operandsOf(b.Y, op)...)
 	}
 	return []ast.Expr{e}
 }

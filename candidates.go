@@ -121,7 +121,7 @@ func emptinessFirst(spec *synth.Spec, cands []candidate) []candidate {
 	var out []candidate
 	for _, c := range cands {
 		if alt := emptinessOf(c.src); alt != "" && c.method == "synthesis" && !hasSource(out, alt) {
-			if t, err := synth.ParseTerm(spec, alt); err == nil && t.Op != synth.OpConst && synth.Satisfies(spec, t, spec.Examples) && readsLen(spec, t) {
+			if t, err := synth.ParseTerm(spec, alt); err == nil && synth.Satisfies(spec, t, spec.Examples) && readsLen(spec, t) {
 				out = append(out, candidate{src: alt, term: t, method: "synthesis"})
 			}
 		}
