@@ -183,8 +183,10 @@ type record struct {
 }
 
 // countsFile is the file of the evaluation counts of a run whose records
-// go to out (NOPOL_COUNTS): per site, two little-endian int64, the false
-// and true evaluations.
+// go to out (NOPOL_COUNTS), little-endian int64: per site the false and
+// true evaluations; then per site the same counts when the hook last
+// wrote a record for them; then the test constituent running when the
+// process ended (segment, iteration).
 func countsFile(out string) string { return out + ".counts" }
 
 // removeRecords removes the record and counts files of a run.
@@ -196,23 +198,15 @@ func removeRecords(out string) {
 // readRecords parses the hook's record file name and its counts file. A
 // missing file means no site was reached. The counts (or, when the hook
 // could not map them, count lines written at powers of two) raise
-// Reached without adding evaluations.
+// Reached without adding evaluations, except those made since their
+// site's last record: a quiet site writes its coverage records when the
+// next test constituent starts, so its evaluations in the last one are
+// only counted, and become one evaluation of that constituent.
 func readRecords(name string) ([]Eval, map[int][2]int, error) {
 	reached := map[int][2]int{}
-	counted := map[int][2]int{}
-	if data, err := os.ReadFile(countsFile(name)); err == nil {
-		for i := 0; i+16 <= len(data); i += 16 {
-			f, t := binary.LittleEndian.Uint64(data[i:]), binary.LittleEndian.Uint64(data[i+8:])
-			if f > 0 || t > 0 {
-				counted[i/16] = [2]int{int(f), int(t)}
-			}
-		}
-	}
+	counted, unflushed := readCounts(countsFile(name))
 	data, err := os.ReadFile(name)
-	if os.IsNotExist(err) {
-		return nil, mergeCounts(reached, counted), nil
-	}
-	if err != nil {
+	if err != nil && !os.IsNotExist(err) {
 		return nil, nil, err
 	}
 	var evals []Eval
@@ -223,10 +217,7 @@ func readRecords(name string) ([]Eval, map[int][2]int, error) {
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 			continue // a line cut by a kill
 		}
-		o := 0
-		if rec.Outcome {
-			o = 1
-		}
+		o := outcomeIndex(rec.Outcome)
 		if rec.Count > 0 {
 			c := counted[rec.Site]
 			c[o] = max(c[o], rec.Count)
@@ -244,7 +235,48 @@ func readRecords(name string) ([]Eval, map[int][2]int, error) {
 			Iteration: rec.Iteration,
 		})
 	}
-	return evals, mergeCounts(reached, counted), sc.Err()
+	for _, e := range unflushed {
+		c := reached[e.Site]
+		c[outcomeIndex(e.Outcome)]++
+		reached[e.Site] = c
+	}
+	return append(evals, unflushed...), mergeCounts(reached, counted), sc.Err()
+}
+
+// readCounts parses a counts file (see countsFile): the counts by site,
+// and one evaluation per site and outcome counted since its last record,
+// in the last constituent. A missing or malformed file counts nothing.
+func readCounts(name string) (map[int][2]int, []Eval) {
+	counted := map[int][2]int{}
+	data, err := os.ReadFile(name)
+	if err != nil || len(data)%8 != 0 || len(data) < 16 || (len(data)/8-2)%4 != 0 {
+		return counted, nil
+	}
+	word := func(i int) int64 { return int64(binary.LittleEndian.Uint64(data[8*i:])) }
+	n := (len(data)/8 - 2) / 4 // sites
+	seg, iter := int(word(4*n)), int(word(4*n+1))
+	var unflushed []Eval
+	for id := range n {
+		f, t := word(2*id), word(2*id+1)
+		if f > 0 || t > 0 {
+			counted[id] = [2]int{int(f), int(t)}
+		}
+		for o := range 2 {
+			if word(2*id+o) > word(2*n+2*id+o) {
+				unflushed = append(unflushed, Eval{Site: id, Outcome: o == 1, Segment: seg, Iteration: iter})
+			}
+		}
+	}
+	return counted, unflushed
+}
+
+// outcomeIndex is the index of an outcome in a site's counts: 0 false,
+// 1 true.
+func outcomeIndex(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // mergeCounts raises the evaluations reached counts of lines to counted.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +131,23 @@ func TestRun(t *testing.T) {
 			}
 			if res.Evals[0].Segment != 2 || res.Evals[1].Segment != 3 {
 				t.Errorf("segments = %d, %d, want 2, 3", res.Evals[0].Segment, res.Evals[1].Segment)
+			}
+		}},
+		{"cover by constituent", Run{Test: "TestWithdraw"}, true, false, func(t *testing.T, res Result) {
+			// A quiet site: its record for segment 2 is written when
+			// segment 3 starts, its evaluation in segment 3, the last,
+			// is read from the counts file.
+			var got []string
+			for _, e := range res.Evals {
+				if e.Site == withdraw {
+					got = append(got, fmt.Sprintf("%v@%d.%d", e.Outcome, e.Segment, e.Iteration))
+				}
+			}
+			if want := []string{"true@2.0", "false@3.0"}; !slices.Equal(got, want) {
+				t.Errorf("evaluations of Withdraw's condition = %v, want %v", got, want)
+			}
+			if res.Reached[withdraw] != [2]int{1, 1} {
+				t.Errorf("reached = %v, want [1 1]", res.Reached[withdraw])
 			}
 		}},
 		{"guard skip", Run{Test: "TestWithdraw", Force: map[int]bool{balance: false}}, false, false, func(t *testing.T, res Result) {
@@ -325,6 +343,42 @@ func TestForceConstituents(t *testing.T) {
 		})
 	}
 	f.checkUntouched(t)
+}
+
+// TestCoverConstituents checks the coverage records of a quiet site in
+// cover mode, one per outcome and test constituent: written at the start
+// of the next constituent, and for the last one read from the counts.
+func TestCoverConstituents(t *testing.T) {
+	f := instrument(t, "multiseg")
+	const pkg = "example.com/multiseg/abs"
+	abs := f.site(t, Cond, "abs.go", 5)
+	tests := []struct {
+		test string
+		want []string // outcome@segment.iteration
+	}{
+		{"TestTable", []string{"false@0.1", "false@0.2", "false@0.3"}},
+		{"TestAllNegative", []string{"false@0.0", "false@1.1", "false@1.2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.test, func(t *testing.T) {
+			res, err := f.build.Run(context.Background(), Run{Package: pkg, Test: tt.test, Mode: ModeCover, ForceSegment: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range res.Evals {
+				if e.Site == abs {
+					got = append(got, fmt.Sprintf("%v@%d.%d", e.Outcome, e.Segment, e.Iteration))
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("evaluations = %v, want %v", got, tt.want)
+			}
+			if n := len(tt.want); res.Reached[abs] != [2]int{n, 0} {
+				t.Errorf("reached = %v, want [%d 0]", res.Reached[abs], n)
+			}
+		})
+	}
 }
 
 // TestCloseDuringRun checks that Close cancels a run in progress and

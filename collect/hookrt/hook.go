@@ -65,9 +65,20 @@ var (
 	// record of the count is written at every power of two instead.
 	nopolCount        []int64
 	nopolCountsMapped bool
-	nopolWritten      [nopolNumSites]int64    // per site: lines written
-	nopolLast         [nopolNumSites][2]int64 // per site and outcome: the epoch of the constituent last recorded
-	nopolSeen         map[[4]int64]bool
+	// nopolCnt is nopolCount as an array, so that the count a quiet site
+	// makes in cover mode compiles, inlined, to one increment at a
+	// constant offset (NopolV, NopolGuard). nopolFlushed holds, per site
+	// and outcome, the count when its last coverage record was written,
+	// and nopolTrailer the current test constituent (segment, iteration):
+	// both in the mapped file after the counts, so that a reader
+	// attributes the evaluations of the last constituent, which no
+	// boundary flushed, however the process ended (see nopolFlush).
+	nopolCnt     *[nopolNumSites][2]int64
+	nopolFlushed []int64
+	nopolTrailer []int64
+	nopolWritten [nopolNumSites]int64    // per site: lines written
+	nopolLast    [nopolNumSites][2]int64 // per site and outcome: the epoch of the constituent last recorded
+	nopolSeen    map[[4]int64]bool
 	// nopolFlip is, per site, the evaluations (from 1) whose outcome is
 	// negated (NOPOL_FLIP "id:k,id:k2"), nil for none; nopolEvals counts
 	// the evaluations of each site flipped or printed; nopolPrintEvals
@@ -149,19 +160,24 @@ func nopolShare() []interface{} {
 	if name := nopolos.Getenv("NOPOL_COUNTS"); name != "" && out != nil {
 		counts = nopolMapCounts(name)
 	}
+	if counts != nil {
+		counts[nopolMappedLen-2], counts[nopolMappedLen-1] = -1, -1 // no constituent yet
+	}
 	v := []interface{}{&[3]int64{-1, -1, 1}, new(nopolsync.Mutex), out, new(int32), counts}
 	nopolflag.Var(&nopolShared{v}, key, "nopol internal state")
 	return v
 }
 
-// nopolMapCounts maps the file name, of 2 int64 per site, into memory
-// (shared: what the process adds is in the file when it ends, however it
-// ends); nil if it cannot.
+// nopolMappedLen is the number of int64 in the counts file: per site the
+// false and true evaluations, then per site the same counts when last
+// flushed, then the current constituent (segment, iteration).
+const nopolMappedLen = 4*nopolNumSites + 2
+
+// nopolMapCounts maps the file name, of nopolMappedLen little-endian
+// int64, into memory (shared: what the process adds is in the file when
+// it ends, however it ends); nil if it cannot.
 func nopolMapCounts(name string) []int64 {
-	const size = 16 * nopolNumSites
-	if size == 0 {
-		return nil
-	}
+	const size = 8 * nopolMappedLen
 	f, err := nopolos.OpenFile(name, nopolos.O_RDWR|nopolos.O_CREATE, 0644)
 	if err != nil {
 		return nil
@@ -175,7 +191,7 @@ func nopolMapCounts(name string) []int64 {
 		return nil
 	}
 	// Not unsafe.Slice: the module's language may be older than Go 1.17.
-	return (*[1 << 26]int64)(nopolunsafe.Pointer(&data[0]))[: 2*nopolNumSites : 2*nopolNumSites]
+	return (*[1 << 26]int64)(nopolunsafe.Pointer(&data[0]))[:nopolMappedLen:nopolMappedLen]
 }
 
 func nopolSetup() {
@@ -183,11 +199,14 @@ func nopolSetup() {
 	nopolMu, _ = nopolState[1].(*nopolsync.Mutex)
 	nopolOut, _ = nopolState[2].(*nopolos.File)
 	nopolObserving, _ = nopolState[3].(*int32)
-	nopolCount, _ = nopolState[4].([]int64)
-	nopolCountsMapped = nopolCount != nil
+	mapped, _ := nopolState[4].([]int64)
+	nopolCountsMapped = mapped != nil
 	if !nopolCountsMapped {
-		nopolCount = make([]int64, 2*nopolNumSites)
+		mapped = make([]int64, nopolMappedLen)
 	}
+	nopolCount = mapped[: 2*nopolNumSites : 2*nopolNumSites]
+	nopolFlushed = mapped[2*nopolNumSites : 4*nopolNumSites : 4*nopolNumSites]
+	nopolTrailer = mapped[4*nopolNumSites:]
 	switch nopolos.Getenv("NOPOL_MODE") {
 	case "cover":
 		nopolMode = 1
@@ -196,6 +215,10 @@ func nopolSetup() {
 	}
 	if nopolOut == nil {
 		nopolMode = 0
+	}
+	nopolCnt = (*[nopolNumSites][2]int64)(nopolunsafe.Pointer(&mapped[0]))
+	if nopolMode != 1 {
+		nopolCnt = new([nopolNumSites][2]int64) // guards count there, never read
 	}
 	nopolForce = make([]int8, nopolNumSites)
 	nopolReturn = make([]int, nopolNumSites)
@@ -261,14 +284,17 @@ func nopolSetup() {
 
 // nopolQuiet marks the sites that are quiet in this run: neither forced,
 // flipped, printed nor snapshot, in a run without reach lines or an
-// evaluation limit. A quiet site only counts its evaluations (cover mode,
-// nopolTally). It is set before any code of the package can reach a hook
-// (the hooks refer to it, so it is initialised first) and never changes.
+// evaluation limit (and, in cover mode, with the counts mapped). A quiet
+// site only counts its evaluations (cover mode, in nopolCnt), and its
+// coverage records are written at the next constituent's start
+// (nopolFlush). It is set before any code of the package can reach a
+// hook (the hooks refer to it, so it is initialised first) and never
+// changes.
 var nopolQuiet = nopolQuietSites()
 
 func nopolQuietSites() (quiet [nopolNumSites]bool) {
 	nopolOnce.Do(nopolSetup)
-	if nopolReach != nil || nopolEvalLimit > 0 {
+	if nopolReach != nil || nopolEvalLimit > 0 || (nopolMode == 1 && !nopolCountsMapped) {
 		return quiet
 	}
 	for id := range quiet {
@@ -284,36 +310,63 @@ func NopolQ(id int) bool {
 	return nopolQuiet[id]
 }
 
-// The hooks of a quiet site are in two parts: a test small enough for
-// the compiler to inline at every site (NopolQ, NopolV, NopolGuard), which
-// is all a plain, forced or snapshot run executes there, and one call that
-// counts the evaluation in cover mode (nopolTally). The inlined part is a
-// few instructions: compiling it at thousands of sites costs little more
-// than the call it replaces; inlining the count too made the build of the
-// instrumented binaries twice as long.
+// The hooks of a quiet site are small enough for the compiler to inline
+// at every site (NopolQ, NopolV, NopolGuard): a plain, forced or snapshot
+// run executes a test there, a cover run a test and an increment of the
+// site's count at a constant offset (nopolCnt), and neither makes a call.
+// The coverage records of quiet sites are written at the boundaries of
+// test constituents (nopolFlush), not at evaluations. (A first version
+// inlined an atomic count, two atomic loads and a comparison with the
+// constituent's epoch: it made the build of the instrumented binaries
+// twice as long; the next one called a function to count, which made a
+// cover run of regexp2's matcher 3 times as slow as a plain one.)
 
 // NopolV returns v, the outcome of an evaluation of quiet site id,
-// counted in cover mode.
+// counted in cover mode. The count is not atomic: evaluations of one site
+// in goroutines running at once may be lost, which leaves its counts a
+// lower bound, as they are past the record cap.
 func NopolV(id int, v bool) bool {
-	if nopolMode != 1 {
-		return v
+	if nopolMode == 1 {
+		nopolCnt[id][nopolOutcome(v)]++
 	}
-	return nopolTally(id, v)
+	return v
 }
 
-// nopolTally counts an evaluation of quiet site id of outcome v, records
-// it when it has something to write (a new test constituent; a count at a
-// power of two when the counts are not mapped), and returns v.
-//
-//go:noinline
-func nopolTally(id int, v bool) bool {
-	o := nopolOutcome(v)
-	n := nopolatomic.AddInt64(&nopolCount[2*id+o], 1)
-	if !nopolCountLine(n) && nopolatomic.LoadInt64(&nopolLast[id][o]) == nopolatomic.LoadInt64(&nopolCurrent[2]) {
-		return v
+// nopolFlush writes, at the start of a test constituent in cover mode,
+// a coverage record for each quiet site and outcome counted since the
+// last flush, in the constituent that ends, and then stores the new one
+// (seg, iter) in the trailer. It reads every site's counts: a constituent
+// costs time proportional to the program's sites, not to its evaluations.
+func nopolFlush(seg, iter int64) {
+	if nopolMode == 1 && nopolCountsMapped {
+		old0, old1 := nopolTrailer[0], nopolTrailer[1]
+		for k := range nopolCount {
+			n := nopolatomic.LoadInt64(&nopolCount[k])
+			if n == nopolatomic.LoadInt64(&nopolFlushed[k]) {
+				continue
+			}
+			nopolatomic.StoreInt64(&nopolFlushed[k], n)
+			id, o := k/2, k%2
+			if !nopolQuiet[id] || nopolatomic.LoadInt64(&nopolWritten[id]) >= nopolCap {
+				continue
+			}
+			nopolMu.Lock()
+			key := [4]int64{int64(id), int64(o), old0, old1}
+			write := !nopolSeen[key]
+			nopolSeen[key] = true
+			if write {
+				nopolatomic.AddInt64(&nopolWritten[id], 1)
+			}
+			nopolMu.Unlock()
+			if write {
+				nopolWrite(nopolRecord{S: id, O: o == 1, G: old0, I: old1})
+			}
+		}
 	}
-	nopolRecordCounted(id, v, nil, n)
-	return v
+	if nopolTrailer != nil {
+		nopolatomic.StoreInt64(&nopolTrailer[0], seg)
+		nopolatomic.StoreInt64(&nopolTrailer[1], iter)
+	}
 }
 
 // nopolOutcome is the index of outcome v in a site's counts and records:
@@ -336,6 +389,7 @@ func nopolCountLine(n int64) bool {
 // function; the iteration restarts at 0.
 func NopolSegment(k int) {
 	nopolOnce.Do(nopolSetup)
+	nopolFlush(int64(k), 0)
 	nopolatomic.StoreInt64(&nopolCurrent[1], 0)
 	nopolatomic.StoreInt64(&nopolCurrent[0], int64(k))
 	nopolatomic.AddInt64(&nopolCurrent[2], 1)
@@ -348,6 +402,7 @@ func NopolSegment(k int) {
 // table loop of a test function.
 func NopolIteration() {
 	nopolOnce.Do(nopolSetup)
+	nopolFlush(nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])+1)
 	i := nopolatomic.AddInt64(&nopolCurrent[1], 1)
 	nopolatomic.AddInt64(&nopolCurrent[2], 1)
 	if nopolPrint {
@@ -517,18 +572,15 @@ func NopolAPS(a []NopolValue, k int, v string) string {
 // 1 skip it, 2+k leave by the site's exit k. The compiler inlines it: at
 // a quiet site, outside cover mode, it makes no call.
 func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
-	if nopolQuiet[id] && nopolMode != 1 {
+	if nopolQuiet[id] {
+		nopolCnt[id][1]++
 		return 0
 	}
 	return nopolGuardHook(id, kinds, snap)
 }
 
-// nopolGuardHook is NopolGuard past its inlined test.
+// nopolGuardHook is NopolGuard at a site that is not quiet.
 func nopolGuardHook(id int, kinds string, snap func(int) NopolValue) int {
-	if nopolQuiet[id] {
-		nopolTally(id, true)
-		return 0
-	}
 	nopolOnce.Do(nopolSetup)
 	if nopolInObservation() {
 		return 0
@@ -565,7 +617,10 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	if nopolReach != nil && nopolatomic.CompareAndSwapInt32(&nopolReach[id], 0, 1) {
 		nopolos.Stdout.WriteString("nopol-reach " + nopolstrconv.Itoa(id) + "\n")
 	}
-	nopolRecordCounted(id, outcome, vals, nopolatomic.AddInt64(&nopolCount[2*id+nopolOutcome(outcome)], 1))
+	k := 2*id + nopolOutcome(outcome)
+	n := nopolatomic.AddInt64(&nopolCount[k], 1)
+	nopolatomic.StoreInt64(&nopolFlushed[k], n) // recorded here, not by nopolFlush
+	nopolRecordCounted(id, outcome, vals, n)
 }
 
 // nopolRecordCounted records evaluation n of site id, already counted.
