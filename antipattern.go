@@ -79,6 +79,12 @@ import (
 //   - magic-number: the candidate compares a value of a defined integer
 //     type (reflect.Kind, time.Month) with a number the code does not have:
 //     v.Kind() == 21 for reflect.Map.
+//   - predicate-equality: the candidate compares two predicates with == or
+//     != ((rest == nil) == (d.errorContext == nil), typeEqual(...) !=
+//     isNil(rv)), and the original condition does not: an exclusive or
+//     fits any pattern of outcomes over the recorded states, and says
+//     nothing a reviewer can check. Over every bench run kept in
+//     benchmarks/results, nopol printed two such patches, both wrong.
 
 // candidate is a condition to validate at a site.
 type candidate struct {
@@ -394,6 +400,9 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string) string
 
 // againstStates checks the rules that need the recorded states.
 func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
+	if why := predicateEquality(site, spec, t); why != "" {
+		return why
+	}
 	var why string
 	walkTerm(t, func(n *synth.Term) {
 		if why != "" || !isComparison(n.Op) {
@@ -445,6 +454,29 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
 		}
 	})
 	return why
+}
+
+// predicateEquality checks the rule predicate-equality: the first
+// comparison in t of two boolean terms, neither a literal nor a constant,
+// unless the original condition of site has one.
+func predicateEquality(site collect.Site, spec *synth.Spec, t *synth.Term) string {
+	compares := func(t *synth.Term) (found *synth.Term) {
+		walkTerm(t, func(n *synth.Term) {
+			if found == nil && (n.Op == synth.OpEq || n.Op == synth.OpNe) && n.Args[0].Kind(spec) == synth.Bool &&
+				!slices.ContainsFunc(n.Args, func(a *synth.Term) bool { return a.Op == synth.OpLit || a.Op == synth.OpConst }) {
+				found = n
+			}
+		})
+		return found
+	}
+	n := compares(t)
+	if n == nil {
+		return ""
+	}
+	if orig, err := synth.ParseTerm(spec, site.Original); err == nil && compares(orig) != nil {
+		return ""
+	}
+	return fmt.Sprintf("predicate-equality: %s compares two predicates, an exclusive or that fits the recorded states and nothing a reviewer can check", n.Source(spec))
 }
 
 // literalOfCode checks a comparison n of other with a constant c of the

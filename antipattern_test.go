@@ -15,10 +15,10 @@ func TestAntiPattern(t *testing.T) {
 	// States: x and y ints, p == nil a bool; TestA has x = 7, TestB and
 	// TestC have x in {2, 3} (near 4).
 	ex := func(origin string, x, y int64, pnil bool) synth.Example {
-		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(x), synth.IntValue(y), synth.BoolValue(pnil), synth.IntValue(x), synth.IntValue('a' + x)}}
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(x), synth.IntValue(y), synth.BoolValue(pnil), synth.IntValue(x), synth.IntValue('a' + x), synth.BoolValue(y > 0)}}
 	}
 	spec := &synth.Spec{
-		Inputs: []synth.Input{{Expr: "x", Kind: synth.Int}, {Expr: "y", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}, {Expr: "i", Kind: synth.Int}, {Expr: "c", Kind: synth.Int, Char: true}},
+		Inputs: []synth.Input{{Expr: "x", Kind: synth.Int}, {Expr: "y", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}, {Expr: "i", Kind: synth.Int}, {Expr: "c", Kind: synth.Int, Char: true}, {Expr: "ok", Kind: synth.Bool}},
 		Examples: []synth.Example{
 			ex("TestA", 7, 1, false), ex("TestB", 2, 1, false), ex("TestB", 3, 5, true), ex("TestC", 3, 0, true),
 		},
@@ -64,6 +64,11 @@ func TestAntiPattern(t *testing.T) {
 		{"character ordered against an invented letter", guard, "c > 106", "invented-constant"},
 		{"character ordered against a letter several tests reach", guard, "c > 100", "invented-constant"},
 		{"character equal to a letter several tests reach", guard, "c == 100", ""},
+		{"two predicates compared", guard, "(p == nil) == (x > 2)", "predicate-equality"},
+		{"a predicate unequal to a bool", cond("x > y", nil), "ok != (p == nil)", "predicate-equality"},
+		{"a clause compares two predicates", guard, "y > 0 && ok != (x < 3)", "predicate-equality"},
+		{"the original compares two predicates", cond("(p == nil) != (y > 0)", nil), "(p == nil) != (x > 2)", ""},
+		{"a predicate against a literal", guard, "ok == false", ""},
 		// Ranking an unrelated candidate last does not excuse it from the
 		// rules that reject.
 		{"unrelated and an invented character", cond("p == nil", nil), "c > 106", "invented-constant"},
