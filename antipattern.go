@@ -114,10 +114,10 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 	// ruleUnrelated only ranks a candidate last: the rules that reject
 	// are checked before it is returned.
 	soft := ""
-	what := errorGuard(site, cand)
+	what, testsError := errorGuard(site, cand)
 	if site.Kind == collect.Cond {
 		if orig, err := parser.ParseExpr(site.Original); err == nil {
-			why := againstOriginal(site, orig, cand, what)
+			why := againstOriginal(site, orig, cand, what, testsError)
 			if why != "" && !strings.HasPrefix(why, ruleUnrelated+":") {
 				return why
 			}
@@ -128,7 +128,7 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 		if why := againstStates(site, spec, c.term); why != "" {
 			return why
 		}
-		if what != "" {
+		if what != "" && !testsError {
 			if orig, err := synth.ParseTerm(spec, site.Original); err == nil {
 				if d := unasked(spec, orig, c.term); d != "" {
 					return fmt.Sprintf("guard-changed: the branch %s and the candidate changes when, where no test asks (%s)", what, d)
@@ -140,24 +140,24 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 }
 
 // errorGuard says what the then-branch of a Cond site does when it panics
-// or returns an error ("panics", "returns an error"), and "" otherwise or
-// when the candidate tests the error the branch returns: a branch that
-// returns the error it was given (return nil, err) keeps its check when
-// the candidate tests that error (len(b) == 0 becoming err != nil does not
-// delete the guard).
-func errorGuard(site collect.Site, cand ast.Expr) string {
+// or returns an error ("panics", "returns an error"), and "" otherwise;
+// testsError reports that the candidate tests the error the branch
+// returns: a branch that returns the error it was given (return nil,
+// err) keeps its check when the candidate tests that error (len(b) == 0
+// becoming err != nil does not delete the guard), but a clause added
+// beside that test is still a new reason to leave (err != nil ||
+// shouldOmitEmpty(...) returns nil, nil: the output cut short).
+func errorGuard(site collect.Site, cand ast.Expr) (what string, testsError bool) {
 	b := site.Then
 	if b == nil || !b.Panics && !b.ReturnsError {
-		return ""
+		return "", false
 	}
 	written := subexprs(cand)
-	if slices.ContainsFunc(b.Errors, func(e string) bool { return written[e+" != nil"] }) {
-		return ""
-	}
+	testsError = slices.ContainsFunc(b.Errors, func(e string) bool { return written[e+" != nil"] })
 	if b.Panics {
-		return "panics"
+		return "panics", testsError
 	}
-	return "returns an error"
+	return "returns an error", testsError
 }
 
 // againstExit checks the rule of a guard that reuses a return of its
@@ -360,17 +360,22 @@ func returnNames(body string) []string {
 }
 
 // againstOriginal checks the rules that compare cand with the original
-// condition orig; what is errorGuard's word for the branch.
-func againstOriginal(site collect.Site, orig, cand ast.Expr, what string) string {
+// condition orig; what and testsError are errorGuard's.
+func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsError bool) string {
 	written := subexprs(cand)
-	if what != "" {
+	if what != "" && !testsError {
 		for _, op := range operands(orig) {
 			if !written[op] {
 				return fmt.Sprintf("guard-deleted: the branch %s and the candidate no longer tests %s", what, op)
 			}
 		}
+	}
+	if what != "" {
 		if shared := namesOf(orig); len(shared) > 0 {
 			for _, d := range operandsOf(cand, token.LOR) {
+				if slices.Contains(site.Then.Errors, strings.TrimSuffix(types.ExprString(d), " != nil")) {
+					continue // the test of the error the branch returns
+				}
 				if !slices.ContainsFunc(namesOf(d), func(n string) bool { return slices.Contains(shared, n) }) {
 					return fmt.Sprintf("unrelated-clause: the branch %s and the candidate adds a reason for it, %s, that reads none of the original's variables (%s)", what, types.ExprString(d), strings.Join(shared, ", "))
 				}
