@@ -7,9 +7,11 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
@@ -419,5 +421,11 @@ func render(fset *token.FileSet, e ast.Expr) string {
 	if err := format.Node(&b, fset, e); err != nil {
 		return ""
 	}
-	return b.String()
+	if s := b.String(); !strings.ContainsAny(s, "\n\r") {
+		return s
+	}
+	// A condition written over several lines keeps its line breaks in
+	// format.Node; a candidate is one line (a mutant of toml's
+	// multi-line check in Decoder.Decode did not compile before).
+	return types.ExprString(e)
 }

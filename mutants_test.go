@@ -32,6 +32,8 @@ func TestMutants(t *testing.T) {
 		{"(x) > 0 && !(y)", []string{"x > 0 || !y", "x <= 0 && !y", "x == 0 && !y", "x != 0 && !y", "x < 0 && !y", "x >= 0 && !y",
 			"x > 1 && !y", "x > 0 && y", "!(x > 0 && !y)", "x > 0", "!y"}},
 		{"a ==", nil},
+		// A condition over several lines gives mutants on one line.
+		{"a &&\n\t!(b || c)", []string{"a || !(b || c)", "a && (b || c)", "a && !(b && c)", "!(b || c)", "!(a && !(b || c))", "a && !c", "a && !b", "a"}},
 	}
 	for _, tc := range tests {
 		got := mutants(tc.cond)
