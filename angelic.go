@@ -80,7 +80,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		}
 	} else {
 		p.Choices = []angelic.Force{st.force}
-		if st.late && r.exitFlips && !r.opts.NoPerEval {
+		if st.late && !r.opts.NoPerEval {
 			// An exit taken at one evaluation: a nil element of a
 			// list, one bad input among good ones in one call.
 			p.MaxFlips = maxFlips

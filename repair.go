@@ -95,14 +95,6 @@ type repairer struct {
 	// every constant value, in rank order.
 	perEval    bool
 	noConstant []int
-	// exitFlips allows per-evaluation values at the late exits of
-	// guards; flipOnly, when not nil, restricts the late styles searched
-	// to those it lists per site: the exits where a failing test failed
-	// under every constant value, recorded in noConstantExits while
-	// exitFlips is off (see run).
-	exitFlips       bool
-	flipOnly        map[int][]style
-	noConstantExits map[int][]style
 	// work counts the work of the test runs made (see ran), surplus
 	// that of the runs of parallel waves that a search one at a time
 	// would not have made (angelic.Verdict.Surplus): searchWork leaves
@@ -307,10 +299,7 @@ func (r *repairer) run(ctx context.Context) error {
 	r.firstWork = r.searchWork()
 	r.laterWork = max(minLaterWork, int(r.opts.Effort*float64(r.firstWork)))
 	// Then the guards' other exits (continue, a return of the function,
-	// an error, ...) at the same sites, with constant values only: an
-	// exit taken at some evaluations of a test and not others is a new
-	// control path from a thin specification, tried after the
-	// conditions' per-evaluation values below.
+	// an error, ...) at the same sites.
 	if late := lateAll; len(late) > 0 {
 		late = late[:min(len(late), r.opts.MaxSites)]
 		r.logf("exits: %s where a guard can leave before the statement", plural(len(late), "site"))
@@ -344,34 +333,13 @@ func (r *repairer) run(ctx context.Context) error {
 		}
 		reason += fmt.Sprintf(", nor with per-evaluation values at %s", ofSites(n, len(ids), "condition"))
 	}
-	// Then per-evaluation values at the exits where a failing test
-	// failed under every constant value: an exit taken at one
-	// evaluation (a nil element of a list, one bad input among good
-	// ones in one call). After the conditions': a condition changed is
-	// closer to the original code than a new exit.
-	r.perEval, r.exitFlips = false, true
-	if len(r.noConstantExits) > 0 && !r.opts.NoPerEval && r.effortLeft() {
-		var sites []angelic.Suspicion
-		for _, s := range lateAll[:min(len(lateAll), r.opts.MaxSites)] {
-			if len(r.noConstantExits[s.Site]) > 0 {
-				sites = append(sites, s)
-			}
-		}
-		r.flipOnly = r.noConstantExits
-		r.logf("per-evaluation: %s where a failing test fails under every constant exit; taking the exit at one evaluation at a time", plural(len(sites), "guard site"))
-		n, done, err := r.searchWhile(ctx, sites, true, r.effortLeft)
-		if err != nil || done {
-			return err
-		}
-		r.flipOnly = nil
-		reason += fmt.Sprintf(", nor with per-evaluation exits at %s", ofSites(n, len(sites), "guard site"))
-	}
 	// Last, while the first half of the time limit lasts: the exits of
 	// up to twice as many guard sites again. A missing guard's site is
 	// often run by most passing tests (the first statement of a loop
 	// over every field), so its suspiciousness is low; with fast tests
 	// its search costs little.
 	if more := lateAll[min(len(lateAll), r.opts.MaxSites):min(len(lateAll), 3*r.opts.MaxSites)]; len(more) > 0 && r.halfTimeLeft() && r.effortLeft() {
+		r.perEval = false
 		r.logf("exits: %s more where a guard can leave, within half the time limit", plural(len(more), "site"))
 		searched, done, err := r.searchWhile(ctx, more, true, func() bool { return r.halfTimeLeft() && r.effortLeft() })
 		if err != nil || done {

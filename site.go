@@ -25,11 +25,6 @@ type style struct {
 	force angelic.Force
 }
 
-// same reports whether st and o are the same style of a site.
-func (st style) same(o style) bool {
-	return st.name == o.name && st.guard == o.guard && st.strategy == o.strategy && st.exit == o.exit && st.late == o.late
-}
-
 func stylesOf(s collect.Site) []style {
 	if s.Kind == collect.Cond {
 		return []style{{name: "cond"}}
@@ -69,9 +64,6 @@ func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion, late
 	site := r.prog.Sites[s.Site]
 	for _, st := range stylesOf(site) {
 		if st.late != late || !r.strategyWanted(st) {
-			continue
-		}
-		if r.flipOnly != nil && !slices.ContainsFunc(r.flipOnly[site.ID], st.same) {
 			continue
 		}
 		if (late || r.perEval) && !r.effortLeft() {
@@ -128,16 +120,8 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 	rep.Purified = slices.ContainsFunc(verdict.Attempts, func(a angelic.Attempt) bool { return !a.Force.Whole() })
 	if !verdict.Qualified {
 		rep.Outcome = fmt.Sprintf("not angelic: %s %s", r.failingByID[verdict.RuledOutBy].name, verdict.Reason)
-		if strings.HasPrefix(verdict.Reason, "fails under every forced value") {
-			switch {
-			case site.Kind == collect.Cond:
-				r.noConstant = append(r.noConstant, site.ID)
-			case st.late && !r.exitFlips && !r.opts.NoPerEval:
-				if r.noConstantExits == nil {
-					r.noConstantExits = map[int][]style{}
-				}
-				r.noConstantExits[site.ID] = append(r.noConstantExits[site.ID], st)
-			}
+		if site.Kind == collect.Cond && strings.HasPrefix(verdict.Reason, "fails under every forced value") {
+			r.noConstant = append(r.noConstant, site.ID)
 		}
 		return false, nil
 	}
