@@ -373,7 +373,7 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 	if what != "" {
 		if shared := namesOf(orig); len(shared) > 0 {
 			for _, d := range operandsOf(cand, token.LOR) {
-				if slices.Contains(site.Then.Errors, strings.TrimSuffix(types.ExprString(d), " != nil")) {
+				if slices.ContainsFunc(site.Then.Errors, func(e string) bool { return types.ExprString(d) == e+" != nil" }) {
 					continue // the test of the error the branch returns
 				}
 				if !slices.ContainsFunc(namesOf(d), func(n string) bool { return slices.Contains(shared, n) }) {

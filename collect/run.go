@@ -210,6 +210,12 @@ func readRecords(name string) ([]Eval, map[int][2]int, error) {
 		return nil, nil, err
 	}
 	var evals []Eval
+	evaluated := func(e Eval) {
+		c := reached[e.Site]
+		c[outcomeIndex(e.Outcome)]++
+		reached[e.Site] = c
+		evals = append(evals, e)
+	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
 	for sc.Scan() {
@@ -224,10 +230,7 @@ func readRecords(name string) ([]Eval, map[int][2]int, error) {
 			counted[rec.Site] = c
 			continue
 		}
-		c := reached[rec.Site]
-		c[o]++
-		reached[rec.Site] = c
-		evals = append(evals, Eval{
+		evaluated(Eval{
 			Site:      rec.Site,
 			Outcome:   rec.Outcome,
 			Values:    rec.Values,
@@ -236,11 +239,9 @@ func readRecords(name string) ([]Eval, map[int][2]int, error) {
 		})
 	}
 	for _, e := range unflushed {
-		c := reached[e.Site]
-		c[outcomeIndex(e.Outcome)]++
-		reached[e.Site] = c
+		evaluated(e)
 	}
-	return append(evals, unflushed...), mergeCounts(reached, counted), sc.Err()
+	return evals, mergeCounts(reached, counted), sc.Err()
 }
 
 // readCounts parses a counts file (see countsFile): the counts by site,

@@ -346,27 +346,13 @@ func nopolFlush(seg, iter int64) {
 				continue
 			}
 			nopolatomic.StoreInt64(&nopolFlushed[k], n)
-			id, o := k/2, k%2
-			if !nopolQuiet[id] || nopolatomic.LoadInt64(&nopolWritten[id]) >= nopolCap {
-				continue
-			}
-			nopolMu.Lock()
-			key := [4]int64{int64(id), int64(o), old0, old1}
-			write := !nopolSeen[key]
-			nopolSeen[key] = true
-			if write {
-				nopolatomic.AddInt64(&nopolWritten[id], 1)
-			}
-			nopolMu.Unlock()
-			if write {
+			if id, o := k/2, k%2; nopolQuiet[id] && nopolClaim(id, o, old0, old1) {
 				nopolWrite(nopolRecord{S: id, O: o == 1, G: old0, I: old1})
 			}
 		}
 	}
-	if nopolTrailer != nil {
-		nopolatomic.StoreInt64(&nopolTrailer[0], seg)
-		nopolatomic.StoreInt64(&nopolTrailer[1], iter)
-	}
+	nopolatomic.StoreInt64(&nopolTrailer[0], seg)
+	nopolatomic.StoreInt64(&nopolTrailer[1], iter)
 }
 
 // nopolOutcome is the index of outcome v in a site's counts and records:
@@ -623,6 +609,25 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	nopolRecordCounted(id, outcome, vals, n)
 }
 
+// nopolClaim reports whether a record of site id, outcome o, in test
+// constituent (seg, iter) is to be written, and counts it: under the
+// site's line cap and, in cover mode, one line per distinct constituent
+// and outcome.
+func nopolClaim(id, o int, seg, iter int64) bool {
+	nopolMu.Lock()
+	defer nopolMu.Unlock()
+	write := nopolatomic.LoadInt64(&nopolWritten[id]) < nopolCap
+	if write && nopolMode == 1 {
+		k := [4]int64{int64(id), int64(o), seg, iter}
+		write = !nopolSeen[k]
+		nopolSeen[k] = true
+	}
+	if write {
+		nopolatomic.AddInt64(&nopolWritten[id], 1)
+	}
+	return write
+}
+
 // nopolRecordCounted records evaluation n of site id, already counted.
 func nopolRecordCounted(id int, outcome bool, vals []NopolValue, n int64) {
 	seg, iter := nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])
@@ -639,18 +644,7 @@ func nopolRecordCounted(id int, outcome bool, vals []NopolValue, n int64) {
 		}
 		return
 	}
-	nopolMu.Lock()
-	write := nopolatomic.LoadInt64(written) < nopolCap
-	if write && nopolMode == 1 {
-		// Coverage: one line per distinct constituent and outcome.
-		k := [4]int64{int64(id), int64(o), seg, iter}
-		write = !nopolSeen[k]
-		nopolSeen[k] = true
-	}
-	if write {
-		nopolatomic.AddInt64(written, 1)
-	}
-	nopolMu.Unlock()
+	write := nopolClaim(id, o, seg, iter)
 	switch {
 	case write:
 		nopolWrite(nopolRecord{S: id, O: outcome, V: vals, G: seg, I: iter})
