@@ -434,6 +434,9 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
 				why = fmt.Sprintf("magic-number: %s compares %s, whose values have names, with the number %s", n.Source(spec), spec.Inputs[other.Index].Expr, lit.Lit.GoString())
 				return
 			}
+			if why = factorEquality(spec, n, lit.Lit); why != "" {
+				return
+			}
 			if trivialLiteral(lit.Lit) || slices.ContainsFunc(spec.Constants, func(c synth.Constant) bool { return c.Value == lit.Lit }) {
 				continue
 			}
@@ -465,23 +468,31 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
 // comparison in t of two boolean terms, neither a literal nor a constant,
 // unless the original condition of site has one.
 func predicateEquality(site collect.Site, spec *synth.Spec, t *synth.Term) string {
-	compares := func(t *synth.Term) (found *synth.Term) {
-		walkTerm(t, func(n *synth.Term) {
-			if found == nil && (n.Op == synth.OpEq || n.Op == synth.OpNe) && n.Args[0].Kind(spec) == synth.Bool &&
-				!slices.ContainsFunc(n.Args, func(a *synth.Term) bool { return a.Op == synth.OpLit || a.Op == synth.OpConst }) {
-				found = n
-			}
-		})
-		return found
-	}
-	n := compares(t)
-	if n == nil {
-		return ""
-	}
-	if orig, err := synth.ParseTerm(spec, site.Original); err == nil && compares(orig) != nil {
+	n := comparedPredicates(spec, t)
+	if n == nil || originalComparesPredicates(site, spec) {
 		return ""
 	}
 	return fmt.Sprintf("predicate-equality: %s compares two predicates, an exclusive or that fits the recorded states and nothing a reviewer can check", n.Source(spec))
+}
+
+// comparedPredicates returns the first comparison in t of two boolean
+// terms, neither a literal nor a constant, or nil.
+func comparedPredicates(spec *synth.Spec, t *synth.Term) (found *synth.Term) {
+	walkTerm(t, func(n *synth.Term) {
+		if found == nil && (n.Op == synth.OpEq || n.Op == synth.OpNe) && n.Args[0].Kind(spec) == synth.Bool &&
+			!slices.ContainsFunc(n.Args, func(a *synth.Term) bool { return a.Op == synth.OpLit || a.Op == synth.OpConst }) {
+			found = n
+		}
+	})
+	return found
+}
+
+// originalComparesPredicates reports whether the original condition of
+// site compares two predicates (synth.Spec.PredicateEquality: the
+// synthesis builds such comparisons only then).
+func originalComparesPredicates(site collect.Site, spec *synth.Spec) bool {
+	orig, err := synth.ParseTerm(spec, site.Original)
+	return err == nil && comparedPredicates(spec, orig) != nil
 }
 
 // literalOfCode checks a comparison n of other with a constant c of the
@@ -491,6 +502,9 @@ func predicateEquality(site collect.Site, spec *synth.Spec, t *synth.Term) strin
 // one test's state as well as an invented number does. A named constant
 // (a const, an enum value) always counts as the code's.
 func literalOfCode(spec *synth.Spec, n *synth.Term, c synth.Constant, other *synth.Term) string {
+	if why := factorEquality(spec, n, c.Value); why != "" {
+		return why
+	}
 	if (n.Op != synth.OpEq && n.Op != synth.OpNe) || c.Value.Kind != synth.Int || trivialLiteral(c.Value) {
 		return ""
 	}
@@ -510,6 +524,30 @@ func literalOfCode(spec *synth.Spec, n *synth.Term, c synth.Constant, other *syn
 		who = "only " + tests[0] + "'s"
 	}
 	return fmt.Sprintf("invented-constant: %s compares with %s, which the code has only as a literal, and %s states give %s", n.Source(spec), c.Expr, who, other.Source(spec))
+}
+
+// factorEquality checks the second form of invented-constant: n tests
+// for equality with v, a number the code writes only as a base or a
+// scale or a size (frac *= 10, [10]int; synth.Constant.Factor), however
+// many tests' states give it: t.Hour == 10 borrows the 10 of a decimal
+// parse.
+func factorEquality(spec *synth.Spec, n *synth.Term, v synth.Value) string {
+	if (n.Op != synth.OpEq && n.Op != synth.OpNe) || v.Kind != synth.Int || trivialLiteral(v) {
+		return ""
+	}
+	factor := false
+	for _, c := range spec.Constants {
+		if c.Value == v {
+			if !c.Factor {
+				return ""
+			}
+			factor = true
+		}
+	}
+	if !factor {
+		return ""
+	}
+	return fmt.Sprintf("invented-constant: %s tests for equality with %s, which the code has only as a base, a scale or a size (an operand of *, /, %%, << or >>, an array length)", n.Source(spec), v.GoString())
 }
 
 // isEnumInput reports whether the observed expression expr of site has a

@@ -263,8 +263,9 @@ func TestCodeConstants(t *testing.T) {
 	ex := func(origin string, x int64) synth.Example {
 		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(x)}}
 	}
-	examples := []synth.Example{ex("TestA", 7), ex("TestB", 2), ex("TestC", 3)}
+	examples := []synth.Example{ex("TestA", 7), ex("TestB", 2), ex("TestC", 3), ex("TestD", 2)}
 	site := collect.Site{Kind: collect.Guard, Original: "use(x)"}
+	factor := synth.Constant{Expr: "2", Value: synth.IntValue(2), Factor: true}
 	for _, tc := range []struct {
 		name   string
 		consts []synth.Constant
@@ -276,6 +277,10 @@ func TestCodeConstants(t *testing.T) {
 		{"named constant, equality, one test", []synth.Constant{{Expr: "maxX", Value: synth.IntValue(7)}}, "x == maxX", ""},
 		{"negative literal of the code, equality", []synth.Constant{{Expr: "-7", Value: synth.IntValue(-7)}}, "x == -7", "invented-constant"},
 		{"character literal of the code, equality, one test", []synth.Constant{{Expr: "'\\a'", Value: synth.IntValue(7)}}, "x == '\\a'", ""},
+		{"literal of the code, equality, two tests", []synth.Constant{{Expr: "2", Value: synth.IntValue(2)}}, "x == 2", ""},
+		{"scale of the code, equality, two tests", []synth.Constant{factor}, "x == 2", "invented-constant"},
+		{"scale of the code, ordered", []synth.Constant{factor}, "x < 2", ""},
+		{"scale and a named constant of the code", []synth.Constant{factor, {Expr: "pair", Value: synth.IntValue(2)}}, "x != 2", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := &synth.Spec{Inputs: []synth.Input{{Expr: "x", Kind: synth.Int}}, Constants: tc.consts, Examples: examples}

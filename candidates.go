@@ -1,6 +1,7 @@
 package nopol
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"go/ast"
@@ -96,7 +97,12 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 	if err != nil && ctx.Err() != nil {
 		return nil, nil, err
 	}
+	types := operandTypes(site)
 	for _, c := range solved {
+		if why := mismatchedTypes(spec, types, c.Term); why != "" {
+			r.vlogf("synthesis: %s dropped: %s", c.Source, why)
+			continue
+		}
 		if readsAll(c.Term, keep) {
 			cands = append(cands, candidate{src: c.Source, term: c.Term, method: "synthesis"})
 		} else {
@@ -109,6 +115,52 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 		cands = withSimplifications(cands, r.simplifications(site, spec, keep, cands), originalOperands(spec))
 	}
 	return r.rejectAntiPatterns(site, st, spec, cands, rep), dropped, err
+}
+
+// operandTypes maps the observed expressions and the constants of site
+// to their Go types (collect.Observed.Type, collect.Constant.Type).
+func operandTypes(site collect.Site) map[string]string {
+	out := map[string]string{}
+	for _, o := range site.Observed {
+		out[o.Expr] = o.Type
+	}
+	for _, c := range site.Constants {
+		out[c.Expr] = c.Type
+	}
+	return out
+}
+
+// mismatchedTypes returns why t does not compile in Go, or "": synthesis
+// knows kinds, not types, and compares an int with a reflect.Kind
+// constant (lt.Minute == reflect.Interface) or a byte with an int.
+// Untyped constants and literals, and operands whose type is not known,
+// go with anything.
+func mismatchedTypes(spec *synth.Spec, types map[string]string, t *synth.Term) (why string) {
+	var typeOf func(t *synth.Term) string
+	typeOf = func(t *synth.Term) string {
+		switch t.Op {
+		case synth.OpInput:
+			return types[spec.Inputs[t.Index].Expr]
+		case synth.OpConst:
+			return types[spec.Constants[t.Index].Expr]
+		case synth.OpLit:
+			return ""
+		}
+		var ts []string
+		for _, a := range t.Args {
+			ts = append(ts, typeOf(a))
+		}
+		if len(ts) == 2 && ts[0] != "" && ts[1] != "" && ts[0] != ts[1] && why == "" {
+			why = fmt.Sprintf("%s: mismatched types %s and %s", t.Source(spec), ts[0], ts[1])
+		}
+		switch t.Op {
+		case synth.OpAdd, synth.OpSub, synth.OpMul:
+			return cmp.Or(ts[0], ts[1])
+		}
+		return ""
+	}
+	typeOf(t)
+	return why
 }
 
 // emptinessFirst puts before each synthesized nil test of a slice or

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -78,4 +79,42 @@ func tried(res *Result, methods bool) string {
 		}
 	}
 	return strings.Join(out, " | ")
+}
+
+// TestMismatchedTypes checks which synthesized comparisons would not
+// compile for their operands' Go types.
+func TestMismatchedTypes(t *testing.T) {
+	site := collect.Site{
+		Observed: []collect.Observed{
+			{Expr: "v.Kind()", Kind: collect.KindInt, Type: "reflect.Kind"},
+			{Expr: "n", Kind: collect.KindInt, Type: "int"},
+			{Expr: "b", Kind: collect.KindInt, Type: "uint8", Char: true},
+			{Expr: "m", Kind: collect.KindInt},
+		},
+		Constants: []collect.Constant{{Expr: "reflect.Interface", Type: "reflect.Kind"}, {Expr: "2"}},
+	}
+	spec := &synth.Spec{
+		Inputs:    []synth.Input{{Expr: "v.Kind()", Kind: synth.Int}, {Expr: "n", Kind: synth.Int}, {Expr: "b", Kind: synth.Int, Char: true}, {Expr: "m", Kind: synth.Int}},
+		Constants: []synth.Constant{{Expr: "reflect.Interface", Value: synth.IntValue(20)}, {Expr: "2", Value: synth.IntValue(2)}},
+	}
+	for _, tc := range []struct {
+		cond string
+		bad  bool
+	}{
+		{"v.Kind() != reflect.Interface", false},
+		{"n == reflect.Interface", true},
+		{"n > 2 && v.Kind() == 2", false},
+		{"b < n", true},
+		{"n+2 > v.Kind()", true},
+		{"m < v.Kind()", false}, // m's type is not known
+		{"n < 7 || !(b == 'a')", false},
+	} {
+		term, err := synth.ParseTerm(spec, tc.cond)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.cond, err)
+		}
+		if why := mismatchedTypes(spec, operandTypes(site), term); (why != "") != tc.bad {
+			t.Errorf("%s: mismatched %q, want mismatched %v", tc.cond, why, tc.bad)
+		}
+	}
 }

@@ -79,6 +79,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	if site.Kind == collect.Cond {
 		spec.Original = site.Original
 	}
+	spec.PredicateEquality = originalComparesPredicates(site, spec)
 	// Failing tests' examples come first, so that the cap on examples
 	// never drops them.
 	var (
@@ -236,7 +237,7 @@ func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constan
 			continue
 		}
 		seen[c.Expr] = true
-		consts = append(consts, synth.Constant{Expr: c.Expr, Value: synthValue(c.Value, c.Value.Kind)})
+		consts = append(consts, synth.Constant{Expr: c.Expr, Value: synthValue(c.Value, c.Value.Kind), Factor: c.Factor})
 	}
 	return inputs, consts, keep
 }

@@ -76,6 +76,9 @@ type Observed struct {
 	// Call reports a call (see calls.go): a snapshot run that times out
 	// is run again without them (Run.NoCalls).
 	Call bool `json:",omitempty"`
+	// Type is the Go type of a number or a string ("int",
+	// "reflect.Kind"): only operands of one type compare or add.
+	Type string `json:",omitempty"`
 }
 
 // Constant is a literal of the enclosing function or a named constant of
@@ -83,6 +86,14 @@ type Observed struct {
 type Constant struct {
 	Expr  string
 	Value Value
+	// Factor: a literal the function writes only as an operand of *, /,
+	// %, << or >> (frac *= 10, n % 7), as an array length ([10]int) or
+	// in exponent form (1e1): a base, a scale or a size, not a value
+	// anything is compared with.
+	Factor bool
+	// Type is the Go type of a typed constant (reflect.Interface is a
+	// reflect.Kind), "" for an untyped one, which goes with any number.
+	Type string
 }
 
 // Value is one observed value. Only the field matching Kind is meaningful.

@@ -107,13 +107,18 @@ func (o *observer) atoms(cond ast.Expr) []atom {
 
 // siblingConstants returns the constants of other packages that the
 // file refers to (reflect.Array) and that have the named type of a
-// constant compared in cond (reflect.Slice in t.Kind() == reflect.Slice):
+// constant compared in cond (reflect.Slice in t.Kind() == reflect.Slice),
+// or of an observed call's result (reflect.Interface for v.Kind(),
+// observer.enums; cond may be nil):
 // the values a fixed condition most likely compares with, which neither
 // the function's literals nor the package's constants hold. Those of the
 // enclosing function fn come first, then those of the rest of the file,
 // in source order, written as in the file, without duplicates.
 func (o *observer) siblingConstants(cond ast.Expr, fn ast.Node) []Constant {
-	var named []types.Type
+	named := append([]types.Type(nil), o.enums...)
+	if cond == nil {
+		cond = &ast.BadExpr{}
+	}
 	ast.Inspect(cond, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
@@ -156,7 +161,7 @@ func (o *observer) siblingConstants(cond ast.Expr, fn ast.Node) []Constant {
 			if types.Identical(c.Type(), t) {
 				if v, ok := constValue(c.Val()); ok {
 					seen[expr] = true
-					out = append(out, Constant{Expr: expr, Value: v})
+					out = append(out, Constant{Expr: expr, Value: v, Type: typeName(c.Type())})
 				}
 				break
 			}

@@ -171,6 +171,37 @@ func TestSiblingConstants(t *testing.T) {
 	}
 }
 
+// TestFactorConstants checks that a literal written only as an operand
+// of *, /, %, << or >> is a Factor, and one written elsewhere as well is
+// not.
+func TestFactorConstants(t *testing.T) {
+	f := load(t, "atoms")
+	s := f.condSite(t, "Decimal")
+	got := map[string]bool{}
+	for _, c := range s.Constants {
+		got[c.Expr] = c.Factor
+	}
+	for expr, want := range map[string]bool{"10": true, "4": true, "9": true, "1e2": true, "7": false, "'0'": false, "0": false} {
+		if factor, ok := got[expr]; !ok || factor != want {
+			t.Errorf("constant %s: Factor %v (present %v), want %v", expr, factor, ok, want)
+		}
+	}
+	// The observed numbers have their Go types; the constants of the
+	// package theirs, the literals none.
+	types := map[string]string{}
+	for _, o := range s.Observed {
+		types[o.Expr] = o.Type
+	}
+	for _, c := range s.Constants {
+		types[c.Expr] = c.Type
+	}
+	for expr, want := range map[string]string{"v": "int", "len(b)": "int", "10": "", "Array": "example.com/atoms/p.Kind"} {
+		if got, ok := types[expr]; !ok || got != want {
+			t.Errorf("%s: type %q (present %v), want %q", expr, got, ok, want)
+		}
+	}
+}
+
 // TestAtomsBeforeGenerics checks that a Go 1.16 module records its
 // atoms of plain types with the non-generic hooks, and compiles.
 func TestAtomsBeforeGenerics(t *testing.T) {

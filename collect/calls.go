@@ -3,6 +3,7 @@ package collect
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -108,33 +109,52 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 	})
 	// Per operand, its calls; then one call per operand in turn, so that
 	// one operand with many methods does not take the whole budget.
+	type ranked struct {
+		ob    Observed
+		rank  int
+		tests int        // calls in the file's conditions (calledInConditions)
+		enum  types.Type // a result of a named integer type of another package
+	}
 	perRecv := make([][]Observed, len(recv))
+	enums := map[string]types.Type{}
 	imports := o.importNames()
 	funcs, nary := o.pureFuncs()
 	called := o.calledIn(fn)
+	inConds := o.calledInConditions()
 	byRelevance(funcs, called)
 	byRelevance(nary, called)
 	sentinels := o.sentinels(fn)
 	for i, r := range recv {
-		add := func(ob Observed) {
+		var cands []ranked
+		add := func(ob Observed, rank int, enum types.Type) {
 			// Every call must compile at the site.
 			if !o.seen[ob.Expr] && o.checkExpr(ob.Expr) == nil {
 				o.seen[ob.Expr] = true
 				ob.Call = true
-				perRecv[i] = append(perRecv[i], ob)
+				cands = append(cands, ranked{ob: ob, rank: rank, enum: enum})
 			}
 		}
 		// The package's own predicates first (isNil(v),
 		// shouldOmitEmpty(o, v), visited[t]): they say what the code
 		// means; then the methods, boolean ones first; then the
-		// standard library's.
+		// standard library's. A function or method the site's function
+		// calls comes first of all, and a method the file calls in a
+		// condition (v.Kind() in v.Kind() != reflect.Interface) before
+		// the functions the code does not call: what the code already
+		// tests of a value is what a fix most likely tests.
+		funcRank := func(f *types.Func) int {
+			if called[f] {
+				return 0
+			}
+			return 2
+		}
 		for _, f := range funcs {
 			if f == o.fn || !o.graph.mayCall(o.fn, f) {
 				continue // the site's own function (recursion), or an initialization cycle
 			}
 			if types.Identical(f.Signature().Params().At(0).Type(), r.t) {
 				if k := kindOf(f.Signature().Results().At(0).Type()); k != 0 {
-					add(Observed{Expr: f.Name() + "(" + r.expr + ")", Kind: k})
+					add(Observed{Expr: f.Name() + "(" + r.expr + ")", Kind: k}, funcRank(f), nil)
 				}
 			}
 		}
@@ -143,20 +163,48 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 				continue
 			}
 			for _, args := range argLists(f.Signature().Params(), r, recv) {
-				add(Observed{Expr: f.Name() + "(" + strings.Join(args, ", ") + ")", Kind: kindOf(f.Signature().Results().At(0).Type())})
+				add(Observed{Expr: f.Name() + "(" + strings.Join(args, ", ") + ")", Kind: kindOf(f.Signature().Results().At(0).Type())}, funcRank(f), nil)
 			}
 		}
 		for _, ob := range o.indexes(r, recv) {
-			add(ob)
+			add(ob, 2, nil)
 		}
-		var methods []Observed
-		o.methodCalls(r, func(ob Observed) { methods = append(methods, ob) })
-		sort.SliceStable(methods, func(i, j int) bool { return methods[i].Kind == KindBool && methods[j].Kind != KindBool })
-		for _, ob := range methods {
-			add(ob)
+		var methods []ranked
+		o.methodCalls(r, func(m *types.Func, ob Observed) {
+			rank := 4
+			switch {
+			case called[m] || called[m.Origin()]:
+				rank = 0
+			case inConds[m.Origin()] > 0:
+				rank = 1
+			case ob.Kind == KindBool:
+				rank = 3
+			}
+			var enum types.Type
+			if res := m.Signature().Results().At(0).Type(); ob.Enum {
+				if n, ok := types.Unalias(res).(*types.Named); ok && n.Obj().Pkg() != o.pkg {
+					enum = res
+				}
+			}
+			methods = append(methods, ranked{ob, rank, inConds[m.Origin()], enum})
+		})
+		// By rank, then the methods the file tests most first.
+		sort.SliceStable(methods, func(i, j int) bool {
+			a, b := methods[i], methods[j]
+			return a.rank < b.rank || a.rank == b.rank && a.tests > b.tests
+		})
+		for _, m := range methods {
+			add(m.ob, m.rank, m.enum)
 		}
 		for _, ob := range o.stdCalls(r, imports, consts, sentinels) {
-			add(ob)
+			add(ob, 5, nil)
+		}
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank < cands[j].rank })
+		for _, c := range cands {
+			perRecv[i] = append(perRecv[i], c.ob)
+			if c.enum != nil {
+				enums[c.ob.Expr] = c.enum
+			}
 		}
 	}
 	var out []Observed
@@ -172,13 +220,40 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 			break
 		}
 	}
+	for _, ob := range out {
+		if t, ok := enums[ob.Expr]; ok && !slices.ContainsFunc(o.enums, func(e types.Type) bool { return types.Identical(e, t) }) {
+			o.enums = append(o.enums, t)
+		}
+	}
+	return out
+}
+
+// calledInConditions counts the calls of each function and method in the
+// conditions of the if statements of the site's file.
+func (o *observer) calledInConditions() map[*types.Func]int {
+	out := map[*types.Func]int{}
+	ast.Inspect(o.file, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok {
+			return true
+		}
+		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if f, ok := calleeFunc(call, o.info); ok {
+					out[f.Origin()]++
+				}
+			}
+			return true
+		})
+		return true
+	})
 	return out
 }
 
 // methodCalls calls yield with the pure methods without arguments of r
 // (of its type and, for an addressable variable, of its pointer) with one
 // result of basic kind or error.
-func (o *observer) methodCalls(r typedExpr, yield func(Observed)) {
+func (o *observer) methodCalls(r typedExpr, yield func(*types.Func, Observed)) {
 	sets := []*types.MethodSet{types.NewMethodSet(r.t)}
 	if _, isPtr := r.t.Underlying().(*types.Pointer); !isPtr && !types.IsInterface(r.t) {
 		sets = append(sets, types.NewMethodSet(types.NewPointer(r.t)))
@@ -199,9 +274,9 @@ func (o *observer) methodCalls(r typedExpr, yield func(Observed)) {
 			res := sig.Results().At(0).Type()
 			call := r.expr + "." + m.Name() + "()"
 			if k := kindOf(res); k != 0 {
-				yield(Observed{Expr: call, Kind: k, Enum: isEnum(res)})
+				yield(m, Observed{Expr: call, Kind: k, Enum: isEnum(res)})
 			} else if types.Identical(res, types.Universe.Lookup("error").Type()) {
-				yield(Observed{Expr: call + " != nil", Kind: KindBool})
+				yield(m, Observed{Expr: call + " != nil", Kind: KindBool})
 			}
 		}
 	}

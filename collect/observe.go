@@ -34,6 +34,10 @@ type observer struct {
 	// recv are the in-scope variables and their fields, with their
 	// types, innermost scope first: the operands of observed calls.
 	recv []typedExpr
+	// enums are the named integer types of the observed calls' results
+	// from other packages (reflect.Kind of v.Kind()): their constants
+	// that the file uses are the site's too (siblingConstants).
+	enums []types.Type
 
 	seen map[string]bool
 }
@@ -280,24 +284,31 @@ func (o *observer) constOrSafe(e ast.Expr) bool {
 // of the package visible at the site, at most maxConstants.
 func (o *observer) constants(fn ast.Node) []Constant {
 	var out []Constant
-	seen := map[string]bool{}
-	add := func(expr string, v constant.Value) {
+	seen := map[string]int{} // kind:value → index in out
+	add := func(expr string, v constant.Value, factor bool) {
 		val, ok := constValue(v)
-		if !ok || len(out) >= maxConstants {
+		if !ok {
 			return
 		}
 		key := strconv.Itoa(int(val.Kind)) + ":" + v.ExactString()
-		if seen[key] {
+		if i, ok := seen[key]; ok {
+			out[i].Factor = out[i].Factor && factor
 			return
 		}
-		seen[key] = true
-		out = append(out, Constant{Expr: expr, Value: val})
+		if len(out) >= maxConstants {
+			return
+		}
+		seen[key] = len(out)
+		out = append(out, Constant{Expr: expr, Value: val, Factor: factor})
 	}
 	if fn != nil {
+		factors := factorLiterals(fn)
 		ast.Inspect(fn, func(n ast.Node) bool {
 			if lit, ok := n.(*ast.BasicLit); ok {
 				if tv, ok := o.info.Types[lit]; ok && tv.Value != nil {
-					add(lit.Value, tv.Value)
+					// 1e8: a power of ten, written as one.
+					scale := lit.Kind == token.FLOAT && strings.ContainsAny(lit.Value, "eE") && !strings.HasPrefix(lit.Value, "0x") && !strings.HasPrefix(lit.Value, "0X")
+					add(lit.Value, tv.Value, factors[lit] || scale)
 				}
 			}
 			return true
@@ -305,8 +316,8 @@ func (o *observer) constants(fn ast.Node) []Constant {
 	}
 	// The neutral values, which guards compare with more than any other
 	// (`len(x) == 0`, `s == ""`), even where the function writes none.
-	add("0", constant.MakeInt64(0))
-	add(`""`, constant.MakeString(""))
+	add("0", constant.MakeInt64(0), false)
+	add(`""`, constant.MakeString(""), false)
 	inner := o.pkg.Scope().Innermost(o.pos)
 	for _, name := range o.pkg.Scope().Names() {
 		c, ok := o.pkg.Scope().Lookup(name).(*types.Const)
@@ -316,8 +327,44 @@ func (o *observer) constants(fn ast.Node) []Constant {
 		if _, obj := inner.LookupParent(name, o.pos); obj != c {
 			continue
 		}
-		add(name, c.Val())
+		add(name, c.Val(), false)
+		if i := len(out) - 1; i >= 0 && out[i].Expr == name {
+			out[i].Type = typeName(c.Type())
+		}
 	}
+	return out
+}
+
+// factorLiterals returns the literals of fn written as an operand of *,
+// /, %, << or >>, or as the length of an array type (Constant.Factor).
+func factorLiterals(fn ast.Node) map[*ast.BasicLit]bool {
+	out := map[*ast.BasicLit]bool{}
+	mark := func(es ...ast.Expr) {
+		for _, e := range es {
+			if lit, ok := ast.Unparen(e).(*ast.BasicLit); ok {
+				out[lit] = true
+			}
+		}
+	}
+	ast.Inspect(fn, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			switch n.Op {
+			case token.MUL, token.QUO, token.REM, token.SHL, token.SHR:
+				mark(n.X, n.Y)
+			}
+		case *ast.AssignStmt:
+			switch n.Tok {
+			case token.MUL_ASSIGN, token.QUO_ASSIGN, token.REM_ASSIGN, token.SHL_ASSIGN, token.SHR_ASSIGN:
+				mark(n.Rhs...)
+			}
+		case *ast.ArrayType:
+			if n.Len != nil {
+				mark(n.Len)
+			}
+		}
+		return true
+	})
 	return out
 }
 
@@ -440,6 +487,31 @@ func (o *observer) namesTypes(src string) bool {
 
 // checkExpr type-checks the Go expression src at the site and returns its
 // type.
+// exprType returns the type of the expression src at the site, as
+// Observed.Type, or "" when it does not check or is not a number or a
+// string.
+func (o *observer) exprType(src string) string {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return ""
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	if types.CheckExpr(token.NewFileSet(), o.pkg, o.pos, e, info) != nil {
+		return ""
+	}
+	return typeName(info.Types[e].Type)
+}
+
+// typeName is Observed.Type and Constant.Type of t: "" unless t is a
+// typed number or string.
+func typeName(t types.Type) string {
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok || b.Info()&(types.IsNumeric|types.IsString) == 0 || b.Info()&types.IsUntyped != 0 {
+		return ""
+	}
+	return types.TypeString(t, nil)
+}
+
 func (o *observer) checkExpr(src string) error {
 	e, err := parser.ParseExpr(src)
 	if err != nil {

@@ -179,8 +179,15 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			}
 			s.Constants = o.constants(outermostFunc(stack))
 			s.Observed = o.withCalls(s.Observed, natoms, node, outermostFunc(stack), s.Constants)
-			if cond, ok := node.(ast.Expr); ok && kind == Cond {
-				s.Constants = mergeConstants(o.siblingConstants(cond, outermostFunc(stack)), s.Constants)
+			var cond ast.Expr
+			if c, ok := node.(ast.Expr); ok && kind == Cond {
+				cond = c
+			}
+			s.Constants = mergeConstants(o.siblingConstants(cond, outermostFunc(stack)), s.Constants)
+			for i := range s.Observed {
+				if ob := &s.Observed[i]; ob.Kind == KindInt || ob.Kind == KindFloat || ob.Kind == KindString {
+					ob.Type = o.exprType(ob.Expr)
+				}
 			}
 			s.LoopVars = loopVars(stack, info)
 			if kind == Cond {

@@ -308,7 +308,7 @@ func (pi *problemInfo) valid(m multiset) bool {
 	if m[ckNot] > nBool {
 		return false
 	}
-	if m[ckCmpBool] > 0 && nBool < 2 {
+	if m[ckCmpBool] > 0 && (nBool < 2 || !pi.p.Spec.PredicateEquality) {
 		return false
 	}
 	leaves := m[ckNot] + m[ckCmpInt] + m[ckCmpFloat] + m[ckCmpString] + m[ckCmpBool]

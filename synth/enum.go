@@ -281,7 +281,7 @@ func (e *enumerator) level(s int) {
 		})
 	}
 	for _, k := range [4]Kind{Int, Float, String, Bool} {
-		if (k == String || k == Bool) && s != 3 {
+		if (k == String || k == Bool) && s != 3 || k == Bool && !e.spec.PredicateEquality {
 			continue
 		}
 		e.unorderedPairs(k, s-1, func(a, b *entry) {
@@ -325,7 +325,7 @@ func (e *enumerator) lastLevel() {
 	}
 	e.lastAndOr(s)
 	for _, k := range [4]Kind{Int, Float, String, Bool} {
-		if (k == String || k == Bool) && s != 3 {
+		if (k == String || k == Bool) && s != 3 || k == Bool && !e.spec.PredicateEquality {
 			continue
 		}
 		e.unorderedPairs(k, s-1, func(a, b *entry) {

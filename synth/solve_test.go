@@ -300,3 +300,34 @@ func randomSpecs(t *testing.T, backend string) {
 		t.Errorf("only %d of 60 random specs solved", solved)
 	}
 }
+
+// TestPredicateEquality checks that two boolean inputs are compared with
+// == or != only when the spec allows it: with it, on == want is the
+// smallest fit; without, no candidate compares on with want.
+func TestPredicateEquality(t *testing.T) {
+	B, I := synth.BoolValue, synth.IntValue
+	ex := func(want bool, vals ...synth.Value) synth.Example { return synth.Example{Values: vals, Want: want} }
+	for _, backend := range synth.Backends() {
+		for _, allowed := range []bool{true, false} {
+			spec := &synth.Spec{
+				Inputs: []synth.Input{{Expr: "on", Kind: synth.Bool}, {Expr: "want", Kind: synth.Bool}, {Expr: "n", Kind: synth.Int}},
+				Examples: []synth.Example{
+					ex(true, B(true), B(true), I(1)), ex(false, B(true), B(false), I(2)), ex(true, B(false), B(false), I(3)),
+					ex(false, B(false), B(true), I(0)), ex(true, B(true), B(true), I(7)),
+				},
+				PredicateEquality: allowed,
+			}
+			cands, err := synth.Solve(context.Background(), spec, synth.Options{Backend: backend})
+			if err != nil {
+				t.Fatalf("%s: %v", backend, err)
+			}
+			compares := false
+			for _, c := range cands {
+				compares = compares || strings.Contains(c.Source, "on == want") || strings.Contains(c.Source, "on != want") || strings.Contains(c.Source, "want == on")
+			}
+			if compares != allowed {
+				t.Errorf("%s, PredicateEquality %v: candidates %v compare on with want: %v", backend, allowed, sources(cands), compares)
+			}
+		}
+	}
+}

@@ -119,6 +119,9 @@ func (v Value) GoString() string {
 type Constant struct {
 	Expr  string `json:"expr"`
 	Value Value  `json:"value"`
+	// Factor: the code writes the literal only as a base or a scale
+	// (collect.Constant.Factor).
+	Factor bool `json:"factor,omitempty"`
 }
 
 // Example is one execution of the site: the value of every input (parallel to
@@ -142,6 +145,12 @@ type Spec struct {
 	Original string `json:"original,omitempty"`
 	// Examples are the input/output pairs every candidate must satisfy.
 	Examples []Example `json:"examples"`
+	// PredicateEquality lets candidates compare two boolean inputs with
+	// == or != ((p == nil) != (q == nil)). Off, they are not built: an
+	// exclusive or of two predicates fits recorded states too easily to
+	// be a fix (nopol's rule predicate-equality) unless the original has
+	// one.
+	PredicateEquality bool `json:"predicate_equality,omitempty"`
 }
 
 // Validate reports the first structural problem of s: values that do not

@@ -36,7 +36,7 @@ var z3Specs = []struct {
 		name: "lt instead of le",
 		spec: Spec{
 			Inputs:    []Input{{Expr: "n", Kind: Int}},
-			Constants: []Constant{{"0", I(0)}},
+			Constants: []Constant{{Expr: "0", Value: I(0)}},
 			Original:  "n <= 0",
 			Examples: []Example{
 				ex(true, I(-3)), ex(false, I(0)), ex(false, I(5)), ex(true, I(-1)),
@@ -62,7 +62,7 @@ var z3Specs = []struct {
 		name: "nil or positive",
 		spec: Spec{
 			Inputs:    []Input{{Expr: "p == nil", Kind: Bool}, {Expr: "n", Kind: Int}},
-			Constants: []Constant{{"0", I(0)}},
+			Constants: []Constant{{Expr: "0", Value: I(0)}},
 			Original:  "p == nil",
 			Examples: []Example{
 				ex(true, B(true), I(-1)), ex(true, B(true), I(3)), ex(true, B(false), I(1)),
@@ -75,7 +75,7 @@ var z3Specs = []struct {
 		name: "empty string",
 		spec: Spec{
 			Inputs:    []Input{{Expr: "s", Kind: String}, {Expr: "len(s)", Kind: Int}},
-			Constants: []Constant{{`""`, S("")}},
+			Constants: []Constant{{Expr: `""`, Value: S("")}},
 			Examples: []Example{
 				ex(true, S(""), I(0)), ex(false, S("a"), I(1)), ex(false, S("bc"), I(2)),
 			},
@@ -106,7 +106,7 @@ var z3Specs = []struct {
 		name: "float comparison",
 		spec: Spec{
 			Inputs:    []Input{{Expr: "x", Kind: Float}, {Expr: "y", Kind: Float}},
-			Constants: []Constant{{"0.5", F(0.5)}},
+			Constants: []Constant{{Expr: "0.5", Value: F(0.5)}},
 			Examples: []Example{
 				ex(true, F(0.25), F(1)), ex(false, F(0.5), F(1)), ex(false, F(3.5), F(-1)), ex(true, F(-2), F(7)),
 			},
@@ -138,7 +138,7 @@ var z3Specs = []struct {
 		name: "nil guard with missing field",
 		spec: Spec{
 			Inputs:    []Input{{Expr: "p != nil", Kind: Bool}, {Expr: "p.n", Kind: Int}},
-			Constants: []Constant{{"0", I(0)}},
+			Constants: []Constant{{Expr: "0", Value: I(0)}},
 			Examples: []Example{
 				ex(false, B(false), MissingValue(Int)), ex(true, B(true), I(3)), ex(false, B(true), I(0)),
 				ex(true, B(true), I(1)), ex(false, B(true), I(-2)),
@@ -150,7 +150,7 @@ var z3Specs = []struct {
 		name: "arithmetic with constant",
 		spec: Spec{
 			Inputs:    []Input{{Expr: "i", Kind: Int}, {Expr: "n", Kind: Int}},
-			Constants: []Constant{{"1", I(1)}},
+			Constants: []Constant{{Expr: "1", Value: I(1)}},
 			Examples: []Example{
 				ex(true, I(0), I(3)), ex(true, I(1), I(3)), ex(false, I(2), I(3)), ex(false, I(3), I(3)),
 				ex(true, I(0), I(2)), ex(false, I(1), I(2)), ex(false, I(5), I(1)), ex(true, I(7), I(10)),
@@ -162,7 +162,7 @@ var z3Specs = []struct {
 		name: "literal snapped to a code constant",
 		spec: Spec{
 			Inputs:    []Input{{Expr: "n", Kind: Int}, {Expr: "m", Kind: Int}},
-			Constants: []Constant{{"0", I(0)}, {"limit", I(40)}},
+			Constants: []Constant{{Expr: "0", Value: I(0)}, {Expr: "limit", Value: I(40)}},
 			Original:  "n <= limit",
 			Examples: []Example{
 				ex(true, I(10), I(3)), ex(true, I(36), I(1)), ex(false, I(41), I(3)), ex(false, I(50), I(0)),
@@ -174,7 +174,7 @@ var z3Specs = []struct {
 		name: "integer literal with a float",
 		spec: Spec{
 			Inputs:    []Input{{Expr: "ratio", Kind: Float}, {Expr: "n", Kind: Int}},
-			Constants: []Constant{{"1", I(1)}, {"0", I(0)}},
+			Constants: []Constant{{Expr: "1", Value: I(1)}, {Expr: "0", Value: I(0)}},
 			Original:  "ratio >= 1",
 			Examples: []Example{
 				ex(false, F(1), I(1)), ex(true, F(1.5), I(2)), ex(false, F(0.5), I(3)), ex(true, F(3), I(0)),
@@ -190,6 +190,7 @@ var z3Specs = []struct {
 				ex(true, B(true), B(true), I(1)), ex(false, B(true), B(false), I(2)), ex(true, B(false), B(false), I(3)),
 				ex(false, B(false), B(true), I(0)), ex(true, B(true), B(true), I(7)),
 			},
+			PredicateEquality: true,
 		},
 		want: []string{"on == want"},
 	},
@@ -271,7 +272,7 @@ func TestZ3Deterministic(t *testing.T) {
 func TestZ3NoTrivial(t *testing.T) {
 	spec := &Spec{
 		Inputs:    []Input{{Expr: "n", Kind: Int}},
-		Constants: []Constant{{"0", I(0)}, {"1", I(1)}},
+		Constants: []Constant{{Expr: "0", Value: I(0)}, {Expr: "1", Value: I(1)}},
 		Examples:  []Example{ex(true, I(1)), ex(true, I(5)), ex(true, I(-2))},
 	}
 	terms, err := z3Backend{}.Search(context.Background(), mustPrepare(t, spec), Options{})
@@ -309,7 +310,7 @@ func mustPrepare(t testing.TB, spec *Spec) *Problem {
 // randomSpec makes a spec over n int inputs (plus a bool and a float) whose
 // examples follow a hidden condition of two comparisons.
 func randomSpec(r *rand.Rand, n, m int) *Spec {
-	spec := &Spec{Constants: []Constant{{"0", I(0)}, {"1", I(1)}, {"10", I(10)}}}
+	spec := &Spec{Constants: []Constant{{Expr: "0", Value: I(0)}, {Expr: "1", Value: I(1)}, {Expr: "10", Value: I(10)}}}
 	for i := range n {
 		spec.Inputs = append(spec.Inputs, Input{Expr: fmt.Sprintf("v%d", i), Kind: Int})
 	}
@@ -389,7 +390,7 @@ func TestZ3Unusual(t *testing.T) {
 		}, Options{}, ""},
 		{"missing strings", Spec{
 			Inputs:    []Input{{Expr: "p != nil", Kind: Bool}, {Expr: "p.name", Kind: String}},
-			Constants: []Constant{{`"x"`, S("x")}},
+			Constants: []Constant{{Expr: `"x"`, Value: S("x")}},
 			Examples: []Example{
 				ex(false, B(false), MissingValue(String)), ex(true, B(true), S("x")), ex(false, B(true), S("y")),
 			},
