@@ -49,6 +49,9 @@ import (
 //     expression with a literal the code does not have (other than 0, 1,
 //     -1 and ""), and at most one test's recorded states have the
 //     expression at that value;
+//     or tests for equality with a number the code has only as a base,
+//     a scale or a size (frac *= 10, [10]int, 1e1; collect's
+//     Constant.Factor), however many tests' states give it;
 //     or orders a byte or rune against a character the code does not
 //     have (before > 'j'; 0x20, 0x7f and 0x80 are the usual bounds); or
 //     tests for equality with a number the code only writes as a literal
@@ -85,6 +88,10 @@ import (
 //     fits any pattern of outcomes over the recorded states, and says
 //     nothing a reviewer can check. Over every bench run kept in
 //     benchmarks/results, nopol printed two such patches, both wrong.
+//     Synthesis does not build them either (synth.Spec.PredicateEquality):
+//     they took the places of candidates worth validating (9 of the 10
+//     at a go-toml guard, v.Kind() != reflect.Interface not among them).
+//     The rule still applies to candidates from elsewhere.
 
 // candidate is a condition to validate at a site.
 type candidate struct {
