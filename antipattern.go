@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -369,7 +370,12 @@ func returnNames(body string) []string {
 // againstOriginal checks the rules that compare cand with the original
 // condition orig; what and testsError are errorGuard's.
 func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsError bool) string {
-	written := subexprs(cand)
+	// What the candidate tests is what its outcome depends on:
+	// strict && len(s) > 1 || strict tests strict alone.
+	written := map[string]bool{}
+	for _, a := range dependentAtoms(cand) {
+		maps.Copy(written, subexprs(a))
+	}
 	if what != "" && !testsError {
 		for _, op := range operands(orig) {
 			if !written[op] {
@@ -390,6 +396,11 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 		}
 	}
 	candNil := nilChecks(cand)
+	for x := range candNil {
+		if !written[x+" == nil"] && !written[x+" != nil"] {
+			delete(candNil, x)
+		}
+	}
 	for x, op := range nilChecks(orig) {
 		if _, kept := candNil[x]; kept || site.Then == nil {
 			continue
@@ -708,6 +719,71 @@ func namesOf(e ast.Expr) []string {
 
 func predeclared(name string) bool {
 	return types.Universe.Lookup(name) != nil
+}
+
+// maxAtoms bounds the atoms dependentAtoms decides on (2^maxAtoms
+// evaluations); beyond, every atom counts.
+const maxAtoms = 10
+
+// dependentAtoms returns the atoms of condition e (its operands that are
+// not &&, || or !) on which its outcome depends, taking them as
+// independent: in a && b || a, only a.
+func dependentAtoms(e ast.Expr) []ast.Expr {
+	var atoms []ast.Expr
+	index := map[string]int{}
+	var collect func(x ast.Expr)
+	collect = func(x ast.Expr) {
+		x = ast.Unparen(x)
+		switch y := x.(type) {
+		case *ast.BinaryExpr:
+			if y.Op == token.LAND || y.Op == token.LOR {
+				collect(y.X)
+				collect(y.Y)
+				return
+			}
+		case *ast.UnaryExpr:
+			if y.Op == token.NOT {
+				collect(y.X)
+				return
+			}
+		}
+		if _, ok := index[types.ExprString(x)]; !ok {
+			index[types.ExprString(x)] = len(atoms)
+			atoms = append(atoms, x)
+		}
+	}
+	collect(e)
+	if len(atoms) > maxAtoms {
+		return atoms
+	}
+	var eval func(x ast.Expr, bits uint) bool
+	eval = func(x ast.Expr, bits uint) bool {
+		x = ast.Unparen(x)
+		switch y := x.(type) {
+		case *ast.BinaryExpr:
+			switch y.Op {
+			case token.LAND:
+				return eval(y.X, bits) && eval(y.Y, bits)
+			case token.LOR:
+				return eval(y.X, bits) || eval(y.Y, bits)
+			}
+		case *ast.UnaryExpr:
+			if y.Op == token.NOT {
+				return !eval(y.X, bits)
+			}
+		}
+		return bits&(1<<index[types.ExprString(x)]) != 0
+	}
+	var out []ast.Expr
+	for i, a := range atoms {
+		for bits := uint(0); bits < 1<<len(atoms); bits++ {
+			if bits&(1<<i) == 0 && eval(e, bits) != eval(e, bits|1<<i) {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // operandsOf are the operands of e's top-level op (&& or ||): its

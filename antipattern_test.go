@@ -2,6 +2,8 @@ package nopol
 
 import (
 	"fmt"
+	"go/parser"
+	"go/types"
 	"strings"
 	"testing"
 
@@ -42,6 +44,7 @@ func TestAntiPattern(t *testing.T) {
 		{"panic guard deleted", cond("x == 0", panics), "y > 2", "guard-deleted"},
 		{"error guard loses a clause", cond("x == 0 || y < 0", errs), "x == 0", "guard-deleted"},
 		{"error guard gains a clause", cond("x == 0", errs), "x == 0 || y < 0 && x > 2", ""},
+		{"error guard absorbed into one of its clauses", cond("x == 0 && y > 1", errs), "x == 0 && y > 1 || x == 0", "guard-deleted"},
 		{"error guard gains an unrelated reason", cond("x == 0", errs), "x == 0 || y < 0", "unrelated-clause"},
 		{"plain branch gains an unrelated reason", cond("x == 0", nil), "x == 0 || y < 0", ""},
 		{"error guard now tests the error it returns", cond("x == 0", &collect.Branch{ReturnsError: true, Exits: true, Errors: []string{"p"}}), "p != nil", "unrelated"},
@@ -408,5 +411,28 @@ func TestEmptinessFirst(t *testing.T) {
 				t.Errorf("got %s, want %s", strings.Join(got, " | "), tc.want)
 			}
 		})
+	}
+}
+
+// TestDependentAtoms checks which atoms a condition's outcome depends on.
+func TestDependentAtoms(t *testing.T) {
+	for _, tc := range []struct{ cond, want string }{
+		{"a && b || a", "a"},
+		{"strict && len(s) > 1 && s[0] == '0' || strict", "strict"},
+		{"x > 0 || !(x > 0) && y", "x > 0 | y"},
+		{"p != nil && p.n > 0", "p != nil | p.n > 0"},
+		{"!(a || !a)", ""},
+	} {
+		e, err := parser.ParseExpr(tc.cond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, a := range dependentAtoms(e) {
+			got = append(got, types.ExprString(a))
+		}
+		if strings.Join(got, " | ") != tc.want {
+			t.Errorf("%s: depends on %q, want %s", tc.cond, got, tc.want)
+		}
 	}
 }

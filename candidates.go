@@ -56,7 +56,9 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	// A branch that panics or returns an error keeps its check: when every
 	// candidate deleted it (the smallest fits read other values), search
 	// again over the original's operands only.
-	if len(cands) == 0 && keep == nil && len(rep.Rejected) > 0 && !slices.ContainsFunc(rep.Rejected, func(why string) bool { return !strings.Contains(why, ": guard-deleted:") }) {
+	if len(cands) == 0 && keep == nil && len(rep.Rejected) > 0 && !slices.ContainsFunc(rep.Rejected, func(why string) bool {
+		return !strings.Contains(why, ": guard-deleted:") && !strings.HasSuffix(why, " more rejected in the search: guard-deleted")
+	}) {
 		if ops := originalOperands(spec); len(ops) > 0 {
 			r.logf("synthesis: every candidate deletes the branch's check; searching over the original's operands only")
 			spec = project(spec, ops)
@@ -92,12 +94,45 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 // that did not read keep.
 func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, spec *synth.Spec, keep []int, rep *SiteReport) (cands []candidate, dropped []string, err error) {
 	r.enter(phaseSynthesis)
-	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout}
+	types := operandTypes(site)
+	// The search skips what would be dropped or rejected below, and goes
+	// on past it: a smaller fit that breaks an anti-pattern does not end
+	// the search before the fit a maintainer would write (len(s) > 5 ||
+	// strict rejected, len(s) > 5 || len(s) < 1 found).
+	seen := map[string]bool{}
+	var moreRules []string // the rules of the rejections not listed
+	reject := func(t *synth.Term) string {
+		src := t.Source(spec)
+		if why := mismatchedTypes(spec, types, t); why != "" {
+			return why
+		}
+		if !readsAll(t, keep) {
+			return "does not read the original's operands"
+		}
+		why := r.antiPatternOf(site, st, spec, candidate{src: src, term: t, method: "synthesis"})
+		if why != "" && !strings.HasPrefix(why, ruleUnrelated+":") {
+			if !seen[src] {
+				seen[src] = true
+				if len(seen) <= maxRejectedShown {
+					rep.Rejected = append(rep.Rejected, src+": "+why)
+				} else if rule, _, _ := strings.Cut(why, ":"); !slices.Contains(moreRules, rule) {
+					moreRules = append(moreRules, rule)
+				}
+				r.logf("rejected `%s`: %s", src, why)
+			}
+			return why
+		}
+		return ""
+	}
+	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout, Reject: reject}
 	solved, err := synth.Solve(ctx, spec, opts)
 	if err != nil && ctx.Err() != nil {
 		return nil, nil, err
 	}
-	types := operandTypes(site)
+	if more := len(seen) - maxRejectedShown; more > 0 {
+		slices.Sort(moreRules)
+		rep.Rejected = append(rep.Rejected, fmt.Sprintf("%d more rejected in the search: %s", more, strings.Join(moreRules, ", ")))
+	}
 	for _, c := range solved {
 		if why := mismatchedTypes(spec, types, c.Term); why != "" {
 			r.vlogf("synthesis: %s dropped: %s", c.Source, why)
@@ -116,6 +151,10 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 	}
 	return r.rejectAntiPatterns(site, st, spec, cands, rep), dropped, err
 }
+
+// maxRejectedShown bounds the candidates a site's report lists as
+// rejected in one search (SiteReport.Rejected); the rest are counted.
+const maxRejectedShown = 10
 
 // operandTypes maps the observed expressions and the constants of site
 // to their Go types (collect.Observed.Type, collect.Constant.Type).
@@ -315,13 +354,7 @@ func withMutants(synthesized, muts []candidate, original string) []candidate {
 func (r *repairer) rejectAntiPatterns(site collect.Site, st style, spec *synth.Spec, cands []candidate, rep *SiteReport) []candidate {
 	var kept, last []candidate
 	for _, c := range cands {
-		why := antiPattern(site, spec, c)
-		if why == "" {
-			why = againstExit(site, st, c)
-		}
-		if why == "" {
-			why = againstGuard(site, st, c)
-		}
+		why := r.antiPatternOf(site, st, spec, c)
 		switch {
 		case why == "":
 			kept = append(kept, c)
@@ -329,11 +362,26 @@ func (r *repairer) rejectAntiPatterns(site collect.Site, st style, spec *synth.S
 			c.unrelated = true
 			last = append(last, c)
 		default:
-			rep.Rejected = append(rep.Rejected, c.src+": "+why)
-			r.logf("rejected `%s`: %s", c.src, why)
+			if line := c.src + ": " + why; !slices.Contains(rep.Rejected, line) {
+				rep.Rejected = append(rep.Rejected, line)
+				r.logf("rejected `%s`: %s", c.src, why)
+			}
 		}
 	}
 	return append(kept, last...)
+}
+
+// antiPatternOf returns the anti-pattern c breaks at site in style st,
+// or "".
+func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, c candidate) string {
+	why := antiPattern(site, spec, c)
+	if why == "" {
+		why = againstExit(site, st, c)
+	}
+	if why == "" {
+		why = againstGuard(site, st, c)
+	}
+	return why
 }
 
 func describeCandidates(cands []candidate) string {

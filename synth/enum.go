@@ -75,6 +75,10 @@ type enumerator struct {
 	maxSize int
 	want    int // MaxCandidates: stop after a level with that many solutions
 	cap     int // stop at once with that many
+	// reject is Options.rejected: a rejected term is not a solution,
+	// but counted in fits, which shrink the search as solutions do.
+	reject func(*Term) bool
+	fits   int
 
 	model *costModel
 	bank  [String + 1][][]*entry // kind, size
@@ -115,6 +119,7 @@ func newEnumerator(ctx context.Context, p *Problem, opts Options) *enumerator {
 		maxSize: opts.MaxSize,
 		want:    opts.MaxCandidates,
 		cap:     10 * opts.MaxCandidates,
+		reject:  opts.rejected,
 		model:   newCostModel(p.Spec),
 		strIDs:  map[string]int32{},
 	}
@@ -186,13 +191,17 @@ func (e *enumerator) run() {
 // found at size s: bigger alternatives rank far behind it, and the last
 // levels cost the most.
 func (e *enumerator) shrink(s int) {
-	if len(e.sols) > 0 && s+2 < e.maxSize {
+	if e.fits > 0 && s+2 < e.maxSize {
 		e.maxSize = s + 2
 	}
 }
 
 // addSolution records t; it stops the search at the hard cap.
 func (e *enumerator) addSolution(t *Term) {
+	e.fits++
+	if e.reject(t) {
+		return
+	}
 	e.sols = append(e.sols, t)
 	if len(e.sols) >= e.cap {
 		e.stop = true

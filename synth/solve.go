@@ -23,6 +23,18 @@ type Options struct {
 	// Timeout bounds the whole search; 0 (or less) means 10s. Each solver query also
 	// stops when ctx is cancelled.
 	Timeout time.Duration
+	// Reject, when set, says why a term that fits every example is not
+	// wanted ("" to keep it): it takes no place among the MaxCandidates,
+	// and the search goes on at its level for others. It still bounds the
+	// search as a found term does (the levels explored after the first
+	// fit): a search past every rejected fit ends in larger, stranger
+	// ones (n > max || n == len(s)). nopol's anti-patterns reject this way.
+	Reject func(*Term) string
+}
+
+// rejected reports whether opts.Reject rejects t.
+func (o Options) rejected(t *Term) bool {
+	return o.Reject != nil && o.Reject(t) != ""
 }
 
 func (o Options) withDefaults() Options {

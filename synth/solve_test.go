@@ -331,3 +331,35 @@ func TestPredicateEquality(t *testing.T) {
 		}
 	}
 }
+
+// TestReject checks that a rejected fit is not returned and leaves its
+// place to another of its level, with every backend.
+func TestReject(t *testing.T) {
+	I := synth.IntValue
+	ex := func(want bool, n int64) synth.Example { return synth.Example{Values: []synth.Value{I(n)}, Want: want} }
+	spec := &synth.Spec{
+		Inputs:    []synth.Input{{Expr: "n", Kind: synth.Int}},
+		Constants: []synth.Constant{{Expr: "2", Value: I(2)}},
+		Examples:  []synth.Example{ex(false, 1), ex(false, 2), ex(true, 5), ex(true, 7)},
+	}
+	for _, backend := range synth.Backends() {
+		var asked []string
+		reject := func(t *synth.Term) string {
+			asked = append(asked, t.Source(spec))
+			if t.Source(spec) == "n > 2" {
+				return "no"
+			}
+			return ""
+		}
+		cands, err := synth.Solve(context.Background(), spec, synth.Options{Backend: backend, Reject: reject})
+		if err != nil {
+			t.Fatalf("%s: %v", backend, err)
+		}
+		if !slices.Contains(asked, "n > 2") {
+			t.Errorf("%s: n > 2 was never offered to Reject (offered %q)", backend, asked)
+		}
+		if got := sources(cands); slices.Contains(got, "n > 2") || len(got) == 0 {
+			t.Errorf("%s: candidates %q, want some, and not n > 2", backend, got)
+		}
+	}
+}

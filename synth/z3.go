@@ -24,10 +24,14 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 	opts = opts.withDefaults()
 	pi := newProblemInfo(p)
 	var found []*Term
+	fits := 0 // terms that fit, rejected or not
 	// Size 1: a bool input on its own needs no solver.
 	for _, i := range pi.inputs[Bool] {
 		if t := InputTerm(i); counterexample(p, t) < 0 {
-			found = append(found, t)
+			fits++
+			if !opts.rejected(t) {
+				found = append(found, t)
+			}
 		}
 	}
 	if len(found) >= opts.MaxCandidates {
@@ -35,13 +39,13 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 	}
 	zc := z3.NewContext()
 	defer zc.Close()
-	cg := &cegis{p: p, pi: pi, zc: zc, max: opts.MaxCandidates, found: found}
+	cg := &cegis{p: p, pi: pi, zc: zc, max: opts.MaxCandidates, found: found, fits: fits, reject: opts.rejected}
 	cg.seed()
 	// firstCost is the cost of the level of the first term found, foundWork
 	// and foundTime the work done and the time then.
 	firstCost, foundWork, foundTime := -1, 0.0, time.Now()
 	start := time.Now()
-	if len(found) > 0 {
+	if fits > 0 {
 		firstCost = 1
 	}
 	for _, ms := range pi.levels(opts.MaxSize) {
@@ -64,7 +68,7 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			return cg.found, err
 		}
-		if len(cg.found) > 0 && firstCost < 0 {
+		if cg.fits > 0 && firstCost < 0 {
 			firstCost, foundWork, foundTime = ms.cost(), cg.work, time.Now()
 		}
 		if len(cg.found) >= cg.max {
@@ -104,6 +108,10 @@ type cegis struct {
 	zc    *z3.Context
 	max   int
 	found []*Term
+	// reject is Options.rejected: a rejected term is blocked, not found,
+	// but counted in fits, which end the search as found ones do.
+	reject func(*Term) bool
+	fits   int
 	// seen lists the examples given to the solver, in the order they were
 	// added.
 	seen   []int
@@ -187,7 +195,10 @@ func (cg *cegis) level(ctx context.Context, ms multiset) error {
 		e := counterexample(cg.p, t)
 		switch {
 		case e < 0:
-			cg.found = append(cg.found, orient(cg.p, snapLiterals(cg.p, t)))
+			cg.fits++
+			if t := orient(cg.p, snapLiterals(cg.p, t)); !cg.reject(t) {
+				cg.found = append(cg.found, t)
+			}
 			lv.s.Assert(block)
 		case lv.added[e]:
 			// The solver's semantics and Go's disagree on an example it
