@@ -139,39 +139,31 @@ func (o *observer) siblingConstants(cond ast.Expr, fn ast.Node) []Constant {
 	}
 	var out []Constant
 	seen := map[string]bool{}
-	visit := func(n ast.Node) bool {
-		sel, ok := n.(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		c, ok := o.info.Uses[sel.Sel].(*types.Const)
-		if !ok || c.Pkg() == o.pkg {
-			return true
-		}
-		if id, ok := sel.X.(*ast.Ident); !ok {
-			return true
-		} else if _, ok := o.info.Uses[id].(*types.PkgName); !ok {
-			return true
-		}
-		expr := types.ExprString(sel)
-		if seen[expr] {
-			return true
+	add := func(fc fileConst) {
+		if seen[fc.expr] {
+			return
 		}
 		for _, t := range named {
-			if types.Identical(c.Type(), t) {
-				if v, ok := constValue(c.Val()); ok {
-					seen[expr] = true
-					out = append(out, Constant{Expr: expr, Value: v, Type: typeName(c.Type())})
+			if types.Identical(fc.c.Type(), t) {
+				if v, ok := constValue(fc.c.Val()); ok {
+					seen[fc.expr] = true
+					out = append(out, Constant{Expr: fc.expr, Value: v, Type: typeName(fc.c.Type())})
 				}
 				break
 			}
 		}
-		return true
 	}
+	consts := o.facts.foreignConsts
 	if fn != nil {
-		ast.Inspect(fn, visit)
+		for _, fc := range consts {
+			if contains(fn, fc.sel) {
+				add(fc)
+			}
+		}
 	}
-	ast.Inspect(o.file, visit)
+	for _, fc := range consts {
+		add(fc)
+	}
 	return out
 }
 

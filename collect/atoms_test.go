@@ -202,6 +202,39 @@ func TestFactorConstants(t *testing.T) {
 	}
 }
 
+// TestFileAtoms checks that a site observes the atoms of the file's
+// conditions over the parameters its function shares with theirs (by
+// name and type), and not those that call an impure method.
+func TestFileAtoms(t *testing.T) {
+	f := load(t, "atoms")
+	guard := func(fn string) map[string]bool {
+		for _, s := range f.prog.Sites {
+			if s.Kind == Guard && s.Func == fn {
+				got := map[string]bool{}
+				for _, o := range s.Observed {
+					got[o.Expr] = o.Call
+				}
+				return got
+			}
+		}
+		t.Fatalf("no Guard site in %s", fn)
+		return nil
+	}
+	b := guard("FileB")
+	if call, ok := b["n > 3"]; !ok || !call {
+		t.Errorf("FileB: n > 3 observed %v (evaluated under recover %v), want both", ok, call)
+	}
+	if _, ok := b["v.CanAddr()"]; ok {
+		t.Errorf("FileB observes v.CanAddr(), which writes Calls")
+	}
+	c := guard("FileC")
+	for _, no := range []string{"n > 3", "v.addr"} {
+		if _, ok := c[no]; ok {
+			t.Errorf("FileC observes %s: its n is a string and it has no v", no)
+		}
+	}
+}
+
 // TestAtomsBeforeGenerics checks that a Go 1.16 module records its
 // atoms of plain types with the non-generic hooks, and compiles.
 func TestAtomsBeforeGenerics(t *testing.T) {

@@ -120,19 +120,15 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 	imports := o.importNames()
 	funcs, nary := o.pureFuncs()
 	called := o.calledIn(fn)
-	inConds := o.calledInConditions()
+	inConds := o.facts.inConds
 	byRelevance(funcs, called)
 	byRelevance(nary, called)
 	sentinels := o.sentinels(fn)
 	for i, r := range recv {
 		var cands []ranked
 		add := func(ob Observed, rank int, enum types.Type) {
-			// Every call must compile at the site.
-			if !o.seen[ob.Expr] && o.checkExpr(ob.Expr) == nil {
-				o.seen[ob.Expr] = true
-				ob.Call = true
-				cands = append(cands, ranked{ob: ob, rank: rank, enum: enum})
-			}
+			ob.Call = true
+			cands = append(cands, ranked{ob: ob, rank: rank, enum: enum})
 		}
 		// The package's own predicates first (isNil(v),
 		// shouldOmitEmpty(o, v), visited[t]): they say what the code
@@ -207,13 +203,23 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 			}
 		}
 	}
+	// One call per operand in turn, each the operand's next one that
+	// compiles at the site and is not observed already (checked only
+	// when its turn comes: most calls never get one).
 	var out []Observed
-	for round := 0; len(out) < maxCalls; round++ {
+	next := make([]int, len(perRecv))
+	for len(out) < maxCalls {
 		added := false
-		for _, obs := range perRecv {
-			if round < len(obs) && len(out) < maxCalls {
-				out = append(out, obs[round])
-				added = true
+		for i, obs := range perRecv {
+			for len(out) < maxCalls && next[i] < len(obs) {
+				ob := obs[next[i]]
+				next[i]++
+				if !o.seen[ob.Expr] && o.checkExpr(ob.Expr) == nil {
+					o.seen[ob.Expr] = true
+					out = append(out, ob)
+					added = true
+					break
+				}
 			}
 		}
 		if !added {
@@ -228,35 +234,13 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 	return out
 }
 
-// calledInConditions counts the calls of each function and method in the
-// conditions of the if statements of the site's file.
-func (o *observer) calledInConditions() map[*types.Func]int {
-	out := map[*types.Func]int{}
-	ast.Inspect(o.file, func(n ast.Node) bool {
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok {
-			return true
-		}
-		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if f, ok := calleeFunc(call, o.info); ok {
-					out[f.Origin()]++
-				}
-			}
-			return true
-		})
-		return true
-	})
-	return out
-}
-
 // methodCalls calls yield with the pure methods without arguments of r
 // (of its type and, for an addressable variable, of its pointer) with one
 // result of basic kind or error.
 func (o *observer) methodCalls(r typedExpr, yield func(*types.Func, Observed)) {
-	sets := []*types.MethodSet{types.NewMethodSet(r.t)}
+	sets := []*types.MethodSet{o.msets.MethodSet(r.t)}
 	if _, isPtr := r.t.Underlying().(*types.Pointer); !isPtr && !types.IsInterface(r.t) {
-		sets = append(sets, types.NewMethodSet(types.NewPointer(r.t)))
+		sets = append(sets, o.msets.MethodSet(types.NewPointer(r.t)))
 	}
 	seen := map[string]bool{}
 	for _, ms := range sets {

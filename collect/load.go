@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/nopol-go/nopol/internal/gotest"
 )
@@ -29,6 +30,10 @@ type pkgData struct {
 	deps map[string]bool
 	// graph is the initialization graph, built on first use.
 	graph *initGraph
+	// facts are what the sites of each file look up in the whole file
+	// (fileatoms.go), found on first use.
+	facts map[*ast.File]*fileFacts
+	msets typeutil.MethodSetCache
 }
 
 // loadMode is what Load asks go/packages for. Without NeedDeps, only the

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nopol-go/nopol/internal/qualify"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Bounds on what is observed at one site.
@@ -38,6 +39,10 @@ type observer struct {
 	// from other packages (reflect.Kind of v.Kind()): their constants
 	// that the file uses are the site's too (siblingConstants).
 	enums []types.Type
+	// facts are those of the site's file; msets the package's method
+	// sets, computed once per type.
+	facts *fileFacts
+	msets *typeutil.MethodSetCache
 
 	seen map[string]bool
 }

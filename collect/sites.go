@@ -145,6 +145,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 				s.FuncLines = [2]int{prog.fset.PositionFor(outer.Pos(), false).Line, prog.fset.PositionFor(outer.End(), false).Line}
 			}
 			o := &observer{pkg: tpkg, info: info, file: f, pos: node.Pos(), graph: d.initGraph(), pure: prog.purity(ctx)}
+			o.facts, o.msets = d.factsOf(f, o), &d.msets
 			if fd, ok := outermostFunc(stack).(*ast.FuncDecl); ok {
 				o.fn = info.Defs[fd.Name]
 			}
@@ -179,6 +180,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			}
 			s.Constants = o.constants(outermostFunc(stack))
 			s.Observed = o.withCalls(s.Observed, natoms, node, outermostFunc(stack), s.Constants)
+			s.Observed = o.withFileAtoms(s.Observed, natoms, o.fileAtoms(outermostFunc(stack), node))
 			var cond ast.Expr
 			if c, ok := node.(ast.Expr); ok && kind == Cond {
 				cond = c
