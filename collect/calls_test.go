@@ -59,6 +59,29 @@ func TestObservedCalls(t *testing.T) {
 	}
 }
 
+// TestCallsTestedFirst checks that a method the file tests in a
+// condition is observed before methods it does not test, boolean or not,
+// when the budget of calls cannot hold them all.
+func TestCallsTestedFirst(t *testing.T) {
+	f := load(t, "calls")
+	for _, s := range f.prog.Sites {
+		if s.Kind != Guard || s.Func != "Use" || !strings.HasPrefix(s.Original, "x++") {
+			continue
+		}
+		var calls []string
+		for _, o := range s.Observed {
+			if o.Call && strings.HasPrefix(o.Expr, "b.") && strings.HasSuffix(o.Expr, "()") {
+				calls = append(calls, o.Expr)
+			}
+		}
+		if len(calls) == 0 || calls[0] != "b.Kind()" {
+			t.Errorf("calls of b observed at Use: %q, want b.Kind() first", calls)
+		}
+		return
+	}
+	t.Fatal("no guard site x++ in Use")
+}
+
 // TestPureAcrossPackages: a function that calls another package of the
 // module is pure when that package's function is, though only the site's
 // package is loaded from source.
