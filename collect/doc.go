@@ -24,11 +24,18 @@
 // field reached through a pointer is guarded by it: NilGuard); package
 // variables last, and only in functions where the reference cannot make an
 // initialization cycle (see initdeps.go). The constants are the literals
-// of the enclosing function and the package's named constants; a
-// condition compared with a constant of another package's named type
-// (reflect.Slice) first gets the constants of that type the file uses
-// (reflect.Array), those of its function first. Calls are observed only
-// when proven pure (see Calls). Sites whose condition or statement calls
+// of the enclosing function (those written only as a base, a scale or a
+// size, frac *= 10, are marked Factor) and the package's named constants;
+// a condition compared with a constant of another package's named type
+// (reflect.Slice), or a site observing a call whose result has such a
+// type (v.Kind()), first gets the constants of that type the file uses
+// (reflect.Array), those of its function first. Numbers, strings and
+// typed constants carry their Go type (Observed.Type, Constant.Type):
+// synthesis knows kinds, and the root package drops a candidate that
+// mixes two types. Calls are observed only when proven pure (see Calls);
+// then, at most 4 (fileatoms.go), the atoms of the file's if conditions
+// that read only package state and parameters the site's function has
+// too, pure, as booleans. Sites whose condition or statement calls
 // recover are not instrumented: the hook's function literal would keep
 // recover from stopping the panic.
 //
@@ -36,7 +43,10 @@
 //
 // Real conditions are built on calls (v.IsNil(), x.Sign() > 0,
 // !isSeparator(r), math.IsNaN(f)). Every site also observes, at most 10,
-// one per operand in turn (the site's own operands first): the methods
+// one per operand in turn (the site's own operands first; per operand,
+// the calls its function makes first, then the methods the file calls in
+// its conditions, most called first, then the package's functions, the
+// other methods, boolean first, and the standard library's): the methods
 // without arguments of the in-scope variables and their fields, with a
 // result of basic kind (an error result as "!= nil"); the functions of
 // the package with one parameter, applied to the in-scope variables of
