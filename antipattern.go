@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/astname"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -731,28 +732,12 @@ const maxAtoms = 10
 func dependentAtoms(e ast.Expr) []ast.Expr {
 	var atoms []ast.Expr
 	index := map[string]int{}
-	var collect func(x ast.Expr)
-	collect = func(x ast.Expr) {
-		x = ast.Unparen(x)
-		switch y := x.(type) {
-		case *ast.BinaryExpr:
-			if y.Op == token.LAND || y.Op == token.LOR {
-				collect(y.X)
-				collect(y.Y)
-				return
-			}
-		case *ast.UnaryExpr:
-			if y.Op == token.NOT {
-				collect(y.X)
-				return
-			}
-		}
+	astname.BoolAtoms(e, func(x ast.Expr) {
 		if _, ok := index[types.ExprString(x)]; !ok {
 			index[types.ExprString(x)] = len(atoms)
 			atoms = append(atoms, x)
 		}
-	}
-	collect(e)
+	})
 	if len(atoms) > maxAtoms {
 		return atoms
 	}

@@ -94,13 +94,7 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 		return nil
 	}
 	// Operands named in the site first.
-	named := map[string]bool{}
-	ast.Inspect(node, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			named[id.Name] = true
-		}
-		return true
-	})
+	named := identNames(node)
 	recv := append([]typedExpr(nil), o.recv...)
 	root := func(e string) string { r, _, _ := strings.Cut(e, "."); return r }
 	sort.SliceStable(recv, func(i, j int) bool {

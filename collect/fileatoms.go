@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+
+	"github.com/nopol-go/nopol/internal/astname"
 )
 
 // Checks the file writes elsewhere. A missing guard or clause is often a
@@ -109,22 +111,7 @@ func (d *pkgData) factsOf(f *ast.File, o *observer) *fileFacts {
 func (o *observer) condLeaves(f *ast.File) []*condLeaf {
 	var out []*condLeaf
 	bySrc := map[string]*condLeaf{}
-	var walk func(e ast.Expr, origin map[types.Object]bool)
-	walk = func(e ast.Expr, origin map[types.Object]bool) {
-		e = ast.Unparen(e)
-		switch x := e.(type) {
-		case *ast.BinaryExpr:
-			if x.Op == token.LAND || x.Op == token.LOR {
-				walk(x.X, origin)
-				walk(x.Y, origin)
-				return
-			}
-		case *ast.UnaryExpr:
-			if x.Op == token.NOT {
-				walk(x.X, origin)
-				return
-			}
-		}
+	leaf := func(e ast.Expr, origin map[types.Object]bool) {
 		if tv, ok := o.info.Types[e]; !ok || tv.Value != nil || !isBool(tv.Type) {
 			return
 		}
@@ -149,7 +136,7 @@ func (o *observer) condLeaves(f *ast.File) []*condLeaf {
 		origin := o.paramObjects(fd)
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if ifs, ok := n.(*ast.IfStmt); ok {
-				walk(ifs.Cond, origin)
+				astname.BoolAtoms(ifs.Cond, func(e ast.Expr) { leaf(e, origin) })
 			}
 			return true
 		})
@@ -169,13 +156,7 @@ func (o *observer) fileAtoms(fn, node ast.Node) []Observed {
 		*condLeaf
 		reads bool
 	}
-	named := map[string]bool{}
-	ast.Inspect(node, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			named[id.Name] = true
-		}
-		return true
-	})
+	named := identNames(node)
 	var cands []ranked
 	for _, l := range leaves {
 		if contains(node, l.e) || slices.ContainsFunc(l.callees, func(f *types.Func) bool {
@@ -219,6 +200,18 @@ func (o *observer) withFileAtoms(obs []Observed, natoms int, atoms []Observed) [
 	at := min(len(obs), natoms+10+maxCalls)
 	out := append(append(append([]Observed(nil), obs[:at]...), atoms...), obs[at:]...)
 	return out[:min(len(out), max(maxObserved, at+len(atoms)))]
+}
+
+// identNames is the set of the identifiers in node.
+func identNames(node ast.Node) map[string]bool {
+	out := map[string]bool{}
+	ast.Inspect(node, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			out[id.Name] = true
+		}
+		return true
+	})
+	return out
 }
 
 // contains reports whether outer's source range holds inner.

@@ -1,7 +1,10 @@
 // Package astname names Go declarations the way nopol reports them.
 package astname
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/token"
+)
 
 // Func names a function declaration: "Name" for a function, "Recv.Name" for
 // a method, whatever the receiver's pointer, parentheses or type
@@ -45,4 +48,25 @@ func Callee(call *ast.CallExpr) *ast.Ident {
 		return f.Sel
 	}
 	return nil
+}
+
+// BoolAtoms calls yield with each atom of the boolean expression e: its
+// operands below &&, || and !, parentheses removed, left to right
+// (a, b and c in a && !(b || c)).
+func BoolAtoms(e ast.Expr, yield func(ast.Expr)) {
+	e = ast.Unparen(e)
+	switch x := e.(type) {
+	case *ast.BinaryExpr:
+		if x.Op == token.LAND || x.Op == token.LOR {
+			BoolAtoms(x.X, yield)
+			BoolAtoms(x.Y, yield)
+			return
+		}
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT {
+			BoolAtoms(x.X, yield)
+			return
+		}
+	}
+	yield(e)
 }

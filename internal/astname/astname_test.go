@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +26,25 @@ func (m Map[K, V]) Get() {}
 	for i, d := range f.Decls {
 		if got := Func(d.(*ast.FuncDecl)); got != want[i] {
 			t.Errorf("decl %d: Func = %q, want %q", i, got, want[i])
+		}
+	}
+}
+
+func TestBoolAtoms(t *testing.T) {
+	for _, tc := range []struct{ expr, want string }{
+		{"a && !(b || c)", "a | b | c"},
+		{"(x > 0) || f(y && z)", "x > 0 | f(y && z)"},
+		{"!ok", "ok"},
+		{"n == 3", "n == 3"},
+	} {
+		e, err := parser.ParseExpr(tc.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		BoolAtoms(e, func(x ast.Expr) { got = append(got, types.ExprString(x)) })
+		if strings.Join(got, " | ") != tc.want {
+			t.Errorf("BoolAtoms(%s) = %q, want %s", tc.expr, got, tc.want)
 		}
 	}
 }
