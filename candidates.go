@@ -95,18 +95,23 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, spec *synth.Spec, keep []int, rep *SiteReport) (cands []candidate, dropped []string, err error) {
 	r.enter(phaseSynthesis)
 	types := operandTypes(site)
-	// The search skips what would be dropped or rejected below, and goes
-	// on past it: a smaller fit that breaks an anti-pattern does not end
-	// the search before the fit a maintainer would write (len(s) > 5 ||
-	// strict rejected, len(s) > 5 || len(s) < 1 found).
+	// The search skips the fits that do not compile, do not read keep
+	// (dropped) or break an anti-pattern, and goes on past them: a
+	// smaller fit that breaks an anti-pattern does not end the search
+	// before the fit a maintainer would write (len(s) > 5 || strict
+	// rejected, len(s) > 5 || len(s) < 1 found).
 	seen := map[string]bool{}
 	var moreRules []string // the rules of the rejections not listed
 	reject := func(t *synth.Term) string {
 		src := t.Source(spec)
 		if why := mismatchedTypes(spec, types, t); why != "" {
+			r.vlogf("synthesis: %s dropped: %s", src, why)
 			return why
 		}
 		if !readsAll(t, keep) {
+			if !slices.Contains(dropped, src) {
+				dropped = append(dropped, src)
+			}
 			return "does not read the original's operands"
 		}
 		why := r.antiPatternOf(site, st, spec, candidate{src: src, term: t, method: "synthesis"})
@@ -133,16 +138,8 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 		slices.Sort(moreRules)
 		rep.Rejected = append(rep.Rejected, fmt.Sprintf("%d more rejected in the search: %s", more, strings.Join(moreRules, ", ")))
 	}
-	for _, c := range solved {
-		if why := mismatchedTypes(spec, types, c.Term); why != "" {
-			r.vlogf("synthesis: %s dropped: %s", c.Source, why)
-			continue
-		}
-		if readsAll(c.Term, keep) {
-			cands = append(cands, candidate{src: c.Source, term: c.Term, method: "synthesis"})
-		} else {
-			dropped = append(dropped, c.Source)
-		}
+	for _, c := range solved { // each passed reject
+		cands = append(cands, candidate{src: c.Source, term: c.Term, method: "synthesis"})
 	}
 	cands = emptinessFirst(spec, cands)
 	if site.Kind == collect.Cond && !r.opts.NoMutants {

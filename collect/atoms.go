@@ -116,24 +116,23 @@ func (o *observer) atoms(cond ast.Expr) []atom {
 // in source order, written as in the file, without duplicates.
 func (o *observer) siblingConstants(cond ast.Expr, fn ast.Node) []Constant {
 	named := append([]types.Type(nil), o.enums...)
-	if cond == nil {
-		cond = &ast.BadExpr{}
-	}
-	ast.Inspect(cond, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.BinaryExpr:
-			for _, e := range []ast.Expr{x.X, x.Y} {
-				if tv, ok := o.info.Types[ast.Unparen(e)]; ok && tv.Value != nil {
-					if _, ok := types.Unalias(tv.Type).(*types.Named); ok && kindOf(tv.Type) != 0 {
-						named = append(named, tv.Type)
+	if cond != nil {
+		ast.Inspect(cond, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BinaryExpr:
+				for _, e := range []ast.Expr{x.X, x.Y} {
+					if tv, ok := o.info.Types[ast.Unparen(e)]; ok && tv.Value != nil {
+						if _, ok := types.Unalias(tv.Type).(*types.Named); ok && kindOf(tv.Type) != 0 {
+							named = append(named, tv.Type)
+						}
 					}
 				}
 			}
-		}
-		return true
-	})
+			return true
+		})
+	}
 	if len(named) == 0 {
 		return nil
 	}

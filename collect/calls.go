@@ -79,13 +79,7 @@ func (o *observer) addRecv(expr string, t types.Type) {
 // withCalls inserts the calls observed at the site into obs, after the
 // natoms atoms and the variables closest to the site.
 func (o *observer) withCalls(obs []Observed, natoms int, node, fn ast.Node, consts []Constant) []Observed {
-	calls := o.calls(node, fn, consts)
-	if len(calls) == 0 {
-		return obs
-	}
-	at := min(len(obs), natoms+10)
-	out := append(append(append([]Observed(nil), obs[:at]...), calls...), obs[at:]...)
-	return out[:min(len(out), max(maxObserved, at+len(calls)))]
+	return insertObserved(obs, natoms+10, o.calls(node, fn, consts))
 }
 
 // calls returns the calls observed at the site (see the comment above).
@@ -106,7 +100,7 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 	type ranked struct {
 		ob    Observed
 		rank  int
-		tests int        // calls in the file's conditions (calledInConditions)
+		tests int        // calls in the file's conditions (fileFacts.inConds)
 		enum  types.Type // a result of a named integer type of another package
 	}
 	perRecv := make([][]Observed, len(recv))
@@ -178,7 +172,8 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 			}
 			methods = append(methods, ranked{ob, rank, inConds[m.Origin()], enum})
 		})
-		// By rank, then the methods the file tests most first.
+		// By rank, then the methods the file tests most first; a
+		// function of the same rank stays before them (below).
 		sort.SliceStable(methods, func(i, j int) bool {
 			a, b := methods[i], methods[j]
 			return a.rank < b.rank || a.rank == b.rank && a.tests > b.tests

@@ -194,12 +194,18 @@ func (o *observer) fileAtoms(fn, node ast.Node) []Observed {
 // site's condition and the observations that follow them most closely
 // (the calls of withCalls come first), within maxObserved.
 func (o *observer) withFileAtoms(obs []Observed, natoms int, atoms []Observed) []Observed {
-	if len(atoms) == 0 {
+	return insertObserved(obs, natoms+10+maxCalls, atoms)
+}
+
+// insertObserved inserts more into obs at index at (or at its end), and
+// keeps maxObserved of the result, or more to keep all of more.
+func insertObserved(obs []Observed, at int, more []Observed) []Observed {
+	if len(more) == 0 {
 		return obs
 	}
-	at := min(len(obs), natoms+10+maxCalls)
-	out := append(append(append([]Observed(nil), obs[:at]...), atoms...), obs[at:]...)
-	return out[:min(len(out), max(maxObserved, at+len(atoms)))]
+	at = min(len(obs), at)
+	out := append(append(append([]Observed(nil), obs[:at]...), more...), obs[at:]...)
+	return out[:min(len(out), max(maxObserved, at+len(more)))]
 }
 
 // identNames is the set of the identifiers in node.
@@ -224,26 +230,9 @@ func isBool(t types.Type) bool {
 	return ok && b.Info()&types.IsBoolean != 0
 }
 
-// paramObjects returns the parameters and receiver of fd.
-func (o *observer) paramObjects(fd *ast.FuncDecl) map[types.Object]bool {
-	out := map[types.Object]bool{}
-	for _, fl := range []*ast.FieldList{fd.Recv, fd.Type.Params} {
-		if fl == nil {
-			continue
-		}
-		for _, f := range fl.List {
-			for _, n := range f.Names {
-				if obj := o.info.Defs[n]; obj != nil {
-					out[obj] = true
-				}
-			}
-		}
-	}
-	return out
-}
-
-// paramsOf returns the parameters and receiver of fn by name.
-func (o *observer) paramsOf(fn ast.Node) map[string]types.Type {
+// paramIdents returns the names of the parameters and receiver of fn, a
+// function declaration or literal.
+func paramIdents(fn ast.Node) []*ast.Ident {
 	var fls []*ast.FieldList
 	switch f := fn.(type) {
 	case *ast.FuncDecl:
@@ -251,17 +240,34 @@ func (o *observer) paramsOf(fn ast.Node) map[string]types.Type {
 	case *ast.FuncLit:
 		fls = []*ast.FieldList{f.Type.Params}
 	}
-	out := map[string]types.Type{}
+	var out []*ast.Ident
 	for _, fl := range fls {
-		if fl == nil {
-			continue
-		}
-		for _, f := range fl.List {
-			for _, n := range f.Names {
-				if obj := o.info.Defs[n]; obj != nil {
-					out[n.Name] = obj.Type()
-				}
+		if fl != nil {
+			for _, f := range fl.List {
+				out = append(out, f.Names...)
 			}
+		}
+	}
+	return out
+}
+
+// paramObjects returns the parameters and receiver of fd.
+func (o *observer) paramObjects(fd *ast.FuncDecl) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	for _, n := range paramIdents(fd) {
+		if obj := o.info.Defs[n]; obj != nil {
+			out[obj] = true
+		}
+	}
+	return out
+}
+
+// paramsOf returns the parameters and receiver of fn by name.
+func (o *observer) paramsOf(fn ast.Node) map[string]types.Type {
+	out := map[string]types.Type{}
+	for _, n := range paramIdents(fn) {
+		if obj := o.info.Defs[n]; obj != nil {
+			out[n.Name] = obj.Type()
 		}
 	}
 	return out

@@ -490,21 +490,29 @@ func (o *observer) namesTypes(src string) bool {
 	return ok
 }
 
-// checkExpr type-checks the Go expression src at the site and returns its
+// typeAt type-checks the Go expression src at the site and returns its
 // type.
+func (o *observer) typeAt(src string) (types.Type, error) {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return nil, err
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	if err := types.CheckExpr(token.NewFileSet(), o.pkg, o.pos, e, info); err != nil {
+		return nil, err
+	}
+	return info.Types[e].Type, nil
+}
+
 // exprType returns the type of the expression src at the site, as
 // Observed.Type, or "" when it does not check or is not a number or a
 // string.
 func (o *observer) exprType(src string) string {
-	e, err := parser.ParseExpr(src)
+	t, err := o.typeAt(src)
 	if err != nil {
 		return ""
 	}
-	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
-	if types.CheckExpr(token.NewFileSet(), o.pkg, o.pos, e, info) != nil {
-		return ""
-	}
-	return typeName(info.Types[e].Type)
+	return typeName(t)
 }
 
 // typeName is Observed.Type and Constant.Type of t: "" unless t is a
@@ -517,12 +525,10 @@ func typeName(t types.Type) string {
 	return types.TypeString(t, nil)
 }
 
+// checkExpr type-checks the Go expression src at the site.
 func (o *observer) checkExpr(src string) error {
-	e, err := parser.ParseExpr(src)
-	if err != nil {
-		return err
-	}
-	return types.CheckExpr(token.NewFileSet(), o.pkg, o.pos, e, nil)
+	_, err := o.typeAt(src)
+	return err
 }
 
 // operands adds the side-effect-free operands under root to ops.

@@ -196,6 +196,13 @@ func (e *enumerator) shrink(s int) {
 	}
 }
 
+// pairsAt reports whether level s builds comparisons of two terms of
+// kind k: strings and bools only of two leaves (s == 3), bools only when
+// the spec allows comparing predicates (Spec.PredicateEquality).
+func (e *enumerator) pairsAt(k Kind, s int) bool {
+	return !((k == String || k == Bool) && s != 3 || k == Bool && !e.spec.PredicateEquality)
+}
+
 // addSolution records t; it stops the search at the hard cap.
 func (e *enumerator) addSolution(t *Term) {
 	e.fits++
@@ -290,7 +297,7 @@ func (e *enumerator) level(s int) {
 		})
 	}
 	for _, k := range [4]Kind{Int, Float, String, Bool} {
-		if (k == String || k == Bool) && s != 3 || k == Bool && !e.spec.PredicateEquality {
+		if !e.pairsAt(k, s) {
 			continue
 		}
 		e.unorderedPairs(k, s-1, func(a, b *entry) {
@@ -334,7 +341,7 @@ func (e *enumerator) lastLevel() {
 	}
 	e.lastAndOr(s)
 	for _, k := range [4]Kind{Int, Float, String, Bool} {
-		if (k == String || k == Bool) && s != 3 || k == Bool && !e.spec.PredicateEquality {
+		if !e.pairsAt(k, s) {
 			continue
 		}
 		e.unorderedPairs(k, s-1, func(a, b *entry) {
