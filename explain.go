@@ -117,7 +117,14 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		if st.late {
 			low = append(low, fmt.Sprintf("a new guard that leaves with `%s` (strategy %s): the tests do not say where else it should leave", st.exit, st.strategy))
 		} else {
-			medium = append(medium, fmt.Sprintf("a new guard that returns zero values (`%s`)", st.exit))
+			what := "returns zero values"
+			switch strings.Fields(st.exit + " ")[0] {
+			case "continue":
+				what = "goes on to the loop's next iteration"
+			case "break":
+				what = "leaves the loop"
+			}
+			medium = append(medium, fmt.Sprintf("a new guard that %s (`%s`)", what, st.exit))
 		}
 	}
 	if !fallback && !npefix {

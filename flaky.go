@@ -25,6 +25,14 @@ import (
 //     per repair; one failure makes it flaky. Otherwise the failure is the
 //     candidate's.
 //
+// Left out of a verdict is not ignored: a flaky test that passed at least
+// half its runs on the user's code and fails with the patched file runs
+// again with the patch (as many times as on the user's code), and a patch
+// it never passes with breaks it (brokenFlaky). A flaky test's recorded
+// states are not part of the specification either, so a candidate is
+// free to break it: without this check, a patch that makes a mostly
+// passing test fail every time was printed as validated.
+//
 // A 50%-flaky test escapes the first check with probability 1/1024 and
 // the second with 1/4096. Slow tests run fewer times: the repeats of one check
 // take at most recheckBudget (by the tests' baseline durations), and at
@@ -44,6 +52,9 @@ type flakiness struct {
 	// with how; checked the tests that passed stableRepeats runs.
 	flaky   map[testKey]string
 	checked map[testKey]bool
+	// original are the results on the user's code of the flaky tests
+	// that passed in the baseline, the baseline's run included.
+	original map[testKey]collect.Repeats
 }
 
 // isFlaky reports whether k is known to be flaky.
@@ -70,7 +81,7 @@ func (r *repairer) confirmFailing(ctx context.Context, failing []testKey, limit 
 	}
 	n := r.repeats(failing, failRepeats)
 	r.logf("baseline: running %s again %s (flakiness check)", plural(len(failing), "failing test"), plural(n, "time"))
-	counts, err := r.c.Rerun(ctx, r.prog, testIDs(failing), n, limit)
+	counts, err := r.c.Rerun(ctx, r.prog, nil, testIDs(failing), n, limit)
 	r.ran(suiteWork)
 	if err != nil {
 		return nil, fmt.Errorf("checking the failing tests: %w", err)
@@ -105,7 +116,7 @@ func (r *repairer) checkStable(ctx context.Context, ks []testKey) error {
 	}
 	n := r.repeats(todo, stableRepeats)
 	r.vlogf("flakiness check: running %s %s on the original code", strings.Join(testNames(todo), ", "), plural(n, "time"))
-	counts, err := r.c.Rerun(ctx, r.prog, testIDs(todo), n, r.baselineLimit())
+	counts, err := r.c.Rerun(ctx, r.prog, nil, testIDs(todo), n, r.baselineLimit())
 	r.ran(suiteWork)
 	if err != nil {
 		return fmt.Errorf("checking %s for flakiness: %w", strings.Join(testNames(todo), ", "), err)
@@ -117,6 +128,10 @@ func (r *repairer) checkStable(ctx context.Context, ks []testKey) error {
 		// failure; a test that did not run at all is not judged.
 		if c.Fails > 0 || (c.Passes > 0 && c.Passes < n) {
 			r.markFlaky(k, fmt.Sprintf("passed in the plain run, then failed %d of %d runs on the original code", n-c.Passes, n))
+			if r.fl.original == nil {
+				r.fl.original = map[testKey]collect.Repeats{}
+			}
+			r.fl.original[k] = collect.Repeats{Passes: c.Passes + 1, Fails: n - c.Passes}
 		}
 	}
 	return nil
@@ -198,6 +213,42 @@ func (r *repairer) judge(ctx context.Context, pkg string, sr collect.SuiteResult
 		}
 	}
 	return true, nil
+}
+
+// brokenFlaky returns why the patched file src of site breaks a flaky test
+// that fails in sr, the suite's run with it, or "": the test passed at
+// least half its runs on the user's code and passes none of as many runs
+// again with the patch. A 50%-flaky test fails all of 12 runs with
+// probability 1/4096.
+func (r *repairer) brokenFlaky(ctx context.Context, site collect.Site, src []byte, sr collect.SuiteResult) (string, error) {
+	var todo []testKey
+	for _, k := range r.failedKeys(site.Package, sr) {
+		orig, ok := r.fl.original[k]
+		if ok && !r.ignored[k.name] && 2*orig.Passes >= orig.Passes+orig.Fails && !slices.Contains(todo, k) {
+			todo = append(todo, k)
+		}
+	}
+	if len(todo) == 0 {
+		return "", nil
+	}
+	n := r.repeats(todo, stableRepeats)
+	r.vlogf("flakiness check: running %s %s with the patch", strings.Join(testNames(todo), ", "), plural(n, "time"))
+	counts, err := r.c.Rerun(ctx, r.prog, &collect.Patch{File: site.File, Src: src}, testIDs(todo), n, r.baselineLimit())
+	r.ran(suiteWork)
+	if err != nil {
+		return "", fmt.Errorf("checking %s with the patch: %w", strings.Join(testNames(todo), ", "), err)
+	}
+	var broken []string
+	for _, k := range todo {
+		if c := counts[collect.TestID{Package: k.pkg, Test: k.name}]; c.Passes == 0 {
+			orig := r.fl.original[k]
+			broken = append(broken, fmt.Sprintf("%s (flaky: passed %d of %d runs on the original code, none of %d with the patch)", k.name, orig.Passes, orig.Passes+orig.Fails, n))
+		}
+	}
+	if len(broken) == 0 {
+		return "", nil
+	}
+	return "breaks " + strings.Join(broken, ", "), nil
 }
 
 // flakyNames lists the flaky tests, sorted.

@@ -61,6 +61,10 @@ type fake struct {
 	flaky     bool // failing tests pass when instrumented
 	// flakyTests pass and fail on identical runs.
 	flakyTests map[string]bool
+	// brokenFlaky are flaky tests that fail in the suite with the good
+	// candidate; those set true fail every run again with it too, the
+	// others fail once.
+	brokenFlaky map[string]bool
 	hang       bool       // forced runs hang until their timeout
 	good       string     // the candidate that passes the suite
 	mu         sync.Mutex // guards runs
@@ -245,7 +249,7 @@ func (f *fake) suite(good bool) collect.SuiteResult {
 		failed = append(failed, "TestZero")
 	}
 	for _, t := range f.tests {
-		if t.broken {
+		if _, flaky := f.brokenFlaky[t.name]; t.broken || good && flaky {
 			failed = append(failed, t.name+"/sub")
 		}
 	}
@@ -264,8 +268,9 @@ func (s *fakeSchema) RunTests(ctx context.Context, k int, names []string, timeou
 func (s *fakeSchema) Close() error { return nil }
 
 // Rerun repeats each test's plain outcome, but for the tests of
-// flakyTests, which fail once and pass the other runs.
-func (f *fake) Rerun(ctx context.Context, prog *collect.Program, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error) {
+// flakyTests, which fail once and pass the other runs, and those of
+// brokenFlaky with a patch, which fail every run.
+func (f *fake) Rerun(ctx context.Context, prog *collect.Program, patch *collect.Patch, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error) {
 	out := map[collect.TestID]collect.Repeats{}
 	for _, id := range tests {
 		for _, t := range f.tests {
@@ -273,6 +278,10 @@ func (f *fake) Rerun(ctx context.Context, prog *collect.Program, tests []collect
 				continue
 			}
 			switch {
+			case patch != nil && f.brokenFlaky[t.name]:
+				out[id] = collect.Repeats{Fails: count}
+			case patch != nil && f.flakyTests[t.name]:
+				out[id] = collect.Repeats{Passes: count - 1, Fails: 1}
 			case f.flakyTests[t.name]:
 				out[id] = collect.Repeats{Passes: count - 1, Fails: 1}
 			case f.exec(t, collect.Run{ForceSegment: -1}).Passed:
@@ -389,6 +398,43 @@ func TestRepair(t *testing.T) {
 	}
 	if !strings.Contains(progress.String(), "site 1/") {
 		t.Errorf("progress lacks sites:\n%s", progress.String())
+	}
+}
+
+// TestRepairBreaksFlaky: a flaky test that fails with the good candidate
+// is left out of the suite's verdict, but when it then fails every run
+// again with the patch, the patch broke it and is not printed.
+func TestRepairBreaksFlaky(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		// always: the flaky test fails every run with the patch.
+		always  bool
+		patched bool
+	}{
+		{"fails once with the patch", false, true},
+		{"fails every run with the patch", true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFake(t)
+			f.tests = append(f.tests, fakeTest{name: "TestFlaky", inputs: []int64{5}})
+			f.flakyTests = map[string]bool{"TestFlaky": true}
+			f.brokenFlaky = map[string]bool{"TestFlaky": tt.always}
+			var progress strings.Builder
+			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), Verbose: true}, f)
+			if err != nil {
+				t.Fatalf("repair: %v\n%s", err, progress.String())
+			}
+			if res.Patched != tt.patched {
+				t.Fatalf("patched %v, want %v: %s\n%s", res.Patched, tt.patched, res.Reason, progress.String())
+			}
+			if !slices.Contains(res.Flaky, "TestFlaky") {
+				t.Errorf("flaky tests %v", res.Flaky)
+			}
+			const why = "breaks TestFlaky (flaky: passed 12 of 13 runs on the original code, none of 12 with the patch)"
+			if got := strings.Contains(progress.String(), why); got == tt.patched {
+				t.Errorf("progress says %q: %v\n%s", why, got, progress.String())
+			}
+		})
 	}
 }
 

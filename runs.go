@@ -18,7 +18,9 @@ type collector interface {
 	Instrument(ctx context.Context, prog *collect.Program) (testBinary, error)
 	BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration) (suiteRunner, error)
 	VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error)
-	Rerun(ctx context.Context, prog *collect.Program, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error)
+	// Rerun runs tests count times on the user's code, or with patch in
+	// place of its file when patch is not nil.
+	Rerun(ctx context.Context, prog *collect.Program, patch *collect.Patch, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error)
 }
 
 // testBinary is a *collect.Build.
@@ -77,8 +79,8 @@ func (realCollector) VerifyPatch(ctx context.Context, prog *collect.Program, fil
 	return collect.VerifyPatch(ctx, prog, file, src, timeout)
 }
 
-func (realCollector) Rerun(ctx context.Context, prog *collect.Program, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error) {
-	return collect.Rerun(ctx, prog, tests, count, timeout)
+func (realCollector) Rerun(ctx context.Context, prog *collect.Program, patch *collect.Patch, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error) {
+	return collect.Rerun(ctx, prog, patch, tests, count, timeout)
 }
 
 // runAll runs rs on the instrumented binary, at most Options.Parallel at

@@ -182,7 +182,18 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 	if err != nil {
 		return false, sr, err
 	}
+	broken := ""
+	if ok && !sr.Passed {
+		if broken, err = r.brokenFlaky(ctx, site, src, sr); err != nil {
+			return false, sr, err
+		}
+		ok = broken == ""
+	}
 	r.record(site, st, c, sr, ok)
+	if broken != "" {
+		r.logf("%s `%s`: %s", name, cond, broken)
+		return false, sr, nil
+	}
 	r.logf("%s `%s`: %s", name, cond, suiteSummary(sr, ok))
 	if !ok {
 		return false, sr, nil

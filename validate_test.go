@@ -68,7 +68,7 @@ type countingRerun struct {
 	n int
 }
 
-func (c *countingRerun) Rerun(ctx context.Context, prog *collect.Program, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error) {
+func (c *countingRerun) Rerun(ctx context.Context, prog *collect.Program, patch *collect.Patch, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error) {
 	c.n++
-	return c.fake.Rerun(ctx, prog, tests, count, timeout)
+	return c.fake.Rerun(ctx, prog, patch, tests, count, timeout)
 }

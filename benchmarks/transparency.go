@@ -124,7 +124,7 @@ func Transparency(ctx context.Context, r *Runner, module, version string, timeou
 	// once.
 	for _, t := range differ {
 		got := inst[t.Package].Tests[t.Test]
-		counts, err := collect.Rerun(ctx, prog, []collect.TestID{{Package: t.Package, Test: t.Test}}, 3, timeout)
+		counts, err := collect.Rerun(ctx, prog, nil, []collect.TestID{{Package: t.Package, Test: t.Test}}, 3, timeout)
 		if err != nil {
 			return fail("running %s again: %v", t.Test, err)
 		}

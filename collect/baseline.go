@@ -301,27 +301,11 @@ func (prog *Program) packageOfFile(file string) (string, bool) {
 // bare name.
 func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, timeout time.Duration) (SuiteResult, error) {
 	start := time.Now()
-	abs, err := filepath.Abs(file)
+	path, ovPath, cleanup, err := prog.patchOverlay(Patch{File: file, Src: src})
 	if err != nil {
 		return SuiteResult{}, err
 	}
-	path, ok := prog.packageOfFile(abs)
-	if !ok {
-		return SuiteResult{}, fmt.Errorf("verifying a patch of %s: the file is in no loaded package", file)
-	}
-	dir, err := gotest.TempDir("nopol-verify-")
-	if err != nil {
-		return SuiteResult{}, fmt.Errorf("verifying a patch of %s: %w", file, err)
-	}
-	defer os.RemoveAll(dir)
-	ov := newOverlay(dir)
-	if err := ov.add(abs, src); err != nil {
-		return SuiteResult{}, fmt.Errorf("verifying a patch of %s: %w", file, err)
-	}
-	ovPath, err := ov.write()
-	if err != nil {
-		return SuiteResult{}, fmt.Errorf("verifying a patch of %s: %w", file, err)
-	}
+	defer cleanup()
 	pkgs := prog.dependents(path)
 	if len(pkgs) == 0 {
 		return SuiteResult{Passed: true, Duration: time.Since(start)}, nil
@@ -396,11 +380,57 @@ type TestID struct{ Package, Test string }
 // Repeats counts the results of a test run several times.
 type Repeats struct{ Passes, Fails int }
 
+// Patch is a file's content to test instead of the file on disk (through
+// an overlay).
+type Patch struct {
+	File string
+	Src  []byte
+}
+
+// patchOverlay writes an overlay that replaces p.File by p.Src and returns
+// the import path of p.File's package, the overlay's path and the removal
+// of its directory.
+func (prog *Program) patchOverlay(p Patch) (path, ovPath string, cleanup func(), err error) {
+	abs, err := filepath.Abs(p.File)
+	if err != nil {
+		return "", "", nil, err
+	}
+	path, ok := prog.packageOfFile(abs)
+	if !ok {
+		return "", "", nil, fmt.Errorf("verifying a patch of %s: the file is in no loaded package", p.File)
+	}
+	dir, err := gotest.TempDir("nopol-verify-")
+	if err != nil {
+		return "", "", nil, fmt.Errorf("verifying a patch of %s: %w", p.File, err)
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	ov := newOverlay(dir)
+	if err := ov.add(abs, p.Src); err != nil {
+		cleanup()
+		return "", "", nil, fmt.Errorf("verifying a patch of %s: %w", p.File, err)
+	}
+	if ovPath, err = ov.write(); err != nil {
+		cleanup()
+		return "", "", nil, fmt.Errorf("verifying a patch of %s: %w", p.File, err)
+	}
+	return path, ovPath, cleanup, nil
+}
+
 // Rerun runs the given tests count times each in one `go test -count`
-// per package, on the user's files, and counts their results. A test with neither
-// count did not finish (it crashed the binary or timed out). timeout bounds
-// each package's test binary.
-func Rerun(ctx context.Context, prog *Program, tests []TestID, count int, timeout time.Duration) (map[TestID]Repeats, error) {
+// per package, on the user's files (with patch, when not nil, in place of
+// its file), and counts their results. A test with neither count did not
+// finish (it crashed the binary or timed out). timeout bounds each
+// package's test binary.
+func Rerun(ctx context.Context, prog *Program, patch *Patch, tests []TestID, count int, timeout time.Duration) (map[TestID]Repeats, error) {
+	ovPath := ""
+	if patch != nil {
+		_, ov, cleanup, err := prog.patchOverlay(*patch)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		ovPath = ov
+	}
 	byPkg := map[string][]string{}
 	var pkgs []string
 	for _, t := range tests {
@@ -412,7 +442,7 @@ func Rerun(ctx context.Context, prog *Program, tests []TestID, count int, timeou
 	sort.Strings(pkgs)
 	out := map[TestID]Repeats{}
 	for _, p := range pkgs {
-		sums, err := goTestCount(ctx, prog.goRunner(), prog, []string{p}, "", namesPattern(byPkg[p]), timeout, count)
+		sums, err := goTestCount(ctx, prog.goRunner(), prog, []string{p}, ovPath, namesPattern(byPkg[p]), timeout, count)
 		if err != nil {
 			if ctx.Err() != nil {
 				return out, ctx.Err()

@@ -307,6 +307,27 @@ func TestObservedFields(t *testing.T) {
 		}
 	}
 
+	// Indexes: a map's and a slice's, this one missing out of range.
+	pos := f.prog.Sites[f.site(t, Cond, "shape.go", 90)]
+	res, err = f.build.Run(context.Background(), Run{Package: "example.com/fields/shape", Test: "TestPositive", Mode: ModeSnapshot, Sites: []int{pos.ID}, ForceSegment: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed || len(res.Evals) != 2 {
+		t.Fatalf("passed=%v evals=%+v\n%s", res.Passed, res.Evals, res.Output)
+	}
+	visit = pos
+	for _, tt := range []struct {
+		eval       int
+		expr, want string
+	}{
+		{0, "xs[i]", "1"}, {0, "seen[k]", "false"}, {1, "xs[i]", "missing"}, {1, "seen[k]", "true"}, {1, "len(xs)", "1"},
+	} {
+		if got := value(res.Evals[tt.eval], tt.expr); got != tt.want {
+			t.Errorf("Positive, evaluation %d: %s = %s, want %s", tt.eval, tt.expr, got, tt.want)
+		}
+	}
+
 	big := f.prog.Sites[f.site(t, Cond, "shape.go", 82)]
 	if len(big.Observed) != maxObserved {
 		t.Errorf("%d expressions observed at Big, want the bound %d", len(big.Observed), maxObserved)

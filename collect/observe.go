@@ -239,9 +239,11 @@ func kindOf(t types.Type) ValueKind {
 
 // safe reports whether evaluating e has no side effects and calls no
 // function: variables, field selections, dereferences, arithmetic and
-// comparisons of those, and len/cap. Index expressions are excluded.
-// A panic (nil dereference, division by zero) is caught at run time and
-// recorded as a missing value.
+// comparisons of those, len/cap, and indexes of a map, slice, array or
+// string by such an expression or a constant (visited[t], xs[i]). A
+// panic (nil dereference, division by zero, an index out of range) is
+// caught at run time and recorded as a missing value, which synthesis
+// reads as a short-circuit would (i < len(xs) && xs[i] > 0).
 func (o *observer) safe(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.Ident:
@@ -257,6 +259,12 @@ func (o *observer) safe(e ast.Expr) bool {
 		return ok
 	case *ast.StarExpr:
 		return o.safe(e.X)
+	case *ast.IndexExpr:
+		tv, ok := o.info.Types[e.X]
+		if !ok || !tv.IsValue() || !indexable(tv.Type) {
+			return false
+		}
+		return o.safe(e.X) && o.constOrSafe(e.Index)
 	case *ast.UnaryExpr:
 		switch e.Op {
 		case token.SUB, token.ADD, token.NOT, token.XOR:
@@ -274,6 +282,23 @@ func (o *observer) safe(e ast.Expr) bool {
 		}
 		b, ok := o.info.Uses[id].(*types.Builtin)
 		return ok && (b.Name() == "len" || b.Name() == "cap") && o.safe(e.Args[0])
+	}
+	return false
+}
+
+// indexable reports whether an index of a value of type t reads memory
+// and does nothing else: a map, a slice, an array or a pointer to one, a
+// string (not a generic function's instantiation).
+func indexable(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		_, ok := p.Elem().Underlying().(*types.Array)
+		return ok
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Map, *types.Slice, *types.Array:
+		return true
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
 	}
 	return false
 }
