@@ -118,10 +118,10 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 			low = append(low, fmt.Sprintf("a new guard that leaves with `%s` (strategy %s): the tests do not say where else it should leave", st.exit, st.strategy))
 		} else {
 			what := "returns zero values"
-			switch strings.Fields(st.exit + " ")[0] {
-			case "continue":
+			switch {
+			case strings.HasPrefix(st.exit, "continue"):
 				what = "goes on to the loop's next iteration"
-			case "break":
+			case strings.HasPrefix(st.exit, "break"):
 				what = "leaves the loop"
 			}
 			medium = append(medium, fmt.Sprintf("a new guard that %s (`%s`)", what, st.exit))
