@@ -76,6 +76,16 @@ import (
 //     (err != nil { return nil } before if err != nil { return err }): it
 //     leaves wherever the branch would run, so the branch is dead and the
 //     error swallowed.
+//   - checks-skipped: a new guard before the error return that ends the
+//     branch of a check of the input (if path[0] == '-' { return
+//     fmt.Errorf("leading dash") }, not if err != nil) leaves without an
+//     error, when the function checks more after that if
+//     (collect.Site.SkippedChecks): the input the check rejected is
+//     accepted without the checks that follow (kind == filePath { return
+//     nil } there skipped the double-slash and trailing-slash checks for
+//     file paths; the fix was path[0] == '-' && kind != filePath). With no
+//     check after it, the same guard is the usual fix (s == "" { return
+//     nil } before ParseIP's error in pflag).
 //
 // The rules that reject are checked even when the candidate is
 // unrelated (ranked last is not accepted).
@@ -221,6 +231,9 @@ func againstGuard(site collect.Site, st style, c candidate) string {
 	if shadowed := allIn(site.IfConds, cand); shadowed != "" {
 		return fmt.Sprintf("trivial-condition: %s holds wherever the branch of `%s` runs: the guard leaves first, so it replaces the branch", c.src, oneLine(site.Original))
 	}
+	if st.name == "return" && len(site.SkippedChecks) > 0 && leavesWithoutError(st.exit) {
+		return fmt.Sprintf("checks-skipped: %s leaves with `%s` before `%s`: it accepts what the enclosing check rejects, and skips the checks after it (%s)", c.src, st.exit, oneLine(site.Original), strings.Join(site.SkippedChecks, "; "))
+	}
 	if st.name != "guard" {
 		return ""
 	}
@@ -235,6 +248,21 @@ func againstGuard(site collect.Site, st style, c candidate) string {
 		what = "it tests neither the nil-ness nor the length of " + strings.Join(derefs, ", ")
 	}
 	return fmt.Sprintf("conditional-deletion: %s would skip `%s` without guarding it against a panic of its own (%s)", c.src, oneLine(site.Original), what)
+}
+
+// leavesWithoutError reports whether exit is a return whose last result
+// is nil (return nil, return 0, nil).
+func leavesWithoutError(exit string) bool {
+	b := parseStmts(exit)
+	if b == nil || len(b.List) != 1 {
+		return false
+	}
+	ret, ok := b.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) == 0 {
+		return false
+	}
+	id, ok := ret.Results[len(ret.Results)-1].(*ast.Ident)
+	return ok && id.Name == "nil"
 }
 
 // allIn returns cand, as written from its conjuncts, when every conjunct

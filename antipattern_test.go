@@ -380,6 +380,36 @@ func TestAgainstGuard(t *testing.T) {
 	}
 }
 
+// TestChecksSkipped: a guard that leaves without an error before the
+// error return of an input check is rejected when checks follow that
+// check; one that leaves with an error, or with no check after, is not.
+func TestChecksSkipped(t *testing.T) {
+	zero := func(exit string) style {
+		return style{name: "return", guard: collect.GuardExit(0), strategy: collect.StrategyZero, exit: exit}
+	}
+	for _, tc := range []struct {
+		name    string
+		skipped []string
+		st      style
+		rule    string
+	}{
+		{"return nil with checks after", []string{`strings.Contains(path, "//")`}, zero("return nil"), "checks-skipped"},
+		{"return zero values and nil", []string{"len(b) > max"}, zero("return 0, nil"), "checks-skipped"},
+		{"no check after", nil, zero("return nil"), ""},
+		{"leaves with an error", []string{`strings.Contains(path, "//")`}, zero(`return fmt.Errorf("checkPath: invalid input")`), ""},
+		{"leaves with a value", []string{"n > max"}, zero("return n, err"), ""},
+		{"wraps", []string{"n > max"}, style{name: "guard", guard: collect.GuardWrap, strategy: collect.StrategySkip}, "conditional-deletion"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			site := collect.Site{Kind: collect.Guard, Original: `return fmt.Errorf("leading dash")`, Holds: []string{"path[0] == '-'"}, SkippedChecks: tc.skipped}
+			got := againstGuard(site, tc.st, candidate{src: "kind == filePath", method: "synthesis"})
+			if ruleOf(got) != tc.rule {
+				t.Errorf("againstGuard = %q, want rule %q", got, tc.rule)
+			}
+		})
+	}
+}
+
 // TestEmptinessFirst checks that a synthesized nil test of a slice is
 // preceded by its test of emptiness when the recorded states allow it,
 // and not when a state is empty without being nil.

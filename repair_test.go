@@ -65,11 +65,11 @@ type fake struct {
 	// candidate; those set true fail every run again with it too, the
 	// others fail once.
 	brokenFlaky map[string]bool
-	hang       bool       // forced runs hang until their timeout
-	good       string     // the candidate that passes the suite
-	mu         sync.Mutex // guards runs
-	runs       []collect.Run
-	closed     int
+	hang        bool       // forced runs hang until their timeout
+	good        string     // the candidate that passes the suite
+	mu          sync.Mutex // guards runs
+	runs        []collect.Run
+	closed      int
 	// schemas counts the schemas built, schemaCands has the last one's
 	// candidates.
 	schemas     int

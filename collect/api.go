@@ -144,6 +144,13 @@ type Site struct {
 	// the conjuncts of the ifs whose then-branch encloses it, innermost
 	// first (err != nil before the return err of if err != nil { ... }).
 	Holds []string `json:",omitempty"`
+	// SkippedChecks are, for a Guard site's statement that ends the branch
+	// of an if rejecting its input with an error (not testing an error
+	// against nil), the conditions of the checks after that if in the
+	// function (ifs whose branch returns an error or panics), at most 3:
+	// a guard that leaves there without an error accepts the input and
+	// skips them.
+	SkippedChecks []string `json:",omitempty"`
 	// IfConds are the conjuncts of the condition of a Guard site's
 	// statement when it is an if statement: a guard before it that tests
 	// only these leaves wherever the branch would run.

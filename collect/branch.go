@@ -184,6 +184,86 @@ func heldConditions(stmt ast.Stmt, stack []ast.Node) []string {
 	return out
 }
 
+// maxSkipped bounds Site.SkippedChecks.
+const maxSkipped = 3
+
+// skippedChecks returns, when stmt ends the then-branch of an if that
+// rejects its input (the branch returns a non-nil error) without testing
+// an error against nil (a check of the input, not an operation's
+// failure), the conditions of the checks after that if in the function:
+// the ifs whose branch returns an error or panics, at most maxSkipped. A
+// guard before stmt that leaves without an error accepts what the if
+// rejected, and skips those checks for it too.
+func skippedChecks(stmt ast.Stmt, stack []ast.Node, info *types.Info) []string {
+	n := len(stack)
+	if n < 2 {
+		return nil
+	}
+	body, ok := stack[n-1].(*ast.BlockStmt)
+	if !ok || len(body.List) == 0 || body.List[len(body.List)-1] != stmt {
+		return nil
+	}
+	ifs, ok := stack[n-2].(*ast.IfStmt)
+	if !ok || ifs.Body != body || !thenBranch(ifs, info).ReturnsError || testsErrorNil(ifs.Cond, info) {
+		return nil
+	}
+	var out []string
+	inner := ast.Node(ifs)
+	for i := n - 3; i >= 0 && len(out) < maxSkipped; i-- {
+		var list []ast.Stmt
+		switch p := stack[i].(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return out
+		case *ast.BlockStmt:
+			list = p.List
+		case *ast.CaseClause:
+			list = p.Body
+		case *ast.CommClause:
+			list = p.Body
+		}
+		after := false
+		for _, s := range list {
+			if after {
+				ast.Inspect(s, func(x ast.Node) bool {
+					switch x := x.(type) {
+					case *ast.FuncLit:
+						return false
+					case *ast.IfStmt:
+						if b := thenBranch(x, info); (b.ReturnsError || b.Panics) && len(out) < maxSkipped {
+							out = append(out, types.ExprString(x.Cond))
+						}
+					}
+					return true
+				})
+			}
+			after = after || s == inner
+		}
+		inner = stack[i]
+	}
+	return out
+}
+
+// testsErrorNil reports whether cond compares an error with nil.
+func testsErrorNil(cond ast.Expr, info *types.Info) bool {
+	errType := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || found || b.Op != token.EQL && b.Op != token.NEQ {
+			return !found
+		}
+		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			nilTV, ok1 := info.Types[pair[0]]
+			tv, ok2 := info.Types[pair[1]]
+			if ok1 && ok2 && nilTV.IsNil() && tv.Type != nil && types.Implements(tv.Type, errType) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // assignedBefore lists the variables the statements of list before inner
 // assign (see assignedNames).
 func assignedBefore(list []ast.Stmt, inner ast.Node) []string {

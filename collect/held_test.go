@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"strings"
 	"testing"
 )
@@ -78,6 +79,81 @@ func f(err error, a, b bool, x int) error {
 	for k, w := range want {
 		if got[k] != w {
 			t.Errorf("statement %d: held %q, want %q", k, got[k], w)
+		}
+	}
+}
+
+// TestSkippedChecks checks the checks a guard leaving without an error
+// before an input check's error return would skip: those after the if,
+// at any depth, not in a function literal; none after a test of an
+// error against nil or a return that is not the branch's last statement.
+func TestSkippedChecks(t *testing.T) {
+	const src = `package p
+
+type bad struct{ s string }
+
+func (b *bad) Error() string { return b.s }
+
+func check(path string, err error) error {
+	if path == "" {
+		return &bad{"empty"} // 1
+	}
+	if err != nil {
+		return err // 2
+	}
+	if path[0] == '-' {
+		println(path)
+		return &bad{"dash"} // 3
+	}
+	for _, r := range path {
+		if r == '/' {
+			panic("slash")
+		}
+	}
+	go func() {
+		if len(path) > 9 {
+			panic("long")
+		}
+	}()
+	if len(path) > 10 {
+		return &bad{"long"}
+	}
+	if path == "x" {
+		return nil // 4
+	}
+	return nil
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
+	if _, err := (&types.Config{}).Check("p", fset, []*ast.File{f}, info); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]string{
+		1: `err != nil | path[0] == '-' | r == '/'`,
+		2: "", // an operation's failure, not a check of the input
+		3: `r == '/' | len(path) > 10`,
+		4: "", // the branch returns no error
+	}
+	got := map[int]string{}
+	ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+		st, ok := n.(*ast.ReturnStmt)
+		if !ok {
+			return true
+		}
+		text := strings.Split(src, "\n")[fset.Position(st.Pos()).Line-1]
+		if _, after, ok := strings.Cut(text, "// "); ok {
+			got[int(after[0]-'0')] = strings.Join(skippedChecks(st, stack, info), " | ")
+		}
+		return true
+	})
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("return %d: skipped %q, want %q", k, got[k], w)
 		}
 	}
 }

@@ -200,6 +200,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			if kind == Guard {
 				s.CanWrap = wrap
 				s.Holds = heldConditions(node.(ast.Stmt), stack)
+				s.SkippedChecks = skippedChecks(node.(ast.Stmt), stack, info)
 				if ifs, ok := node.(*ast.IfStmt); ok {
 					for _, c := range conjuncts(ifs.Cond) {
 						s.IfConds = append(s.IfConds, types.ExprString(c))
