@@ -79,6 +79,9 @@ type Result struct {
 	// Plausible: the patch, applied to a fresh buggy tree, makes the
 	// whole package suite pass.
 	Plausible bool `json:"plausible"`
+	// Implausible says why a patch is not plausible: the tests that
+	// failed on the fresh tree, or "build failed", "timed out".
+	Implausible string `json:"implausible,omitempty"`
 	// Correct: the patch agrees with the developer's condition; Judgement
 	// says how: "identical" (same after normalisation) or "states" (same
 	// value at every evaluation while the whole suite runs).

@@ -40,6 +40,7 @@ func judge(ctx context.Context, r *Runner, b *Bug, res *Result) {
 	}
 	res.Plausible = tr.OK()
 	if !res.Plausible {
+		res.Implausible = implausible(tr)
 		return
 	}
 	if identical(ctx, r, dir, b, res) {
@@ -49,6 +50,19 @@ func judge(ctx context.Context, r *Runner, b *Bug, res *Result) {
 	if b.Fault == FaultCondition && agreeOnStates(ctx, r, dir, b) {
 		res.Correct, res.Judgement = true, "states"
 	}
+}
+
+// implausible says why tr, the run of a patched tree, does not pass.
+func implausible(tr *TestRun) string {
+	switch {
+	case tr.BuildFailed:
+		return "build failed: " + firstLine(strings.TrimSpace(tr.Output))
+	case tr.TimedOut:
+		return "timed out"
+	case len(tr.Failed) > 0:
+		return "failed: " + strings.Join(tr.Failed[:min(len(tr.Failed), 5)], ", ")
+	}
+	return "no test passed"
 }
 
 // identical reports whether the patched file equals the fixed file after
