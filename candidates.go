@@ -103,7 +103,7 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 	seen := map[string]bool{}
 	var moreRules []string // the rules of the rejections not listed
 	reject := func(t *synth.Term) string {
-		src := t.Source(spec)
+		src := namedConstants(spec, types, t).Source(spec)
 		if why := mismatchedTypes(spec, types, t); why != "" {
 			r.vlogf("synthesis: %s dropped: %s", src, why)
 			return why
@@ -139,7 +139,10 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 		rep.Rejected = append(rep.Rejected, fmt.Sprintf("%d more rejected in the search: %s", more, strings.Join(moreRules, ", ")))
 	}
 	for _, c := range solved { // each passed reject
-		cands = append(cands, candidate{src: c.Source, term: c.Term, method: "synthesis"})
+		t := namedConstants(spec, types, c.Term)
+		if src := t.Source(spec); !hasSource(cands, src) {
+			cands = append(cands, candidate{src: src, term: t, method: "synthesis"})
+		}
 	}
 	cands = emptinessFirst(spec, cands)
 	if site.Kind == collect.Cond && !r.opts.NoMutants {
@@ -164,6 +167,57 @@ func operandTypes(site collect.Site) map[string]string {
 		out[c.Expr] = c.Type
 	}
 	return out
+}
+
+// namedConstants returns t with each literal or untyped constant that
+// is compared with an operand of a defined type written as the package's
+// constant of that type with the same value, when there is one: kind ==
+// ModulePath, not kind == 0. A maintainer names the value; synthesis
+// knows values, and of two constants of the same value finds either.
+func namedConstants(spec *synth.Spec, types map[string]string, t *synth.Term) *synth.Term {
+	valueOf := func(u *synth.Term) (synth.Value, bool) {
+		switch {
+		case u.Op == synth.OpLit:
+			return u.Lit, true
+		case u.Op == synth.OpConst && types[spec.Constants[u.Index].Expr] == "":
+			return spec.Constants[u.Index].Value, true
+		}
+		return synth.Value{}, false
+	}
+	named := func(typ string, v synth.Value) *synth.Term {
+		for k, c := range spec.Constants {
+			if types[c.Expr] == typ && c.Value == v {
+				return synth.ConstTerm(k)
+			}
+		}
+		return nil
+	}
+	var walk func(u *synth.Term) *synth.Term
+	walk = func(u *synth.Term) *synth.Term {
+		if len(u.Args) == 0 {
+			return u
+		}
+		out := &synth.Term{Op: u.Op, Index: u.Index, Lit: u.Lit}
+		for _, a := range u.Args {
+			out.Args = append(out.Args, walk(a))
+		}
+		if !isComparison(u.Op) {
+			return out
+		}
+		for i := range 2 {
+			x, c := out.Args[i], out.Args[1-i]
+			if x.Op != synth.OpInput || types[spec.Inputs[x.Index].Expr] == "" || predeclared(types[spec.Inputs[x.Index].Expr]) {
+				continue // not a defined type: n < 1 is not n < Max
+			}
+			if v, ok := valueOf(c); ok {
+				if k := named(types[spec.Inputs[x.Index].Expr], v); k != nil {
+					out.Args[1-i] = k
+				}
+			}
+		}
+		return out
+	}
+	return walk(t)
 }
 
 // mismatchedTypes returns why t does not compile in Go, or "": synthesis

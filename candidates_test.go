@@ -83,6 +83,39 @@ func tried(res *Result, methods bool) string {
 
 // TestMismatchedTypes checks which synthesized comparisons would not
 // compile for their operands' Go types.
+// TestNamedConstants: a value compared with an operand of a defined type
+// is written as the package's constant of that type, when there is one.
+func TestNamedConstants(t *testing.T) {
+	site := collect.Site{
+		Observed: []collect.Observed{{Expr: "kind", Kind: collect.KindInt, Type: "check.Kind"}, {Expr: "n", Kind: collect.KindInt, Type: "int"}},
+		Constants: []collect.Constant{{Expr: "0"}, {Expr: "ModulePath", Type: "check.Kind"}, {Expr: "FilePath", Type: "check.Kind"},
+			{Expr: "Max", Type: "int"}},
+	}
+	spec := &synth.Spec{
+		Inputs: []synth.Input{{Expr: "kind", Kind: synth.Int}, {Expr: "n", Kind: synth.Int}},
+		Constants: []synth.Constant{{Expr: "0", Value: synth.IntValue(0)}, {Expr: "ModulePath", Value: synth.IntValue(0)},
+			{Expr: "FilePath", Value: synth.IntValue(1)}, {Expr: "Max", Value: synth.IntValue(1)}},
+	}
+	for _, tc := range []struct{ cond, want string }{
+		{"kind == 0", "kind == ModulePath"},
+		{"0 != kind && n > 0", "ModulePath != kind && n > 0"},
+		{"kind < 1", "kind < FilePath"},
+		{"n == 0 || kind > 2", "n == 0 || kind > 2"}, // no constant of value 2
+		{"n < 1", "n < 1"},                           // int is not a defined type
+	} {
+		term, err := synth.ParseTerm(spec, tc.cond)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.cond, err)
+		}
+		if got := namedConstants(spec, operandTypes(site), term).Source(spec); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.cond, got, tc.want)
+		}
+		if src := term.Source(spec); src != tc.cond {
+			t.Errorf("%s: the term was changed: %s", tc.cond, src)
+		}
+	}
+}
+
 func TestMismatchedTypes(t *testing.T) {
 	site := collect.Site{
 		Observed: []collect.Observed{

@@ -52,12 +52,17 @@ func genericsOK(v string) bool {
 // (already in the snapshot) are left out: the atoms are what the snapshot
 // cannot observe without calling functions, and they are recorded
 // without any extra evaluation, by the instrumented condition itself.
+// Indexes are atoms although the snapshot may observe them: a condition
+// that compares one (path[0] == '-') is then an input of synthesis
+// whole, as a call's comparison is (the snapshot leaves out a Cond
+// site's own condition), and path[0] == '-' && kind != FilePath is as
+// small as a fit of other inputs.
 func (o *observer) atoms(cond ast.Expr) []atom {
 	var out []atom
 	seen := map[string]int{} // index in out + 1
 	add := func(e ast.Expr, bool bool) {
 		tv, ok := o.info.Types[e]
-		if !ok || tv.Value != nil || !tv.IsValue() || o.safe(e) {
+		if !ok || tv.Value != nil || !tv.IsValue() || o.safeExpr(e, false) {
 			return
 		}
 		k := kindOf(tv.Type)

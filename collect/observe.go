@@ -244,35 +244,39 @@ func kindOf(t types.Type) ValueKind {
 // panic (nil dereference, division by zero, an index out of range) is
 // caught at run time and recorded as a missing value, which synthesis
 // reads as a short-circuit would (i < len(xs) && xs[i] > 0).
-func (o *observer) safe(e ast.Expr) bool {
+func (o *observer) safe(e ast.Expr) bool { return o.safeExpr(e, true) }
+
+// safeExpr is safe, with indexes or without.
+func (o *observer) safeExpr(e ast.Expr, indexes bool) bool {
+	safe := func(e ast.Expr) bool { return o.safeExpr(e, indexes) }
 	switch e := e.(type) {
 	case *ast.Ident:
 		_, ok := o.info.Uses[e].(*types.Var)
 		return ok
 	case *ast.ParenExpr:
-		return o.safe(e.X)
+		return safe(e.X)
 	case *ast.SelectorExpr:
 		if sel := o.info.Selections[e]; sel != nil {
-			return sel.Kind() == types.FieldVal && o.safe(e.X)
+			return sel.Kind() == types.FieldVal && safe(e.X)
 		}
 		_, ok := o.info.Uses[e.Sel].(*types.Var) // pkg.Var
 		return ok
 	case *ast.StarExpr:
-		return o.safe(e.X)
+		return safe(e.X)
 	case *ast.IndexExpr:
 		tv, ok := o.info.Types[e.X]
-		if !ok || !tv.IsValue() || !indexable(tv.Type) {
+		if !indexes || !ok || !tv.IsValue() || !indexable(tv.Type) {
 			return false
 		}
-		return o.safe(e.X) && o.constOrSafe(e.Index)
+		return safe(e.X) && (o.isConst(e.Index) || safe(e.Index))
 	case *ast.UnaryExpr:
 		switch e.Op {
 		case token.SUB, token.ADD, token.NOT, token.XOR:
-			return o.safe(e.X)
+			return safe(e.X)
 		}
 		return false
 	case *ast.BinaryExpr:
-		return o.safe(e.X) && o.safe(e.Y) || o.constOrSafe(e.X) && o.constOrSafe(e.Y)
+		return safe(e.X) && safe(e.Y) || (o.isConst(e.X) || safe(e.X)) && (o.isConst(e.Y) || safe(e.Y))
 	case *ast.BasicLit:
 		return false
 	case *ast.CallExpr:
@@ -281,7 +285,7 @@ func (o *observer) safe(e ast.Expr) bool {
 			return false
 		}
 		b, ok := o.info.Uses[id].(*types.Builtin)
-		return ok && (b.Name() == "len" || b.Name() == "cap") && o.safe(e.Args[0])
+		return ok && (b.Name() == "len" || b.Name() == "cap") && safe(e.Args[0])
 	}
 	return false
 }
@@ -303,24 +307,28 @@ func indexable(t types.Type) bool {
 	return false
 }
 
-func (o *observer) constOrSafe(e ast.Expr) bool {
-	if tv, ok := o.info.Types[e]; ok && (tv.Value != nil || tv.IsNil()) {
-		return true
-	}
-	return o.safe(e)
+// isConst reports whether e is a constant or nil.
+func (o *observer) isConst(e ast.Expr) bool {
+	tv, ok := o.info.Types[e]
+	return ok && (tv.Value != nil || tv.IsNil())
 }
 
 // constants returns the literals of fn, 0 and "", and the named constants
 // of the package visible at the site, at most maxConstants.
 func (o *observer) constants(fn ast.Node) []Constant {
 	var out []Constant
-	seen := map[string]int{} // kind:value → index in out
-	add := func(expr string, v constant.Value, factor bool) {
+	seen := map[string]int{} // kind:value[:type] → index in out
+	add := func(expr string, v constant.Value, factor bool, t types.Type) {
 		val, ok := constValue(v)
 		if !ok {
 			return
 		}
 		key := strconv.Itoa(int(val.Kind)) + ":" + v.ExactString()
+		if _, named := t.(*types.Named); named {
+			// A constant of a defined type is not its value: kind ==
+			// ModulePath, not kind == 0, where both are written.
+			key += ":" + typeName(t)
+		}
 		if i, ok := seen[key]; ok {
 			out[i].Factor = out[i].Factor && factor
 			return
@@ -338,7 +346,7 @@ func (o *observer) constants(fn ast.Node) []Constant {
 				if tv, ok := o.info.Types[lit]; ok && tv.Value != nil {
 					// 1e8: a power of ten, written as one.
 					scale := lit.Kind == token.FLOAT && strings.ContainsAny(lit.Value, "eE") && !strings.HasPrefix(lit.Value, "0x") && !strings.HasPrefix(lit.Value, "0X")
-					add(lit.Value, tv.Value, factors[lit] || scale)
+					add(lit.Value, tv.Value, factors[lit] || scale, nil)
 				}
 			}
 			return true
@@ -346,8 +354,8 @@ func (o *observer) constants(fn ast.Node) []Constant {
 	}
 	// The neutral values, which guards compare with more than any other
 	// (`len(x) == 0`, `s == ""`), even where the function writes none.
-	add("0", constant.MakeInt64(0), false)
-	add(`""`, constant.MakeString(""), false)
+	add("0", constant.MakeInt64(0), false, nil)
+	add(`""`, constant.MakeString(""), false, nil)
 	inner := o.pkg.Scope().Innermost(o.pos)
 	for _, name := range o.pkg.Scope().Names() {
 		c, ok := o.pkg.Scope().Lookup(name).(*types.Const)
@@ -357,7 +365,7 @@ func (o *observer) constants(fn ast.Node) []Constant {
 		if _, obj := inner.LookupParent(name, o.pos); obj != c {
 			continue
 		}
-		add(name, c.Val(), false)
+		add(name, c.Val(), false, c.Type())
 		if i := len(out) - 1; i >= 0 && out[i].Expr == name {
 			out[i].Type = typeName(c.Type())
 		}
