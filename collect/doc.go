@@ -18,14 +18,18 @@
 // follow package, file and position, so they are stable for the same
 // source. At each site, the observed expressions are, in this order of
 // priority and at most 30: the atoms of a Cond site's condition (below);
-// the side-effect-free operands of the condition; the variables in scope (types.Info scopes at the site's
+// the side-effect-free operands of the condition or statement (indexes
+// of maps, slices, arrays and strings included: visited[t], xs[i] before
+// total += xs[i]; out of range, a missing value); the variables in scope (types.Info scopes at the site's
 // position) of basic kinds, and the nil-ness and len of the others; one
 // level of their struct fields, values first, then len and nil-ness (a
 // field reached through a pointer is guarded by it: NilGuard); package
 // variables last, and only in functions where the reference cannot make an
 // initialization cycle (see initdeps.go). The constants are the literals
 // of the enclosing function (those written only as a base, a scale or a
-// size, frac *= 10, are marked Factor) and the package's named constants;
+// size, frac *= 10, are marked Factor) and the package's named constants
+// (one of a defined type kept beside a literal of the same value: the
+// root package writes kind == ModulePath, not kind == 0);
 // a condition compared with a constant of another package's named type
 // (reflect.Slice), or a site observing a call whose result has such a
 // type (v.Kind()), first gets the constants of that type the file uses
@@ -75,7 +79,8 @@
 // atoms of a condition are its maximal boolean sub-expressions below
 // &&, || and ! (calls and comparisons included) and the non-constant
 // operands of basic kind of its comparisons, except what the snapshot
-// already observes. They are recorded by the condition itself, as the
+// already observes (indexes are atoms all the same, so that path[0] ==
+// '-' is an input whole). They are recorded by the condition itself, as the
 // program evaluates it: each atom a becomes NopolAB(nopolA, k, a) (AI,
 // AF, AS by kind), which returns a unchanged and, in snapshot runs,
 // stores its value in slot k of a slice private to this evaluation of
