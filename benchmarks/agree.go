@@ -36,11 +36,13 @@ func nopolBenchAgree(tool bool, dev func() bool) bool {
 }
 `
 
-// agreeOnStates reports whether the tool's condition at the bug's if
-// statement (in the patched tree dir) and the developer's condition have
-// the same value at every evaluation while the package suite runs, and the
-// statement is evaluated at least once. The tree is modified.
-func agreeOnStates(ctx context.Context, r *Runner, dir string, b *Bug) bool {
+// agreeOnStates reports whether the tool's condition cond, which must be
+// the condition of the bug's if statement in the patched tree dir (a patch
+// elsewhere that keeps the buggy condition from mattering is not the
+// fix), and the developer's condition have the same value at every
+// evaluation while the package suite runs, and the statement is evaluated
+// at least once. The tree is modified.
+func agreeOnStates(ctx context.Context, r *Runner, dir string, b *Bug, cond string) bool {
 	path := filepath.Join(dir, filepath.FromSlash(b.File))
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -62,6 +64,9 @@ func agreeOnStates(ctx context.Context, r *Runner, dir string, b *Bug) bool {
 		return false
 	}
 	cs, ce := fset.Position(site.Cond.Pos()).Offset, fset.Position(site.Cond.End()).Offset
+	if cond == "" || NormalizeCond(string(src[cs:ce])) != NormalizeCond(cond) {
+		return false
+	}
 	wrapped := fmt.Sprintf("nopolBenchAgree(%s, func() bool { return %s })", src[cs:ce], b.FixedCondition)
 	var buf bytes.Buffer
 	buf.Write(src[:cs])

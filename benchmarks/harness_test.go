@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -108,11 +109,16 @@ func TestAgreeOnStates(t *testing.T) {
 	b := loadMaxBug(t)
 	for _, c := range []struct {
 		cond string
+		// tool is the tool's condition, cond when "".
+		tool string
 		want bool
 	}{
-		{"b < a", true},   // same values everywhere
-		{"a >= b", true},  // differs only when a == b, which no test reaches
-		{"a != b", false}, // differs on Max(1, 2)
+		{"b < a", "", true},   // same values everywhere
+		{"a >= b", "", true},  // differs only when a == b, which no test reaches
+		{"a != b", "", false}, // differs on Max(1, 2)
+		// The tool's condition is not at the bug's if (its patch is
+		// elsewhere): no agreement, whatever the values there.
+		{"b < a", "a > b && a != 0", false},
 	} {
 		dir := t.TempDir()
 		if err := Materialise(context.Background(), &Runner{}, b, dir, false); err != nil {
@@ -121,7 +127,7 @@ func TestAgreeOnStates(t *testing.T) {
 		p := filepath.Join(dir, "max.go")
 		src, _ := os.ReadFile(p)
 		os.WriteFile(p, bytes.Replace(src, []byte("a > b"), []byte(c.cond), 1), 0o644)
-		if got := agreeOnStates(context.Background(), &Runner{}, dir, b); got != c.want {
+		if got := agreeOnStates(context.Background(), &Runner{}, dir, b, cmp.Or(c.tool, c.cond)); got != c.want {
 			t.Errorf("agreeOnStates(%s) = %v, want %v", c.cond, got, c.want)
 		}
 	}

@@ -47,7 +47,7 @@ func judge(ctx context.Context, r *Runner, b *Bug, res *Result) {
 		res.Correct, res.Judgement = true, "identical"
 		return
 	}
-	if b.Fault == FaultCondition && agreeOnStates(ctx, r, dir, b) {
+	if b.Fault == FaultCondition && agreeOnStates(ctx, r, dir, b, res.Condition) {
 		res.Correct, res.Judgement = true, "states"
 	}
 }
