@@ -434,11 +434,19 @@ func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Con
 	call := func(path, fn string, args ...string) string {
 		return imports[path] + "." + fn + "(" + strings.Join(args, ", ") + ")"
 	}
+	// as is r.expr converted to basic type k when it has another type
+	// (a defined type, float32): s, not string(s), for a string.
+	as := func(k types.BasicKind) string {
+		if types.Identical(r.t, types.Typ[k]) {
+			return r.expr
+		}
+		return types.Typ[k].Name() + "(" + r.expr + ")"
+	}
 	switch {
 	case isBasic && b.Info()&types.IsFloat != 0:
 		if imports["math"] != "" {
-			out = append(out, Observed{Expr: call("math", "IsNaN", "float64("+r.expr+")"), Kind: KindBool},
-				Observed{Expr: call("math", "IsInf", "float64("+r.expr+")", "0"), Kind: KindBool})
+			out = append(out, Observed{Expr: call("math", "IsNaN", as(types.Float64)), Kind: KindBool},
+				Observed{Expr: call("math", "IsInf", as(types.Float64), "0"), Kind: KindBool})
 		}
 	case types.Identical(r.t, types.Universe.Lookup("rune").Type()):
 		if imports["unicode"] != "" {
@@ -457,10 +465,10 @@ func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Con
 			switch {
 			case c.Value.Kind == KindString && c.Value.Str != "":
 				for _, f := range []string{"Contains", "HasPrefix", "HasSuffix"} {
-					out = append(out, Observed{Expr: call("strings", f, "string("+r.expr+")", c.Expr), Kind: KindBool})
+					out = append(out, Observed{Expr: call("strings", f, as(types.String), c.Expr), Kind: KindBool})
 				}
 			case c.Value.Kind == KindInt && strings.HasPrefix(c.Expr, "'"):
-				out = append(out, Observed{Expr: call("strings", "ContainsRune", "string("+r.expr+")", c.Expr), Kind: KindBool})
+				out = append(out, Observed{Expr: call("strings", "ContainsRune", as(types.String), c.Expr), Kind: KindBool})
 			}
 		}
 	case types.Identical(r.t, types.Universe.Lookup("error").Type()):

@@ -29,19 +29,24 @@ func TestObservedCalls(t *testing.T) {
 		{"a pure function of the package", "isSeparator(r)", true},
 		{"a function that writes a package variable", "bump(r)", false},
 		{"the site's own function", "Check(", false},
-		{"math", "math.IsNaN(float64(f))", true},
+		{"math", "math.IsNaN(f)", true},
 		{"unicode", "unicode.IsUpper(r)", true},
-		{"strings, with the function's constants", `strings.Contains(string(s), "x")`, true},
+		{"strings, with the function's constants", `strings.Contains(s, "x")`, true},
 		{"errors.Is with the package's sentinels", "errors.Is(err, ErrEmpty)", true},
 	} {
 		if strings.Contains(got, tc.expr) != tc.want {
 			t.Errorf("%s: %s observed = %v, want %v; calls:%s", tc.what, tc.expr, !tc.want, tc.want, got)
 		}
 	}
+	converted := false
 	for _, o := range f.prog.Sites[f.site(t, Cond, "c.go", 62)].Observed {
 		if strings.Contains(o.Expr, "(op)") {
 			t.Errorf("%s observed: op is not a rune", o.Expr)
 		}
+		converted = converted || strings.Contains(o.Expr, "(string(label), prefix)")
+	}
+	if !converted {
+		t.Errorf("no strings function of string(label) observed at Walk: a Label is converted")
 	}
 	var skip []string
 	for _, o := range f.prog.Sites[f.site(t, Cond, "c.go", 74)].Observed {
@@ -159,7 +164,7 @@ func TestRunCalls(t *testing.T) {
 	if v := value(leaf, "unicode.IsUpper(r)"); v.Missing || !v.Bool {
 		t.Errorf("unicode.IsUpper('A') = %+v", v)
 	}
-	if v := value(leaf, "math.IsNaN(float64(f))"); v.Missing || !v.Bool {
+	if v := value(leaf, "math.IsNaN(f)"); v.Missing || !v.Bool {
 		t.Errorf("math.IsNaN = %+v", v)
 	}
 	if v := value(leaf, "errors.Is(err, ErrEmpty)"); v.Missing || !v.Bool {
