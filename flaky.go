@@ -19,7 +19,9 @@ import (
 // that the same input gives the same answer:
 //
 //   - each failing test of the baseline runs failRepeats more times on the
-//     user's code; one pass makes it flaky;
+//     user's code; one pass makes it flaky (passing every run alone, it is
+//     not random but depends on the tests before it in the suite, and is
+//     said so: a patch printed may leave it failing there);
 //   - a test that passed in the baseline and fails with a candidate (or
 //     instrumented) runs stableRepeats more times on the user's code, once
 //     per repair; one failure makes it flaky. Otherwise the failure is the
@@ -89,7 +91,13 @@ func (r *repairer) confirmFailing(ctx context.Context, failing []testKey, limit 
 	var out []testKey
 	for _, k := range failing {
 		c := counts[collect.TestID{Package: k.pkg, Test: k.name}]
-		if c.Passes > 0 {
+		switch {
+		case c.Passes > 0 && c.Fails == 0:
+			// Not random: the test fails after the tests before it in
+			// the suite (a global they set), and nopol runs it alone.
+			r.markFlaky(k, fmt.Sprintf("failed in the whole suite, then passed all %d runs alone: it depends on the tests run before it, which nopol does not repeat, so a patch may leave it failing in the suite", c.Passes))
+			continue
+		case c.Passes > 0:
 			r.markFlaky(k, fmt.Sprintf("failed in the plain run, then passed %d of %d runs", c.Passes, c.Passes+c.Fails))
 			continue
 		}
