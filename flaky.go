@@ -54,6 +54,9 @@ type flakiness struct {
 	// with how; checked the tests that passed stableRepeats runs.
 	flaky   map[testKey]string
 	checked map[testKey]bool
+	// suiteOnly are the failing tests that passed every run alone: they
+	// fail after the tests before them in the suite, not at random.
+	suiteOnly map[testKey]bool
 	// original are the results on the user's code of the flaky tests
 	// that passed in the baseline, the baseline's run included.
 	original map[testKey]collect.Repeats
@@ -96,6 +99,10 @@ func (r *repairer) confirmFailing(ctx context.Context, failing []testKey, limit 
 			// Not random: the test fails after the tests before it in
 			// the suite (a global they set), and nopol runs it alone.
 			r.markFlaky(k, fmt.Sprintf("failed in the whole suite, then passed all %d runs alone: it depends on the tests run before it, which nopol does not repeat, so a patch may leave it failing in the suite", c.Passes))
+			if r.fl.suiteOnly == nil {
+				r.fl.suiteOnly = map[testKey]bool{}
+			}
+			r.fl.suiteOnly[k] = true
 			continue
 		case c.Passes > 0:
 			r.markFlaky(k, fmt.Sprintf("failed in the plain run, then passed %d of %d runs", c.Passes, c.Passes+c.Fails))

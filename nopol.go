@@ -174,6 +174,12 @@ type Result struct {
 	// Options.Skip ("path.TestX").
 	Flaky   []string `json:"flaky"`
 	Skipped []string `json:"skipped"`
+	// StillFailing are the failing tests that fail only after the tests
+	// before them in the suite (they pass alone, so nopol cannot repair
+	// them) and still fail in the patched file's suite run: with the
+	// patch, a plain go test of the package still fails. (A flaky test's
+	// failure there is luck, and is not listed.)
+	StillFailing []string `json:"still_failing,omitempty"`
 	// Sites are the sites searched, in rank order.
 	Sites []SiteReport `json:"sites"`
 	// Candidates are the candidates validated, in order.

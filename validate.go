@@ -199,6 +199,12 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 		return false, sr, nil
 	}
 	rep.Outcome = "patched"
+	r.res.StillFailing = nil
+	for _, k := range r.failedKeys(site.Package, sr) {
+		if r.fl.suiteOnly[k] && !slices.Contains(r.res.StillFailing, k.name) {
+			r.res.StillFailing = append(r.res.StillFailing, k.name)
+		}
+	}
 	if c.method == "mutation" {
 		rep.Method = "mutation"
 	}

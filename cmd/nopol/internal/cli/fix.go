@@ -209,6 +209,9 @@ func runFix(ctx context.Context, env *Env, args []string) error {
 		}
 		return Exit(code, err)
 	}
+	if !f.quiet && len(res.StillFailing) > 0 {
+		fmt.Fprintf(env.Stderr, "nopol: with the patch the suite still fails %s (failing only after the tests before it, left out of the verdict)\n", strings.Join(res.StillFailing, ", "))
+	}
 	if !f.quiet && len(res.Flaky) > 0 {
 		fmt.Fprintf(env.Stderr, "nopol: flaky tests, left out of every verdict: %s\n", strings.Join(res.Flaky, ", "))
 	}
