@@ -103,7 +103,8 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 	seen := map[string]bool{}
 	var moreRules []string // the rules of the rejections not listed
 	reject := func(t *synth.Term) string {
-		src := namedConstants(spec, types, t).Source(spec)
+		named := namedConstants(spec, types, t)
+		src := named.Source(spec)
 		if why := mismatchedTypes(spec, types, t); why != "" {
 			r.vlogf("synthesis: %s dropped: %s", src, why)
 			return why
@@ -114,7 +115,7 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 			}
 			return "does not read the original's operands"
 		}
-		why := r.antiPatternOf(site, st, spec, candidate{src: src, term: t, method: "synthesis"})
+		why := r.antiPatternOf(site, st, spec, candidate{src: src, term: named, method: "synthesis"})
 		if why != "" && !strings.HasPrefix(why, ruleUnrelated+":") {
 			if !seen[src] {
 				seen[src] = true

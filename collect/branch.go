@@ -35,10 +35,9 @@ func thenBranch(n *ast.IfStmt, info *types.Info) *Branch {
 			b.Exits = true
 			// An error is a result whose type implements error: the
 			// interface itself, or a concrete &InvalidVersionError{...}.
-			errType := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
 			for _, r := range last.Results {
 				tv, ok := info.Types[r]
-				if ok && !tv.IsNil() && tv.Type != nil && types.Implements(tv.Type, errType) {
+				if ok && !tv.IsNil() && implementsError(tv.Type) {
 					b.ReturnsError = true
 					switch ast.Unparen(r).(type) {
 					case *ast.Ident, *ast.SelectorExpr:
@@ -245,23 +244,26 @@ func skippedChecks(stmt ast.Stmt, stack []ast.Node, info *types.Info) []string {
 
 // testsErrorNil reports whether cond compares an error with nil.
 func testsErrorNil(cond ast.Expr, info *types.Info) bool {
-	errType := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	errNil := func(x, y ast.Expr) bool {
+		return info.Types[x].IsNil() && implementsError(info.Types[y].Type)
+	}
 	found := false
 	ast.Inspect(cond, func(n ast.Node) bool {
-		b, ok := n.(*ast.BinaryExpr)
-		if !ok || found || b.Op != token.EQL && b.Op != token.NEQ {
-			return !found
-		}
-		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-			nilTV, ok1 := info.Types[pair[0]]
-			tv, ok2 := info.Types[pair[1]]
-			if ok1 && ok2 && nilTV.IsNil() && tv.Type != nil && types.Implements(tv.Type, errType) {
-				found = true
-			}
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
+			found = found || errNil(b.X, b.Y) || errNil(b.Y, b.X)
 		}
 		return !found
 	})
 	return found
+}
+
+// errorInterface is the predeclared error's interface.
+var errorInterface = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+
+// implementsError reports whether t (nil when unknown) implements error:
+// the interface itself, or a concrete &InvalidVersionError{...}.
+func implementsError(t types.Type) bool {
+	return t != nil && types.Implements(t, errorInterface)
 }
 
 // assignedBefore lists the variables the statements of list before inner

@@ -121,6 +121,12 @@ func check(path string, err error) error {
 	if path == "x" {
 		return nil // 4
 	}
+	if err != nil || path == "y" {
+		return &bad{"y"} // 5
+	}
+	if len(path) > 20 {
+		panic("too long")
+	}
 	return nil
 }
 `
@@ -136,8 +142,9 @@ func check(path string, err error) error {
 	want := map[int]string{
 		1: `err != nil | path[0] == '-' | r == '/'`,
 		2: "", // an operation's failure, not a check of the input
-		3: `r == '/' | len(path) > 10`,
+		3: `r == '/' | len(path) > 10 | err != nil || path == "y"`,
 		4: "", // the branch returns no error
+		5: "", // an error tested against nil, beside another clause
 	}
 	got := map[int]string{}
 	ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {

@@ -249,6 +249,7 @@ func (o *observer) safe(e ast.Expr) bool { return o.safeExpr(e, true) }
 // safeExpr is safe, with indexes or without.
 func (o *observer) safeExpr(e ast.Expr, indexes bool) bool {
 	safe := func(e ast.Expr) bool { return o.safeExpr(e, indexes) }
+	constOrSafe := func(e ast.Expr) bool { return o.isConst(e) || safe(e) }
 	switch e := e.(type) {
 	case *ast.Ident:
 		_, ok := o.info.Uses[e].(*types.Var)
@@ -268,7 +269,7 @@ func (o *observer) safeExpr(e ast.Expr, indexes bool) bool {
 		if !indexes || !ok || !tv.IsValue() || !indexable(tv.Type) {
 			return false
 		}
-		return safe(e.X) && (o.isConst(e.Index) || safe(e.Index))
+		return safe(e.X) && constOrSafe(e.Index)
 	case *ast.UnaryExpr:
 		switch e.Op {
 		case token.SUB, token.ADD, token.NOT, token.XOR:
@@ -276,7 +277,7 @@ func (o *observer) safeExpr(e ast.Expr, indexes bool) bool {
 		}
 		return false
 	case *ast.BinaryExpr:
-		return safe(e.X) && safe(e.Y) || (o.isConst(e.X) || safe(e.X)) && (o.isConst(e.Y) || safe(e.Y))
+		return constOrSafe(e.X) && constOrSafe(e.Y)
 	case *ast.BasicLit:
 		return false
 	case *ast.CallExpr:
@@ -337,7 +338,11 @@ func (o *observer) constants(fn ast.Node) []Constant {
 			return
 		}
 		seen[key] = len(out)
-		out = append(out, Constant{Expr: expr, Value: val, Factor: factor})
+		c := Constant{Expr: expr, Value: val, Factor: factor}
+		if t != nil {
+			c.Type = typeName(t)
+		}
+		out = append(out, c)
 	}
 	if fn != nil {
 		factors := factorLiterals(fn)
@@ -366,9 +371,6 @@ func (o *observer) constants(fn ast.Node) []Constant {
 			continue
 		}
 		add(name, c.Val(), false, c.Type())
-		if i := len(out) - 1; i >= 0 && out[i].Expr == name {
-			out[i].Type = typeName(c.Type())
-		}
 	}
 	return out
 }
