@@ -70,13 +70,16 @@ func (r *repairer) baseline(ctx context.Context) error {
 	r.elapsed = map[testKey]time.Duration{}
 	r.ignored = map[string]bool{}
 	r.failingByID = map[string]testKey{}
-	var allFailing []string
+	var allFailing, notRun []string
 	var failing []testKey
 	for _, t := range results {
 		k := testKey{t.Package, t.Test}
 		r.elapsed[k] = t.Elapsed
 		switch {
 		case t.Skipped:
+			continue
+		case t.NotRun:
+			notRun = append(notRun, t.Test)
 			continue
 		case t.Passed:
 			r.passing = append(r.passing, k)
@@ -96,6 +99,9 @@ func (r *repairer) baseline(ctx context.Context) error {
 		return &InputError{Msg: fmt.Sprintf("testing %s: no failing test matches -run %q (failing: %s)", r.prog.Module, r.opts.Run, strings.Join(allFailing, ", "))}
 	}
 	r.logf("baseline: %s, %d failing: %s", plural(len(r.passing)+len(allFailing), "test"), len(allFailing), strings.Join(allFailing, ", "))
+	if len(notRun) > 0 {
+		r.logf("baseline: %s did not run: other tests' crashes kept them from running (%s); a patch must not make them fail", plural(len(notRun), "test"), strings.Join(notRun, ", "))
+	}
 	if r.failing, err = r.confirmFailing(ctx, failing, limit); err != nil {
 		return err
 	}
@@ -107,7 +113,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 		if t.Skipped {
 			continue
 		}
-		tr := TestReport{Package: t.Package, Name: t.Test, Passed: t.Passed, Repaired: r.isFailing(k), Flaky: r.isFlaky(k)}
+		tr := TestReport{Package: t.Package, Name: t.Test, Passed: t.Passed, Repaired: r.isFailing(k), Flaky: r.isFlaky(k), NotRun: t.NotRun}
 		if file, line, ok := r.prog.TestLocation(t.Package, t.Test); ok {
 			tr.File, tr.Line = r.relPath(file), line
 		}

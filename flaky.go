@@ -115,11 +115,14 @@ func (r *repairer) confirmFailing(ctx context.Context, failing []testKey, limit 
 
 // checkStable runs the tests among ks that passed in the baseline and have
 // not been checked yet stableRepeats times on the user's code; those that
-// fail once are marked flaky.
+// fail once are marked flaky. A test without a result in the baseline
+// (another test's crash kept it from running) is not checked: it may fail
+// on the user's code every time, and its failure with a candidate is the
+// candidate's.
 func (r *repairer) checkStable(ctx context.Context, ks []testKey) error {
 	var todo []testKey
 	for _, k := range ks {
-		if !r.fl.checked[k] && !r.isFlaky(k) && !r.isFailing(k) && !slices.Contains(todo, k) {
+		if !r.fl.checked[k] && !r.isFlaky(k) && slices.Contains(r.passing, k) && !slices.Contains(todo, k) {
 			todo = append(todo, k)
 		}
 	}

@@ -203,6 +203,9 @@ type TestReport struct {
 	// Flaky reports that the test passed and failed on identical runs:
 	// it is left out of every verdict.
 	Flaky bool `json:"flaky,omitempty"`
+	// NotRun reports that the test has no result in the plain run: other
+	// tests' crashes kept it from running. A patch must not make it fail.
+	NotRun bool `json:"not_run,omitempty"`
 	// File (relative to the module root) and Line are where the test
 	// function is declared, when known.
 	File string `json:"file,omitempty"`

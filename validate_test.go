@@ -32,6 +32,10 @@ func TestJudge(t *testing.T) {
 		{"a flaky and a stable test fail", nil, collect.SuiteResult{Failed: []string{"TestFlaky/x", "TestA"}}, false, 1},
 		{"the test to repair still fails", nil, collect.SuiteResult{Failed: []string{"TestFlaky", "TestZero"}}, false, 0},
 		{"too many failures to be flakiness", nil, collect.SuiteResult{Failed: []string{"TestFlaky", "TestA", "TestB", "TestC"}}, false, 0},
+		// Another test's crash kept it from running in the baseline: it
+		// may fail on the user's code every time, so its failure is not
+		// checked for flakiness but counts.
+		{"a test the baseline did not run fails", nil, collect.SuiteResult{Failed: []string{"TestNotRun"}}, false, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,6 +48,11 @@ func TestJudge(t *testing.T) {
 			prog.Packages = append(prog.Packages, "example.com/m/api")
 			r := &repairer{ignored: tt.ignored, c: &countingRerun{fake: f}, prog: prog, res: &Result{},
 				failing: []testKey{{"example.com/m", "TestZero"}}}
+			for _, p := range prog.Packages {
+				for _, n := range []string{"TestA", "TestB", "TestC", "TestFlaky", "TestLeftOutToo"} {
+					r.passing = append(r.passing, testKey{p, n})
+				}
+			}
 			got, err := r.judge(context.Background(), "example.com/m", tt.sr)
 			if err != nil {
 				t.Fatal(err)

@@ -187,6 +187,9 @@ type Program struct {
 	pkgs    map[string]*pkgData // by import path
 	syn     []siteSyntax        // parallel to Sites
 	sources map[string][]byte   // file contents, read once
+	// notRun are the tests the Baseline could not run, per package and
+	// name: VerifyPatch does not count their missing results as failures.
+	notRun map[string]map[string]bool
 	// suiteTime is the time each package's tests took in Baseline, the
 	// base of RunSuite's default timeout.
 	suiteTime map[string]time.Duration
@@ -481,7 +484,10 @@ type TestResult struct {
 	Package, Test string
 	Passed        bool
 	Skipped       bool
-	Elapsed       time.Duration
+	// NotRun: the test has no result, another test's crash kept it from
+	// running.
+	NotRun  bool
+	Elapsed time.Duration
 	// Output is the test's output, including failure messages with
 	// file:line, for attribution to a test constituent.
 	Output string

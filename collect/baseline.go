@@ -18,6 +18,10 @@ import (
 // defaultSuiteTimeout bounds a plain `go test` run when no timeout is given.
 const defaultSuiteTimeout = 10 * time.Minute
 
+// verifyRounds bounds the runs of a patched suite: a patch whose crashes
+// keep tests from running for that many rounds fails that many tests.
+const verifyRounds = 20
+
 // goTest runs `go test -json` on pkgs (import paths) in the module, with
 // an overlay and a -run pattern when not "". timeout is passed to the test
 // binaries; the go command itself gets more, for compiling.
@@ -77,8 +81,10 @@ type suiteRun struct {
 // runSuite runs the tests of pkgs with `go test -json`. A test that crashes
 // its binary (a panic, os.Exit) keeps the tests after it from running;
 // those are run again, without the tests already reported, until every
-// test has a result or a round makes no progress.
-func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string, timeout time.Duration) (*suiteRun, error) {
+// test has a result, a round makes no progress or rounds rounds ran. Each
+// round but the last reports at least one more test, so a bound of one
+// more than the number of tests runs every test that can run.
+func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string, timeout time.Duration, rounds int) (*suiteRun, error) {
 	sr := &suiteRun{
 		tests:       map[string]map[string]gotest.TestSummary{},
 		extra:       map[string][]string{},
@@ -91,7 +97,7 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 		sr.tests[p] = map[string]gotest.TestSummary{}
 	}
 	pending, run := pkgs, ""
-	for round := 0; len(pending) > 0 && round < 20; round++ {
+	for round := 0; len(pending) > 0 && round < rounds; round++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -173,7 +179,14 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 // source order. A build failure gives a *LoadError. Tests kept from running
 // by a crashing test are run again (see runSuite).
 func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]TestResult, error) {
-	sr, err := runSuite(ctx, prog, prog.Packages, "", timeout)
+	total := 0
+	for _, p := range prog.Packages {
+		total += len(prog.Tests[p])
+	}
+	// Every test that can run does: a test the baseline never ran would
+	// be judged by nobody (its failure with a patch was taken for
+	// flakiness when it failed on the user's code too).
+	sr, err := runSuite(ctx, prog, prog.Packages, "", timeout, total+1)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -201,6 +214,7 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 	if prog.suiteTime == nil {
 		prog.suiteTime = map[string]time.Duration{}
 	}
+	prog.notRun = map[string]map[string]bool{}
 	for _, p := range prog.Packages {
 		var total time.Duration
 		for _, t := range sr.tests[p] {
@@ -211,7 +225,14 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 		for _, name := range names {
 			t, ok := sr.tests[p][name]
 			if !ok {
-				continue // never ran
+				// Another test's crash kept it from running, and the
+				// rounds after it made no progress.
+				out = append(out, TestResult{Package: p, Test: name, NotRun: true})
+				if prog.notRun[p] == nil {
+					prog.notRun[p] = map[string]bool{}
+				}
+				prog.notRun[p][name] = true
+				continue
 			}
 			out = append(out, TestResult{
 				Package: p,
@@ -310,7 +331,7 @@ func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, ti
 	if len(pkgs) == 0 {
 		return SuiteResult{Passed: true, Duration: time.Since(start)}, nil
 	}
-	sr, err := runSuite(ctx, prog, pkgs, ovPath, timeout)
+	sr, err := runSuite(ctx, prog, pkgs, ovPath, timeout, verifyRounds)
 	res := SuiteResult{Duration: time.Since(start)}
 	if gotest.IsTimeout(err) {
 		res.TimedOut = true
@@ -334,6 +355,11 @@ func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, ti
 		names := append(append([]string(nil), prog.Tests[p]...), sr.extra[p]...)
 		for _, name := range names {
 			t, ok := sr.tests[p][name]
+			if !ok && prog.notRun != nil && slices.Contains(prog.Tests[p], name) && !prog.notRun[p][name] {
+				// The baseline ran it; with the patch, a crash kept it
+				// from running.
+				t, ok = gotest.TestSummary{Test: name, Action: "fail", Output: "--- FAIL: " + name + " did not run: another test's crash kept it from running\n"}, true
+			}
 			if !ok || t.Action != "fail" {
 				continue
 			}

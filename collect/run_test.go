@@ -643,3 +643,33 @@ func TestInliningProfile(t *testing.T) {
 		t.Errorf("a module whose tests count no allocations gets build flags %q", g.prog.gcflags)
 	}
 }
+
+func TestManyCrashes(t *testing.T) {
+	f := load(t, "crashes")
+	base, err := Baseline(context.Background(), f.prog, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed, notRun []string
+	for _, r := range base {
+		switch {
+		case r.NotRun:
+			notRun = append(notRun, r.Test)
+		case !r.Passed:
+			failed = append(failed, r.Test)
+		}
+	}
+	// Every test runs, TestMasked (paused behind the crashes) included.
+	if len(failed) != 26 || !slices.Contains(failed, "TestMasked") || len(notRun) > 0 {
+		t.Errorf("baseline: %d failed (%s), not run: %s; want all 26 failed", len(failed), strings.Join(failed, " "), strings.Join(notRun, " "))
+	}
+	// A patched suite runs fewer rounds; a test the baseline ran that
+	// the crashes keep from running fails.
+	file := filepath.Join(f.dir, "p", "p.go")
+	orig, _ := os.ReadFile(file)
+	vr, err := VerifyPatch(context.Background(), f.prog, file, orig, time.Minute)
+	if err != nil || len(vr.Failed) != 26 || !slices.Contains(vr.Failed, "TestMasked") {
+		t.Errorf("VerifyPatch of the original: %v, %d failed: %s", err, len(vr.Failed), strings.Join(vr.Failed, " "))
+	}
+	f.checkUntouched(t)
+}
