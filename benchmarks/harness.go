@@ -82,6 +82,10 @@ type Result struct {
 	// Implausible says why a patch is not plausible: the tests that
 	// failed on the fresh tree, or "build failed", "timed out".
 	Implausible string `json:"implausible,omitempty"`
+	// FlakyExcused are the tests that failed on the fresh tree but are
+	// flaky under the developer's fix too, and passed again with the
+	// patch (see judge): they do not make the patch implausible.
+	FlakyExcused []string `json:"flaky_excused,omitempty"`
 	// Correct: the patch agrees with the developer's condition; Judgement
 	// says how: "identical" (same after normalisation) or "states" (same
 	// value at every evaluation while the whole suite runs).

@@ -182,3 +182,37 @@ func TestSummarizeGoTestRatios(t *testing.T) {
 		t.Errorf("markdown lacks %q:\n%s", want, b.String())
 	}
 }
+
+func TestFlakyUnderFix(t *testing.T) {
+	b := loadMaxBug(t)
+	// TestAlt fails every second run in a process: flaky on every tree.
+	ar, err := os.ReadFile(b.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar = append(ar, []byte("-- alt_test.go --\npackage maxbug\n\nimport \"testing\"\n\nvar runs int\n\nfunc TestAlt(t *testing.T) {\n\truns++\n\tif runs%2 == 0 {\n\t\tt.Fatal(\"even run\")\n\t}\n}\n")...)
+	local := filepath.Join(t.TempDir(), "alt.txtar")
+	if err := os.WriteFile(local, ar, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alt := *b
+	alt.Local = local
+	dir := t.TempDir()
+	if err := Materialise(context.Background(), &Runner{}, &alt, dir, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		failed []string
+		want   string
+	}{
+		{[]string{"TestAlt"}, "TestAlt"},
+		// TestMax fails on the buggy tree and never on the fixed one.
+		{[]string{"TestMax"}, ""},
+		{[]string{"TestAlt", "TestMax"}, ""},
+	} {
+		got := flakyUnderFix(context.Background(), &Runner{}, &alt, dir, &TestRun{Failed: c.failed})
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("flakyUnderFix(%v) = %v, want %q", c.failed, got, c.want)
+		}
+	}
+}

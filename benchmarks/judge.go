@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nopol-go/nopol/internal/gotest"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -40,8 +41,12 @@ func judge(ctx context.Context, r *Runner, b *Bug, res *Result) {
 	}
 	res.Plausible = tr.OK()
 	if !res.Plausible {
-		res.Implausible = implausible(tr)
-		return
+		if res.FlakyExcused = flakyUnderFix(ctx, r, b, dir, tr); res.FlakyExcused != nil {
+			res.Plausible = true
+		} else {
+			res.Implausible = implausible(tr)
+			return
+		}
 	}
 	if identical(ctx, r, dir, b, res) {
 		res.Correct, res.Judgement = true, "identical"
@@ -50,6 +55,69 @@ func judge(ctx context.Context, r *Runner, b *Bug, res *Result) {
 	if b.Fault == FaultCondition && agreeOnStates(ctx, r, dir, b, res.Condition) {
 		res.Correct, res.Judgement = true, "states"
 	}
+}
+
+// flakyRuns is how many times flakyUnderFix runs the failed tests on each
+// tree: a 50%-flaky test fails none of them with probability 1/1024.
+const flakyRuns = 10
+
+// flakyUnderFix returns the tests that failed in tr, the run of the
+// patched tree in dir, when every one of them is flaky whatever the patch:
+// it fails at least once in flakyRuns runs on the developer's fixed tree
+// and passes at least once in as many runs on the patched tree. Otherwise
+// it returns nil. A bug's data may list such a test as failing
+// (mapstructure v1.2.2's TestWeakDecodeMetadata compares a list built by
+// ranging over a map with a fixed order), and one run of it then judges
+// the patch by luck.
+func flakyUnderFix(ctx context.Context, r *Runner, b *Bug, dir string, tr *TestRun) []string {
+	if tr.BuildFailed || tr.TimedOut || len(tr.Failed) == 0 {
+		return nil
+	}
+	fixed, err := os.MkdirTemp("", "nopol-bench-fixed-")
+	if err != nil {
+		return nil
+	}
+	defer os.RemoveAll(fixed)
+	if err := Materialise(ctx, r, b, fixed, false); err != nil {
+		return nil
+	}
+	count := "-count=" + strconv.Itoa(flakyRuns)
+	onFix, err := GoTest(ctx, r, fixed, b.Package, runPattern(tr.Failed), count)
+	if err != nil || onFix.BuildFailed || onFix.TimedOut {
+		return nil
+	}
+	onPatch, err := GoTest(ctx, r, dir, b.Package, runPattern(tr.Failed), count)
+	if err != nil || onPatch.BuildFailed || onPatch.TimedOut {
+		return nil
+	}
+	fixFails, patchPasses := runCounts(onFix.Stdout), runCounts(onPatch.Stdout)
+	for _, t := range tr.Failed {
+		if fixFails[t][1] == 0 || patchPasses[t][0] == 0 {
+			return nil
+		}
+	}
+	return tr.Failed
+}
+
+// runCounts counts the passes and failures of each top-level test in a
+// `go test -json` stream.
+func runCounts(stdout []byte) map[string][2]int {
+	events, _ := gotest.ParseEvents(stdout)
+	out := map[string][2]int{}
+	for _, e := range events {
+		if e.Test == "" || strings.Contains(e.Test, "/") {
+			continue
+		}
+		c := out[e.Test]
+		switch e.Action {
+		case "pass":
+			c[0]++
+		case "fail":
+			c[1]++
+		}
+		out[e.Test] = c
+	}
+	return out
 }
 
 // implausible says why tr, the run of a patched tree, does not pass.
