@@ -24,8 +24,9 @@ import (
 //     said so: a patch printed may leave it failing there);
 //   - a test that passed in the baseline and fails with a candidate (or
 //     instrumented) runs stableRepeats more times on the user's code, once
-//     per repair; one failure makes it flaky. Otherwise the failure is the
-//     candidate's.
+//     per repair; one failure makes it flaky, unless it fails every run
+//     (it passes only after the tests before it in the suite). Otherwise
+//     the failure is the candidate's.
 //
 // Left out of a verdict is not ignored: a flaky test that passed at least
 // half its runs on the user's code and fails with the patched file runs
@@ -142,6 +143,14 @@ func (r *repairer) checkStable(ctx context.Context, ks []testKey) error {
 	for _, k := range todo {
 		r.fl.checked[k] = true
 		c := counts[collect.TestID{Package: k.pkg, Test: k.name}]
+		if c.Passes == 0 && c.Fails >= n {
+			// Not random either: it passed in the suite and fails every
+			// run alone, so it needs the tests before it (a global they
+			// set). The suite runs it after them with the candidate as
+			// in the baseline, and there the failure is the candidate's.
+			r.vlogf("flakiness check: %s passed in the suite and failed all %d runs alone: it depends on the tests before it; its failure with the candidate counts", k.name, n)
+			continue
+		}
 		// A run that stopped short (the binary crashed) counts as a
 		// failure; a test that did not run at all is not judged.
 		if c.Fails > 0 || (c.Passes > 0 && c.Passes < n) {

@@ -65,6 +65,9 @@ type fake struct {
 	// candidate; those set true fail every run again with it too, the
 	// others fail once.
 	brokenFlaky map[string]bool
+	// aloneFails are tests that fail every run alone on the user's code
+	// (they pass only after the tests before them in the suite).
+	aloneFails map[string]bool
 	hang        bool       // forced runs hang until their timeout
 	good        string     // the candidate that passes the suite
 	mu          sync.Mutex // guards runs
@@ -278,7 +281,7 @@ func (f *fake) Rerun(ctx context.Context, prog *collect.Program, patch *collect.
 				continue
 			}
 			switch {
-			case patch != nil && f.brokenFlaky[t.name]:
+			case patch != nil && f.brokenFlaky[t.name], patch == nil && f.aloneFails[t.name]:
 				out[id] = collect.Repeats{Fails: count}
 			case patch != nil && f.flakyTests[t.name]:
 				out[id] = collect.Repeats{Passes: count - 1, Fails: 1}

@@ -36,12 +36,16 @@ func TestJudge(t *testing.T) {
 		// may fail on the user's code every time, so its failure is not
 		// checked for flakiness but counts.
 		{"a test the baseline did not run fails", nil, collect.SuiteResult{Failed: []string{"TestNotRun"}}, false, 0},
+		// It passed in the suite and fails every run alone: it needs the
+		// tests before it, not luck, and the candidate broke it there.
+		{"a test that fails every run alone fails", nil, collect.SuiteResult{Failed: []string{"TestOrder"}}, false, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFake(t)
 			f.flakyTests = map[string]bool{"TestFlaky": true}
-			for _, n := range []string{"TestA", "TestB", "TestC", "TestFlaky"} {
+			f.aloneFails = map[string]bool{"TestOrder": true}
+			for _, n := range []string{"TestA", "TestB", "TestC", "TestFlaky", "TestOrder"} {
 				f.tests = append(f.tests, fakeTest{name: n, inputs: []int64{1}})
 			}
 			prog := f.program()
@@ -49,7 +53,7 @@ func TestJudge(t *testing.T) {
 			r := &repairer{ignored: tt.ignored, c: &countingRerun{fake: f}, prog: prog, res: &Result{},
 				failing: []testKey{{"example.com/m", "TestZero"}}}
 			for _, p := range prog.Packages {
-				for _, n := range []string{"TestA", "TestB", "TestC", "TestFlaky", "TestLeftOutToo"} {
+				for _, n := range []string{"TestA", "TestB", "TestC", "TestFlaky", "TestOrder", "TestLeftOutToo"} {
 					r.passing = append(r.passing, testKey{p, n})
 				}
 			}
