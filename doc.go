@@ -108,9 +108,9 @@
 //
 // A candidate that fails a test which passed in the baseline is only
 // rejected once that test is known not to be flaky (checked on the
-// original code, once per repair). A flaky test that passed at least half
-// its runs there and fails with the patched file runs again with the
-// patch: a patch it never passes with broke it (flaky.go, brokenFlaky).
+// original code, once per repair). A flaky test that fails with the
+// patched file runs again with the patch: a patch it passes much less
+// often with broke it (flaky.go, brokenFlaky).
 //
 // A forced run ends as hung once the sites were evaluated ten times as
 // often as the test, or the heaviest test of its package, did in its

@@ -3,6 +3,7 @@ package nopol
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -28,10 +29,10 @@ import (
 //     (it passes only after the tests before it in the suite). Otherwise
 //     the failure is the candidate's.
 //
-// Left out of a verdict is not ignored: a flaky test that passed at least
-// half its runs on the user's code and fails with the patched file runs
-// again with the patch (as many times as on the user's code), and a patch
-// it never passes with breaks it (brokenFlaky). A flaky test's recorded
+// Left out of a verdict is not ignored: a flaky test that fails with the
+// patched file runs again with the patch (as many times as on the user's
+// code), and a patch it passes much less often with breaks it
+// (brokenFlaky). A flaky test's recorded
 // states are not part of the specification either, so a candidate is
 // free to break it: without this check, a patch that makes a mostly
 // passing test fail every time was printed as validated.
@@ -243,15 +244,18 @@ func (r *repairer) judge(ctx context.Context, pkg string, sr collect.SuiteResult
 }
 
 // brokenFlaky returns why the patched file src of site breaks a flaky test
-// that fails in sr, the suite's run with it, or "": the test passed at
-// least half its runs on the user's code and passes none of as many runs
-// again with the patch. A 50%-flaky test fails all of 12 runs with
-// probability 1/4096.
+// that fails in sr, the suite's run with it, or "": the test runs again
+// with the patch as many times as on the user's code, and the patch breaks
+// it when it passes none of them after passing at least half its runs on
+// the user's code (a 50%-flaky test fails all of 12 runs with probability
+// 1/4096), or when it passes so much less often that chance explains it
+// with probability under brokenLevel (Fisher's exact test, one-sided: 12
+// of 13 runs before and 3 of 12 with the patch, 10 of 13 and 1 of 12).
 func (r *repairer) brokenFlaky(ctx context.Context, site collect.Site, src []byte, sr collect.SuiteResult) (string, error) {
 	var todo []testKey
 	for _, k := range r.failedKeys(site.Package, sr) {
 		orig, ok := r.fl.original[k]
-		if ok && !r.ignored[k.name] && 2*orig.Passes >= orig.Passes+orig.Fails && !slices.Contains(todo, k) {
+		if ok && !r.ignored[k.name] && orig.Passes > 0 && !slices.Contains(todo, k) {
 			todo = append(todo, k)
 		}
 	}
@@ -267,15 +271,46 @@ func (r *repairer) brokenFlaky(ctx context.Context, site collect.Site, src []byt
 	}
 	var broken []string
 	for _, k := range todo {
-		if c := counts[collect.TestID{Package: k.pkg, Test: k.name}]; c.Passes == 0 {
-			orig := r.fl.original[k]
-			broken = append(broken, fmt.Sprintf("%s (flaky: passed %d of %d runs on the original code, none of %d with the patch)", k.name, orig.Passes, orig.Passes+orig.Fails, n))
+		c, orig := counts[collect.TestID{Package: k.pkg, Test: k.name}], r.fl.original[k]
+		origRuns, runs := orig.Passes+orig.Fails, c.Passes+c.Fails
+		if runs == 0 {
+			continue // it did not run: nothing to compare
+		}
+		if (c.Passes == 0 && 2*orig.Passes >= origRuns) || fewerPasses(orig.Passes, origRuns, c.Passes, runs) < brokenLevel {
+			broken = append(broken, fmt.Sprintf("%s (flaky: passed %d of %d runs on the original code, %d of %d with the patch)", k.name, orig.Passes, origRuns, c.Passes, runs))
 		}
 	}
 	if len(broken) == 0 {
 		return "", nil
 	}
 	return "breaks " + strings.Join(broken, ", "), nil
+}
+
+// brokenLevel is the chance below which a flaky test's fewer passes with
+// a patch are not luck (brokenFlaky).
+const brokenLevel = 1e-3
+
+// fewerPasses is the one-sided p-value of Fisher's exact test that a test
+// passing a of n runs on the user's code and b of m with a patch passes
+// less often with the patch: the chance that, the a+b passes of the n+m
+// runs falling at random, the patch's m runs get b of them or fewer.
+func fewerPasses(a, n, b, m int) float64 {
+	passes, total := a+b, n+m
+	p := 0.0
+	for x := 0; x <= b; x++ {
+		if m-x <= total-passes {
+			p += math.Exp(logChoose(passes, x) + logChoose(total-passes, m-x) - logChoose(total, m))
+		}
+	}
+	return p
+}
+
+// logChoose is the logarithm of the binomial coefficient (n k).
+func logChoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
 }
 
 // flakyNames lists the flaky tests, sorted.

@@ -62,17 +62,16 @@ type fake struct {
 	// flakyTests pass and fail on identical runs.
 	flakyTests map[string]bool
 	// brokenFlaky are flaky tests that fail in the suite with the good
-	// candidate; those set true fail every run again with it too, the
-	// others fail once.
-	brokenFlaky map[string]bool
+	// candidate, with how many runs of 12 they pass again with it.
+	brokenFlaky map[string]int
 	// aloneFails are tests that fail every run alone on the user's code
 	// (they pass only after the tests before them in the suite).
 	aloneFails map[string]bool
-	hang        bool       // forced runs hang until their timeout
-	good        string     // the candidate that passes the suite
-	mu          sync.Mutex // guards runs
-	runs        []collect.Run
-	closed      int
+	hang       bool       // forced runs hang until their timeout
+	good       string     // the candidate that passes the suite
+	mu         sync.Mutex // guards runs
+	runs       []collect.Run
+	closed     int
 	// schemas counts the schemas built, schemaCands has the last one's
 	// candidates.
 	schemas     int
@@ -272,7 +271,7 @@ func (s *fakeSchema) Close() error { return nil }
 
 // Rerun repeats each test's plain outcome, but for the tests of
 // flakyTests, which fail once and pass the other runs, and those of
-// brokenFlaky with a patch, which fail every run.
+// brokenFlaky with a patch, which pass as many runs as it says.
 func (f *fake) Rerun(ctx context.Context, prog *collect.Program, patch *collect.Patch, tests []collect.TestID, count int, timeout time.Duration) (map[collect.TestID]collect.Repeats, error) {
 	out := map[collect.TestID]collect.Repeats{}
 	for _, id := range tests {
@@ -280,8 +279,11 @@ func (f *fake) Rerun(ctx context.Context, prog *collect.Program, patch *collect.
 			if t.name != id.Test {
 				continue
 			}
+			passes, broken := f.brokenFlaky[t.name]
 			switch {
-			case patch != nil && f.brokenFlaky[t.name], patch == nil && f.aloneFails[t.name]:
+			case patch != nil && broken:
+				out[id] = collect.Repeats{Passes: min(passes, count), Fails: count - min(passes, count)}
+			case patch == nil && f.aloneFails[t.name]:
 				out[id] = collect.Repeats{Fails: count}
 			case patch != nil && f.flakyTests[t.name]:
 				out[id] = collect.Repeats{Passes: count - 1, Fails: 1}
@@ -410,18 +412,21 @@ func TestRepair(t *testing.T) {
 func TestRepairBreaksFlaky(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		// always: the flaky test fails every run with the patch.
-		always  bool
+		// passes: the runs of 12 the flaky test passes with the patch.
+		passes  int
 		patched bool
 	}{
-		{"fails once with the patch", false, true},
-		{"fails every run with the patch", true, false},
+		{"fails once with the patch", 11, true},
+		{"fails every run with the patch", 0, false},
+		// 12 of 13 runs before, 3 of 12 after: Fisher's p is 0.0009.
+		{"passes far less often with the patch", 3, false},
+		{"passes a little less often with the patch", 6, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFake(t)
 			f.tests = append(f.tests, fakeTest{name: "TestFlaky", inputs: []int64{5}})
 			f.flakyTests = map[string]bool{"TestFlaky": true}
-			f.brokenFlaky = map[string]bool{"TestFlaky": tt.always}
+			f.brokenFlaky = map[string]int{"TestFlaky": tt.passes}
 			var progress strings.Builder
 			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), Verbose: true}, f)
 			if err != nil {
@@ -433,7 +438,7 @@ func TestRepairBreaksFlaky(t *testing.T) {
 			if !slices.Contains(res.Flaky, "TestFlaky") {
 				t.Errorf("flaky tests %v", res.Flaky)
 			}
-			const why = "breaks TestFlaky (flaky: passed 12 of 13 runs on the original code, none of 12 with the patch)"
+			why := fmt.Sprintf("breaks TestFlaky (flaky: passed 12 of 13 runs on the original code, %d of 12 with the patch)", tt.passes)
 			if got := strings.Contains(progress.String(), why); got == tt.patched {
 				t.Errorf("progress says %q: %v\n%s", why, got, progress.String())
 			}

@@ -58,9 +58,9 @@ turns this off.
 Tests that pass and fail on identical runs (flaky) are found by running
 the failing tests again, and a test that fails with a candidate but passed
 before on the original code: they are listed, never repaired, and their
-failures do not reject a candidate, unless a flaky test that passed at
-least half its runs on the original code then fails every run with the
-patch. A test still running after a third of
+failures do not reject a candidate, unless a flaky test, run again with
+the patch, passes much less often than on the original code (never, after
+half its runs; or less often than chance explains 1 time in 1000). A test still running after a third of
 -timeout in the plain run is named as hanging (exit 2); -skip leaves it out.
 
 Exit status: 0 a patch was found, 1 no patch was found, 2 bad input (usage,
