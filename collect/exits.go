@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Guard strategies: how a guard leaves before its statement (the body of
@@ -25,6 +26,13 @@ import (
 //   - StrategyErrNew: zero values and a new error naming the function
 //     (`fmt.Errorf` or `errors.New`, when the file imports them): a panic
 //     becomes an error, which NpeFix could not do in Java.
+//   - StrategyDelegate: the result of another function of the package
+//     with the same parameter and result types, called with the
+//     function's own parameters (a method of the same receiver first):
+//     `return e.isMarshalerArrayOfTables(v)` in isArrayOfTables, `return
+//     d.unmarshalFloat(value, v)` in unmarshalInteger. The one whose name
+//     shares the most words with the function's is tried, none that shares
+//     none.
 //   - StrategyVar: an in-scope variable of the single result's type
 //     (NpeFix s4c), or `true` for a bool result.
 //   - StrategyBreak: `break`, when the innermost loop is what it leaves
@@ -38,6 +46,7 @@ const (
 	StrategyZero        = "zero-values"
 	StrategyErrSentinel = "error-sentinel"
 	StrategyErrNew      = "error-new"
+	StrategyDelegate    = "delegate"
 	StrategyVar         = "in-scope-value"
 	StrategyBreak       = "break"
 )
@@ -46,7 +55,7 @@ const (
 // at a site: StrategySkip, the wrapping style, then the exits; then
 // NpeFix's replacements of a nil operand (see nilfix.go), which are not
 // exits and are tried where a failing test dereferenced nil.
-var Strategies = []string{StrategySkip, StrategyContinue, StrategyReuse, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyVar, StrategyBreak,
+var Strategies = []string{StrategySkip, StrategyContinue, StrategyReuse, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyDelegate, StrategyVar, StrategyBreak,
 	StrategyNilVar, StrategyNilNew}
 
 // StrategySkip names the wrapping style (GuardWrap): the statement runs
@@ -127,6 +136,11 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 				if e := o.newError(fnName, sig); e != "" {
 					add(Exit{Body: "return " + strings.Join(append(zeros, e), ", "), Strategy: StrategyErrNew})
 				}
+			}
+		}
+		if ok && res.Len() > 0 {
+			if call := o.delegate(sig, fnName); call != "" {
+				add(Exit{Body: "return " + call, Strategy: StrategyDelegate})
 			}
 		}
 		if res.Len() == 1 {
@@ -420,4 +434,121 @@ func (o *observer) varOfType(t types.Type, sig *types.Signature) string {
 		}
 	}
 	return ""
+}
+
+// delegate is a call, with the function's own parameters, of the function
+// of the package with the same parameter and result types (a method of
+// the same receiver, or a package-level function) whose name shares the
+// most camel-case words with fnName, at least one; "" when there is none,
+// a parameter is unnamed or shadowed, or the call does not type-check at
+// the site.
+func (o *observer) delegate(sig *types.Signature, fnName string) string {
+	inner := o.pkg.Scope().Innermost(o.pos)
+	if inner == nil || o.fn == nil {
+		return ""
+	}
+	var args []string
+	for v := range sig.Params().Variables() {
+		if !o.visible(inner, v) {
+			return ""
+		}
+		args = append(args, v.Name())
+	}
+	if sig.Variadic() && len(args) > 0 {
+		args[len(args)-1] += "..."
+	}
+	type callee struct {
+		call          string
+		shared, extra int
+		method        bool
+	}
+	// better orders callees: more words shared, a method of the same
+	// receiver, fewer other words, then by name.
+	better := func(a, b callee) bool {
+		if a.shared != b.shared {
+			return a.shared > b.shared
+		}
+		if a.method != b.method {
+			return a.method
+		}
+		if a.extra != b.extra {
+			return a.extra < b.extra
+		}
+		return a.call < b.call
+	}
+	var best callee
+	consider := func(f *types.Func, recv string) {
+		if f == o.fn || f.Pkg() != o.pkg || !types.Identical(f.Signature(), sig) {
+			return
+		}
+		shared, extra := sharedWords(fnName, f.Name())
+		c := callee{f.Name() + "(" + strings.Join(args, ", ") + ")", shared, extra, recv != ""}
+		if recv != "" {
+			c.call = recv + "." + c.call
+		}
+		if c.shared > 0 && (best.call == "" || better(c, best)) && o.checkExpr(c.call) == nil {
+			best = c
+		}
+	}
+	if r := sig.Recv(); r != nil {
+		if !o.visible(inner, r) {
+			return ""
+		}
+		ms := o.msets.MethodSet(r.Type())
+		for i := range ms.Len() {
+			if f, ok := ms.At(i).Obj().(*types.Func); ok {
+				consider(f, r.Name())
+			}
+		}
+	}
+	scope := o.pkg.Scope()
+	for _, name := range scope.Names() {
+		if f, ok := scope.Lookup(name).(*types.Func); ok {
+			if _, shadowed := inner.LookupParent(name, o.pos); shadowed == f {
+				consider(f, "")
+			}
+		}
+	}
+	return best.call
+}
+
+// sharedWords counts the camel-case words (case folded) of b that a has,
+// and those it has not: isArrayOfTables and isMarshalerArrayOfTables share
+// 4 and differ by 1.
+func sharedWords(a, b string) (shared, extra int) {
+	have := map[string]bool{}
+	for _, w := range camelWords(a) {
+		have[w] = true
+	}
+	for _, w := range camelWords(b) {
+		if have[w] {
+			shared++
+		} else {
+			extra++
+		}
+	}
+	return shared, extra
+}
+
+// camelWords splits a Go name into its words, lower case: "unmarshalHTTPBody"
+// gives unmarshal, http, body.
+func camelWords(name string) []string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:] // "decoder.unmarshalInteger"
+	}
+	var words []string
+	rs := []rune(name)
+	start := 0
+	for i := 1; i <= len(rs); i++ {
+		boundary := i == len(rs) || rs[i] == '_' ||
+			unicode.IsUpper(rs[i]) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]))
+		if !boundary {
+			continue
+		}
+		if w := strings.Trim(string(rs[start:i]), "_"); w != "" {
+			words = append(words, strings.ToLower(w))
+		}
+		start = i
+	}
+	return words
 }

@@ -39,6 +39,9 @@ func TestExits(t *testing.T) {
 		{70, false, `reuse-return:return nil|error-new:return fmt.Errorf("Multi: invalid x %v", x)`},
 		{71, false, `reuse-return:return nil|reuse-return:return &multiErr{ code: y, }|error-new:return fmt.Errorf("Multi: invalid x %v", x)`},
 		{72, false, `reuse-return:return &multiErr{ code: y, }|error-new:return fmt.Errorf("Multi: invalid x %v", x)`},
+		// A method of the same receiver and signature, the closest by
+		// name (isTableName ties on words but is not a method).
+		{89, false, `zero-values:return false|delegate:return e.isMarshalerTable(v)|in-scope-value:return true`},
 	}
 	for _, tt := range tests {
 		var site *Site
@@ -74,6 +77,7 @@ func TestExits(t *testing.T) {
 		{"TestSum", 42, StrategyContinue, "Sum = 10"},
 		{"TestRead", 21, StrategyErrNew, `Read = 0, Read: invalid off 1`},
 		{"TestMulti", 70, StrategyReuse, "Multi(0) = <nil>"},
+		{"TestIsTable", 89, StrategyDelegate, "isTable(1) = false"},
 	} {
 		id := f.site(t, Guard, "ex.go", tc.line)
 		res, err := f.build.Run(context.Background(), Run{Package: pkg, Test: tc.test, Mode: ModeCover, ForceSegment: -1,
@@ -121,6 +125,23 @@ func TestLeaveOut(t *testing.T) {
 	for _, s := range prog.Sites {
 		if len(s.Exits) > 0 && s.Func != "Sum" { // Sum's sites are out already
 			t.Errorf("%s:%d keeps its exits", s.File, s.Line)
+		}
+	}
+}
+
+func TestSharedWords(t *testing.T) {
+	for _, c := range []struct {
+		a, b          string
+		shared, extra int
+	}{
+		{"encoderState.isArrayOfTables", "isMarshalerArrayOfTables", 4, 1},
+		{"encoderState.encodeRoot", "encodeMarshalerRoot", 2, 1},
+		{"decoder.unmarshalInteger", "unmarshalFloat", 1, 1},
+		{"parseHTTPBody", "readHTTPBody", 2, 1},
+		{"Parse", "format_value", 0, 2},
+	} {
+		if s, e := sharedWords(c.a, c.b); s != c.shared || e != c.extra {
+			t.Errorf("sharedWords(%s, %s) = %d, %d; want %d, %d (words %q)", c.a, c.b, s, e, c.shared, c.extra, camelWords(c.b))
 		}
 	}
 }
