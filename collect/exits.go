@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -27,12 +28,12 @@ import (
 //     (`fmt.Errorf` or `errors.New`, when the file imports them): a panic
 //     becomes an error, which NpeFix could not do in Java.
 //   - StrategyDelegate: the result of another function of the package
-//     with the same parameter and result types, called with the
-//     function's own parameters (a method of the same receiver first):
+//     with the same result types, called with in-scope variables of its
+//     parameters' types (a method of the same receiver first):
 //     `return e.isMarshalerArrayOfTables(v)` in isArrayOfTables, `return
-//     d.unmarshalFloat(value, v)` in unmarshalInteger. The one whose name
-//     shares the most words with the function's is tried, none that shares
-//     none.
+//     e.encodeMarshalerRoot(rv)` in encodeRoot, rv a local. The one whose
+//     name shares the most words with the function's is tried, none that
+//     shares none.
 //   - StrategyVar: an in-scope variable of the single result's type
 //     (NpeFix s4c), or `true` for a bool result.
 //   - StrategyBreak: `break`, when the innermost loop is what it leaves
@@ -436,27 +437,18 @@ func (o *observer) varOfType(t types.Type, sig *types.Signature) string {
 	return ""
 }
 
-// delegate is a call, with the function's own parameters, of the function
-// of the package with the same parameter and result types (a method of
-// the same receiver, or a package-level function) whose name shares the
-// most camel-case words with fnName, at least one; "" when there is none,
-// a parameter is unnamed or shadowed, or the call does not type-check at
-// the site.
+// delegate is a call of the function of the package with the same
+// result types (a method of the same receiver, or a package-level
+// function) whose name shares the most camel-case words with fnName, at
+// least one, its arguments in-scope variables of their types (see
+// argsFor); "" when there is none or the call does not type-check at the
+// site.
 func (o *observer) delegate(sig *types.Signature, fnName string) string {
 	inner := o.pkg.Scope().Innermost(o.pos)
 	if inner == nil || o.fn == nil {
 		return ""
 	}
-	var args []string
-	for v := range sig.Params().Variables() {
-		if !o.visible(inner, v) {
-			return ""
-		}
-		args = append(args, v.Name())
-	}
-	if sig.Variadic() && len(args) > 0 {
-		args[len(args)-1] += "..."
-	}
+	vars := o.scopeVars(inner)
 	type callee struct {
 		call          string
 		shared, extra int
@@ -478,22 +470,27 @@ func (o *observer) delegate(sig *types.Signature, fnName string) string {
 	}
 	var best callee
 	consider := func(f *types.Func, recv string) {
-		if f == o.fn || f.Pkg() != o.pkg || !types.Identical(f.Signature(), sig) {
+		fs := f.Signature()
+		if f == o.fn || f.Pkg() != o.pkg || !types.Identical(fs.Results(), sig.Results()) || fs.Variadic() {
 			return
 		}
 		shared, extra := sharedWords(fnName, f.Name())
+		if shared == 0 {
+			return
+		}
+		args, ok := argsFor(fs, sig, vars)
+		if !ok {
+			return
+		}
 		c := callee{f.Name() + "(" + strings.Join(args, ", ") + ")", shared, extra, recv != ""}
 		if recv != "" {
 			c.call = recv + "." + c.call
 		}
-		if c.shared > 0 && (best.call == "" || better(c, best)) && o.checkExpr(c.call) == nil {
+		if (best.call == "" || better(c, best)) && o.checkExpr(c.call) == nil {
 			best = c
 		}
 	}
-	if r := sig.Recv(); r != nil {
-		if !o.visible(inner, r) {
-			return ""
-		}
+	if r := sig.Recv(); r != nil && o.visible(inner, r) {
 		ms := o.msets.MethodSet(r.Type())
 		for i := range ms.Len() {
 			if f, ok := ms.At(i).Obj().(*types.Func); ok {
@@ -504,12 +501,64 @@ func (o *observer) delegate(sig *types.Signature, fnName string) string {
 	scope := o.pkg.Scope()
 	for _, name := range scope.Names() {
 		if f, ok := scope.Lookup(name).(*types.Func); ok {
-			if _, shadowed := inner.LookupParent(name, o.pos); shadowed == f {
+			if _, obj := inner.LookupParent(name, o.pos); obj == f {
 				consider(f, "")
 			}
 		}
 	}
 	return best.call
+}
+
+// argsFor fills the parameters of callee, the signature of a function to
+// delegate to, from vars, the variables in scope at the site: a parameter
+// takes the variable of its type and name, else the parameter of sig at
+// its place when their types are the same, else the only variable of its
+// type. ok is false when a parameter has none of them.
+func argsFor(callee, sig *types.Signature, vars []*types.Var) (args []string, ok bool) {
+	params := callee.Params()
+	for i := range params.Len() {
+		p := params.At(i)
+		var byName, only *types.Var
+		n := 0
+		for _, v := range vars {
+			if !types.Identical(v.Type(), p.Type()) {
+				continue
+			}
+			n++
+			only = v
+			if v.Name() == p.Name() {
+				byName = v
+			}
+		}
+		switch {
+		case byName != nil:
+			args = append(args, byName.Name())
+		case i < sig.Params().Len() && types.Identical(sig.Params().At(i).Type(), p.Type()) && slices.Contains(vars, sig.Params().At(i)):
+			args = append(args, sig.Params().At(i).Name())
+		case n == 1:
+			args = append(args, only.Name())
+		default:
+			return nil, false
+		}
+	}
+	return args, true
+}
+
+// scopeVars are the variables visible at the site in the scopes of its
+// function (parameters and receiver included), innermost first.
+func (o *observer) scopeVars(inner *types.Scope) []*types.Var {
+	var out []*types.Var
+	for s := inner; s != nil && s != o.pkg.Scope() && s != types.Universe; s = s.Parent() {
+		for _, name := range s.Names() {
+			if v, ok := s.Lookup(name).(*types.Var); ok && o.visible(inner, v) {
+				out = append(out, v)
+			}
+		}
+		if s.Parent() == o.pkg.Scope() {
+			break // the file scope
+		}
+	}
+	return out
 }
 
 // sharedWords counts the camel-case words (case folded) of b that a has,

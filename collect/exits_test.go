@@ -42,6 +42,8 @@ func TestExits(t *testing.T) {
 		// A method of the same receiver and signature, the closest by
 		// name (isTableName ties on words but is not a method).
 		{89, false, `zero-values:return false|delegate:return e.isMarshalerTable(v)|in-scope-value:return true`},
+		// A parameter of the callee filled by a local of its type.
+		{102, false, `zero-values:return false|delegate:return e.encodeString(rv)|in-scope-value:return true`},
 	}
 	for _, tt := range tests {
 		var site *Site
