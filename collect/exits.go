@@ -31,9 +31,9 @@ import (
 //     with the same result types, called with in-scope variables of its
 //     parameters' types (a method of the same receiver first):
 //     `return e.isMarshalerArrayOfTables(v)` in isArrayOfTables, `return
-//     e.encodeMarshalerRoot(rv)` in encodeRoot, rv a local. The one whose
-//     name shares the most words with the function's is tried, none that
-//     shares none.
+//     e.encodeMarshalerRoot(rv)` in encodeRoot, rv a local. Its name has
+//     every word of the function's, or the function's every word of its
+//     (a variant of the same operation); the one sharing the most is tried.
 //   - StrategyVar: an in-scope variable of the single result's type
 //     (NpeFix s4c), or `true` for a bool result.
 //   - StrategyBreak: `break`, when the innermost loop is what it leaves
@@ -439,10 +439,10 @@ func (o *observer) varOfType(t types.Type, sig *types.Signature) string {
 
 // delegate is a call of the function of the package with the same
 // result types (a method of the same receiver, or a package-level
-// function) whose name shares the most camel-case words with fnName, at
-// least one, its arguments in-scope variables of their types (see
-// argsFor); "" when there is none or the call does not type-check at the
-// site.
+// function) whose name has every camel-case word of fnName or the reverse
+// and shares the most words with it, its arguments in-scope variables of
+// their types (see argsFor); "" when there is none or the call does not
+// type-check at the site.
 func (o *observer) delegate(sig *types.Signature, fnName string) string {
 	inner := o.pkg.Scope().Innermost(o.pos)
 	if inner == nil || o.fn == nil {
@@ -474,8 +474,11 @@ func (o *observer) delegate(sig *types.Signature, fnName string) string {
 		if f == o.fn || f.Pkg() != o.pkg || !types.Identical(fs.Results(), sig.Results()) || fs.Variadic() {
 			return
 		}
+		// A variant of the same operation: one name has every word of
+		// the other (isArrayOfTables, isMarshalerArrayOfTables). One
+		// word in common is not enough: typeEqual is no typeIsTable.
 		shared, extra := sharedWords(fnName, f.Name())
-		if shared == 0 {
+		if shared == 0 || extra > 0 && shared < len(camelWords(fnName)) {
 			return
 		}
 		args, ok := argsFor(fs, sig, vars)

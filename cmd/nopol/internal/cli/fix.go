@@ -39,7 +39,8 @@ this order: continue (in a loop), a return statement of the same function
 reused as written (reuse-return), the zero values (zero-values), zero
 values with a sentinel error the function uses (error-sentinel) or a new
 error (error-new), the result of the package's function with the same
-result types and the closest name, called with in-scope variables
+result types whose name has every word of the function's (or the
+reverse), called with in-scope variables
 (delegate: "return e.isMarshalerArrayOfTables(v)" in isArrayOfTables), an in-scope value of the result type
 (in-scope-value), break. Skipping and the zero values are searched with the conditions; the
 other exits after the mutation fallback. Where a failing test panics with a
