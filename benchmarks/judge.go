@@ -84,17 +84,20 @@ func flakyUnderFix(ctx context.Context, r *Runner, b *Bug, dir string, tr *TestR
 		return nil
 	}
 	count := "-count=" + strconv.Itoa(flakyRuns)
+	// The counts, not TestRun's verdicts: a test's repeated runs are one
+	// summary there, and a failing run before a passing last one reads as
+	// a build failure.
 	onFix, err := GoTest(ctx, r, fixed, b.Package, runPattern(tr.Failed), count)
-	if err != nil || onFix.BuildFailed || onFix.TimedOut {
+	if err != nil || onFix.TimedOut {
 		return nil
 	}
 	onPatch, err := GoTest(ctx, r, dir, b.Package, runPattern(tr.Failed), count)
-	if err != nil || onPatch.BuildFailed || onPatch.TimedOut {
+	if err != nil || onPatch.TimedOut {
 		return nil
 	}
-	fixFails, patchPasses := runCounts(onFix.Stdout), runCounts(onPatch.Stdout)
+	fixRuns, patchRuns := runCounts(onFix.Stdout), runCounts(onPatch.Stdout)
 	for _, t := range tr.Failed {
-		if fixFails[t][1] == 0 || patchPasses[t][0] == 0 {
+		if fixRuns[t][1] == 0 || patchRuns[t][0] == 0 {
 			return nil
 		}
 	}
