@@ -50,6 +50,27 @@ func TestVerifyExample(t *testing.T) {
 	if !vs[0].OK {
 		t.Fatalf("verify: %s", vs[0].Problem)
 	}
+	if len(vs[0].FlakyUnderFix) > 0 {
+		t.Errorf("flaky under the fix: %v, want none", vs[0].FlakyUnderFix)
+	}
+	// TestAlt fails on the buggy tree, passes one run of the fixed tree
+	// and fails the second run in a process: a failing test flaky under
+	// the fix, kept and reported.
+	ar, err := os.ReadFile(b.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar = append(ar, []byte("-- alt_test.go --\npackage maxbug\n\nimport \"testing\"\n\nvar runs int\n\nfunc TestAlt(t *testing.T) {\n\truns++\n\tif Max(1, 2) != 2 || runs == 2 {\n\t\tt.Fatal(\"buggy, or the second run\")\n\t}\n}\n")...)
+	alt := *b
+	alt.Local = filepath.Join(t.TempDir(), "alt.txtar")
+	alt.FailingTests = []string{"TestAlt", "TestMax"}
+	if err := os.WriteFile(alt.Local, ar, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vs = Verify(context.Background(), &Runner{}, []*Bug{&alt}, 1, nil)
+	if !vs[0].OK || strings.Join(vs[0].FlakyUnderFix, " ") != "TestAlt" {
+		t.Errorf("verify of a bug with a failing test flaky under the fix: %+v", vs[0])
+	}
 	broken := *b
 	broken.FailingTests = []string{"TestAbs"}
 	vs = Verify(context.Background(), &Runner{}, []*Bug{&broken}, 1, nil)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -20,6 +21,10 @@ type Verdict struct {
 	Problem string
 	// Failed are the tests failing on the buggy tree.
 	Failed []string
+	// FlakyUnderFix are the failing tests that fail at least one of
+	// flakyRuns runs of the fixed tree: the data is kept (OK), the judge
+	// excuses them (flakyUnderFix), and they are worth a look.
+	FlakyUnderFix []string
 }
 
 // Verify materialises each bug twice (fixed and buggy) in fresh temp dirs
@@ -66,8 +71,34 @@ func verifyOne(ctx context.Context, r *Runner, b *Bug) Verdict {
 		v.Problem = fmt.Sprintf("buggy tree: failing tests %v, want %v", buggy.Failed, b.FailingTests)
 	default:
 		v.OK = true
+		v.FlakyUnderFix = flakyFailing(ctx, r, b)
 	}
 	return v
+}
+
+// flakyFailing returns the failing tests of b that fail at least one of
+// flakyRuns runs of the fixed tree.
+func flakyFailing(ctx context.Context, r *Runner, b *Bug) []string {
+	dir, err := os.MkdirTemp("", "nopol-bench-")
+	if err != nil {
+		return nil
+	}
+	defer os.RemoveAll(dir)
+	if err := Materialise(ctx, r, b, dir, false); err != nil {
+		return nil
+	}
+	tr, err := GoTest(ctx, r, dir, b.Package, runPattern(b.FailingTests), "-count="+strconv.Itoa(flakyRuns))
+	if err != nil || tr.TimedOut {
+		return nil
+	}
+	var out []string
+	counts := runCounts(tr.Stdout)
+	for _, t := range b.FailingTests {
+		if counts[t][1] > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // runBugSuite materialises b (buggy or fixed) in a temp dir and runs the

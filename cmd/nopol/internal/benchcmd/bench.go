@@ -242,9 +242,12 @@ func runVerify(ctx context.Context, env *cli.Env, args []string) error {
 	n := 0
 	verdicts := benchmarks.Verify(ctx, bf.runner(), bugs, bf.jobs, func(v benchmarks.Verdict) {
 		n++
-		if v.OK {
+		switch {
+		case v.OK && len(v.FlakyUnderFix) > 0:
+			fmt.Fprintf(bf.progress(env), "[%d/%d] %s: ok, but failing tests flaky under the fix (the judge excuses them): %s\n", n, len(bugs), v.ID, strings.Join(v.FlakyUnderFix, ", "))
+		case v.OK:
 			fmt.Fprintf(bf.progress(env), "[%d/%d] %s: ok\n", n, len(bugs), v.ID)
-		} else {
+		default:
 			fmt.Fprintf(bf.progress(env), "[%d/%d] %s: FAIL: %s\n", n, len(bugs), v.ID, v.Problem)
 		}
 	})
