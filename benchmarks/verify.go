@@ -21,9 +21,10 @@ type Verdict struct {
 	Problem string
 	// Failed are the tests failing on the buggy tree.
 	Failed []string
-	// FlakyUnderFix are the failing tests that fail at least one of
+	// FlakyUnderFix are the failing tests that pass and fail on
 	// flakyRuns runs of the fixed tree: the data is kept (OK), the judge
-	// excuses them (flakyUnderFix), and they are worth a look.
+	// excuses them (flakyUnderFix), and they are worth a look. When such
+	// a test makes the verification fail, Problem says so.
 	FlakyUnderFix []string
 }
 
@@ -54,6 +55,7 @@ func verifyOne(ctx context.Context, r *Runner, b *Bug) Verdict {
 	}
 	if !fixed.OK() {
 		v.Problem = fmt.Sprintf("fixed tree: suite does not pass (failed %v, build failed %v, timed out %v)", fixed.Failed, fixed.BuildFailed, fixed.TimedOut)
+		v.Problem += flakyHint(ctx, r, b, fixed.Failed)
 		return v
 	}
 	buggy, err := runBugSuite(ctx, r, b, true)
@@ -69,16 +71,33 @@ func verifyOne(ctx context.Context, r *Runner, b *Bug) Verdict {
 		v.Problem = "buggy tree times out"
 	case !slices.Equal(buggy.Failed, b.FailingTests):
 		v.Problem = fmt.Sprintf("buggy tree: failing tests %v, want %v", buggy.Failed, b.FailingTests)
+		var differ []string
+		for _, t := range append(slices.Clone(buggy.Failed), b.FailingTests...) {
+			if slices.Contains(buggy.Failed, t) != slices.Contains(b.FailingTests, t) && !slices.Contains(differ, t) {
+				differ = append(differ, t)
+			}
+		}
+		v.Problem += flakyHint(ctx, r, b, differ)
 	default:
 		v.OK = true
-		v.FlakyUnderFix = flakyFailing(ctx, r, b)
+		v.FlakyUnderFix = flakyFailing(ctx, r, b, b.FailingTests)
 	}
 	return v
 }
 
-// flakyFailing returns the failing tests of b that fail at least one of
-// flakyRuns runs of the fixed tree.
-func flakyFailing(ctx context.Context, r *Runner, b *Bug) []string {
+// flakyHint says, when every test of tests is flaky on b's fixed tree,
+// that the problem is the tests' and not the bug's; "" otherwise.
+func flakyHint(ctx context.Context, r *Runner, b *Bug, tests []string) string {
+	flaky := flakyFailing(ctx, r, b, tests)
+	if len(tests) == 0 || len(flaky) < len(tests) {
+		return ""
+	}
+	return fmt.Sprintf("; %v pass and fail on the fixed tree (%d runs): flaky whatever the code, drop them from failing_tests or from the suite", flaky, flakyRuns)
+}
+
+// flakyFailing returns the tests among tests that pass and fail on runs of
+// b's fixed tree (flakyRuns of them).
+func flakyFailing(ctx context.Context, r *Runner, b *Bug, tests []string) []string {
 	dir, err := os.MkdirTemp("", "nopol-bench-")
 	if err != nil {
 		return nil
@@ -87,14 +106,14 @@ func flakyFailing(ctx context.Context, r *Runner, b *Bug) []string {
 	if err := Materialise(ctx, r, b, dir, false); err != nil {
 		return nil
 	}
-	tr, err := GoTest(ctx, r, dir, b.Package, runPattern(b.FailingTests), "-count="+strconv.Itoa(flakyRuns))
+	tr, err := GoTest(ctx, r, dir, b.Package, runPattern(tests), "-count="+strconv.Itoa(flakyRuns))
 	if err != nil || tr.TimedOut {
 		return nil
 	}
 	var out []string
 	counts := runCounts(tr.Stdout)
-	for _, t := range b.FailingTests {
-		if counts[t][1] > 0 {
+	for _, t := range tests {
+		if counts[t][0] > 0 && counts[t][1] > 0 {
 			out = append(out, t)
 		}
 	}
