@@ -11,6 +11,10 @@
 //     test that hangs, a binary that fails before its tests are an
 //     [InputError]. The failing tests run again (collect.Rerun): one that
 //     passes is flaky and left out of every verdict (baseline.go, flaky.go).
+//     Tests another test's crash kept from running run again, in up to 20
+//     rounds; those still without a result are not run (NotRun): not
+//     passing, never called flaky, and a patch that makes one fail is
+//     rejected.
 //  2. Instrument the packages into a temp dir and compile one test binary
 //     per package (collect.Instrument; the binaries with the snapshot
 //     functions of step 5, for the sites the search may reach, are
