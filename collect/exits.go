@@ -427,11 +427,9 @@ func (o *observer) varOfType(t types.Type, sig *types.Signature) string {
 	if r := sig.Recv(); r != nil && types.Identical(r.Type(), t) && o.visible(inner, r) {
 		return r.Name()
 	}
-	for s := inner; s != nil && s != o.pkg.Scope() && s.Parent() != o.pkg.Scope(); s = s.Parent() {
-		for _, name := range s.Names() {
-			if v, ok := s.Lookup(name).(*types.Var); ok && types.Identical(v.Type(), t) && o.visible(inner, v) {
-				return name
-			}
+	for _, v := range o.scopeVars(inner) {
+		if types.Identical(v.Type(), t) {
+			return v.Name()
 		}
 	}
 	return ""
@@ -548,17 +546,15 @@ func argsFor(callee, sig *types.Signature, vars []*types.Var) (args []string, ok
 }
 
 // scopeVars are the variables visible at the site in the scopes of its
-// function (parameters and receiver included), innermost first.
+// function (parameters, results and receiver included), innermost scope
+// first, by name within a scope; the file scope above them has none.
 func (o *observer) scopeVars(inner *types.Scope) []*types.Var {
 	var out []*types.Var
-	for s := inner; s != nil && s != o.pkg.Scope() && s != types.Universe; s = s.Parent() {
+	for s := inner; s != nil && s != o.pkg.Scope(); s = s.Parent() {
 		for _, name := range s.Names() {
 			if v, ok := s.Lookup(name).(*types.Var); ok && o.visible(inner, v) {
 				out = append(out, v)
 			}
-		}
-		if s.Parent() == o.pkg.Scope() {
-			break // the file scope
 		}
 	}
 	return out
