@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 )
@@ -176,16 +175,12 @@ func Bench(ctx context.Context, opts BenchOptions, bugs []*Bug) []*Result {
 
 func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 	res := &Result{Bug: b.ID, Kind: b.Kind, Fault: b.Fault, Module: b.Module, Tool: opts.Tool, Expected: b.FixedCondition}
-	dir, err := os.MkdirTemp("", "nopol-bench-")
+	dir, remove, err := tempTree(ctx, opts.Runner, b, true)
 	if err != nil {
 		res.Error = err.Error()
 		return res
 	}
-	defer os.RemoveAll(dir)
-	if err := Materialise(ctx, opts.Runner, b, dir, true); err != nil {
-		res.Error = err.Error()
-		return res
-	}
+	defer remove()
 	// One plain 'go test' of the package, as a developer runs it before
 	// reaching for nopol: the unit of the time ratio. Its outcome is not
 	// judged here (verify did that).

@@ -20,16 +20,12 @@ import (
 // judge re-validates res.Diff on a fresh buggy tree (plausible) and
 // compares it with the developer's fix (correct).
 func judge(ctx context.Context, r *Runner, b *Bug, res *Result) {
-	dir, err := os.MkdirTemp("", "nopol-bench-")
+	dir, remove, err := tempTree(ctx, r, b, true)
 	if err != nil {
 		res.Error = err.Error()
 		return
 	}
-	defer os.RemoveAll(dir)
-	if err := Materialise(ctx, r, b, dir, true); err != nil {
-		res.Error = err.Error()
-		return
-	}
+	defer remove()
 	if err := ApplyPatchDir(dir, res.Diff); err != nil {
 		res.Error = "re-validating: " + err.Error()
 		return
@@ -75,33 +71,44 @@ func flakyUnderFix(ctx context.Context, r *Runner, b *Bug, dir string, tr *TestR
 	if tr.BuildFailed || tr.TimedOut || len(tr.Failed) == 0 {
 		return nil
 	}
-	fixed, err := os.MkdirTemp("", "nopol-bench-fixed-")
-	if err != nil {
+	fixRuns, ok := fixedRepeats(ctx, r, b, tr.Failed)
+	if !ok {
 		return nil
 	}
-	defer os.RemoveAll(fixed)
-	if err := Materialise(ctx, r, b, fixed, false); err != nil {
+	patchRuns, ok := repeats(ctx, r, dir, b.Package, tr.Failed)
+	if !ok {
 		return nil
 	}
-	count := "-count=" + strconv.Itoa(flakyRuns)
-	// The counts, not TestRun's verdicts: a test's repeated runs are one
-	// summary there, and a failing run before a passing last one reads as
-	// a build failure.
-	onFix, err := GoTest(ctx, r, fixed, b.Package, runPattern(tr.Failed), count)
-	if err != nil || onFix.TimedOut {
-		return nil
-	}
-	onPatch, err := GoTest(ctx, r, dir, b.Package, runPattern(tr.Failed), count)
-	if err != nil || onPatch.TimedOut {
-		return nil
-	}
-	fixRuns, patchRuns := runCounts(onFix.Stdout), runCounts(onPatch.Stdout)
 	for _, t := range tr.Failed {
 		if fixRuns[t][1] == 0 || patchRuns[t][0] == 0 {
 			return nil
 		}
 	}
 	return tr.Failed
+}
+
+// fixedRepeats runs tests flakyRuns times on a fresh fixed tree of b (see
+// repeats).
+func fixedRepeats(ctx context.Context, r *Runner, b *Bug, tests []string) (map[string][2]int, bool) {
+	dir, remove, err := tempTree(ctx, r, b, false)
+	if err != nil {
+		return nil, false
+	}
+	defer remove()
+	return repeats(ctx, r, dir, b.Package, tests)
+}
+
+// repeats runs tests flakyRuns times in the package pkg of the tree at dir
+// and counts each one's passes and failures (runCounts); ok is false when
+// the run could not be made or timed out. The counts, not TestRun's
+// verdicts: a test's repeated runs are one summary there, and a failing
+// run before a passing last one reads as a build failure.
+func repeats(ctx context.Context, r *Runner, dir, pkg string, tests []string) (map[string][2]int, bool) {
+	tr, err := GoTest(ctx, r, dir, pkg, runPattern(tests), "-count="+strconv.Itoa(flakyRuns))
+	if err != nil || tr.TimedOut {
+		return nil, false
+	}
+	return runCounts(tr.Stdout), true
 }
 
 // runCounts counts the passes and failures of each top-level test in a

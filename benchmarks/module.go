@@ -105,6 +105,21 @@ func CopyTree(src, dst string) error {
 	})
 }
 
+// tempTree materialises b (buggy or fixed) in a new temp dir and returns
+// it with its removal.
+func tempTree(ctx context.Context, r *Runner, b *Bug, buggy bool) (dir string, remove func(), err error) {
+	dir, err = os.MkdirTemp("", "nopol-bench-")
+	if err != nil {
+		return "", nil, err
+	}
+	remove = func() { os.RemoveAll(dir) }
+	if err := Materialise(ctx, r, b, dir, buggy); err != nil {
+		remove()
+		return "", nil, err
+	}
+	return dir, remove, nil
+}
+
 // Materialise writes the fixed tree of b into dir (which must exist) and,
 // when buggy is set, applies b.Patch; then it downloads the dependencies.
 func Materialise(ctx context.Context, r *Runner, b *Bug, dir string, buggy bool) error {

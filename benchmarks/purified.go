@@ -259,14 +259,11 @@ func checkGroup(ctx context.Context, opts PurifiedOptions, bugs []*Bug) []*Purif
 // checkBuggy runs the purified tests (under written) on b's buggy tree and
 // fills in r.
 func checkBuggy(ctx context.Context, runner *Runner, b *Bug, written string, origin map[string]string, split map[string]int, r *PurifiedResult) error {
-	dir, err := os.MkdirTemp("", "nopol-bench-")
+	dir, remove, err := tempTree(ctx, runner, b, true)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	if err := Materialise(ctx, runner, b, dir, true); err != nil {
-		return err
-	}
+	defer remove()
 	if err := CopyTree(written, dir); err != nil {
 		return err
 	}

@@ -3,9 +3,7 @@ package benchmarks
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -88,8 +86,11 @@ func verifyOne(ctx context.Context, r *Runner, b *Bug) Verdict {
 // flakyHint says, when every test of tests is flaky on b's fixed tree,
 // that the problem is the tests' and not the bug's; "" otherwise.
 func flakyHint(ctx context.Context, r *Runner, b *Bug, tests []string) string {
+	if len(tests) == 0 {
+		return ""
+	}
 	flaky := flakyFailing(ctx, r, b, tests)
-	if len(tests) == 0 || len(flaky) < len(tests) {
+	if len(flaky) < len(tests) {
 		return ""
 	}
 	return fmt.Sprintf("; %v pass and fail on the fixed tree (%d runs): flaky whatever the code, drop them from failing_tests or from the suite", flaky, flakyRuns)
@@ -98,20 +99,11 @@ func flakyHint(ctx context.Context, r *Runner, b *Bug, tests []string) string {
 // flakyFailing returns the tests among tests that pass and fail on runs of
 // b's fixed tree (flakyRuns of them).
 func flakyFailing(ctx context.Context, r *Runner, b *Bug, tests []string) []string {
-	dir, err := os.MkdirTemp("", "nopol-bench-")
-	if err != nil {
-		return nil
-	}
-	defer os.RemoveAll(dir)
-	if err := Materialise(ctx, r, b, dir, false); err != nil {
-		return nil
-	}
-	tr, err := GoTest(ctx, r, dir, b.Package, runPattern(tests), "-count="+strconv.Itoa(flakyRuns))
-	if err != nil || tr.TimedOut {
+	counts, ok := fixedRepeats(ctx, r, b, tests)
+	if !ok {
 		return nil
 	}
 	var out []string
-	counts := runCounts(tr.Stdout)
 	for _, t := range tests {
 		if counts[t][0] > 0 && counts[t][1] > 0 {
 			out = append(out, t)
@@ -123,14 +115,11 @@ func flakyFailing(ctx context.Context, r *Runner, b *Bug, tests []string) []stri
 // runBugSuite materialises b (buggy or fixed) in a temp dir and runs the
 // package suite there.
 func runBugSuite(ctx context.Context, r *Runner, b *Bug, buggy bool) (*TestRun, error) {
-	dir, err := os.MkdirTemp("", "nopol-bench-")
+	dir, remove, err := tempTree(ctx, r, b, buggy)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	if err := Materialise(ctx, r, b, dir, buggy); err != nil {
-		return nil, err
-	}
+	defer remove()
 	return GoTest(ctx, r, dir, b.Package, "", testTimeout)
 }
 
