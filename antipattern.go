@@ -186,7 +186,7 @@ func errorGuard(site collect.Site, cand ast.Expr) (what string, testsError bool)
 // or the error would report a value that has nothing to do with why it
 // is raised.
 func againstExit(site collect.Site, st style, c candidate) string {
-	if st.name != "return" || st.strategy != collect.StrategyReuse {
+	if st.name != "return" || st.strategy != collect.StrategyReuse && st.strategy != collect.StrategySibling {
 		return ""
 	}
 	k, _ := st.guard.Exit()

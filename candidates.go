@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 
@@ -28,7 +29,13 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		return false, err
 	}
 	rep.Examples, rep.Distinct = sum.Examples, sum.Distinct
+	sibling := r.siblingGuard(site, st, spec)
 	if spec == nil {
+		if sibling != nil {
+			r.logf("snapshot: %s; validating the sibling's guard alone", why)
+			r.ranked, r.spec = sibling, nil
+			return r.validate(ctx, site, st, sibling, rep)
+		}
 		rep.Outcome = why
 		return false, nil
 	}
@@ -71,6 +78,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 			}
 		}
 	}
+	cands = withSibling(cands, sibling)
 	switch {
 	case len(cands) > 0:
 	case len(rep.Rejected) > 0:
@@ -86,6 +94,73 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	r.logf("synthesis: %d examples (%d distinct), %d candidates: %s", rep.Examples, rep.Distinct, len(cands), describeCandidates(cands))
 	r.ranked, r.spec = cands, spec
 	return r.validate(ctx, site, st, cands, rep)
+}
+
+// siblingGuard is, for a sibling's return (collect.StrategySibling), that
+// sibling's guard as a candidate (see withSibling for its rank). It may
+// read what is not observed (v.Type() != timeType), and it is validated
+// even when no state was recorded. nil for other styles, or when the
+// guard breaks an anti-pattern.
+func (r *repairer) siblingGuard(site collect.Site, st style, spec *synth.Spec) []candidate {
+	if st.name != "return" || st.strategy != collect.StrategySibling {
+		return nil
+	}
+	k, _ := st.guard.Exit()
+	if k >= len(site.Exits) || site.Exits[k].Guard == "" {
+		return nil
+	}
+	c := candidate{src: site.Exits[k].Guard, method: "sibling"}
+	if spec != nil {
+		if t, err := synth.ParseTerm(spec, c.src); err == nil {
+			c.term = t
+		}
+	}
+	if why := r.antiPatternOf(site, st, spec, c); why != "" {
+		r.logf("rejected the sibling's guard `%s`: %s", c.src, why)
+		return nil
+	}
+	return []candidate{c}
+}
+
+// withSibling ranks the sibling's guard (none or one) first among cands,
+// the synthesized candidates: a condition the package already writes
+// for this exit beats a new one that fits the recorded states (go-toml's
+// unmarshalDateTime: `v.Kind() == reflect.Map`, the kind of the failing
+// test's target, before its sibling's `v.Kind() != reflect.Interface &&
+// v.Type() != timeType`). Only the synthesized candidates that are the
+// sibling's guard with a clause dropped come before it: the recorded
+// states support the smaller condition (unmarshalLocalTime needs `v.Kind()
+// != reflect.Interface`; its sibling unmarshalLocalDate also lets a
+// time.Time through, which a local time cannot be set to).
+func withSibling(cands, sibling []candidate) []candidate {
+	if len(sibling) == 0 {
+		return cands
+	}
+	smaller := map[string]bool{}
+	for _, d := range deletions(sibling[0].src) {
+		smaller[normalExpr(d)] = true
+	}
+	var first, rest []candidate
+	for _, c := range cands {
+		switch n := normalExpr(c.src); {
+		case n == normalExpr(sibling[0].src):
+		case smaller[n]:
+			first = append(first, c)
+		default:
+			rest = append(rest, c)
+		}
+	}
+	return slices.Concat(first, sibling, rest)
+}
+
+// normalExpr is src as types.ExprString prints it, src itself when it
+// does not parse.
+func normalExpr(src string) string {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return src
+	}
+	return types.ExprString(e)
 }
 
 // synthesize solves spec and returns the candidates that read the inputs

@@ -151,3 +151,30 @@ func TestMismatchedTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestWithSibling: the sibling's guard is validated before the
+// synthesized candidates, except those that drop one of its clauses.
+func TestWithSibling(t *testing.T) {
+	const guard = "v.Kind() != reflect.Interface && v.Type() != timeType"
+	for _, tt := range []struct {
+		synthesized []string
+		want        string
+	}{
+		{[]string{"v.Kind() == reflect.Map", "d.strict"}, guard + " | v.Kind() == reflect.Map | d.strict"},
+		{[]string{"v.Kind() == reflect.Map", "v.Kind() != reflect.Interface"}, "v.Kind() != reflect.Interface | " + guard + " | v.Kind() == reflect.Map"},
+		{[]string{"v.Kind()!=reflect.Interface&&v.Type()!=timeType", "x"}, guard + " | x"},
+		{nil, guard},
+	} {
+		var cands []candidate
+		for _, s := range tt.synthesized {
+			cands = append(cands, candidate{src: s, method: "synthesis"})
+		}
+		got := withSibling(cands, []candidate{{src: guard, method: "sibling"}})
+		if s := strings.Join(sources(got), " | "); s != tt.want {
+			t.Errorf("withSibling(%q) = %s, want %s", tt.synthesized, s, tt.want)
+		}
+	}
+	if got := withSibling([]candidate{{src: "x"}}, nil); len(got) != 1 {
+		t.Errorf("without a sibling: %v", got)
+	}
+}

@@ -92,7 +92,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	var low, medium []string
 	var high []string
 	npefix := c.method == "npefix"
-	fallback := spec == nil && !npefix // the fallback's mutants are not checked against recorded states
+	fallback := spec == nil && !npefix && c.method != "sibling" // the fallback's mutants are not checked against recorded states
 	switch {
 	case npefix:
 		e.Origin = fmt.Sprintf("NpeFix: the nil operand a failing test dereferenced is replaced where it is nil (strategy %s)", st.strategy)
@@ -104,6 +104,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case c.method == "mutation":
 		e.Origin = "a change of one operator or clause of the original that fits every recorded state"
 		high = append(high, "a one-operator change of the original condition")
+	case c.method == "sibling":
+		e.Origin = fmt.Sprintf("the guard of %s, a sibling function, its condition and exit as written there, with this function's name word in place of the sibling's", siblingOf(site, st))
+		medium = append(medium, fmt.Sprintf("a guard %s already has: the tests do not say whether this function needs all of it", siblingOf(site, st)))
 	case rep.Method == "per-evaluation":
 		e.Origin = "synthesized from recorded states with the value of one evaluation negated"
 		low = append(low, "per-evaluation angelic values: the specification comes from one negated evaluation")
@@ -114,6 +117,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case "guard":
 		low = append(low, "a new guard around a statement: the tests do not say what else it should skip")
 	case "return":
+		if c.method == "sibling" {
+			break // said above
+		}
 		if st.late {
 			low = append(low, fmt.Sprintf("a new guard that leaves with `%s` (strategy %s): the tests do not say where else it should leave", st.exit, st.strategy))
 		} else {
@@ -161,6 +167,15 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	e.Reasons = append(append(append(e.Reasons, low...), medium...), high...)
 	e.fill()
 	return e
+}
+
+// siblingOf names the sibling function whose return the exit of st
+// borrows (collect.StrategySibling).
+func siblingOf(site collect.Site, st style) string {
+	if k, _ := st.guard.Exit(); k < len(site.Exits) && site.Exits[k].From != "" {
+		return site.Exits[k].From
+	}
+	return "a sibling"
 }
 
 // fill makes the nil lists of e empty (JSON [] never null).

@@ -20,6 +20,9 @@ import (
 //   - StrategyReuse: a return statement of the same function, as written,
 //     when every name in it means the same thing at the guard (the
 //     commonest real fix: `return nil, io.EOF`, `return v`).
+//   - StrategySibling: a guarded return of a sibling function (one name
+//     word away, same file and receiver), its string literals saying the
+//     function's word (sibling.go); its guard's condition comes with it.
 //   - StrategyZero: the zero values of the results (NpeFix s4a for one
 //     result; a bare `return` for named results).
 //   - StrategyErrSentinel: zero values and a sentinel error the function
@@ -44,6 +47,7 @@ import (
 const (
 	StrategyContinue    = "continue"
 	StrategyReuse       = "reuse-return"
+	StrategySibling     = "sibling-return"
 	StrategyZero        = "zero-values"
 	StrategyErrSentinel = "error-sentinel"
 	StrategyErrNew      = "error-new"
@@ -56,7 +60,7 @@ const (
 // at a site: StrategySkip, the wrapping style, then the exits; then
 // NpeFix's replacements of a nil operand (see nilfix.go), which are not
 // exits and are tried where a failing test dereferenced nil.
-var Strategies = []string{StrategySkip, StrategyContinue, StrategyReuse, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyDelegate, StrategyVar, StrategyBreak,
+var Strategies = []string{StrategySkip, StrategyContinue, StrategyReuse, StrategySibling, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyDelegate, StrategyVar, StrategyBreak,
 	StrategyNilVar, StrategyNilNew}
 
 // StrategySkip names the wrapping style (GuardWrap): the statement runs
@@ -74,12 +78,16 @@ type Exit struct {
 	// for `return &InvalidVersionError{Version: vi.Low, ...}`): a new
 	// guard that tests another operand the same way returns the same
 	// with that operand (see the root package's analogous).
+	//
+	// For a sibling's return, Guard is the sibling's guard, adapted as
+	// the return is, and From the sibling's name.
 	Guard string `json:"guard,omitempty"`
+	From  string `json:"from,omitempty"`
 }
 
 // Bounds on the exits of one site.
 const (
-	maxExits  = 6
+	maxExits  = 7
 	maxReused = 3
 )
 
@@ -121,6 +129,9 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 				add(e)
 				n++
 			}
+		}
+		for _, e := range o.siblingReturns(fn, sig, src, tf) {
+			add(e)
 		}
 		zero, ok := o.returnStmt(sig)
 		if ok {
@@ -308,7 +319,13 @@ func oneLineSource(src []byte, tf *token.File, n ast.Node) string {
 	if start < 0 || end > len(src) || start >= end {
 		return ""
 	}
-	text := string(src[start:end])
+	return joinLines(string(src[start:end]))
+}
+
+// joinLines is text on one line, its lines trimmed and joined by a space;
+// "" when that cannot be done safely (a comment or a raw string spanning
+// lines inside).
+func joinLines(text string) string {
 	if !strings.Contains(text, "\n") {
 		return text
 	}

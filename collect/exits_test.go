@@ -2,6 +2,11 @@ package collect
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -50,7 +55,7 @@ func TestExits(t *testing.T) {
 	for _, tt := range tests {
 		var site *Site
 		for i, s := range f.prog.Sites {
-			if s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "ex.go") {
+			if s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "/ex.go") {
 				site = &f.prog.Sites[i]
 			}
 		}
@@ -82,8 +87,13 @@ func TestExits(t *testing.T) {
 		{"TestRead", 21, StrategyErrNew, `Read = 0, Read: invalid off 1`},
 		{"TestMulti", 70, StrategyReuse, "Multi(0) = <nil>"},
 		{"TestIsTable", 89, StrategyDelegate, "isTable(1) = false"},
+		{"TestDecodeLocalTime", 31, StrategySibling, "decodeLocalTime = cannot decode a local time into -1"},
 	} {
-		id := f.site(t, Guard, "ex.go", tc.line)
+		file := "ex.go"
+		if tc.strategy == StrategySibling {
+			file = "sib.go"
+		}
+		id := f.site(t, Guard, file, tc.line)
 		res, err := f.build.Run(context.Background(), Run{Package: pkg, Test: tc.test, Mode: ModeCover, ForceSegment: -1,
 			Force: map[int]bool{id: false}, ForceExit: map[int]int{id: f.exit(t, id, tc.strategy)}})
 		if err != nil {
@@ -94,6 +104,108 @@ func TestExits(t *testing.T) {
 		}
 	}
 	f.checkUntouched(t)
+}
+
+// TestSiblingExits: the guarded returns a method borrows from the
+// methods of its receiver one name word away (sibling.go).
+func TestSiblingExits(t *testing.T) {
+	f := load(t, "exits")
+	for _, tt := range []struct {
+		line  int
+		want  string // strategy:body, "|"-separated
+		guard string // the sibling exit's guard " in " its sibling
+	}{
+		// A sibling's guarded return, its word replaced (date → time);
+		// not decodeLocalDateTime's ("datetime" names the sibling still),
+		// not a return of a sentinel or of a local of the sibling's.
+		{31, `sibling-return:return fmt.Errorf("cannot decode a local time into %d", n)|error-new:return fmt.Errorf("decoder.decodeLocalTime: invalid s %q", s)|delegate:return d.decodeLocalDateTime(s, n)`, "n < 0 && d.strict in decodeLocalDate"},
+		// A word dropped in place (local); decodeLocalDate is two words
+		// away ("a time date" is no message).
+		{35, `sibling-return:return fmt.Errorf("cannot decode a datetime into %d", n)|error-new:return fmt.Errorf("decoder.decodeDateTime: invalid s %q", s)|delegate:return d.decodeLocalDateTime(s, n)`, "n < 0 in decodeLocalDateTime"},
+		// A word added: a literal naming the sibling cannot say which;
+		// a parameter renamed (count): the guard does not carry over.
+		{39, `error-new:return fmt.Errorf("decoder.decodeLocalDateTimeZone: invalid s %q", s)|delegate:return d.decodeLocalDateTime(s, count)`, ""},
+		// A function is no sibling of a method.
+		{43, `error-new:return fmt.Errorf("decodeLocalTime: invalid s %q", s)`, ""},
+	} {
+		i := slices.IndexFunc(f.prog.Sites, func(s Site) bool {
+			return s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "/sib.go")
+		})
+		if i < 0 {
+			t.Errorf("sib.go:%d: no guard site", tt.line)
+			continue
+		}
+		var got []string
+		for _, e := range f.prog.Sites[i].Exits {
+			got = append(got, e.Strategy+":"+e.Body)
+			if e.Strategy == StrategySibling && e.Guard+" in "+e.From != tt.guard {
+				t.Errorf("sib.go:%d: the sibling's exit %q has guard %q in %q, want %q", tt.line, e.Body, e.Guard, e.From, tt.guard)
+			}
+		}
+		if strings.Join(got, "|") != tt.want {
+			t.Errorf("sib.go:%d `%s`: exits\n%s\nwant\n%s", tt.line, f.prog.Sites[i].Original, strings.Join(got, "|"), tt.want)
+		}
+	}
+}
+
+func TestOneWordAway(t *testing.T) {
+	for _, c := range []struct {
+		sibling, fn string
+		ok          bool
+		from, to    string
+		shared      int
+		literal     string // the sibling's literal
+		adapted     string // "" when it still names the sibling
+	}{
+		{"unmarshalLocalDate", "decoder.unmarshalLocalTime", true, "date", "time", 2, "local date", "local time"},
+		{"unmarshalLocalDateTime", "decoder.unmarshalDateTime", true, "local", "", 3, "local datetime", "datetime"},
+		{"unmarshalLocalDateTime", "decoder.unmarshalLocalTime", true, "date", "", 3, "local datetime", ""},
+		{"unmarshalLocalDate", "decoder.unmarshalLocalDateTime", true, "", "time", 3, "local date", ""},
+		{"unmarshalLocalDate", "decoder.unmarshalLocalDateTime", true, "", "time", 3, "%s: bad %d", "%s: bad %d"},
+		{"parseDate", "parseTime", true, "date", "time", 1, "Date: bad DATE", "Time: bad TIME"},
+		{"unmarshalLocalDate", "decoder.unmarshalDateTime", false, "", "", 0, "", ""},
+		{"readA", "writeB", false, "", "", 0, "", ""},
+		{"encode", "decode", false, "", "", 0, "", ""},
+	} {
+		ch, shared, ok := oneWordAway(c.sibling, c.fn)
+		if ok != c.ok || ch.from != c.from || ch.to != c.to || shared != c.shared {
+			t.Errorf("oneWordAway(%s, %s) = %+v, %d, %v; want %q → %q, %d, %v", c.sibling, c.fn, ch, shared, ok, c.from, c.to, c.shared, c.ok)
+		}
+		if !ok {
+			continue
+		}
+		src := "package p\nvar x = " + strconv.Quote(c.literal) + "\n"
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "p.go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lit := f.Decls[0].(*ast.GenDecl).Specs[0].(*ast.ValueSpec).Values[0]
+		got, adapted := ch.adapt([]byte(src), fset.File(f.Pos()), lit)
+		want := ""
+		if c.adapted != "" {
+			want = strconv.Quote(c.adapted)
+		}
+		if adapted != (c.adapted != "") || got != want {
+			t.Errorf("%s → %s: %q adapted to %s, %v; want %s", c.sibling, c.fn, c.literal, got, adapted, want)
+		}
+	}
+}
+
+func TestRenameWord(t *testing.T) {
+	for _, c := range []struct{ name, from, to, want string }{
+		{"durationType", "duration", "time", "timeType"},
+		{"errBadDate", "date", "time", "errBadTime"},
+		{"ErrLocalDate", "local", "", "ErrDate"},
+		{"localDate", "local", "", "date"},
+		{"date", "date", "", "date"},
+		{"datetime", "date", "time", "datetime"},
+		{"max_date", "date", "time", "max_time"},
+	} {
+		if got := renameWord(c.name, c.from, c.to); got != c.want {
+			t.Errorf("renameWord(%s, %s, %s) = %s, want %s", c.name, c.from, c.to, got, c.want)
+		}
+	}
 }
 
 // TestLeaveOut: the compiler's complaint about an instrumented file

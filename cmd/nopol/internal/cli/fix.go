@@ -36,7 +36,11 @@ forces values per whole test.
 
 A guard either wraps a statement (strategy skip) or leaves before it, in
 this order: continue (in a loop), a return statement of the same function
-reused as written (reuse-return), the zero values (zero-values), zero
+reused as written (reuse-return), a guarded return of a sibling (a
+function of the same file and receiver whose name is one word away:
+unmarshalLocalDate for unmarshalLocalTime) with that word replaced in its
+strings and names, its guard's condition tried with it (sibling-return),
+the zero values (zero-values), zero
 values with a sentinel error the function uses (error-sentinel) or a new
 error (error-new), the result of the package's function with the same
 result types whose name has every word of the function's (or the

@@ -1,0 +1,417 @@
+package collect
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// A sibling is a function of the same file and receiver whose name is one
+// word away from the function of a guard site: unmarshalLocalDate beside
+// unmarshalLocalTime (a word replaced), unmarshalLocalDateTime beside
+// unmarshalDateTime (a word more), or the reverse. Siblings do the same
+// job on different inputs, and a guard one of them has is often the guard
+// another one misses (go-toml v2.3.0 added the same type check to four
+// of them). StrategySibling offers a sibling's guarded return, its string
+// literals saying the function's word where they said the sibling's:
+//
+//	if v.Kind() != reflect.Interface && v.Type() != timeType {
+//		return unstable.NewParserError(d.p.Raw(value.Raw), "%s", d.typeMismatchString("local date", v.Type()))
+//	}
+//
+// in unmarshalLocalDate gives unmarshalLocalTime the exit
+// `return unstable.NewParserError(…, d.typeMismatchString("local time", v.Type()))`
+// and the guard's condition (Exit.Guard), which the repair validates
+// before the conditions synthesized for that exit.
+//
+// A return is taken only when every variable it and its guard read is a
+// parameter or the receiver of the sibling, and the function has one of
+// the same name and type at the site; when it builds its value (a call
+// or a composite literal: `return err`, `return nil` are no sibling's);
+// and when no string literal in it names the sibling after the
+// adaptation (a literal saying "local datetime" is no message for
+// unmarshalLocalTime).
+
+// maxSiblingExits bounds the sibling returns offered at one site.
+const maxSiblingExits = 2
+
+// siblingReturns are the exits a site's function fn can borrow from its
+// siblings, the closest sibling first (most words shared, then by name).
+func (o *observer) siblingReturns(fn ast.Node, sig *types.Signature, src []byte, tf *token.File) []Exit {
+	fd, ok := fn.(*ast.FuncDecl)
+	if !ok || fd.Body == nil {
+		return nil
+	}
+	inner := o.pkg.Scope().Innermost(o.pos)
+	if inner == nil {
+		return nil
+	}
+	type sibling struct {
+		decl   *ast.FuncDecl
+		sig    *types.Signature
+		shared int
+		words  wordChange
+	}
+	var sibs []sibling
+	for _, d := range o.file.Decls {
+		g, ok := d.(*ast.FuncDecl)
+		if !ok || g == fd || g.Body == nil || !sameReceiver(fd, g, o.info) {
+			continue
+		}
+		obj, ok := o.info.Defs[g.Name].(*types.Func)
+		if !ok {
+			continue
+		}
+		ch, shared, ok := oneWordAway(g.Name.Name, fd.Name.Name)
+		if !ok {
+			continue
+		}
+		sibs = append(sibs, sibling{g, obj.Signature(), shared, ch})
+	}
+	slices.SortStableFunc(sibs, func(a, b sibling) int {
+		if a.shared != b.shared {
+			return b.shared - a.shared
+		}
+		return strings.Compare(a.decl.Name.Name, b.decl.Name.Name)
+	})
+	var out []Exit
+	for _, s := range sibs {
+		for _, ret := range o.returnsOf(s.decl) {
+			if len(out) >= maxSiblingExits {
+				return out
+			}
+			if ret.guard == nil || len(ret.stmt.Results) != sig.Results().Len() || !builds(ret.stmt) {
+				continue
+			}
+			if !o.paramsCarryOver(ret.stmt, s.sig, sig, inner) || !o.paramsCarryOver(ret.guard, s.sig, sig, inner) {
+				continue
+			}
+			results := make([]string, len(ret.stmt.Results))
+			ok := true
+			for i, r := range ret.stmt.Results {
+				text, adapted := s.words.adapt(src, tf, r)
+				t, err := o.typeAt(text)
+				if !adapted || err != nil || !types.AssignableTo(t, sig.Results().At(i).Type()) {
+					ok = false
+					break
+				}
+				results[i] = text
+			}
+			guard, adapted := s.words.adapt(src, tf, ret.guard)
+			if !ok || !adapted || o.checkExpr(guard) != nil {
+				continue
+			}
+			out = append(out, Exit{Body: "return " + strings.Join(results, ", "), Strategy: StrategySibling, Guard: guard, From: s.decl.Name.Name})
+		}
+	}
+	return out
+}
+
+// sameReceiver reports whether f and g are both package-level functions
+// or both methods of the same named type.
+func sameReceiver(f, g *ast.FuncDecl, info *types.Info) bool {
+	if (f.Recv == nil) != (g.Recv == nil) {
+		return false
+	}
+	if f.Recv == nil {
+		return true
+	}
+	base := func(fd *ast.FuncDecl) types.Type {
+		if len(fd.Recv.List) == 0 {
+			return nil
+		}
+		t := info.TypeOf(fd.Recv.List[0].Type)
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		return t
+	}
+	a, b := base(f), base(g)
+	return a != nil && b != nil && types.Identical(a, b)
+}
+
+// builds reports whether ret builds a value: it has a call or a
+// composite literal.
+func builds(ret *ast.ReturnStmt) bool {
+	found := false
+	ast.Inspect(ret, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.CallExpr, *ast.CompositeLit:
+			found = true
+		case *ast.FuncLit:
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// paramsCarryOver reports whether every variable n reads (not a field, not
+// a package variable) is a parameter or the receiver of from, and the
+// name means a parameter or the receiver of to, of the same type, at the
+// site; n declares nothing.
+func (o *observer) paramsCarryOver(n ast.Node, from, to *types.Signature, inner *types.Scope) bool {
+	isParam := func(sig *types.Signature, v *types.Var) bool {
+		if sig.Recv() == v {
+			return true
+		}
+		for p := range sig.Params().Variables() {
+			if p == v {
+				return true
+			}
+		}
+		return false
+	}
+	fields := map[*ast.Ident]bool{}
+	ok := true
+	ast.Inspect(n, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ok = false
+		case *ast.SelectorExpr:
+			fields[n.Sel] = true
+		case *ast.Ident:
+			if fields[n] || n.Name == "_" {
+				return true
+			}
+			if o.info.Defs[n] != nil {
+				ok = false
+				return false
+			}
+			v, isVar := o.info.Uses[n].(*types.Var)
+			if !isVar || v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				return true // a package's constant, function, type or variable
+			}
+			if !isParam(from, v) {
+				ok = false
+				return false
+			}
+			_, obj := inner.LookupParent(n.Name, o.pos)
+			w, isVar := obj.(*types.Var)
+			ok = isVar && isParam(to, w) && types.Identical(w.Type(), v.Type())
+		}
+		return true
+	})
+	return ok
+}
+
+// A wordChange is how a sibling's name becomes the function's: the word
+// of the sibling's that the function does not have (from, "" when the
+// function's name only adds a word) and the function's that the sibling
+// does not have (to, "" when it only drops one); rest are the sibling's
+// other words but its first (the verb the family shares: unmarshal).
+type wordChange struct {
+	from, to string
+	rest     []string
+}
+
+// oneWordAway returns how sibling's name becomes fn's when the two are
+// one word apart, in place (one replaced, added or dropped: LocalDate,
+// LocalTime; LocalDateTime, DateTime; not LocalDate, DateTime) and share
+// at least one, with the number they share.
+func oneWordAway(sibling, fn string) (ch wordChange, shared int, ok bool) {
+	s, f := camelWords(sibling), camelWords(fn)
+	without := func(ws []string, i int) []string { return slices.Concat(ws[:i:i], ws[i+1:]) }
+	switch {
+	case len(s) == len(f):
+		for i := range s {
+			if s[i] != f[i] {
+				if ch.from != "" || slices.Contains(f, s[i]) || slices.Contains(s, f[i]) {
+					return wordChange{}, 0, false
+				}
+				ch.from, ch.to = s[i], f[i]
+			}
+		}
+	case len(s) == len(f)+1:
+		for i := range s {
+			if slices.Equal(without(s, i), f) && !slices.Contains(f, s[i]) {
+				ch.from = s[i]
+			}
+		}
+	case len(f) == len(s)+1:
+		for i := range f {
+			if slices.Equal(without(f, i), s) && !slices.Contains(s, f[i]) {
+				ch.to = f[i]
+			}
+		}
+	}
+	shared = min(len(s), len(f))
+	if ch.from == "" && ch.to == "" {
+		return wordChange{}, 0, false
+	}
+	if len(s) == len(f) {
+		shared--
+	}
+	if shared == 0 {
+		return wordChange{}, 0, false
+	}
+	for _, w := range s[1:] {
+		if w != ch.from {
+			ch.rest = append(ch.rest, w)
+		}
+	}
+	return ch, shared, true
+}
+
+// adapt returns n's source on one line with the sibling's word replaced
+// by the function's (or dropped) in its string literals and in the names
+// it uses (renameWord), and ok false
+// when a literal still names the sibling: its word inside another
+// ("datetime" when the word is date), or, when the function's name only
+// adds a word, any of the sibling's words but the first (a literal that
+// says "local date" cannot say which "local date time" is meant).
+func (ch wordChange) adapt(src []byte, tf *token.File, n ast.Node) (string, bool) {
+	start := tf.Offset(n.Pos())
+	text := []byte(string(src[start:tf.Offset(n.End())]))
+	type edit struct {
+		from, to int
+		text     string
+	}
+	var edits []edit
+	ok := true
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, isID := n.(*ast.Ident); isID && ch.from != "" {
+			// durationType in decodeDuration is timeType in decodeTime
+			// (the result must type-check at the site).
+			if name := renameWord(id.Name, ch.from, ch.to); name != id.Name {
+				edits = append(edits, edit{tf.Offset(id.Pos()) - start, tf.Offset(id.End()) - start, name})
+			}
+			return false
+		}
+		lit, isLit := n.(*ast.BasicLit)
+		if !ok || !isLit || lit.Kind != token.STRING {
+			return ok
+		}
+		s, err := strconv.Unquote(lit.Value)
+		if err != nil {
+			ok = false
+			return false
+		}
+		lower := strings.ToLower(s)
+		if ch.from == "" {
+			if slices.ContainsFunc(ch.rest, func(w string) bool { return strings.Contains(lower, w) }) {
+				ok = false
+			}
+			return false
+		}
+		t := replaceWord(s, ch.from, ch.to)
+		if strings.Contains(strings.ToLower(t), ch.from) {
+			ok = false
+			return false
+		}
+		if t != s {
+			q := strconv.Quote(t)
+			if lit.Value[0] == '`' && !strings.Contains(t, "`") {
+				q = "`" + t + "`"
+			}
+			edits = append(edits, edit{tf.Offset(lit.Pos()) - start, tf.Offset(lit.End()) - start, q})
+		}
+		return false
+	})
+	if !ok {
+		return "", false
+	}
+	for i := len(edits) - 1; i >= 0; i-- {
+		e := edits[i]
+		text = append(text[:e.from:e.from], append([]byte(e.text), text[e.to:]...)...)
+	}
+	t := joinLines(string(text))
+	return t, t != ""
+}
+
+// replaceWord replaces the whole word from (lower case) in s, in any case,
+// by to in the same case (Date → Time, DATE → TIME), or drops it with a
+// space beside it when to is "".
+func replaceWord(s, from, to string) string {
+	lower := strings.ToLower(s)
+	var b strings.Builder
+	i := 0
+	for {
+		k := strings.Index(lower[i:], from)
+		if k < 0 {
+			b.WriteString(s[i:])
+			return b.String()
+		}
+		k += i
+		end := k + len(from)
+		if k > 0 && isWordByte(s[k-1]) || end < len(s) && isWordByte(s[end]) {
+			b.WriteString(s[i:end])
+			i = end
+			continue
+		}
+		word := s[k:end]
+		switch {
+		case to == "":
+			b.WriteString(s[i:k])
+			if end < len(s) && s[end] == ' ' {
+				end++
+			} else if b.Len() > 0 && strings.HasSuffix(b.String(), " ") {
+				str := b.String()
+				b.Reset()
+				b.WriteString(str[:len(str)-1])
+			}
+		case strings.ToUpper(word) == word && len(word) > 1:
+			b.WriteString(s[i:k] + strings.ToUpper(to))
+		case unicode.IsUpper(rune(word[0])):
+			b.WriteString(s[i:k] + strings.ToUpper(to[:1]) + to[1:])
+		default:
+			b.WriteString(s[i:k] + to)
+		}
+		i = end
+	}
+}
+
+// renameWord is name with its camel-case word from replaced by to (in the
+// word's case) or dropped, name itself when it has no such word or would
+// lose its only one.
+func renameWord(name, from, to string) string {
+	var parts []string
+	rs := []rune(name)
+	start := 0
+	for i := 1; i <= len(rs); i++ {
+		if i == len(rs) || rs[i] == '_' || unicode.IsUpper(rs[i]) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])) {
+			parts = append(parts, string(rs[start:i]))
+			start = i
+		}
+	}
+	changed := false
+	var out []string
+	for _, p := range parts {
+		if strings.ToLower(strings.Trim(p, "_")) != from {
+			out = append(out, p)
+			continue
+		}
+		changed = true
+		if to == "" {
+			continue
+		}
+		w := to
+		if word := strings.TrimLeft(p, "_"); unicode.IsUpper([]rune(word)[0]) {
+			w = strings.ToUpper(to[:1]) + to[1:]
+		}
+		out = append(out, p[:len(p)-len(strings.TrimLeft(p, "_"))]+w)
+	}
+	if !changed || len(out) == 0 {
+		return name
+	}
+	if r := []rune(out[0]); unicode.IsUpper(r[0]) != unicode.IsUpper(rs[0]) {
+		// The first word dropped: the next keeps the name's export.
+		if unicode.IsUpper(rs[0]) {
+			out[0] = strings.ToUpper(string(r[0])) + string(r[1:])
+		} else {
+			out[0] = strings.ToLower(string(r[0])) + string(r[1:])
+		}
+	}
+	return strings.Join(out, "")
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}

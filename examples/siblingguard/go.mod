@@ -1,0 +1,3 @@
+module example.com/siblingguard
+
+go 1.22
