@@ -155,6 +155,11 @@ func (r *repairer) localize() []angelic.Suspicion {
 	})
 	ranked = r.runAfterFailure(ranked)
 	r.logf("localize: %s reached by the failing tests; searching the top %d", plural(len(ranked), "site"), min(len(ranked), r.opts.MaxSites))
+	for i, s := range ranked[:min(len(ranked), 3*r.opts.MaxSites)] {
+		site := r.prog.Sites[s.Site]
+		r.vlogf("localize: #%d %s:%d %s %s `%s`: score %.3f (%d failing, %d passing), tier %d", i+1, r.relPath(site.File), site.Line, site.Func,
+			kindName(site.Kind), oneLine(site.Original), s.Score, s.Failed, s.Passed, s.Tier)
+	}
 	return ranked
 }
 
