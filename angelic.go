@@ -92,7 +92,11 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		}
 	}
 	for _, k := range r.failing {
-		p.Tests = append(p.Tests, angelic.FailingTest{Name: k.id(), Counts: counts(r.cover[k].Reached[site.ID]), Failing: r.failed[k]})
+		c := counts(r.cover[k].Reached[site.ID])
+		if r.interrupted[k][site.ID] {
+			c.Interrupted = 1
+		}
+		p.Tests = append(p.Tests, angelic.FailingTest{Name: k.id(), Counts: c, Failing: r.failed[k]})
 	}
 	// The search makes some runs at once (Problem.Parallel): mu guards
 	// what they record.

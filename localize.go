@@ -27,6 +27,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 	r.serial = map[testKey]bool{}
 	r.instrSensitive = map[testKey]bool{}
 	r.before = map[testKey]map[int]bool{}
+	r.interrupted = map[testKey]map[int]bool{}
 	tests := append(slices.Clone(r.failing), r.passing...)
 	runs := make([]collect.Run, len(tests))
 	for i, k := range tests {
@@ -87,6 +88,12 @@ func (r *repairer) coverage(ctx context.Context) error {
 				r.vlogf("coverage %s: %d sites run before the first failure", k.name, len(before))
 			}
 		}
+		if isFailing {
+			if ids := r.interruptedConds(k, res); len(ids) > 0 {
+				r.interrupted[k] = ids
+				r.vlogf("coverage %s: its panic interrupted the condition of %s", k.name, plural(len(ids), "site"))
+			}
+		}
 		if isFailing && !r.opts.NoPurify {
 			frs := r.failingFragments(k, res.Output)
 			r.vlogf("coverage %s: failures in %s", k.name, describeFragments(r.fragmentReports(k, angelic.Force{Fragments: frs}, false)))
@@ -139,7 +146,13 @@ func (r *repairer) localize() []angelic.Suspicion {
 			}
 		}
 		if !res.Passed {
-			spectra = append(spectra, splitIterations(sp, res, r.failed[k])...)
+			split := splitIterations(sp, res, r.failed[k])
+			for id := range r.interrupted[k] {
+				if r.wanted(r.prog.Sites[id]) {
+					split[0].Reached = append(split[0].Reached, id)
+				}
+			}
+			spectra = append(spectra, split...)
 			continue
 		}
 		spectra = append(spectra, sp)
@@ -174,33 +187,67 @@ func (r *repairer) wanted(s collect.Site) bool {
 }
 
 // panicStacks are, per failing test whose coverage run panicked, the
-// frames (file:line) of the panic outside the runtime, package testing,
-// test files and nopol's hook, innermost first; a line repeated (the
-// hook's function literal around a condition) once.
+// frames of its panic (see panicStack).
 func (r *repairer) panicStacks() [][]constituent.Location {
 	var out [][]constituent.Location
 	for _, k := range r.failing {
-		res, ok := r.cover[k]
-		if !ok || !strings.Contains(res.Output, "panic: ") {
-			continue
-		}
-		dir := r.prog.PackageDir(k.pkg)
-		var stack []constituent.Location
-		for _, loc := range constituent.ParseOutput(res.Output) {
-			if !loc.Panic || strings.HasSuffix(loc.File, "_test.go") || collect.IsHook(loc.File) {
-				continue
-			}
-			if !filepath.IsAbs(loc.File) {
-				loc.File = filepath.Join(dir, loc.File)
-			}
-			if n := len(stack); n > 0 && stack[n-1].File == loc.File && stack[n-1].Line == loc.Line {
-				continue
-			}
-			stack = append(stack, loc)
-		}
-		if len(stack) > 0 {
+		if stack := r.panicStack(k, r.cover[k]); len(stack) > 0 {
 			out = append(out, stack)
 		}
+	}
+	return out
+}
+
+// panicStack is the stack of the panic in res, the coverage run of
+// failing test k: the frames (file:line) outside the runtime, package
+// testing, test files and nopol's hook, innermost first; a line repeated
+// (the hook's function literal around a condition) once. nil when res
+// did not panic.
+func (r *repairer) panicStack(k testKey, res collect.Result) []constituent.Location {
+	if !strings.Contains(res.Output, "panic: ") {
+		return nil
+	}
+	dir := r.prog.PackageDir(k.pkg)
+	var stack []constituent.Location
+	for _, loc := range constituent.ParseOutput(res.Output) {
+		if !loc.Panic || strings.HasSuffix(loc.File, "_test.go") || collect.IsHook(loc.File) {
+			continue
+		}
+		if !filepath.IsAbs(loc.File) {
+			loc.File = filepath.Join(dir, loc.File)
+		}
+		if n := len(stack); n > 0 && stack[n-1].File == loc.File && stack[n-1].Line == loc.Line {
+			continue
+		}
+		stack = append(stack, loc)
+	}
+	return stack
+}
+
+// interruptedConds are the condition sites whose evaluation the panic of
+// res, the coverage run of failing test k, interrupted: the innermost
+// frame of the module's code is on one of the condition's lines. The hook
+// records an evaluation with its outcome, and the panic left none: without
+// this, the condition a failing test panics in is not among the sites it
+// reaches, or (reached in the iterations of a table that passed) not
+// among those of its failing iteration. go-toml's `cleaned[start] == '0'
+// && isDigit(cleaned[start+1])` indexes out of range where the developer
+// added a clause.
+func (r *repairer) interruptedConds(k testKey, res collect.Result) map[int]bool {
+	stack := r.panicStack(k, res)
+	if len(stack) == 0 {
+		return nil
+	}
+	top := stack[0]
+	var out map[int]bool
+	for id, site := range r.prog.Sites {
+		if site.Kind != collect.Cond || site.File != top.File || top.Line < site.Line || top.Line > site.Line+strings.Count(site.Original, "\n") {
+			continue
+		}
+		if out == nil {
+			out = map[int]bool{}
+		}
+		out[id] = true
 	}
 	return out
 }

@@ -42,3 +42,38 @@ func TestSplitIterations(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptedConds: the conditions on the line of the innermost frame
+// of a failing test's panic were interrupted, reached or not in the run
+// (a table's passing iterations evaluate them too); a panic in a call
+// made elsewhere, or no panic, interrupts none.
+func TestInterruptedConds(t *testing.T) {
+	r := &repairer{prog: &collect.Program{Dir: "/m", Sites: []collect.Site{
+		{Kind: collect.Cond, File: "/m/decode.go", Line: 321, Original: "cleaned[start] == '0' && isDigit(cleaned[start+1])"},
+		{Kind: collect.Guard, File: "/m/decode.go", Line: 321, Original: "if cleaned[start] == '0' && … {"},
+		{Kind: collect.Cond, File: "/m/decode.go", Line: 330, Original: "a &&\n\tb[9] > 0"},
+		{Kind: collect.Cond, File: "/m/other.go", Line: 321, Original: "x"},
+	}}}
+	k := testKey{pkg: "example.com/m", name: "TestFloats"}
+	stack := func(file string, line int) string {
+		return "--- FAIL: TestFloats (0.00s)\npanic: runtime error: index out of range [1] with length 1 [recovered]\n\n" +
+			"goroutine 7 [running]:\nexample.com/m.parseFloat({0x1, 0x1})\n\t" + fmt.Sprintf("%s:%d", file, line) + " +0x39f\n" +
+			"example.com/m.TestFloats(0xc000)\n\t/m/decode_test.go:12 +0x4d\n"
+	}
+	for _, tc := range []struct {
+		output  string
+		reached map[int][2]int
+		want    string
+	}{
+		{stack("/m/decode.go", 321), nil, "map[0:true]"},
+		{stack("/m/decode.go", 321), map[int][2]int{0: {3, 2}}, "map[0:true]"},
+		{stack("/m/decode.go", 331), nil, "map[2:true]"},
+		{stack("/m/decode.go", 400), nil, "map[]"},
+		{"--- FAIL: TestFloats (0.00s)\n    decode_test.go:12: got 1\n", nil, "map[]"},
+	} {
+		got := fmt.Sprint(r.interruptedConds(k, collect.Result{Output: tc.output, Reached: tc.reached}))
+		if got != tc.want {
+			t.Errorf("%q: interrupted %s, want %s", tc.output, got, tc.want)
+		}
+	}
+}

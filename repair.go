@@ -74,6 +74,9 @@ type repairer struct {
 	// of the test files read to tell a failure from a log message.
 	before  map[testKey]map[int]bool
 	sources map[string][]string
+	// interrupted are, per failing test, the condition sites its panic
+	// interrupted (reached, without an outcome; see interruptedConds).
+	interrupted map[testKey]map[int]bool
 	// traced and guesses are, per site and failing test, the outcome of
 	// the traced run that forces nothing and the evaluation sets guessed
 	// from a snapshot run: the same for every style of a site.

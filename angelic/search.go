@@ -105,15 +105,19 @@ type Outcome struct {
 type Runner func(ctx context.Context, test string, f Force) (Outcome, error)
 
 // Counts are the outcomes of a site's evaluations in an unforced run.
+// Interrupted counts those without one: the evaluation panicked.
 type Counts struct {
-	True, False int
+	True, False, Interrupted int
 }
 
 // Reached reports whether there was any evaluation.
-func (c Counts) Reached() bool { return c.True+c.False > 0 }
+func (c Counts) Reached() bool { return c.True+c.False+c.Interrupted > 0 }
 
 // only reports whether every evaluation had outcome v (and there was one).
 func (c Counts) only(v bool) bool {
+	if c.Interrupted > 0 {
+		return false
+	}
 	if v {
 		return c.True > 0 && c.False == 0
 	}
