@@ -25,7 +25,10 @@
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
 //     suspiciousness (angelic.Localize); among equals, the sites of the
 //     function where a failing test panicked come first, then its
-//     callers'. A site a failing test ran only after its first failure
+//     callers'. A condition on the line where a failing test's panic
+//     was raised (its evaluation panicked: no outcome was recorded) counts
+//     as reached by the failing test, and its angelic search forces both
+//     values. A site a failing test ran only after its first failure
 //     message cannot repair it and is left out (localize.go, reach.go;
 //     site.go searches each site in its styles).
 //  4. On the top sites, search angelic values (angelic.Search): run each
