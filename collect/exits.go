@@ -258,8 +258,22 @@ func (o *observer) sameMeaning(n ast.Node) bool {
 	if inner == nil {
 		return false
 	}
+	return o.namesIn(n, func(id *ast.Ident, obj types.Object) bool {
+		if v, isVar := obj.(*types.Var); isVar && v.IsField() {
+			return true
+		}
+		_, got := inner.LookupParent(id.Name, o.pos)
+		return got == obj
+	})
+}
+
+// namesIn calls use with each name n uses and what it denotes, but the
+// names after a dot (a field, a method or a package's member: its
+// operand says what it is), and reports whether every call returned true,
+// and n declares nothing and has no function literal.
+func (o *observer) namesIn(n ast.Node, use func(id *ast.Ident, obj types.Object) bool) bool {
 	ok := true
-	fields := map[*ast.Ident]bool{}
+	after := map[*ast.Ident]bool{}
 	ast.Inspect(n, func(n ast.Node) bool {
 		if !ok {
 			return false
@@ -268,28 +282,18 @@ func (o *observer) sameMeaning(n ast.Node) bool {
 		case *ast.FuncLit:
 			ok = false
 		case *ast.SelectorExpr:
-			// A field, a method or a package's member: its operand says
-			// what it is.
-			fields[n.Sel] = true
+			after[n.Sel] = true
 		case *ast.Ident:
-			if fields[n] || n.Name == "_" {
+			if after[n] || n.Name == "_" {
 				return true
 			}
-			obj := o.info.Uses[n]
-			if obj == nil {
-				if o.info.Defs[n] != nil {
-					ok = false
-				}
-				return true
-			}
-			if v, isVar := obj.(*types.Var); isVar && v.IsField() {
-				return true
-			}
-			if _, got := inner.LookupParent(n.Name, o.pos); got != obj {
+			if o.info.Defs[n] != nil {
 				ok = false
+			} else if obj := o.info.Uses[n]; obj != nil {
+				ok = use(n, obj)
 			}
 		}
-		return true
+		return ok
 	})
 	return ok
 }

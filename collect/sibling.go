@@ -166,40 +166,18 @@ func (o *observer) paramsCarryOver(n ast.Node, from, to *types.Signature, inner 
 		}
 		return false
 	}
-	fields := map[*ast.Ident]bool{}
-	ok := true
-	ast.Inspect(n, func(n ast.Node) bool {
-		if !ok {
+	return o.namesIn(n, func(id *ast.Ident, obj types.Object) bool {
+		v, isVar := obj.(*types.Var)
+		if !isVar || v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+			return true // a package's constant, function, type or variable
+		}
+		if !isParam(from, v) {
 			return false
 		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			ok = false
-		case *ast.SelectorExpr:
-			fields[n.Sel] = true
-		case *ast.Ident:
-			if fields[n] || n.Name == "_" {
-				return true
-			}
-			if o.info.Defs[n] != nil {
-				ok = false
-				return false
-			}
-			v, isVar := o.info.Uses[n].(*types.Var)
-			if !isVar || v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
-				return true // a package's constant, function, type or variable
-			}
-			if !isParam(from, v) {
-				ok = false
-				return false
-			}
-			_, obj := inner.LookupParent(n.Name, o.pos)
-			w, isVar := obj.(*types.Var)
-			ok = isVar && isParam(to, w) && types.Identical(w.Type(), v.Type())
-		}
-		return true
+		_, got := inner.LookupParent(id.Name, o.pos)
+		w, isVar := got.(*types.Var)
+		return isVar && isParam(to, w) && types.Identical(w.Type(), v.Type())
 	})
-	return ok
 }
 
 // A wordChange is how a sibling's name becomes the function's: the word
