@@ -261,3 +261,31 @@ func TestStackFunctions(t *testing.T) {
 		t.Errorf("blocks %v: want A covered, B not", blocks)
 	}
 }
+
+// TestAudits: every audit names a bug of the dataset and a condition,
+// and says how it was checked.
+func TestAudits(t *testing.T) {
+	audits, err := LoadAudits("audit.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bugs, err := LoadBugs("bugs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, b := range bugs {
+		ids[b.ID] = true
+	}
+	for _, a := range audits {
+		if !ids[a.Bug] {
+			t.Errorf("audit of %s: no such bug in bugs/", a.Bug)
+		}
+		if _, err := parser.ParseExpr(a.Condition); err != nil {
+			t.Errorf("audit of %s: condition %q does not parse", a.Bug, a.Condition)
+		}
+	}
+	if _, err := LoadAudits("testdata/maxbug.json"); err == nil {
+		t.Error("a bug file loads as audits")
+	}
+}
