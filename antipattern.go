@@ -189,11 +189,10 @@ func againstExit(site collect.Site, st style, c candidate) string {
 	if st.name != "return" || st.strategy != collect.StrategyReuse && st.strategy != collect.StrategySibling {
 		return ""
 	}
-	k, _ := st.guard.Exit()
-	if k >= len(site.Exits) || site.Exits[k].Guard == "" {
+	e, ok := exitOf(site, st.guard)
+	if !ok || e.Guard == "" {
 		return ""
 	}
-	e := site.Exits[k]
 	guard, err := parser.ParseExpr(e.Guard)
 	if err != nil {
 		return ""

@@ -105,11 +105,11 @@ func (r *repairer) siblingGuard(site collect.Site, st style, spec *synth.Spec) [
 	if st.name != "return" || st.strategy != collect.StrategySibling {
 		return nil
 	}
-	k, _ := st.guard.Exit()
-	if k >= len(site.Exits) || site.Exits[k].Guard == "" {
+	e, ok := exitOf(site, st.guard)
+	if !ok || e.Guard == "" {
 		return nil
 	}
-	c := candidate{src: site.Exits[k].Guard, method: "sibling"}
+	c := candidate{src: e.Guard, method: "sibling"}
 	if spec != nil {
 		if t, err := synth.ParseTerm(spec, c.src); err == nil {
 			c.term = t

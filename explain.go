@@ -105,8 +105,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		e.Origin = "a change of one operator or clause of the original that fits every recorded state"
 		high = append(high, "a one-operator change of the original condition")
 	case c.method == "sibling":
-		e.Origin = fmt.Sprintf("the guard of %s, a sibling function, its condition and exit as written there, with this function's name word in place of the sibling's", siblingOf(site, st))
-		medium = append(medium, fmt.Sprintf("a guard %s already has: the tests do not say whether this function needs all of it", siblingOf(site, st)))
+		from := siblingOf(site, st)
+		e.Origin = fmt.Sprintf("the guard of %s, a sibling function, its condition and exit as written there, with this function's name word in place of the sibling's", from)
+		medium = append(medium, fmt.Sprintf("a guard %s already has: the tests do not say whether this function needs all of it", from))
 	case rep.Method == "per-evaluation":
 		e.Origin = "synthesized from recorded states with the value of one evaluation negated"
 		low = append(low, "per-evaluation angelic values: the specification comes from one negated evaluation")
@@ -172,8 +173,8 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 // siblingOf names the sibling function whose return the exit of st
 // borrows (collect.StrategySibling).
 func siblingOf(site collect.Site, st style) string {
-	if k, _ := st.guard.Exit(); k < len(site.Exits) && site.Exits[k].From != "" {
-		return site.Exits[k].From
+	if e, ok := exitOf(site, st.guard); ok && e.From != "" {
+		return e.From
 	}
 	return "a sibling"
 }

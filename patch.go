@@ -17,12 +17,21 @@ import (
 // cond replaces it in the return's own guard (analogous); "" when the
 // site has no such exit.
 func exitBody(site collect.Site, style collect.GuardStyle, cond string) string {
-	k, _ := style.Exit() // GuardReturn's first exit for a style without one
-	if k >= len(site.Exits) {
+	e, ok := exitOf(site, style)
+	if !ok {
 		return ""
 	}
-	e := site.Exits[k]
 	return analogous(e.Body, e.Guard, cond)
+}
+
+// exitOf is the exit of guard style g at site (GuardReturn's first exit
+// for a style without one); ok is false when the site has no such exit.
+func exitOf(site collect.Site, g collect.GuardStyle) (e collect.Exit, ok bool) {
+	k, _ := g.Exit()
+	if k >= len(site.Exits) {
+		return collect.Exit{}, false
+	}
+	return site.Exits[k], true
 }
 
 // patchSource returns src with site repaired by cond: the condition
