@@ -28,6 +28,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 	r.instrSensitive = map[testKey]bool{}
 	r.before = map[testKey]map[int]bool{}
 	r.interrupted = map[testKey]map[int]bool{}
+	r.stacks = map[testKey][]constituent.Location{}
 	tests := append(slices.Clone(r.failing), r.passing...)
 	runs := make([]collect.Run, len(tests))
 	for i, k := range tests {
@@ -88,8 +89,9 @@ func (r *repairer) coverage(ctx context.Context) error {
 				r.vlogf("coverage %s: %d sites run before the first failure", k.name, len(before))
 			}
 		}
-		if isFailing {
-			if ids := r.interruptedConds(k, res); len(ids) > 0 {
+		if stack := r.panicStack(k, res); isFailing && stack != nil {
+			r.stacks[k] = stack
+			if ids := r.interruptedConds(stack); len(ids) > 0 {
 				r.interrupted[k] = ids
 				r.vlogf("coverage %s: its panic interrupted the condition of %s", k.name, plural(len(ids), "site"))
 			}
@@ -187,11 +189,11 @@ func (r *repairer) wanted(s collect.Site) bool {
 }
 
 // panicStacks are, per failing test whose coverage run panicked, the
-// frames of its panic (see panicStack).
+// frames of its panic (see panicStack; read once, in coverage).
 func (r *repairer) panicStacks() [][]constituent.Location {
 	var out [][]constituent.Location
 	for _, k := range r.failing {
-		if stack := r.panicStack(k, r.cover[k]); len(stack) > 0 {
+		if stack := r.stacks[k]; len(stack) > 0 {
 			out = append(out, stack)
 		}
 	}
@@ -224,17 +226,16 @@ func (r *repairer) panicStack(k testKey, res collect.Result) []constituent.Locat
 	return stack
 }
 
-// interruptedConds are the condition sites whose evaluation the panic of
-// res, the coverage run of failing test k, interrupted: the innermost
-// frame of the module's code is on one of the condition's lines. The hook
+// interruptedConds are the condition sites whose evaluation a failing
+// test's panic, of stack (panicStack), interrupted: the innermost frame
+// of the module's code is on one of the condition's lines. The hook
 // records an evaluation with its outcome, and the panic left none: without
 // this, the condition a failing test panics in is not among the sites it
 // reaches, or (reached in the iterations of a table that passed) not
 // among those of its failing iteration. go-toml's `cleaned[start] == '0'
 // && isDigit(cleaned[start+1])` indexes out of range where the developer
 // added a clause.
-func (r *repairer) interruptedConds(k testKey, res collect.Result) map[int]bool {
-	stack := r.panicStack(k, res)
+func (r *repairer) interruptedConds(stack []constituent.Location) map[int]bool {
 	if len(stack) == 0 {
 		return nil
 	}

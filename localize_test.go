@@ -71,7 +71,7 @@ func TestInterruptedConds(t *testing.T) {
 		{stack("/m/decode.go", 400), nil, "map[]"},
 		{"--- FAIL: TestFloats (0.00s)\n    decode_test.go:12: got 1\n", nil, "map[]"},
 	} {
-		got := fmt.Sprint(r.interruptedConds(k, collect.Result{Output: tc.output, Reached: tc.reached}))
+		got := fmt.Sprint(r.interruptedConds(r.panicStack(k, collect.Result{Output: tc.output, Reached: tc.reached})))
 		if got != tc.want {
 			t.Errorf("%q: interrupted %s, want %s", tc.output, got, tc.want)
 		}

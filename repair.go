@@ -11,6 +11,7 @@ import (
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/constituent"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -77,6 +78,9 @@ type repairer struct {
 	// interrupted are, per failing test, the condition sites its panic
 	// interrupted (reached, without an outcome; see interruptedConds).
 	interrupted map[testKey]map[int]bool
+	// stacks are, per failing test whose coverage run panicked, the
+	// frames of its panic (panicStack).
+	stacks map[testKey][]constituent.Location
 	// traced and guesses are, per site and failing test, the outcome of
 	// the traced run that forces nothing and the evaluation sets guessed
 	// from a snapshot run: the same for every style of a site.
