@@ -57,6 +57,9 @@ type fileFacts struct {
 	// foreignConsts are the constants of other packages the file names
 	// (reflect.Array), in source order (siblingConstants).
 	foreignConsts []fileConst
+	// siblings are, per function of the file, its siblings (siblingsOf,
+	// filled as guard sites ask).
+	siblings map[*ast.FuncDecl][]sibling
 }
 
 // fileConst is a constant of another package named in the file.

@@ -50,36 +50,8 @@ func (o *observer) siblingReturns(fn ast.Node, sig *types.Signature, src []byte,
 	if inner == nil {
 		return nil
 	}
-	type sibling struct {
-		decl   *ast.FuncDecl
-		sig    *types.Signature
-		shared int
-		words  wordChange
-	}
-	var sibs []sibling
-	for _, d := range o.file.Decls {
-		g, ok := d.(*ast.FuncDecl)
-		if !ok || g == fd || g.Body == nil || !sameReceiver(fd, g, o.info) {
-			continue
-		}
-		obj, ok := o.info.Defs[g.Name].(*types.Func)
-		if !ok {
-			continue
-		}
-		ch, shared, ok := oneWordAway(g.Name.Name, fd.Name.Name)
-		if !ok {
-			continue
-		}
-		sibs = append(sibs, sibling{g, obj.Signature(), shared, ch})
-	}
-	slices.SortStableFunc(sibs, func(a, b sibling) int {
-		if a.shared != b.shared {
-			return b.shared - a.shared
-		}
-		return strings.Compare(a.decl.Name.Name, b.decl.Name.Name)
-	})
 	var out []Exit
-	for _, s := range sibs {
+	for _, s := range o.siblingsOf(fd) {
 		for _, ret := range o.returnsOf(s.decl) {
 			if len(out) >= maxSiblingExits {
 				return out
@@ -109,6 +81,50 @@ func (o *observer) siblingReturns(fn ast.Node, sig *types.Signature, src []byte,
 		}
 	}
 	return out
+}
+
+// A sibling is a function of the file one name word away from another.
+type sibling struct {
+	decl   *ast.FuncDecl
+	sig    *types.Signature
+	shared int
+	words  wordChange
+}
+
+// siblingsOf are the siblings of fd in its file, closest first (most words
+// shared, then by name), found once per function: every guard site of fd
+// asks.
+func (o *observer) siblingsOf(fd *ast.FuncDecl) []sibling {
+	if sibs, ok := o.facts.siblings[fd]; ok {
+		return sibs
+	}
+	var sibs []sibling
+	for _, d := range o.file.Decls {
+		g, ok := d.(*ast.FuncDecl)
+		if !ok || g == fd || g.Body == nil || !sameReceiver(fd, g, o.info) {
+			continue
+		}
+		obj, ok := o.info.Defs[g.Name].(*types.Func)
+		if !ok {
+			continue
+		}
+		ch, shared, ok := oneWordAway(g.Name.Name, fd.Name.Name)
+		if !ok {
+			continue
+		}
+		sibs = append(sibs, sibling{g, obj.Signature(), shared, ch})
+	}
+	slices.SortStableFunc(sibs, func(a, b sibling) int {
+		if a.shared != b.shared {
+			return b.shared - a.shared
+		}
+		return strings.Compare(a.decl.Name.Name, b.decl.Name.Name)
+	})
+	if o.facts.siblings == nil {
+		o.facts.siblings = map[*ast.FuncDecl][]sibling{}
+	}
+	o.facts.siblings[fd] = sibs
+	return sibs
 }
 
 // sameReceiver reports whether f and g are both package-level functions
