@@ -46,14 +46,21 @@ func verifyOne(ctx context.Context, r *Runner, b *Bug) Verdict {
 		v.Problem = err.Error()
 		return v
 	}
-	fixed, err := runBugSuite(ctx, r, b, false)
+	// The fixed tree stays for the repeated runs of the flaky checks.
+	fixedDir, remove, err := tempTree(ctx, r, b, false)
+	if err != nil {
+		v.Problem = "fixed tree: " + err.Error()
+		return v
+	}
+	defer remove()
+	fixed, err := GoTest(ctx, r, fixedDir, b.Package, "", testTimeout)
 	if err != nil {
 		v.Problem = "fixed tree: " + err.Error()
 		return v
 	}
 	if !fixed.OK() {
 		v.Problem = fmt.Sprintf("fixed tree: suite does not pass (failed %v, build failed %v, timed out %v)", fixed.Failed, fixed.BuildFailed, fixed.TimedOut)
-		v.Problem += flakyHint(ctx, r, b, fixed.Failed)
+		v.Problem += flakyHint(ctx, r, fixedDir, b.Package, fixed.Failed)
 		return v
 	}
 	buggy, err := runBugSuite(ctx, r, b, true)
@@ -75,21 +82,22 @@ func verifyOne(ctx context.Context, r *Runner, b *Bug) Verdict {
 				differ = append(differ, t)
 			}
 		}
-		v.Problem += flakyHint(ctx, r, b, differ)
+		v.Problem += flakyHint(ctx, r, fixedDir, b.Package, differ)
 	default:
 		v.OK = true
-		v.FlakyUnderFix = flakyFailing(ctx, r, b, b.FailingTests)
+		v.FlakyUnderFix = flakyFailing(ctx, r, fixedDir, b.Package, b.FailingTests)
 	}
 	return v
 }
 
-// flakyHint says, when every test of tests is flaky on b's fixed tree,
-// that the problem is the tests' and not the bug's; "" otherwise.
-func flakyHint(ctx context.Context, r *Runner, b *Bug, tests []string) string {
+// flakyHint says, when every test of tests is flaky on the fixed tree at
+// fixedDir (package pkg), that the problem is the tests' and not the
+// bug's; "" otherwise.
+func flakyHint(ctx context.Context, r *Runner, fixedDir, pkg string, tests []string) string {
 	if len(tests) == 0 {
 		return ""
 	}
-	flaky := flakyFailing(ctx, r, b, tests)
+	flaky := flakyFailing(ctx, r, fixedDir, pkg, tests)
 	if len(flaky) < len(tests) {
 		return ""
 	}
@@ -97,9 +105,9 @@ func flakyHint(ctx context.Context, r *Runner, b *Bug, tests []string) string {
 }
 
 // flakyFailing returns the tests among tests that pass and fail on runs of
-// b's fixed tree (flakyRuns of them).
-func flakyFailing(ctx context.Context, r *Runner, b *Bug, tests []string) []string {
-	counts, ok := fixedRepeats(ctx, r, b, tests)
+// the fixed tree at fixedDir, package pkg (flakyRuns of them).
+func flakyFailing(ctx context.Context, r *Runner, fixedDir, pkg string, tests []string) []string {
+	counts, ok := repeats(ctx, r, fixedDir, pkg, tests)
 	if !ok {
 		return nil
 	}
