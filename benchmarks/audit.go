@@ -11,9 +11,10 @@ import (
 // judge's "states" criterion accepts conditions that agree with the
 // developer's only on the states the suite records: go-toml's parsefloat
 // patch agrees on all of them and accepts `+05e3`, which the developer's
-// fix rejects. They are the cases a stricter judge must decide as the
-// person did; the report does not read them yet (RESULTS.md gives the
-// figures by hand).
+// fix rejects. The judge proves what it can (identical, equivalent);
+// for a patch that only agrees on the suite's states it takes the
+// audit of the same bug and condition, and without one it does not
+// count the patch correct (decide).
 type Audit struct {
 	Bug       string `json:"bug"`
 	Condition string `json:"condition"`
@@ -44,4 +45,15 @@ func LoadAudits(file string) ([]Audit, error) {
 		}
 	}
 	return out, nil
+}
+
+// auditOf finds the audit of the condition cond as a patch of the bug
+// id (conditions compared after NormalizeCond).
+func auditOf(audits []Audit, id, cond string) (Audit, bool) {
+	for _, a := range audits {
+		if a.Bug == id && NormalizeCond(a.Condition) == NormalizeCond(cond) {
+			return a, true
+		}
+	}
+	return Audit{}, false
 }

@@ -269,17 +269,19 @@ func TestAudits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bugs, err := LoadBugs("bugs")
-	if err != nil {
-		t.Fatal(err)
-	}
 	ids := map[string]bool{}
-	for _, b := range bugs {
-		ids[b.ID] = true
+	for _, dir := range []string{"bugs", "validation"} {
+		bugs, err := LoadBugs(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range bugs {
+			ids[b.ID] = true
+		}
 	}
 	for _, a := range audits {
 		if !ids[a.Bug] {
-			t.Errorf("audit of %s: no such bug in bugs/", a.Bug)
+			t.Errorf("audit of %s: no such bug in bugs/ or validation/", a.Bug)
 		}
 		if _, err := parser.ParseExpr(a.Condition); err != nil {
 			t.Errorf("audit of %s: condition %q does not parse", a.Bug, a.Condition)

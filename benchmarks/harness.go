@@ -32,6 +32,9 @@ type BenchOptions struct {
 	Jobs int
 	// Runner runs the go commands of materialisation and validation.
 	Runner *Runner
+	// Audits are the verdicts by hand the judge takes for patches it
+	// cannot prove correct or wrong (see decide).
+	Audits []Audit
 	// Progress receives a line per bug; Done is called with each result
 	// as it is known (e.g. to append it to a JSON lines file).
 	Progress io.Writer
@@ -85,9 +88,12 @@ type Result struct {
 	// flaky under the developer's fix too, and passed again with the
 	// patch (see judge): they do not make the patch implausible.
 	FlakyExcused []string `json:"flaky_excused,omitempty"`
-	// Correct: the patch agrees with the developer's condition; Judgement
-	// says how: "identical" (same after normalisation) or "states" (same
-	// value at every evaluation while the whole suite runs).
+	// Correct: the patch is the developer's fix; Judgement says how:
+	// "identical" (same after normalisation), "equivalent" (the
+	// conditions are equal for every value of their operands), or
+	// "audited" (a person said so, see Audit). "states" (the conditions
+	// agree at every evaluation while the whole suite runs, and nobody
+	// audited the patch) is not counted correct.
 	Correct   bool   `json:"correct"`
 	Judgement string `json:"judgement,omitempty"`
 	Expected  string `json:"expected"`
@@ -243,7 +249,7 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 		return res
 	}
 	start := time.Now()
-	judge(ctx, opts.Runner, b, res)
+	judge(ctx, opts.Runner, b, res, opts.Audits)
 	res.ValidateSeconds = time.Since(start).Seconds()
 	return res
 }

@@ -154,6 +154,39 @@ func TestAgreeOnStates(t *testing.T) {
 	}
 }
 
+func TestDecide(t *testing.T) {
+	b := loadMaxBug(t)
+	audits := []Audit{{Bug: b.ID, Condition: "a >= b", ByHand: "correct", How: "read", Why: "Max returns a or b, equal"}}
+	for _, c := range []struct {
+		cond      string
+		audits    []Audit
+		correct   bool
+		judgement string
+	}{
+		{"a > b", nil, true, "identical"},
+		{"a-b > 0", nil, true, "equivalent"},
+		{"!(a <= b) && a == a", nil, true, "equivalent"},
+		{"a >= b", nil, false, "states"}, // agrees on the suite's states only
+		{"a >= b", audits, true, "audited"},
+		{"a != b", audits, false, ""},
+	} {
+		dir := t.TempDir()
+		if err := Materialise(context.Background(), &Runner{}, b, dir, false); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "max.go")
+		src, _ := os.ReadFile(p)
+		os.WriteFile(p, bytes.Replace(src, []byte("a > b"), []byte(c.cond), 1), 0o644)
+		res := &Result{Condition: c.cond, Plausible: true}
+		decide(context.Background(), &Runner{}, dir, b, res, c.audits, func() bool {
+			return agreeOnStates(context.Background(), &Runner{}, dir, b, c.cond)
+		})
+		if res.Correct != c.correct || res.Judgement != c.judgement {
+			t.Errorf("decide(%s) = %v (%s), want %v (%s)", c.cond, res.Correct, res.Judgement, c.correct, c.judgement)
+		}
+	}
+}
+
 func TestSummarizeTimes(t *testing.T) {
 	var results []*Result
 	for i := 1; i <= 20; i++ {

@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
@@ -18,8 +19,8 @@ import (
 )
 
 // judge re-validates res.Diff on a fresh buggy tree (plausible) and
-// compares it with the developer's fix (correct).
-func judge(ctx context.Context, r *Runner, b *Bug, res *Result) {
+// compares it with the developer's fix (correct, see decide).
+func judge(ctx context.Context, r *Runner, b *Bug, res *Result, audits []Audit) {
 	dir, remove, err := tempTree(ctx, r, b, true)
 	if err != nil {
 		res.Error = err.Error()
@@ -44,12 +45,32 @@ func judge(ctx context.Context, r *Runner, b *Bug, res *Result) {
 			return
 		}
 	}
-	if identical(ctx, r, dir, b, res) {
+	decide(ctx, r, dir, b, res, audits, func() bool {
+		return b.Fault == FaultCondition && agreeOnStates(ctx, r, dir, b, res.Condition)
+	})
+}
+
+// decide judges the plausible patch res, applied in the tree dir,
+// against the developer's fix. It is correct when it is "identical" to
+// the fix after normalisation, or its condition is "equivalent" to the
+// developer's for every value of the operands (package equiv). A
+// condition that only agrees with the developer's on every state the
+// suite records ("states", see agreeOnStates) is not proven: it is
+// correct or wrong as a person's audit of the same condition says
+// ("audited"), and otherwise not counted correct. states runs that check,
+// last because it runs the suite.
+func decide(ctx context.Context, r *Runner, dir string, b *Bug, res *Result, audits []Audit, states func() bool) {
+	res.Correct, res.Judgement = false, ""
+	switch {
+	case identical(ctx, r, dir, b, res):
 		res.Correct, res.Judgement = true, "identical"
-		return
-	}
-	if b.Fault == FaultCondition && agreeOnStates(ctx, r, dir, b, res.Condition) {
-		res.Correct, res.Judgement = true, "states"
+	case equivalentToFix(ctx, r, dir, b, res):
+		res.Correct, res.Judgement = true, "equivalent"
+	case states():
+		res.Judgement = "states"
+		if a, ok := auditOf(audits, b.ID, res.Condition); ok {
+			res.Correct, res.Judgement = a.ByHand == "correct", "audited"
+		}
 	}
 }
 
@@ -160,8 +181,19 @@ func identical(ctx context.Context, r *Runner, dir string, b *Bug, res *Result) 
 			}
 		}
 	}
+	want, ok := developerCondition(b, res)
+	return ok && NormalizeCond(res.Condition) == NormalizeCond(want)
+}
+
+// developerCondition is the developer's condition that res.Condition
+// must equal to be the same fix: the fixed condition of a condition bug;
+// for a guard, the condition of the developer's guard, negated when one
+// of the two leaves early and the other wraps the rest. ok is false when
+// the two cannot be the same fix: no condition, or both leave early in
+// different ways.
+func developerCondition(b *Bug, res *Result) (string, bool) {
 	if res.Condition == "" {
-		return false
+		return "", false
 	}
 	want := b.FixedCondition
 	if b.Fault == FaultGuard && (res.Style == "guard") == exitGuard(b) {
@@ -172,10 +204,10 @@ func identical(ctx context.Context, r *Runner, dir string, b *Bug, res *Result) 
 	if b.Fault == FaultGuard && res.Style != "guard" && exitGuard(b) {
 		// Both leave early: they must leave the same way.
 		if dev, ok := exitBody(b); !ok || strings.Join(strings.Fields(dev), " ") != strings.Join(strings.Fields(res.Exit), " ") {
-			return false
+			return "", false
 		}
 	}
-	return NormalizeCond(res.Condition) == NormalizeCond(want)
+	return want, true
 }
 
 // exitBody is the one statement in the developer's guard of a
@@ -371,3 +403,38 @@ func paren(e ast.Expr) ast.Expr {
 }
 
 func exprKey(e ast.Expr) string { return nodeString(token.NewFileSet(), e) }
+
+// Rejudge judges again the plausible results of an earlier run with this
+// version's decide, on a fresh buggy tree with the stored patch: it runs
+// neither the tool nor the suite, and takes the earlier run's word on
+// whether the conditions agree on the suite's states (judgement "states"
+// or "audited"). Results of bugs not in bugs, and implausible ones, are
+// left as they are. done is called with each result judged again.
+func Rejudge(ctx context.Context, r *Runner, bugs []*Bug, results []*Result, audits []Audit, done func(*Result)) error {
+	byID := map[string]*Bug{}
+	for _, b := range bugs {
+		byID[b.ID] = b
+	}
+	for _, res := range results {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b := byID[res.Bug]
+		if b == nil || !res.Plausible || res.Diff == "" {
+			continue
+		}
+		agreed := res.Judgement == "states" || res.Judgement == "audited"
+		dir, remove, err := tempTree(ctx, r, b, true)
+		if err != nil {
+			return fmt.Errorf("%s: %v", b.ID, err)
+		}
+		if err := ApplyPatchDir(dir, res.Diff); err != nil {
+			remove()
+			return fmt.Errorf("%s: %v", b.ID, err)
+		}
+		decide(ctx, r, dir, b, res, audits, func() bool { return agreed })
+		remove()
+		done(res)
+	}
+	return nil
+}

@@ -70,9 +70,14 @@ func readLastLines[T any](files []string, key func(*T) string) ([]*T, error) {
 
 // Summary counts the results of one tool.
 type Summary struct {
-	Tool                                   string
-	Bugs, Patched, Plausible, Correct      int
-	CorrectIdentical, CorrectStates, Fails int
+	Tool                              string
+	Bugs, Patched, Plausible, Correct int
+	// CorrectIdentical, CorrectEquivalent and CorrectAudited count the
+	// correct patches by judgement; StatesOnly the plausible patches
+	// that agree with the developer's condition on the suite's states
+	// only, not counted correct (see decide).
+	CorrectIdentical, CorrectEquivalent, CorrectAudited, StatesOnly int
+	Fails                                                           int
 	// MedianSeconds is the median repair time of the plausible patches;
 	// BugMedianSeconds and BugP95Seconds the median and 95th percentile of
 	// the repair time over every bug, patched or not.
@@ -113,11 +118,16 @@ func Summarize(results []*Result) []Summary {
 		}
 		if r.Correct {
 			s.Correct++
-			if r.Judgement == "states" {
-				s.CorrectStates++
-			} else {
-				s.CorrectIdentical++
-			}
+		}
+		switch {
+		case r.Correct && r.Judgement == "identical":
+			s.CorrectIdentical++
+		case r.Correct && r.Judgement == "equivalent":
+			s.CorrectEquivalent++
+		case r.Correct:
+			s.CorrectAudited++
+		case r.Judgement == "states":
+			s.StatesOnly++
 		}
 		if r.Error != "" {
 			s.Fails++
@@ -166,12 +176,12 @@ func median(xs []float64) float64 {
 // WriteMarkdown writes the summary table and one row per bug with a column
 // per tool.
 func WriteMarkdown(w io.Writer, results []*Result) {
-	fmt.Fprintln(w, "| tool | bugs | patched | plausible | correct (identical + states) | harness errors | median time of plausible (s) | median time per bug (s) | p95 time per bug (s) | median × go test, patched / unpatched |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| tool | bugs | patched | plausible | correct (identical + equivalent + audited) | agree on states only | harness errors | median time of plausible (s) | median time per bug (s) | p95 time per bug (s) | median × go test, patched / unpatched |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	sums := Summarize(results)
 	for _, s := range sums {
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d (%d + %d) | %d | %.1f | %.1f | %.1f | %s / %s |\n", s.Tool, s.Bugs, s.Patched, s.Plausible,
-			s.Correct, s.CorrectIdentical, s.CorrectStates, s.Fails, s.MedianSeconds, s.BugMedianSeconds, s.BugP95Seconds,
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d (%d + %d + %d) | %d | %d | %.1f | %.1f | %.1f | %s / %s |\n", s.Tool, s.Bugs, s.Patched, s.Plausible,
+			s.Correct, s.CorrectIdentical, s.CorrectEquivalent, s.CorrectAudited, s.StatesOnly, s.Fails, s.MedianSeconds, s.BugMedianSeconds, s.BugP95Seconds,
 			times(s.PatchedRatio), times(s.UnpatchedRatio))
 	}
 	writeRatios(w, sums)
@@ -237,6 +247,8 @@ func cell(r *Result) string {
 		return "error"
 	case r.Correct:
 		return fmt.Sprintf("correct (%s) `%s` %.0fs", r.Judgement, mdEscape(r.Condition), r.RepairSeconds)
+	case r.Plausible && r.Judgement != "":
+		return fmt.Sprintf("plausible (%s) `%s` %.0fs", r.Judgement, mdEscape(r.Condition), r.RepairSeconds)
 	case r.Plausible:
 		return fmt.Sprintf("plausible `%s` %.0fs", mdEscape(r.Condition), r.RepairSeconds)
 	case r.Patched:

@@ -27,6 +27,7 @@ const benchUsage = `Usage:
   nopol bench seed [-per N] [-budget D] [modules]
   nopol bench verify [-j N] [-prune] [bug ids]
   nopol bench report [-out dir]
+  nopol bench rejudge [-out dir] [-audit file]   (the stored patches judged again by this version's judge)
   nopol bench purified [-j N] [-out dir] [bug ids]   (purified tests keep their fault revealing power?)
   nopol bench mutrepair [-C dir] [./pkg]   (the mutation baseline on one tree)
   nopol bench transparency [-list file] [-out dir] [modules]   (same test outcomes plain and instrumented?)
@@ -95,6 +96,8 @@ func runBench(ctx context.Context, env *cli.Env, args []string) error {
 			return runVerify(ctx, env, args[1:])
 		case "report":
 			return runReport(ctx, env, args[1:])
+		case "rejudge":
+			return runRejudge(ctx, env, args[1:])
 		case "mutrepair":
 			return runMutRepair(ctx, env, args[1:])
 		case "purified":
@@ -281,8 +284,13 @@ func runBenchTools(ctx context.Context, env *cli.Env, args []string) error {
 	out := fs.String("out", filepath.Join(benchRoot(env.Dir), "benchmarks", "results"), "directory of results-<tool>.jsonl and the reports")
 	short := fs.Bool("short", false, "run only a few small bugs (CI; also NOPOL_BENCH_SHORT=1)")
 	fixArgs := fs.String("fixargs", "", "extra flags of nopol fix, space-separated (e.g. \"-synth enum\")")
+	auditFile := fs.String("audit", defaultAudit(env), "verdicts by hand the judge takes for patches it cannot prove (JSON; none when the file does not exist)")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
+	}
+	audits, err := loadAudits(*auditFile)
+	if err != nil {
+		return err
 	}
 	if *tool != benchmarks.ToolNopol && *tool != benchmarks.ToolMutation {
 		fs.Usage()
@@ -309,7 +317,7 @@ func runBenchTools(ctx context.Context, env *cli.Env, args []string) error {
 	goRunner := &benchmarks.Runner{Timeout: max(bf.timeout, 5*time.Minute), MemLimit: bf.memMB << 20}
 	results := benchmarks.Bench(ctx, benchmarks.BenchOptions{
 		Tool: *tool, Nopol: self, FixArgs: strings.Fields(*fixArgs), Timeout: bf.timeout, MemLimit: bf.memMB << 20, Jobs: bf.jobs,
-		Runner: goRunner, Progress: bf.progress(env),
+		Runner: goRunner, Progress: bf.progress(env), Audits: audits,
 		Done: func(r *benchmarks.Result) {
 			data, _ := json.Marshal(r)
 			jsonl.Write(append(data, '\n'))
@@ -331,6 +339,76 @@ func runReport(ctx context.Context, env *cli.Env, args []string) error {
 		return flagError(err)
 	}
 	return benchmarks.WriteReports(*out)
+}
+
+// runRejudge judges the plausible patches of the results in -out again
+// with this version's judge and audits, appends the new verdicts to
+// results-<tool>.jsonl (a report keeps each bug's last line) and writes
+// the reports again.
+func runRejudge(ctx context.Context, env *cli.Env, args []string) error {
+	var bf benchFlags
+	fs := newFlagSet(env, "bench rejudge")
+	bf.register(fs, env)
+	out := fs.String("out", filepath.Join(benchRoot(env.Dir), "benchmarks", "results"), "directory of results-<tool>.jsonl")
+	auditFile := fs.String("audit", defaultAudit(env), "verdicts by hand (JSON; none when the file does not exist)")
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	audits, err := loadAudits(*auditFile)
+	if err != nil {
+		return err
+	}
+	bugs, err := loadSelected(&bf, nil, false)
+	if err != nil {
+		return err
+	}
+	results, err := benchmarks.ReadResults(*out)
+	if err != nil {
+		return err
+	}
+	files := map[string]*os.File{}
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	var werr error
+	err = benchmarks.Rejudge(ctx, bf.runner(), bugs, results, audits, func(r *benchmarks.Result) {
+		f := files[r.Tool]
+		if f == nil {
+			if f, werr = os.OpenFile(filepath.Join(*out, "results-"+r.Tool+".jsonl"), os.O_APPEND|os.O_WRONLY, 0o644); werr != nil {
+				return
+			}
+			files[r.Tool] = f
+		}
+		data, _ := json.Marshal(r)
+		f.Write(append(data, '\n'))
+		fmt.Fprintf(bf.progress(env), "%s: correct %v (%s)\n", r.Bug, r.Correct, r.Judgement)
+	})
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		return fmt.Errorf("bench rejudge: %v", err)
+	}
+	return benchmarks.WriteReports(*out)
+}
+
+// defaultAudit is the dataset's audit file, benchmarks/audit.json.
+func defaultAudit(env *cli.Env) string {
+	return filepath.Join(benchRoot(env.Dir), "benchmarks", "audit.json")
+}
+
+// loadAudits reads the audit file, none when it does not exist.
+func loadAudits(file string) ([]benchmarks.Audit, error) {
+	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	audits, err := benchmarks.LoadAudits(file)
+	if err != nil {
+		return nil, cli.Exit(cli.ExitBadInput, fmt.Errorf("reading the audits: %v", err))
+	}
+	return audits, nil
 }
 
 // runMutRepair is the mutation baseline's process, started by 'nopol
