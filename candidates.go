@@ -30,11 +30,12 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	}
 	rep.Examples, rep.Distinct = sum.Examples, sum.Distinct
 	sibling := r.siblingGuard(site, st, spec)
+	bounds := r.boundsCandidates(site, st, spec)
 	if spec == nil {
-		if sibling != nil {
-			r.logf("snapshot: %s; validating the sibling's guard alone", why)
-			r.ranked, r.spec = sibling, nil
-			return r.validate(ctx, site, st, sibling, rep)
+		if sibling != nil || bounds != nil {
+			r.logf("snapshot: %s; validating %s alone", why, plural(len(sibling)+len(bounds), "candidate"))
+			r.ranked, r.spec = slices.Concat(bounds, sibling), nil
+			return r.validate(ctx, site, st, r.ranked, rep)
 		}
 		rep.Outcome = why
 		return false, nil
@@ -78,7 +79,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 			}
 		}
 	}
-	cands = withSibling(cands, sibling)
+	cands = withBounds(withSibling(cands, sibling), bounds)
 	switch {
 	case len(cands) > 0:
 	case len(rep.Rejected) > 0:
@@ -151,6 +152,22 @@ func withSibling(cands, sibling []candidate) []candidate {
 		}
 	}
 	return slices.Concat(first, sibling, rest)
+}
+
+// withBounds ranks the bounds candidates first among cands (their
+// duplicates among cands dropped): the check the runtime made when the
+// failing test panicked in the condition beats a condition that fits the
+// recorded states otherwise (go-toml's parseFloat: `cleaned[start] == '0'
+// && dotAlreadySeen && isDigit(cleaned[start+1])` fits them too, and
+// accepts "+05e3").
+func withBounds(cands, bounds []candidate) []candidate {
+	if len(bounds) == 0 {
+		return cands
+	}
+	rest := slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool {
+		return slices.ContainsFunc(bounds, func(b candidate) bool { return normalExpr(b.src) == normalExpr(c.src) })
+	})
+	return slices.Concat(bounds, rest)
 }
 
 // normalExpr is src as types.ExprString prints it, src itself when it

@@ -2,6 +2,7 @@ package nopol
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nopol-go/nopol/collect"
@@ -84,15 +85,16 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	for _, f := range rep.Fragments {
 		e.Fragments = append(e.Fragments, f.Test+": "+f.String())
 	}
-	for _, o := range ranked {
-		if o.src != c.src {
+	// The candidates ranked before the patch were validated and failed.
+	if i := slices.IndexFunc(ranked, func(o candidate) bool { return o.src == c.src }); i >= 0 {
+		for _, o := range ranked[i+1:] {
 			e.Alternatives = append(e.Alternatives, o.src)
 		}
 	}
 	var low, medium []string
 	var high []string
 	npefix := c.method == "npefix"
-	fallback := spec == nil && !npefix && c.method != "sibling" // the fallback's mutants are not checked against recorded states
+	fallback := spec == nil && !npefix && c.method != "sibling" && c.method != "bounds" // the fallback's mutants are not checked against recorded states
 	switch {
 	case npefix:
 		e.Origin = fmt.Sprintf("NpeFix: the nil operand a failing test dereferenced is replaced where it is nil (strategy %s)", st.strategy)
@@ -104,6 +106,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case c.method == "mutation":
 		e.Origin = "a change of one operator or clause of the original that fits every recorded state"
 		high = append(high, "a one-operator change of the original condition")
+	case c.method == "bounds":
+		e.Origin = "the original condition with a bounds check before an index: a failing test panicked there with an index out of range"
+		high = append(high, "the check the runtime made when the failing test panicked, now in the condition")
 	case c.method == "sibling":
 		from := siblingOf(site, st)
 		e.Origin = fmt.Sprintf("the guard of %s, a sibling function, its condition and exit as written there, with this function's name word in place of the sibling's", from)
@@ -147,7 +152,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	if c.unrelated {
 		low = append(low, "shares none of the original condition's variables")
 	}
-	if rep.Kind == "cond" && c.method != "mutation" {
+	if rep.Kind == "cond" && c.method != "mutation" && c.method != "bounds" {
 		if d := synth.EditDistance(rep.Original, c.src); d <= maxCloseTokens {
 			high = append(high, "close to the original condition")
 		} else {

@@ -28,6 +28,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 	r.instrSensitive = map[testKey]bool{}
 	r.before = map[testKey]map[int]bool{}
 	r.interrupted = map[testKey]map[int]bool{}
+	r.outOfRange = map[int]bool{}
 	r.stacks = map[testKey][]constituent.Location{}
 	tests := append(slices.Clone(r.failing), r.passing...)
 	runs := make([]collect.Run, len(tests))
@@ -93,6 +94,11 @@ func (r *repairer) coverage(ctx context.Context) error {
 			r.stacks[k] = stack
 			if ids := r.interruptedConds(stack); len(ids) > 0 {
 				r.interrupted[k] = ids
+				if outOfRange(res.Output) {
+					for id := range ids {
+						r.outOfRange[id] = true
+					}
+				}
 				r.vlogf("coverage %s: its panic interrupted the condition of %s", k.name, plural(len(ids), "site"))
 			}
 		}

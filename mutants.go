@@ -51,12 +51,16 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 		if conds++; conds > maxMutationSites {
 			break
 		}
-		srcs := slices.DeleteFunc(mutants(site.Original), func(src string) bool {
+		tried := func(src string) bool {
 			return slices.ContainsFunc(r.res.Candidates, func(c CandidateReport) bool {
 				return c.Site == site.ID && c.Style == "cond" && c.Condition == src
 			})
+		}
+		// The bounds candidates first (bounds.go), then the mutants.
+		t := target{s: s, cands: slices.DeleteFunc(r.boundsCandidates(site, style{name: "cond"}, nil), func(c candidate) bool { return tried(c.src) })}
+		srcs := slices.DeleteFunc(mutants(site.Original), func(src string) bool {
+			return tried(src) || slices.ContainsFunc(t.cands, func(c candidate) bool { return c.src == src })
 		})
-		t := target{s: s}
 		for _, src := range srcs {
 			c := candidate{src: src, method: "mutation"}
 			if why := antiPattern(site, nil, c); why != "" {
@@ -126,14 +130,21 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 
 // mutants returns the first-order mutants of the Go condition cond: its
 // negation (a single comparison flipped, `!` removed, or `!(cond)`),
-// every comparison operator replaced by its negation and then the others,
-// every && and || swapped, every operand of && and || dropped, every `!`
-// removed and every integer literal moved by one (an off-by-one
-// constant). They are rendered as gofmt does (redundant parentheses
-// dropped), without the original and without duplicates, the fewest
-// changed tokens first (synth.EditDistance, the distance the one ranking
-// uses; ties in the order above, so that `n <= 0` becomes `n > 0` before
-// `n >= 0`: an operator is one token whatever its characters).
+// every comparison operator replaced by its negation and then the others
+// (for an ordering: its boundary twin, < for <=, then the other
+// direction), every && and || swapped, every operand of && and ||
+// dropped, every `!` removed and every integer literal moved by one (an
+// off-by-one constant). They are rendered as gofmt does (redundant
+// parentheses dropped), without the original and without duplicates, the
+// fewest changed tokens first (synth.EditDistance, the distance the one
+// ranking uses; ties in the order above, so that `n <= 0` becomes `n >
+// 0` before `n >= 0`: an operator is one token whatever its characters).
+// A comparison turned from an equality into an ordering or back (`i !=
+// -1` into `i > -1`, `c == 'T'` into `c <= 'T'`) comes after every other
+// mutant: a point test made a range test, or the reverse, is the least
+// likely fix of the one-token changes, and when the tests cannot tell,
+// the other mutant is the one a maintainer wrote (`i != -1`, the
+// off-by-one constant of mux's strings.Index test).
 // Ordered comparisons are not generated against nil, true or false;
 // other type errors are left to the schema's type check. A cond that
 // does not parse has no mutants.
@@ -148,15 +159,18 @@ func mutants(cond string) []string {
 	type mutant struct {
 		src  string
 		dist int
+		// kind is set for an equality made an ordering or the reverse.
+		kind bool
 	}
 	var out []mutant
+	kindChange := false
 	add := func(e ast.Expr) {
 		src := render(fset, parenthesize(unparen(e), token.LowestPrec))
 		if src == "" || seen[src] {
 			return
 		}
 		seen[src] = true
-		out = append(out, mutant{src, synth.EditDistance(base, src)})
+		out = append(out, mutant{src, synth.EditDistance(base, src), kindChange})
 	}
 
 	add(negate(clone(orig)))
@@ -174,14 +188,11 @@ func mutants(cond string) []string {
 				if !ordered(e) {
 					continue
 				}
-				// The comparison negated first, then the others.
-				neg, _ := negatedOp(e.Op)
-				ops := append([]token.Token{neg}, slices.DeleteFunc(slices.Clone(comparisons), func(op token.Token) bool { return op == neg })...)
-				for _, op := range ops {
-					if op != e.Op {
-						at(func(slot *ast.Expr) { (*slot).(*ast.BinaryExpr).Op = op })
-					}
+				for _, op := range comparisonMutants(e.Op) {
+					kindChange = equality(op) != equality(e.Op)
+					at(func(slot *ast.Expr) { (*slot).(*ast.BinaryExpr).Op = op })
 				}
+				kindChange = false
 			case e.Op == token.LAND || e.Op == token.LOR:
 				at(func(slot *ast.Expr) {
 					b := (*slot).(*ast.BinaryExpr)
@@ -207,7 +218,12 @@ func mutants(cond string) []string {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].dist < out[j].dist })
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].kind != out[j].kind {
+			return !out[i].kind
+		}
+		return out[i].dist < out[j].dist
+	})
 	srcs := make([]string, len(out))
 	for i, m := range out {
 		srcs[i] = m.src
@@ -270,6 +286,32 @@ func dropParens(e ast.Expr, prec int) ast.Expr {
 // comparisons are the comparison operators, in the order mutants tries
 // them.
 var comparisons = []token.Token{token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ}
+
+// comparisonMutants are the operators a comparison op is replaced by, in
+// order: its negation; for an ordering, its boundary twin (<= for <) and
+// the other direction's two; then the rest of comparisons.
+func comparisonMutants(op token.Token) []token.Token {
+	neg, _ := negatedOp(op)
+	out := []token.Token{neg}
+	if !equality(op) {
+		twin := map[token.Token]token.Token{token.LSS: token.LEQ, token.LEQ: token.LSS, token.GTR: token.GEQ, token.GEQ: token.GTR}
+		out = append(out, twin[op])
+		for _, o := range []token.Token{token.LSS, token.LEQ, token.GTR, token.GEQ} {
+			if !slices.Contains(out, o) && o != op {
+				out = append(out, o)
+			}
+		}
+	}
+	for _, o := range comparisons {
+		if !slices.Contains(out, o) && o != op {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// equality reports whether op is == or !=.
+func equality(op token.Token) bool { return op == token.EQL || op == token.NEQ }
 
 func comparison(op token.Token) bool {
 	switch op {

@@ -235,7 +235,9 @@ type SiteReport struct {
 	// "mutation" (mutants of the original condition, the fallback when
 	// synthesis found no patch; see Options.NoMutants) or "npefix" (a
 	// nil operand that a failing test dereferenced, replaced where it is
-	// nil; see collect.NilFix).
+	// nil; see collect.NilFix). A patched site says "bounds" when the
+	// patch is the condition with the bounds check the runtime made
+	// when a failing test panicked in it (an index out of range).
 	Method string `json:"method"`
 	// Needs are the failing tests' angelic values ("TestX=false").
 	Needs []string `json:"needs,omitempty"`
@@ -290,7 +292,9 @@ func (f ConstituentReport) String() string {
 type CandidateReport struct {
 	Site  int    `json:"site"`
 	Style string `json:"style"`
-	// Method is "synthesis", "mutation" or "npefix", as SiteReport.Method.
+	// Method is "synthesis", "mutation" or "npefix", as SiteReport.Method,
+	// or "sibling" (a sibling function's guard) or "bounds" (a bounds
+	// check added before an index).
 	Method    string `json:"method"`
 	Condition string `json:"condition"`
 	Passed    bool   `json:"passed"`

@@ -78,6 +78,9 @@ type repairer struct {
 	// interrupted are, per failing test, the condition sites its panic
 	// interrupted (reached, without an outcome; see interruptedConds).
 	interrupted map[testKey]map[int]bool
+	// outOfRange are the condition sites a failing test's panic
+	// interrupted with an index or a slice out of range (bounds.go).
+	outOfRange map[int]bool
 	// stacks are, per failing test whose coverage run panicked, the
 	// frames of its panic (panicStack).
 	stacks map[testKey][]constituent.Location

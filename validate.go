@@ -205,8 +205,8 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 			r.res.StillFailing = append(r.res.StillFailing, k.name)
 		}
 	}
-	if c.method == "mutation" {
-		rep.Method = "mutation"
+	if c.method == "mutation" || c.method == "bounds" {
+		rep.Method = c.method
 	}
 	r.res.Patched = true
 	r.res.Site = rep

@@ -1,0 +1,167 @@
+package nopol
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
+
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
+)
+
+// A condition a failing test's panic interrupted with an index or a
+// slice out of range (interruptedConds) most often lacks the bounds
+// check the runtime made: go-toml's `cleaned[start] == '0' &&
+// isDigit(cleaned[start+1])` became `cleaned[start] == '0' &&
+// len(cleaned) > start+1 && isDigit(cleaned[start+1])`. The bounds
+// candidates of such a site are its condition with that check put before
+// one of its indexes; they are validated before the synthesized
+// candidates and the mutants (method "bounds").
+
+// outOfRange reports whether a test's output holds the runtime's panic
+// for an index or a slice expression out of range.
+func outOfRange(output string) bool {
+	return strings.Contains(output, "runtime error: index out of range") ||
+		strings.Contains(output, "runtime error: slice bounds out of range")
+}
+
+// boundsCandidates are the bounds candidates of site (see boundsClauses)
+// when a failing test's panic interrupted it out of range, without those
+// that break an anti-pattern; nil otherwise.
+func (r *repairer) boundsCandidates(site collect.Site, st style, spec *synth.Spec) []candidate {
+	if site.Kind != collect.Cond || st.name != "cond" || !r.outOfRange[site.ID] {
+		return nil
+	}
+	var out []candidate
+	for _, src := range boundsClauses(site.Original) {
+		c := candidate{src: src, method: "bounds"}
+		if spec != nil {
+			if t, err := synth.ParseTerm(spec, src); err == nil {
+				c.term = t
+			}
+		}
+		if why := r.antiPatternOf(site, st, spec, c); why != "" {
+			r.logf("rejected the bounds check `%s`: %s", src, why)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// boundsClauses returns cond with a bounds check conjoined before one of
+// its operands of && and || that indexes or slices: `len(x) > i &&` before
+// the operand that reads x[i], `len(x) >= j &&` before one that slices
+// x[i:j] (or x[i:]: len(x) >= i). Within a chain of &&, the check is one
+// more clause of the chain (`a && len(x) > i && f(x[i])`). One condition
+// per index, in the order of the source; indexes whose operand or index
+// calls a function (evaluated twice then) are left out, as are those in
+// function literals.
+func boundsClauses(cond string) []string {
+	fset := token.NewFileSet()
+	orig, err := parser.ParseExprFrom(fset, "", cond, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	base := render(fset, parenthesize(unparen(clone(orig)), token.LowestPrec))
+	seen := map[string]bool{base: true}
+	var out []string
+	for i := 0; ; i++ {
+		root := clone(orig)
+		ops := boolOperands(&root)
+		if i >= len(ops) {
+			return out
+		}
+		for j := range len(bounds(*ops[i].at)) {
+			root := clone(orig)
+			op := boolOperands(&root)[i]
+			check := bounds(*op.at)[j]
+			if p := op.parent; p != nil && p.Op == token.LAND && op.right {
+				p.X = &ast.BinaryExpr{X: p.X, Op: token.LAND, Y: check}
+			} else {
+				*op.at = &ast.BinaryExpr{X: check, Op: token.LAND, Y: *op.at}
+			}
+			src := render(fset, parenthesize(unparen(root), token.LowestPrec))
+			if src != "" && !seen[src] {
+				seen[src] = true
+				out = append(out, src)
+			}
+		}
+	}
+}
+
+// boolOperand is an operand of && or || in a condition (the condition
+// itself when it has neither): where it is, and the operator it is the
+// left or right operand of (nil for the condition itself).
+type boolOperand struct {
+	at     *ast.Expr
+	parent *ast.BinaryExpr
+	right  bool
+}
+
+// boolOperands lists the operands of the && and || of *root, left to
+// right; parentheses around them are looked through.
+func boolOperands(root *ast.Expr) []boolOperand {
+	var out []boolOperand
+	var walk func(at *ast.Expr, parent *ast.BinaryExpr, right bool)
+	walk = func(at *ast.Expr, parent *ast.BinaryExpr, right bool) {
+		for {
+			p, ok := (*at).(*ast.ParenExpr)
+			if !ok {
+				break
+			}
+			at = &p.X
+		}
+		if b, ok := (*at).(*ast.BinaryExpr); ok && (b.Op == token.LAND || b.Op == token.LOR) {
+			walk(&b.X, b, false)
+			walk(&b.Y, b, true)
+			return
+		}
+		out = append(out, boolOperand{at: at, parent: parent, right: right})
+	}
+	walk(root, nil, false)
+	return out
+}
+
+// bounds are the checks that make the indexes and slices of e in range,
+// in the order of the source: len(x) > i for x[i], len(x) >= j for
+// x[i:j] and x[i:].
+func bounds(e ast.Expr) []ast.Expr {
+	var out []ast.Expr
+	check := func(x ast.Expr, op token.Token, i ast.Expr) {
+		if i == nil || calls(x) || calls(i) {
+			return
+		}
+		lenX := &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{x}}
+		out = append(out, &ast.BinaryExpr{X: lenX, Op: op, Y: i})
+	}
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IndexExpr:
+			check(n.X, token.GTR, n.Index)
+		case *ast.SliceExpr:
+			if n.High != nil {
+				check(n.X, token.GEQ, n.High)
+			} else {
+				check(n.X, token.GEQ, n.Low)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// calls reports whether e calls a function (a conversion counts too).
+func calls(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if _, ok := n.(*ast.CallExpr); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
