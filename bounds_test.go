@@ -19,8 +19,8 @@ func TestBoundsClauses(t *testing.T) {
 		{"(a && s[1] == 'x') || c", []string{"(a && len(s) > 1 && s[1] == 'x') || c"}}, // parentheses kept
 		{"!strings.HasPrefix(string(b[i:j]), \"x\")", []string{"len(b) >= j && !strings.HasPrefix(string(b[i:j]), \"x\")"}},
 		{"p.items[p.n].ok", []string{"len(p.items) > p.n && p.items[p.n].ok"}},
-		{"f()[0] == 1", nil},        // the operand calls a function
-		{"x[g(i)] > 0", nil},        // the index does
+		{"f()[0] == 1", nil}, // the operand calls a function
+		{"x[g(i)] > 0", nil}, // the index does
 		{"n > 0 && m[k]", []string{"n > 0 && len(m) > k && m[k]"}}, // the type check drops it for a map
 		{"a &&", nil},
 	} {
@@ -33,9 +33,9 @@ func TestBoundsClauses(t *testing.T) {
 func TestOutOfRange(t *testing.T) {
 	for out, want := range map[string]bool{
 		"panic: runtime error: index out of range [1] with length 1 [recovered]":  true,
-		"panic: runtime error: slice bounds out of range [:5] with capacity 3":      true,
+		"panic: runtime error: slice bounds out of range [:5] with capacity 3":    true,
 		"panic: runtime error: invalid memory address or nil pointer dereference": false,
-		"--- FAIL: TestX\n    x_test.go:3: got 1, want 2":                          false,
+		"--- FAIL: TestX\n    x_test.go:3: got 1, want 2":                         false,
 	} {
 		if got := outOfRange(out); got != want {
 			t.Errorf("outOfRange(%q) = %v, want %v", out, got, want)
