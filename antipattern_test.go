@@ -117,6 +117,30 @@ func TestGuardChanged(t *testing.T) {
 	}
 }
 
+// TestGuardChangedBool checks guard-changed one step from a recorded
+// state by a boolean input: go-cmp's SortMaps panics on `!less || isNil`
+// (less: the function has the type of a less function), and its failing
+// test needs no panic for a non-nil compare function. Dropping the panic
+// for a nil function is not asked by that test, whose function is not
+// nil.
+func TestGuardChangedBool(t *testing.T) {
+	ex := func(origin string, less, compare, isNil, want bool) synth.Example {
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.BoolValue(less), synth.BoolValue(compare), synth.BoolValue(isNil)}, Want: want}
+	}
+	spec := &synth.Spec{
+		Inputs:   []synth.Input{{Expr: "less", Kind: synth.Bool}, {Expr: "compare", Kind: synth.Bool}, {Expr: "isNil", Kind: synth.Bool}},
+		Examples: []synth.Example{ex("TestLess", true, false, false, false), ex("TestCompare", false, true, false, false)},
+	}
+	site := collect.Site{Kind: collect.Cond, Original: "!less || isNil", Then: &collect.Branch{Panics: true, Exits: true}}
+	for _, tc := range []struct{ cand, rule string }{
+		{"!less && !compare || isNil", ""},     // the developer's
+		{"less && isNil", "guard-changed"},     // no panic for a nil compare function
+		{"!less && !compare", "guard-deleted"}, // no panic for any nil function
+	} {
+		t.Run(tc.cand, func(t *testing.T) { checkRule(t, site, spec, tc.cand, tc.rule) })
+	}
+}
+
 // checkRule checks that the synthesized candidate cand breaks rule at
 // site ("" for none), as antiPattern reads it over spec.
 func checkRule(t *testing.T, site collect.Site, spec *synth.Spec, cand, rule string) {

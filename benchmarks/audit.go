@@ -12,9 +12,8 @@ import (
 // developer's only on the states the suite records: go-toml's parsefloat
 // patch agrees on all of them and accepts `+05e3`, which the developer's
 // fix rejects. The judge proves what it can (identical, equivalent);
-// for a patch that only agrees on the suite's states it takes the
-// audit of the same bug and condition, and without one it does not
-// count the patch correct (decide).
+// for any other patch it takes the audit of the same bug and condition,
+// and without one it does not count the patch correct (decide).
 type Audit struct {
 	Bug       string `json:"bug"`
 	Condition string `json:"condition"`

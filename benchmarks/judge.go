@@ -53,12 +53,13 @@ func judge(ctx context.Context, r *Runner, b *Bug, res *Result, audits []Audit) 
 // decide judges the plausible patch res, applied in the tree dir,
 // against the developer's fix. It is correct when it is "identical" to
 // the fix after normalisation, or its condition is "equivalent" to the
-// developer's for every value of the operands (package equiv). A
-// condition that only agrees with the developer's on every state the
-// suite records ("states", see agreeOnStates) is not proven: it is
-// correct or wrong as a person's audit of the same condition says
-// ("audited"), and otherwise not counted correct. states runs that check,
-// last because it runs the suite.
+// developer's for every value of the operands (package equiv). Otherwise
+// a person's audit of the same bug and condition decides ("audited"):
+// a guard placed after a branch that already returned may need fewer
+// clauses than the developer's (go-toml's unmarshalLocalDate). Without
+// one, a condition that only agrees with the developer's on every state
+// the suite records ("states", see agreeOnStates; states runs that check,
+// last because it runs the suite) is not counted correct.
 func decide(ctx context.Context, r *Runner, dir string, b *Bug, res *Result, audits []Audit, states func() bool) {
 	res.Correct, res.Judgement = false, ""
 	switch {
@@ -66,10 +67,11 @@ func decide(ctx context.Context, r *Runner, dir string, b *Bug, res *Result, aud
 		res.Correct, res.Judgement = true, "identical"
 	case equivalentToFix(ctx, r, dir, b, res):
 		res.Correct, res.Judgement = true, "equivalent"
-	case states():
-		res.Judgement = "states"
+	default:
 		if a, ok := auditOf(audits, b.ID, res.Condition); ok {
 			res.Correct, res.Judgement = a.ByHand == "correct", "audited"
+		} else if states() {
+			res.Judgement = "states"
 		}
 	}
 }
