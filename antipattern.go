@@ -116,6 +116,9 @@ type candidate struct {
 	// unrelated marks a candidate that shares none of the original's
 	// variables (ranked last; see ruleUnrelated).
 	unrelated bool
+	// written marks a mutant whose changed comparison the file writes
+	// elsewhere (written.go).
+	written bool
 }
 
 // ruleUnrelated names the anti-pattern that ranks last instead of

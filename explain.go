@@ -149,6 +149,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 			medium = append(medium, fmt.Sprintf("fits %s", plural(e.Distinct, "distinct recorded state")))
 		}
 	}
+	if c.written {
+		high = append(high, "the file writes the changed comparison elsewhere")
+	}
 	if c.unrelated {
 		low = append(low, "shares none of the original condition's variables")
 	}

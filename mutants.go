@@ -69,6 +69,7 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 			}
 			t.cands = append(t.cands, c)
 		}
+		t.cands = writtenFirst(site, r.prog.Sites, t.cands)
 		for _, why := range t.rejected {
 			r.logf("rejected mutant `%s`", why)
 		}
@@ -130,21 +131,21 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 
 // mutants returns the first-order mutants of the Go condition cond: its
 // negation (a single comparison flipped, `!` removed, or `!(cond)`),
-// every comparison operator replaced by its negation and then the others
-// (for an ordering: its boundary twin, < for <=, then the other
-// direction), every && and || swapped, every operand of && and ||
-// dropped, every `!` removed and every integer literal moved by one (an
-// off-by-one constant). They are rendered as gofmt does (redundant
-// parentheses dropped), without the original and without duplicates, the
-// fewest changed tokens first (synth.EditDistance, the distance the one
-// ranking uses; ties in the order above, so that `n <= 0` becomes `n >
-// 0` before `n >= 0`: an operator is one token whatever its characters).
-// A comparison turned from an equality into an ordering or back (`i !=
-// -1` into `i > -1`, `c == 'T'` into `c <= 'T'`) comes after every other
-// mutant: a point test made a range test, or the reverse, is the least
-// likely fix of the one-token changes, and when the tests cannot tell,
-// the other mutant is the one a maintainer wrote (`i != -1`, the
-// off-by-one constant of mux's strings.Index test).
+// every comparison operator replaced by its negation and then the others,
+// every && and || swapped, every operand of && and || dropped, every `!`
+// removed and every integer literal moved by one (an off-by-one
+// constant). They are rendered as gofmt does (redundant parentheses
+// dropped), without the original and without duplicates, the fewest
+// changed tokens first (synth.EditDistance, the distance the one ranking
+// uses; ties in the order above, so that `n <= 0` becomes `n > 0` before
+// `n >= 0`: an operator is one token whatever its characters).
+// An equality made an ordering (`i != -1` into `i > -1`, `c == 'T'` into
+// `c <= 'T'`) comes after every other mutant: a point test made a range
+// test is the least likely of the one-token changes, and when the tests
+// cannot tell, the other mutant is the one a maintainer wrote (`i !=
+// -1`, the off-by-one constant of mux's strings.Index test). The reverse
+// is common in real fixes (go-toml's `n.child < 0` became `n.child ==
+// 0`) and keeps its place.
 // Ordered comparisons are not generated against nil, true or false;
 // other type errors are left to the schema's type check. A cond that
 // does not parse has no mutants.
@@ -159,7 +160,7 @@ func mutants(cond string) []string {
 	type mutant struct {
 		src  string
 		dist int
-		// kind is set for an equality made an ordering or the reverse.
+		// kind is set for an equality made an ordering.
 		kind bool
 	}
 	var out []mutant
@@ -189,7 +190,7 @@ func mutants(cond string) []string {
 					continue
 				}
 				for _, op := range comparisonMutants(e.Op) {
-					kindChange = equality(op) != equality(e.Op)
+					kindChange = equality(e.Op) && !equality(op)
 					at(func(slot *ast.Expr) { (*slot).(*ast.BinaryExpr).Op = op })
 				}
 				kindChange = false
@@ -288,22 +289,12 @@ func dropParens(e ast.Expr, prec int) ast.Expr {
 var comparisons = []token.Token{token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ}
 
 // comparisonMutants are the operators a comparison op is replaced by, in
-// order: its negation; for an ordering, its boundary twin (<= for <) and
-// the other direction's two; then the rest of comparisons.
+// order: its negation, then the rest of comparisons.
 func comparisonMutants(op token.Token) []token.Token {
 	neg, _ := negatedOp(op)
 	out := []token.Token{neg}
-	if !equality(op) {
-		twin := map[token.Token]token.Token{token.LSS: token.LEQ, token.LEQ: token.LSS, token.GTR: token.GEQ, token.GEQ: token.GTR}
-		out = append(out, twin[op])
-		for _, o := range []token.Token{token.LSS, token.LEQ, token.GTR, token.GEQ} {
-			if !slices.Contains(out, o) && o != op {
-				out = append(out, o)
-			}
-		}
-	}
 	for _, o := range comparisons {
-		if !slices.Contains(out, o) && o != op {
+		if o != neg && o != op {
 			out = append(out, o)
 		}
 	}

@@ -1,0 +1,116 @@
+package nopol
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"github.com/nopol-go/nopol/collect"
+)
+
+// Mutants the file already writes: when several mutants of a condition
+// pass the suite, the one whose changed comparison the file writes in
+// another condition, as it is or with one name in place of another, is
+// the maintainer's (goldmark's PeekLine: `r.pos.Start < r.sourceLength`
+// as Peek writes it, not `r.pos.Start != r.sourceLength`; go-toml's
+// Child: `n.child == 0` as Next writes `n.next == 0`, not `n.child <=
+// 0`). The fallback validates them first among the mutants of a site.
+
+// writtenComparisons are the keys (comparisonKeys) of the comparisons in
+// the conditions of file's Cond sites other than the site except.
+func writtenComparisons(sites []collect.Site, file string, except int) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range sites {
+		if s.Kind != collect.Cond || s.File != file || s.ID == except {
+			continue
+		}
+		for _, c := range comparisonsOf(s.Original) {
+			for _, k := range comparisonKeys(c) {
+				out[k] = true
+			}
+		}
+	}
+	return out
+}
+
+// comparisonsOf lists the comparisons (==, !=, <, <=, >, >=) of the
+// condition src; nil when it does not parse.
+func comparisonsOf(src string) []*ast.BinaryExpr {
+	e, err := parser.ParseExprFrom(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var out []*ast.BinaryExpr
+	ast.Inspect(e, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && comparison(b.Op) {
+			out = append(out, b)
+		}
+		return true
+	})
+	return out
+}
+
+// comparisonKeys are c as printed, and c with each of its names in turn
+// printed as _ (n.next == 0 gives "n.next == 0", "_.next == 0" and "n._
+// == 0").
+func comparisonKeys(c *ast.BinaryExpr) []string {
+	out := []string{types.ExprString(c)}
+	var ids []*ast.Ident
+	ast.Inspect(c, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			ids = append(ids, id)
+		}
+		return true
+	})
+	for _, id := range ids {
+		name := id.Name
+		id.Name = "_"
+		out = append(out, types.ExprString(c))
+		id.Name = name
+	}
+	return out
+}
+
+// writtenMutant reports whether mutant, a mutant of orig, has a
+// comparison that orig does not have and whose keys meet written.
+func writtenMutant(orig, mutant string, written map[string]bool) bool {
+	var had []string
+	for _, c := range comparisonsOf(orig) {
+		had = append(had, types.ExprString(c))
+	}
+	for _, c := range comparisonsOf(mutant) {
+		if slices.Contains(had, types.ExprString(c)) {
+			continue
+		}
+		if slices.ContainsFunc(comparisonKeys(c), func(k string) bool { return written[k] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenFirst moves the mutants of cands that the file writes
+// (writtenMutant) before the other mutants, in their order; the other
+// candidates keep their places.
+func writtenFirst(site collect.Site, sites []collect.Site, cands []candidate) []candidate {
+	written := writtenComparisons(sites, site.File, site.ID)
+	if len(written) == 0 {
+		return cands
+	}
+	first := slices.IndexFunc(cands, func(c candidate) bool { return c.method == "mutation" })
+	if first < 0 {
+		return cands
+	}
+	var yes, no []candidate
+	for _, c := range cands[first:] {
+		if c.method == "mutation" && writtenMutant(site.Original, c.src, written) {
+			c.written = true
+			yes = append(yes, c)
+		} else {
+			no = append(no, c)
+		}
+	}
+	return slices.Concat(cands[:first], yes, no)
+}
