@@ -124,12 +124,14 @@ func TestGuardChanged(t *testing.T) {
 // for a nil function is not asked by that test, whose function is not
 // nil.
 func TestGuardChangedBool(t *testing.T) {
-	ex := func(origin string, less, compare, isNil, want bool) synth.Example {
-		return synth.Example{Origin: origin, Values: []synth.Value{synth.BoolValue(less), synth.BoolValue(compare), synth.BoolValue(isNil)}, Want: want}
+	ex := func(origin string, less, compare bool, isNil synth.Value, want bool) synth.Example {
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.BoolValue(less), synth.BoolValue(compare), isNil}, Want: want}
 	}
+	// TestCompare's isNil is not evaluated: !less is true.
 	spec := &synth.Spec{
-		Inputs:   []synth.Input{{Expr: "less", Kind: synth.Bool}, {Expr: "compare", Kind: synth.Bool}, {Expr: "isNil", Kind: synth.Bool}},
-		Examples: []synth.Example{ex("TestLess", true, false, false, false), ex("TestCompare", false, true, false, false)},
+		Inputs: []synth.Input{{Expr: "less", Kind: synth.Bool}, {Expr: "compare", Kind: synth.Bool}, {Expr: "isNil", Kind: synth.Bool}},
+		Examples: []synth.Example{ex("TestLess", true, false, synth.BoolValue(false), false), ex("TestCompare", false, true, synth.MissingValue(synth.Bool), false),
+			ex("TestPanic", true, false, synth.BoolValue(true), true)},
 	}
 	site := collect.Site{Kind: collect.Cond, Original: "!less || isNil", Then: &collect.Branch{Panics: true, Exits: true}}
 	for _, tc := range []struct{ cand, rule string }{

@@ -211,8 +211,9 @@ func inputsRead(t *synth.Term) []int {
 // raised and the patch drops (or one it adds) with no test asking.
 // A state one step from a recorded one by a boolean input (vf.IsNil()
 // made true) is asked for only by a recorded state that needs that
-// direction with the same value of that input: go-cmp's SortMaps needed
-// its panic dropped for a non-nil compare function, and
+// direction with the same values of the boolean inputs either condition
+// reads (a missing value is not the same): go-cmp's SortMaps needed its
+// panic dropped for a compare function (vf.IsNil() not evaluated), and
 // `function.IsType(vf.Type(), function.Less) && vf.IsNil()` also drops it
 // for every nil function of another type, which no test asks.
 func unasked(spec *synth.Spec, orig, cand *synth.Term) string {
@@ -246,7 +247,7 @@ func unasked(spec *synth.Spec, orig, cand *synth.Term) string {
 			return ""
 		}
 		if by := asking[b2i(now)]; len(by) > 0 && (moved < 0 || vals[moved].Kind != synth.Bool ||
-			slices.ContainsFunc(by, func(ex synth.Example) bool { return ex.Values[moved] == vals[moved] })) {
+			slices.ContainsFunc(by, func(ex synth.Example) bool { return sameBools(ex.Values, vals, read) })) {
 			return ""
 		}
 		var parts []string
@@ -270,6 +271,17 @@ func unasked(spec *synth.Spec, orig, cand *synth.Term) string {
 		}
 	}
 	return ""
+}
+
+// sameBools reports whether a and b have the same known values at the
+// boolean inputs of read.
+func sameBools(a, b []synth.Value, read []int) bool {
+	for _, j := range read {
+		if a[j].Kind == synth.Bool && (a[j].Missing || b[j].Missing || a[j] != b[j]) {
+			return false
+		}
+	}
+	return true
 }
 
 // nearStates yields the states one step from ex's (see nearby) that can

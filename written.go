@@ -92,7 +92,11 @@ func writtenMutant(orig, mutant string, written map[string]bool) bool {
 }
 
 // writtenFirst moves the mutants of cands that the file writes
-// (writtenMutant) before the other mutants, in their order; the other
+// (writtenMutant) before the other mutants of their tier, in their order;
+// the tiers are those of mutants: an equality made an ordering
+// (pointToRange) stays after every other mutant, even when the file
+// writes it (toml's `rv.NumMethod() == 0` became `rv.NumMethod() > 0`,
+// which the file has, before the swapped && that fixes it). The other
 // candidates keep their places.
 func writtenFirst(site collect.Site, sites []collect.Site, cands []candidate) []candidate {
 	written := writtenComparisons(sites, site.File, site.ID)
@@ -103,14 +107,33 @@ func writtenFirst(site collect.Site, sites []collect.Site, cands []candidate) []
 	if first < 0 {
 		return cands
 	}
-	var yes, no []candidate
+	// yes and no per tier: 0 the mutants, 1 the equalities made orderings.
+	var yes, no [2][]candidate
 	for _, c := range cands[first:] {
+		tier := 0
+		if c.method == "mutation" && pointToRange(site.Original, c.src) {
+			tier = 1
+		}
 		if c.method == "mutation" && writtenMutant(site.Original, c.src, written) {
 			c.written = true
-			yes = append(yes, c)
+			yes[tier] = append(yes[tier], c)
 		} else {
-			no = append(no, c)
+			no[tier] = append(no[tier], c)
 		}
 	}
-	return slices.Concat(cands[:first], yes, no)
+	return slices.Concat(cands[:first], yes[0], no[0], yes[1], no[1])
+}
+
+// pointToRange reports whether mutant, a mutant of orig, makes one of
+// orig's equalities an ordering: the two have a comparison of the same
+// operands, == or != in orig and <, <=, > or >= in mutant.
+func pointToRange(orig, mutant string) bool {
+	operands := func(c *ast.BinaryExpr) string { return types.ExprString(c.X) + "\x00" + types.ExprString(c.Y) }
+	eqs := map[string]bool{}
+	for _, c := range comparisonsOf(orig) {
+		if equality(c.Op) {
+			eqs[operands(c)] = true
+		}
+	}
+	return slices.ContainsFunc(comparisonsOf(mutant), func(c *ast.BinaryExpr) bool { return !equality(c.Op) && eqs[operands(c)] })
 }

@@ -15,6 +15,8 @@ func TestWrittenFirst(t *testing.T) {
 		{ID: 3, Kind: collect.Cond, File: "reader.go", Original: "r.pos.Start >= 0 && r.pos.Start < r.sourceLength"},
 		{ID: 4, Kind: collect.Cond, File: "other.go", Original: "n.child == 0"},
 		{ID: 5, Kind: collect.Cond, File: "reader.go", Original: "x > y"},
+		{ID: 6, Kind: collect.Cond, File: "decode.go", Original: "!(k == iface || rv.NumMethod() == 0)"},
+		{ID: 7, Kind: collect.Cond, File: "decode.go", Original: "rv.NumMethod() > 0"},
 	}
 	cands := func(method string, srcs ...string) []candidate {
 		var out []candidate
@@ -37,6 +39,10 @@ func TestWrittenFirst(t *testing.T) {
 		{4, cands("mutation", "n.child != 0", "n.child < 0"), "n.child != 0 | n.child < 0"},
 		// Bounds candidates keep their place before the mutants.
 		{5, append(cands("bounds", "x > y && ok"), cands("mutation", "x <= y", "x < y")...), "x > y && ok | x <= y | x < y"},
+		// An equality made an ordering stays after the other mutants,
+		// though the file writes it; it goes first among those.
+		{6, cands("mutation", "!(k == iface && rv.NumMethod() == 0)", "!(k == iface || rv.NumMethod() < 0)", "!(k == iface || rv.NumMethod() > 0)"),
+			"!(k == iface && rv.NumMethod() == 0) | !(k == iface || rv.NumMethod() > 0)* | !(k == iface || rv.NumMethod() < 0)"},
 	} {
 		var got []string
 		for _, c := range writtenFirst(sites[tc.site], sites, tc.cands) {

@@ -54,13 +54,20 @@ in-scope value of x's type (nil-in-scope-value) or a new instance, for an
 interface a type of the package implementing it (nil-new-instance).
 -strategies restricts them all.
 
+When a failing test panics with an index or a slice out of range while
+a condition is evaluated, that condition with the bounds check the runtime
+made ("len(b) > i+1 &&" before the clause that reads b[i+1]) is validated
+first.
+
 When no synthesized condition passes the suite (most often because the
 condition must change value within one test, as a flipped comparison in a
 loop, which no angelic value fits), the original conditions of the ten most
 suspicious sites are mutated: negated, each comparison operator replaced,
 each && and || swapped, each of their operands and each ! dropped. The
-mutants are validated as candidates, fewest changes first. -mutants=false
-turns this off.
+mutants are validated as candidates: first those whose changed comparison
+the file writes in another condition (as written, or with one name in
+place of another), then the others, fewest changes first, an equality
+made an ordering last. -mutants=false turns this off.
 
 Tests that pass and fail on identical runs (flaky) are found by running
 the failing tests again, and a test that fails with a candidate but passed
