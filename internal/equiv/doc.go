@@ -20,4 +20,7 @@
 // facts, so "equivalent" is sound for what it models; it ignores
 // evaluation order and overflow (a condition that panics where the
 // other short-circuits counts as equal).
+//
+// It needs Z3 (cgo): a build without it (-tags noz3, or cgo off) proves
+// nothing and says so.
 package equiv

@@ -1,3 +1,5 @@
+//go:build cgo && !noz3
+
 package equiv
 
 import (
