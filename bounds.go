@@ -2,7 +2,6 @@ package nopol
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"strings"
 
@@ -59,12 +58,10 @@ func (r *repairer) boundsCandidates(site collect.Site, st style, spec *synth.Spe
 // calls a function (evaluated twice then) are left out, as are those in
 // function literals.
 func boundsClauses(cond string) []string {
-	fset := token.NewFileSet()
-	orig, err := parser.ParseExprFrom(fset, "", cond, parser.SkipObjectResolution)
-	if err != nil {
+	fset, orig, base, ok := parseCond(cond)
+	if !ok {
 		return nil
 	}
-	base := render(fset, parenthesize(unparen(clone(orig)), token.LowestPrec))
 	seen := map[string]bool{base: true}
 	var out []string
 	for i := 0; ; i++ {

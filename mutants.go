@@ -150,12 +150,10 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 // other type errors are left to the schema's type check. A cond that
 // does not parse has no mutants.
 func mutants(cond string) []string {
-	fset := token.NewFileSet()
-	orig, err := parser.ParseExprFrom(fset, "", cond, parser.SkipObjectResolution)
-	if err != nil {
+	fset, orig, base, ok := parseCond(cond)
+	if !ok {
 		return nil
 	}
-	base := render(fset, parenthesize(unparen(clone(orig)), token.LowestPrec))
 	seen := map[string]bool{base: true}
 	type mutant struct {
 		src  string
@@ -230,6 +228,18 @@ func mutants(cond string) []string {
 		srcs[i] = m.src
 	}
 	return srcs
+}
+
+// parseCond parses the condition cond, and renders it as its mutants
+// are (base: redundant parentheses dropped); ok is false when it does not
+// parse.
+func parseCond(cond string) (fset *token.FileSet, orig ast.Expr, base string, ok bool) {
+	fset = token.NewFileSet()
+	orig, err := parser.ParseExprFrom(fset, "", cond, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, nil, "", false
+	}
+	return fset, orig, render(fset, parenthesize(unparen(clone(orig)), token.LowestPrec)), true
 }
 
 // deletions are cond with one operand of one of its && and || deleted,

@@ -141,17 +141,25 @@ func TestAgreeOnStates(t *testing.T) {
 		// elsewhere): no agreement, whatever the values there.
 		{"b < a", "a > b && a != 0", false},
 	} {
-		dir := t.TempDir()
-		if err := Materialise(context.Background(), &Runner{}, b, dir, false); err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, "max.go")
-		src, _ := os.ReadFile(p)
-		os.WriteFile(p, bytes.Replace(src, []byte("a > b"), []byte(c.cond), 1), 0o644)
+		dir := maxBugWith(t, b, c.cond)
 		if got := agreeOnStates(context.Background(), &Runner{}, dir, b, cmp.Or(c.tool, c.cond)); got != c.want {
 			t.Errorf("agreeOnStates(%s) = %v, want %v", c.cond, got, c.want)
 		}
 	}
+}
+
+// maxBugWith materialises the maxbug tree with cond in place of Max's
+// condition, in a new temporary directory.
+func maxBugWith(t *testing.T, b *Bug, cond string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := Materialise(context.Background(), &Runner{}, b, dir, false); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "max.go")
+	src, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(src, []byte("a > b"), []byte(cond), 1), 0o644)
+	return dir
 }
 
 func TestDecide(t *testing.T) {
@@ -170,13 +178,7 @@ func TestDecide(t *testing.T) {
 		{"a >= b", audits, true, "audited"},
 		{"a != b", audits, false, ""},
 	} {
-		dir := t.TempDir()
-		if err := Materialise(context.Background(), &Runner{}, b, dir, false); err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, "max.go")
-		src, _ := os.ReadFile(p)
-		os.WriteFile(p, bytes.Replace(src, []byte("a > b"), []byte(c.cond), 1), 0o644)
+		dir := maxBugWith(t, b, c.cond)
 		res := &Result{Condition: c.cond, Plausible: true}
 		decide(context.Background(), &Runner{}, dir, b, res, c.audits, func() bool {
 			return agreeOnStates(context.Background(), &Runner{}, dir, b, c.cond)

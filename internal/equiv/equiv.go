@@ -104,13 +104,9 @@ func (t *translator) boolean(e ast.Expr) (z3.Expr, error) {
 	case *ast.BinaryExpr:
 		switch x.Op {
 		case token.LAND, token.LOR:
-			l, err := t.boolean(x.X)
+			l, r, err := t.booleans(x)
 			if err != nil {
 				return l, err
-			}
-			r, err := t.boolean(x.Y)
-			if err != nil {
-				return r, err
 			}
 			if x.Op == token.LAND {
 				return t.zc.And(l, r), nil
@@ -121,6 +117,15 @@ func (t *translator) boolean(e ast.Expr) (z3.Expr, error) {
 		}
 	}
 	return t.atom("bool", e, t.zc.BoolSort()), nil
+}
+
+// booleans translates the operands of x as conditions.
+func (t *translator) booleans(x *ast.BinaryExpr) (l, r z3.Expr, err error) {
+	if l, err = t.boolean(x.X); err != nil {
+		return l, l, err
+	}
+	r, err = t.boolean(x.Y)
+	return l, r, err
 }
 
 // compare translates a comparison by the type of its operands.
@@ -136,13 +141,9 @@ func (t *translator) compare(x *ast.BinaryExpr) (z3.Expr, error) {
 	b, _ := typ.Underlying().(*types.Basic)
 	switch {
 	case b != nil && b.Info()&types.IsBoolean != 0 && eq:
-		l, err := t.boolean(x.X)
+		l, r, err := t.booleans(x)
 		if err != nil {
 			return l, err
-		}
-		r, err := t.boolean(x.Y)
-		if err != nil {
-			return r, err
 		}
 		if x.Op == token.EQL {
 			return l.Iff(r), nil
