@@ -273,3 +273,29 @@ func TestFlakyUnderFix(t *testing.T) {
 		}
 	}
 }
+
+func TestWritePrecision(t *testing.T) {
+	results := []*Result{
+		{Bug: "a", Tool: "nopol", Kind: "real", Fault: "condition", Plausible: true, Correct: true, Confidence: "high"},
+		{Bug: "b", Tool: "nopol", Kind: "real", Fault: "condition", Plausible: true, Confidence: "high"},
+		{Bug: "c", Tool: "nopol", Kind: "seeded", Fault: "condition", Plausible: true, Correct: true, Confidence: "low"},
+		{Bug: "d", Tool: "nopol", Kind: "seeded", Fault: "condition"}, // no patch: not counted
+		{Bug: "a", Tool: "mutation", Kind: "real", Fault: "condition", Plausible: true, Correct: true},
+	}
+	var b bytes.Buffer
+	writePrecision(&b, results)
+	for _, want := range []string{
+		"| mutation | confidence none | 1 | 1 | 100.0% |",
+		"| nopol | confidence high | 2 | 1 | 50.0% |",
+		"| nopol | confidence low | 1 | 1 | 100.0% |",
+		"| nopol | kind real condition | 2 | 1 | 50.0% |",
+		"| nopol | kind seeded | 1 | 1 | 100.0% |",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("precision table lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "| nopol | kind seeded | 2 |") {
+		t.Errorf("a bug without a patch counted:\n%s", b.String())
+	}
+}

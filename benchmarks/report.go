@@ -3,13 +3,16 @@ package benchmarks
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -185,6 +188,7 @@ func WriteMarkdown(w io.Writer, results []*Result) {
 			times(s.PatchedRatio), times(s.UnpatchedRatio))
 	}
 	writeRatios(w, sums)
+	writePrecision(w, results)
 	tools, byBug, bugs := pivot(results)
 	fmt.Fprintf(w, "\n| bug | kind | fault | expected |")
 	for _, t := range tools {
@@ -221,6 +225,47 @@ func writeRatios(w io.Writer, sums []Summary) {
 		fmt.Fprintf(w, "%s / %s: correct %d / %d, plausible %d / %d, median time per bug %s, p95 %s.\n",
 			s.Tool, base.Tool, s.Correct, base.Correct, s.Plausible, base.Plausible,
 			ratio(s.BugMedianSeconds, base.BugMedianSeconds), ratio(s.BugP95Seconds, base.BugP95Seconds))
+	}
+}
+
+// writePrecision writes, per tool, the plausible and correct patches and
+// the precision by kind and fault of bug (real conditions, seeded
+// guards, ...) and by the confidence the tool gave its patch (nopol's
+// explanation; "none" for a tool that gives none): whether a reviewer can
+// trust "high" more than "low".
+func writePrecision(w io.Writer, results []*Result) {
+	type count struct{ plausible, correct int }
+	type row struct{ tool, group, key string }
+	counts := map[row]*count{}
+	add := func(r *Result, group, key string) {
+		k := row{r.Tool, group, key}
+		if counts[k] == nil {
+			counts[k] = &count{}
+		}
+		counts[k].plausible++
+		if r.Correct {
+			counts[k].correct++
+		}
+	}
+	for _, r := range results {
+		if !r.Plausible {
+			continue
+		}
+		add(r, "kind", r.Kind)
+		add(r, "kind", r.Kind+" "+r.Fault)
+		add(r, "confidence", cmp.Or(r.Confidence, "none"))
+	}
+	if len(counts) == 0 {
+		return
+	}
+	keys := slices.SortedFunc(maps.Keys(counts), func(a, b row) int {
+		return cmp.Or(cmp.Compare(a.tool, b.tool), cmp.Compare(a.group, b.group), cmp.Compare(a.key, b.key))
+	})
+	fmt.Fprintln(w, "\n| tool | by | plausible | correct | precision |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, k := range keys {
+		c := counts[k]
+		fmt.Fprintf(w, "| %s | %s %s | %d | %d | %.1f%% |\n", k.tool, k.group, k.key, c.plausible, c.correct, 100*float64(c.correct)/float64(c.plausible))
 	}
 }
 
