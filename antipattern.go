@@ -117,8 +117,9 @@ type candidate struct {
 	// variables (ranked last; see ruleUnrelated).
 	unrelated bool
 	// written marks a mutant whose changed comparison the file writes
-	// elsewhere (written.go).
-	written bool
+	// elsewhere (written.go); pointToRange one that makes an equality an
+	// ordering (mutants' last tier).
+	written, pointToRange bool
 }
 
 // ruleUnrelated names the anti-pattern that ranks last instead of

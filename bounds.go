@@ -64,13 +64,10 @@ func boundsClauses(cond string) []string {
 	}
 	seen := map[string]bool{base: true}
 	var out []string
-	for i := 0; ; i++ {
-		root := clone(orig)
-		ops := boolOperands(&root)
-		if i >= len(ops) {
-			return out
-		}
-		for j := range len(bounds(*ops[i].at)) {
+	// Each check goes into a copy of the condition, found there by the
+	// positions of its operand (i) and index (j) in the original.
+	for i, in := range boolOperands(&orig) {
+		for j := range len(bounds(*in.at)) {
 			root := clone(orig)
 			op := boolOperands(&root)[i]
 			check := bounds(*op.at)[j]
@@ -86,6 +83,7 @@ func boundsClauses(cond string) []string {
 			}
 		}
 	}
+	return out
 }
 
 // boolOperand is an operand of && or || in a condition (the condition

@@ -58,13 +58,13 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 		}
 		// The bounds candidates first (bounds.go), then the mutants.
 		t := target{s: s, cands: slices.DeleteFunc(r.boundsCandidates(site, style{name: "cond"}, nil), func(c candidate) bool { return tried(c.src) })}
-		srcs := slices.DeleteFunc(mutants(site.Original), func(src string) bool {
-			return tried(src) || slices.ContainsFunc(t.cands, func(c candidate) bool { return c.src == src })
+		ms := slices.DeleteFunc(mutantsOf(site.Original), func(m mutant) bool {
+			return tried(m.src) || slices.ContainsFunc(t.cands, func(c candidate) bool { return c.src == m.src })
 		})
-		for _, src := range srcs {
-			c := candidate{src: src, method: "mutation"}
+		for _, m := range ms {
+			c := candidate{src: m.src, method: "mutation", pointToRange: m.pointToRange}
 			if why := antiPattern(site, nil, c); why != "" {
-				t.rejected = append(t.rejected, src+": "+why)
+				t.rejected = append(t.rejected, m.src+": "+why)
 				continue
 			}
 			t.cands = append(t.cands, c)
@@ -150,26 +150,38 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 // other type errors are left to the schema's type check. A cond that
 // does not parse has no mutants.
 func mutants(cond string) []string {
+	var srcs []string
+	for _, m := range mutantsOf(cond) {
+		srcs = append(srcs, m.src)
+	}
+	return srcs
+}
+
+// A mutant is a mutant of a condition (mutantsOf).
+type mutant struct {
+	src  string
+	dist int
+	// pointToRange is set for an equality made an ordering, the last
+	// tier of the mutants.
+	pointToRange bool
+}
+
+// mutantsOf returns the mutants of cond, in the order of mutants.
+func mutantsOf(cond string) []mutant {
 	fset, orig, base, ok := parseCond(cond)
 	if !ok {
 		return nil
 	}
 	seen := map[string]bool{base: true}
-	type mutant struct {
-		src  string
-		dist int
-		// kind is set for an equality made an ordering.
-		kind bool
-	}
 	var out []mutant
-	kindChange := false
+	pointToRange := false
 	add := func(e ast.Expr) {
 		src := render(fset, parenthesize(unparen(e), token.LowestPrec))
 		if src == "" || seen[src] {
 			return
 		}
 		seen[src] = true
-		out = append(out, mutant{src, synth.EditDistance(base, src), kindChange})
+		out = append(out, mutant{src, synth.EditDistance(base, src), pointToRange})
 	}
 
 	add(negate(clone(orig)))
@@ -188,10 +200,10 @@ func mutants(cond string) []string {
 					continue
 				}
 				for _, op := range comparisonMutants(e.Op) {
-					kindChange = equality(e.Op) && !equality(op)
+					pointToRange = equality(e.Op) && !equality(op)
 					at(func(slot *ast.Expr) { (*slot).(*ast.BinaryExpr).Op = op })
 				}
-				kindChange = false
+				pointToRange = false
 			case e.Op == token.LAND || e.Op == token.LOR:
 				at(func(slot *ast.Expr) {
 					b := (*slot).(*ast.BinaryExpr)
@@ -218,16 +230,12 @@ func mutants(cond string) []string {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].kind != out[j].kind {
-			return !out[i].kind
+		if out[i].pointToRange != out[j].pointToRange {
+			return !out[i].pointToRange
 		}
 		return out[i].dist < out[j].dist
 	})
-	srcs := make([]string, len(out))
-	for i, m := range out {
-		srcs[i] = m.src
-	}
-	return srcs
+	return out
 }
 
 // parseCond parses the condition cond, and renders it as its mutants

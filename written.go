@@ -73,13 +73,10 @@ func comparisonKeys(c *ast.BinaryExpr) []string {
 	return out
 }
 
-// writtenMutant reports whether mutant, a mutant of orig, has a
-// comparison that orig does not have and whose keys meet written.
-func writtenMutant(orig, mutant string, written map[string]bool) bool {
-	var had []string
-	for _, c := range comparisonsOf(orig) {
-		had = append(had, types.ExprString(c))
-	}
+// writtenMutant reports whether mutant has a comparison that is not
+// among had (the printed comparisons of the condition it mutates) and
+// whose keys meet written.
+func writtenMutant(had []string, mutant string, written map[string]bool) bool {
 	for _, c := range comparisonsOf(mutant) {
 		if slices.Contains(had, types.ExprString(c)) {
 			continue
@@ -94,9 +91,9 @@ func writtenMutant(orig, mutant string, written map[string]bool) bool {
 // writtenFirst moves the mutants of cands that the file writes
 // (writtenMutant) before the other mutants of their tier, in their order;
 // the tiers are those of mutants: an equality made an ordering
-// (pointToRange) stays after every other mutant, even when the file
-// writes it (toml's `rv.NumMethod() == 0` became `rv.NumMethod() > 0`,
-// which the file has, before the swapped && that fixes it). The other
+// (candidate.pointToRange) stays after every other mutant, even when the
+// file writes it (toml's `rv.NumMethod() == 0` became `rv.NumMethod() >
+// 0`, which the file has, before the swapped && that fixes it). The other
 // candidates keep their places.
 func writtenFirst(site collect.Site, sites []collect.Site, cands []candidate) []candidate {
 	written := writtenComparisons(sites, site.File, site.ID)
@@ -107,14 +104,18 @@ func writtenFirst(site collect.Site, sites []collect.Site, cands []candidate) []
 	if first < 0 {
 		return cands
 	}
+	var had []string
+	for _, c := range comparisonsOf(site.Original) {
+		had = append(had, types.ExprString(c))
+	}
 	// yes and no per tier: 0 the mutants, 1 the equalities made orderings.
 	var yes, no [2][]candidate
 	for _, c := range cands[first:] {
 		tier := 0
-		if c.method == "mutation" && pointToRange(site.Original, c.src) {
+		if c.method == "mutation" && c.pointToRange {
 			tier = 1
 		}
-		if c.method == "mutation" && writtenMutant(site.Original, c.src, written) {
+		if c.method == "mutation" && writtenMutant(had, c.src, written) {
 			c.written = true
 			yes[tier] = append(yes[tier], c)
 		} else {
@@ -122,18 +123,4 @@ func writtenFirst(site collect.Site, sites []collect.Site, cands []candidate) []
 		}
 	}
 	return slices.Concat(cands[:first], yes[0], no[0], yes[1], no[1])
-}
-
-// pointToRange reports whether mutant, a mutant of orig, makes one of
-// orig's equalities an ordering: the two have a comparison of the same
-// operands, == or != in orig and <, <=, > or >= in mutant.
-func pointToRange(orig, mutant string) bool {
-	operands := func(c *ast.BinaryExpr) string { return types.ExprString(c.X) + "\x00" + types.ExprString(c.Y) }
-	eqs := map[string]bool{}
-	for _, c := range comparisonsOf(orig) {
-		if equality(c.Op) {
-			eqs[operands(c)] = true
-		}
-	}
-	return slices.ContainsFunc(comparisonsOf(mutant), func(c *ast.BinaryExpr) bool { return !equality(c.Op) && eqs[operands(c)] })
 }

@@ -25,6 +25,15 @@ func TestWrittenFirst(t *testing.T) {
 		}
 		return out
 	}
+	// pointToRange are mutants that make an equality an ordering, as
+	// mutantsOf marks them.
+	pointToRange := func(srcs ...string) []candidate {
+		out := cands("mutation", srcs...)
+		for i := range out {
+			out[i].pointToRange = true
+		}
+		return out
+	}
 	for _, tc := range []struct {
 		site  int
 		cands []candidate
@@ -41,7 +50,7 @@ func TestWrittenFirst(t *testing.T) {
 		{5, append(cands("bounds", "x > y && ok"), cands("mutation", "x <= y", "x < y")...), "x > y && ok | x <= y | x < y"},
 		// An equality made an ordering stays after the other mutants,
 		// though the file writes it; it goes first among those.
-		{6, cands("mutation", "!(k == iface && rv.NumMethod() == 0)", "!(k == iface || rv.NumMethod() < 0)", "!(k == iface || rv.NumMethod() > 0)"),
+		{6, append(cands("mutation", "!(k == iface && rv.NumMethod() == 0)"), pointToRange("!(k == iface || rv.NumMethod() < 0)", "!(k == iface || rv.NumMethod() > 0)")...),
 			"!(k == iface && rv.NumMethod() == 0) | !(k == iface || rv.NumMethod() > 0)* | !(k == iface || rv.NumMethod() < 0)"},
 	} {
 		var got []string

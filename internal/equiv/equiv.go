@@ -203,13 +203,7 @@ func relation(op token.Token, l, r z3.Expr) z3.Expr {
 // non-boolean type: a constant (string literal, nil) is a distinct value,
 // anything else an uninterpreted one.
 func (t *translator) value(e ast.Expr) z3.Expr {
-	for {
-		p, ok := e.(*ast.ParenExpr)
-		if !ok {
-			break
-		}
-		e = p.X
-	}
+	e = ast.Unparen(e)
 	key := ""
 	if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
 		key = tv.Value.ExactString()

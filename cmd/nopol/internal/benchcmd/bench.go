@@ -1,6 +1,7 @@
 package benchcmd
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -284,7 +285,7 @@ func runBenchTools(ctx context.Context, env *cli.Env, args []string) error {
 	out := fs.String("out", filepath.Join(benchRoot(env.Dir), "benchmarks", "results"), "directory of results-<tool>.jsonl and the reports")
 	short := fs.Bool("short", false, "run only a few small bugs (CI; also NOPOL_BENCH_SHORT=1)")
 	fixArgs := fs.String("fixargs", "", "extra flags of nopol fix, space-separated (e.g. \"-synth enum\")")
-	auditFile := fs.String("audit", defaultAudit(env), "verdicts by hand the judge takes for patches it cannot prove (JSON; none when the file does not exist)")
+	auditFile := auditFlag(fs, env)
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
@@ -350,7 +351,7 @@ func runRejudge(ctx context.Context, env *cli.Env, args []string) error {
 	fs := newFlagSet(env, "bench rejudge")
 	bf.register(fs, env)
 	out := fs.String("out", filepath.Join(benchRoot(env.Dir), "benchmarks", "results"), "directory of results-<tool>.jsonl")
-	auditFile := fs.String("audit", defaultAudit(env), "verdicts by hand (JSON; none when the file does not exist)")
+	auditFile := auditFlag(fs, env)
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
@@ -372,11 +373,13 @@ func runRejudge(ctx context.Context, env *cli.Env, args []string) error {
 			f.Close()
 		}
 	}()
-	var werr error
+	var werr error // the first file that cannot be opened
 	err = benchmarks.Rejudge(ctx, bf.runner(), bugs, results, audits, func(r *benchmarks.Result) {
 		f := files[r.Tool]
 		if f == nil {
-			if f, werr = os.OpenFile(filepath.Join(*out, "results-"+r.Tool+".jsonl"), os.O_APPEND|os.O_WRONLY, 0o644); werr != nil {
+			var err error
+			if f, err = os.OpenFile(filepath.Join(*out, "results-"+r.Tool+".jsonl"), os.O_APPEND|os.O_WRONLY, 0o644); err != nil {
+				werr = cmp.Or(werr, err)
 				return
 			}
 			files[r.Tool] = f
@@ -394,9 +397,11 @@ func runRejudge(ctx context.Context, env *cli.Env, args []string) error {
 	return benchmarks.WriteReports(*out)
 }
 
-// defaultAudit is the dataset's audit file, benchmarks/audit.json.
-func defaultAudit(env *cli.Env) string {
-	return filepath.Join(benchRoot(env.Dir), "benchmarks", "audit.json")
+// auditFlag registers -audit, the file of verdicts by hand the judge
+// takes for patches it cannot prove (default the dataset's,
+// benchmarks/audit.json).
+func auditFlag(fs *flag.FlagSet, env *cli.Env) *string {
+	return fs.String("audit", filepath.Join(benchRoot(env.Dir), "benchmarks", "audit.json"), "verdicts by hand the judge takes for patches it cannot prove (JSON; none when the file does not exist)")
 }
 
 // loadAudits reads the audit file, none when it does not exist.
