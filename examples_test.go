@@ -35,7 +35,28 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := nopol.Repair(context.Background(), nopol.Options{Dir: dir, Timeout: 5 * time.Minute})
+			opts := nopol.Options{Dir: dir, Timeout: 5 * time.Minute}
+			// An example whose patch is speculative (want.withheld) is
+			// withheld by default, and printed with Speculative.
+			if want, err := os.ReadFile(filepath.Join(dir, "want.withheld")); err == nil {
+				res, err := nopol.Repair(context.Background(), opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Patched || len(res.Withheld) == 0 {
+					t.Fatalf("patched %v, withheld %d: want the patch withheld", res.Patched, len(res.Withheld))
+				}
+				got := res.Withheld[0].Why + "\n" + res.Withheld[0].Diff
+				if *update {
+					if err := os.WriteFile(filepath.Join(dir, "want.withheld"), []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				} else if got != string(want) {
+					t.Errorf("want.withheld:\n%s\nwant:\n%s", got, want)
+				}
+				opts.Speculative = true
+			}
+			res, err := nopol.Repair(context.Background(), opts)
 			if err != nil {
 				t.Fatal(err)
 			}

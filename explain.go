@@ -156,10 +156,10 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		low = append(low, "shares none of the original condition's variables")
 	}
 	if rep.Kind == "cond" && c.method != "mutation" && c.method != "bounds" {
-		if d := synth.EditDistance(rep.Original, c.src); d <= maxCloseTokens {
-			high = append(high, "close to the original condition")
-		} else {
+		if farFromOriginal(site, c) {
 			medium = append(medium, "far from the original condition")
+		} else {
+			high = append(high, "close to the original condition")
 		}
 	}
 	if len(e.Alternatives) > 0 && c.method != "mutation" {

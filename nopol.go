@@ -110,6 +110,14 @@ type Options struct {
 	// the conditions where a failing test failed under every constant
 	// value (nopol fix -pereval=false).
 	NoPerEval bool
+	// Speculative prints a plausible patch even when it rests on a guess
+	// the tests do not check: a condition that shares none of the
+	// original's variables, a new error the function never returns, a
+	// condition far from the original where a condition over other
+	// values fits the recorded states as well. By default such a patch is
+	// withheld (Result.Withheld) and the search goes on (nopol fix
+	// -speculative).
+	Speculative bool
 
 	// Where progress goes.
 
@@ -164,6 +172,11 @@ type Result struct {
 	// Explanation says why the patch is what it is, and how far to trust
 	// it.
 	Explanation *Explanation `json:"explanation,omitempty"`
+
+	// Withheld are the plausible patches not printed because they are
+	// speculative (see Options.Speculative), in the order found; the
+	// search went on after each.
+	Withheld []WithheldPatch `json:"withheld"`
 
 	// The search.
 
@@ -256,6 +269,8 @@ type SiteReport struct {
 	Rejected []string `json:"rejected,omitempty"`
 	// Outcome says how the search of this site ended.
 	Outcome string `json:"outcome"`
+	// withheld counts the plausible candidates withheld at the site.
+	withheld int
 }
 
 // ConstituentReport is a constituent of a failing test (a top-level
@@ -370,6 +385,24 @@ func (res *Result) FillLists() {
 	empty(&res.Sites)
 	empty(&res.Candidates)
 	empty(&res.Phases)
+	empty(&res.Withheld)
+}
+
+// WithheldPatch is a plausible patch withheld as speculative: it passes
+// the whole suite, but rests on a guess the tests do not check (see
+// Options.Speculative). Fields as in Result; Line is the site's.
+type WithheldPatch struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Original  string `json:"original"`
+	Style     string `json:"style"`
+	Strategy  string `json:"strategy,omitempty"`
+	Exit      string `json:"exit,omitempty"`
+	Condition string `json:"condition"`
+	Diff      string `json:"diff"`
+	// Why names the rule ("unrelated", "error-new", "far-ambiguous") and
+	// says what the tests left open.
+	Why string `json:"why"`
 }
 
 // empty makes a nil slice an empty one.

@@ -202,7 +202,7 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 	case ctx.Err() != nil:
 		return r.res, fmt.Errorf("interrupted: %w", ctx.Err())
 	case tctx.Err() != nil:
-		r.res.Reason = fmt.Sprintf("the repair timed out after %s (raise -timeout)", opts.Timeout)
+		r.res.Reason = fmt.Sprintf("the repair timed out after %s (raise -timeout)", opts.Timeout) + r.withheldNote()
 		r.logf("%s", r.res.Reason)
 		return r.res, nil
 	default:
@@ -370,9 +370,23 @@ func (r *repairer) run(ctx context.Context) error {
 		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %d units of test runs (%g × the first tier's %d; raise -effort, or -effort -1 for no bound)",
 			r.laterWork, r.opts.Effort, r.firstWork)
 	}
-	r.res.Reason = reason
+	r.res.Reason = reason + r.withheldNote()
 	r.logf("%s", r.res.Reason)
 	return nil
+}
+
+// withheldNote is what the reason for no patch says of the withheld
+// patches, "" when there are none.
+func (r *repairer) withheldNote() string {
+	if len(r.res.Withheld) == 0 {
+		return ""
+	}
+	w := r.res.Withheld[0]
+	more := ""
+	if n := len(r.res.Withheld) - 1; n > 0 {
+		more = fmt.Sprintf(" (and %d more)", n)
+	}
+	return fmt.Sprintf("; withheld a plausible but speculative patch%s, `%s` at %s:%d: %s (rerun with -speculative to print it)", more, w.Condition, w.File, w.Line, w.Why)
 }
 
 // searchWhile searches sites in rank order (r.site, with late for the

@@ -23,7 +23,7 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, ca
 	done, _, err := r.tryPatch(ctx, site, st, cands[0], fmt.Sprintf("candidate 1/%d", len(cands)), rep)
 	if err != nil || done || len(cands) == 1 {
 		if !done {
-			rep.Outcome = fmt.Sprintf("none of %d candidates passes the suite", len(cands))
+			noneOutcome(rep, plural(len(cands), "candidate"))
 		}
 		return done, err
 	}
@@ -94,8 +94,19 @@ func (r *repairer) runSchema(ctx context.Context, schema suiteRunner, off int, s
 			return done, err
 		}
 	}
-	rep.Outcome = fmt.Sprintf("none of %s passes the suite", plural(len(cands), what))
+	noneOutcome(rep, plural(len(cands), what))
 	return false, nil
+}
+
+// noneOutcome sets the outcome of a site where none of the candidates
+// (what) gave a patch: none passed the suite, or the ones that did were
+// withheld (speculative.go).
+func noneOutcome(rep *SiteReport, what string) {
+	if n := rep.withheld; n > 0 {
+		rep.Outcome = fmt.Sprintf("%d of %s passed the suite, withheld as speculative; the others fail", n, what)
+		return
+	}
+	rep.Outcome = fmt.Sprintf("none of %s passes the suite", what)
 }
 
 // failingFirst runs candidate k of schema on the failing tests of the
@@ -198,6 +209,14 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 	if !ok {
 		return false, sr, nil
 	}
+	if !r.opts.Speculative {
+		if why := speculative(site, st, c, r.ranked, r.spec, func(src string) bool {
+			return slices.ContainsFunc(r.res.Candidates, func(v CandidateReport) bool { return v.Site == site.ID && v.Condition == src && !v.Passed })
+		}); why != "" {
+			r.withhold(site, st, c, rep, old, src, why)
+			return false, sr, nil
+		}
+	}
 	rep.Outcome = "patched"
 	r.res.StillFailing = nil
 	for _, k := range r.failedKeys(site.Package, sr) {
@@ -225,6 +244,19 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 	r.res.Explanation = r.explain(site, st, c, rep, r.ranked, r.spec)
 	r.logf("patched %s:%d in %s", rep.File, site.Line, time.Since(r.start).Round(time.Millisecond))
 	return true, sr, nil
+}
+
+// withhold records the plausible patch src of site as withheld, for why
+// (speculative.go), and lets the search go on.
+func (r *repairer) withhold(site collect.Site, st style, c candidate, rep *SiteReport, old, src []byte, why string) {
+	exit := st.exit
+	if body := exitBody(site, st.guard, c.src); body != "" && st.name == "return" {
+		exit = body
+	}
+	rep.withheld++
+	r.res.Withheld = append(r.res.Withheld, WithheldPatch{File: rep.File, Line: site.Line, Original: site.Original,
+		Style: st.name, Strategy: st.strategy, Exit: exit, Condition: c.src, Diff: diff.Unified(rep.File, old, src), Why: why})
+	r.logf("withheld `%s` at %s:%d, plausible but speculative: %s (-speculative prints it); searching on", c.src, rep.File, site.Line, why)
 }
 
 // onlyInstrSensitive reports whether every failure of a schema run is of

@@ -72,6 +72,11 @@ type Result struct {
 	Reasons    []string `json:"reasons,omitempty"`
 	// Reason is the tool's reason for no patch.
 	Reason string `json:"reason,omitempty"`
+	// Withheld is the first plausible patch nopol withheld as
+	// speculative when it printed none (nopol.WithheldPatch): its
+	// condition, the rule and, judged as if printed, whether it is
+	// plausible and correct: what withholding cost.
+	Withheld *WithheldJudged `json:"withheld,omitempty"`
 	// Candidates validated by the tool, and test runs.
 	Candidates int `json:"candidates,omitempty"`
 	Runs       int `json:"runs,omitempty"`
@@ -110,6 +115,17 @@ type Result struct {
 	GoTestSeconds float64 `json:"go_test_s,omitempty"`
 }
 
+// WithheldJudged is a withheld patch and its judgement.
+type WithheldJudged struct {
+	Condition string `json:"condition"`
+	Style     string `json:"style,omitempty"`
+	Why       string `json:"why"`
+	Diff      string `json:"diff"`
+	Plausible bool   `json:"plausible"`
+	Correct   bool   `json:"correct"`
+	Judgement string `json:"judgement,omitempty"`
+}
+
 // GoTestRatio is the repair time in units of one plain 'go test' of the
 // bug's package (issue 13's measure), 0 when that was not measured.
 func (r *Result) GoTestRatio() float64 {
@@ -139,6 +155,12 @@ type toolOutput struct {
 		Confidence string   `json:"confidence"`
 		Reasons    []string `json:"reasons"`
 	} `json:"explanation"`
+	Withheld []struct {
+		Condition string `json:"condition"`
+		Style     string `json:"style"`
+		Diff      string `json:"diff"`
+		Why       string `json:"why"`
+	} `json:"withheld"`
 	Phases []struct {
 		Name string  `json:"name"`
 		MS   float64 `json:"ms"`
@@ -244,6 +266,13 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 		for _, p := range to.Phases {
 			res.Phases[p.Name] += p.MS / 1000
 		}
+	}
+	if !res.Patched && len(to.Withheld) > 0 {
+		w := to.Withheld[0]
+		res.Withheld = &WithheldJudged{Condition: w.Condition, Style: w.Style, Why: w.Why, Diff: w.Diff}
+		wr := &Result{Bug: b.ID, Kind: b.Kind, Fault: b.Fault, Expected: b.FixedCondition, Patched: true, Style: w.Style, Condition: w.Condition, Diff: w.Diff}
+		judge(ctx, opts.Runner, b, wr, opts.Audits)
+		res.Withheld.Plausible, res.Withheld.Correct, res.Withheld.Judgement = wr.Plausible, wr.Correct, wr.Judgement
 	}
 	if !res.Patched || res.Diff == "" {
 		return res

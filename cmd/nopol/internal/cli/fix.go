@@ -69,6 +69,14 @@ the file writes in another condition (as written, or with one name in
 place of another), then the others, fewest changes first, an equality
 made an ordering last. -mutants=false turns this off.
 
+A plausible patch (one that passes the whole suite) that rests on a guess
+the tests do not check is withheld: a condition that shares none of the
+original's variables, a new error the function never returns (error-new),
+a synthesized condition far from the original where a condition over
+other values fits the recorded states as well. The search goes on; if
+nothing else passes, nopol exits 1 and says what it withheld and why
+(-json: "withheld"). -speculative prints such a patch instead.
+
 Tests that pass and fail on identical runs (flaky) are found by running
 the failing tests again, and a test that fails with a candidate but passed
 before on the original code: they are listed, never repaired, and their
@@ -96,6 +104,7 @@ type fixFlags struct {
 	sites                               int
 	apply, json, quiet, v               bool
 	purify, mutants, perEval            bool
+	speculative                         bool
 }
 
 func (f *fixFlags) register(fs *flag.FlagSet) {
@@ -116,13 +125,14 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.v, "v", false, "print every test run")
 	fs.BoolVar(&f.mutants, "mutants", true, "when synthesis finds no patch, validate mutants of the most suspicious conditions")
 	fs.BoolVar(&f.perEval, "pereval", true, "last, at conditions where a failing test fails under every constant value,\nnegate one evaluation at a time (per-evaluation angelic values)")
+	fs.BoolVar(&f.speculative, "speculative", false, "print a plausible patch even when it rests on a guess the tests do not check\n(by default it is withheld and the search goes on)")
 	fs.BoolVar(&f.purify, "purify", true, "split a failing test that fails under both forced values into fragments\n(top-level statements, table-loop iterations) and force the angelic value in the failing ones")
 }
 
 // fixOptions checks the flags and turns them into repair options; a
 // usage problem is reported as a message for the user.
 func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
-	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify, NoMutants: !f.mutants, NoPerEval: !f.perEval, MaxSites: f.sites, Effort: f.effort}
+	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify, NoMutants: !f.mutants, NoPerEval: !f.perEval, MaxSites: f.sites, Effort: f.effort, Speculative: f.speculative}
 	if f.effort == 0 {
 		return opts, fmt.Errorf("-effort 0: want a positive factor, or -1 for no bound")
 	}

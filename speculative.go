@@ -1,0 +1,108 @@
+package nopol
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"strings"
+
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
+)
+
+// Speculative patches. A candidate that passes the whole suite is
+// plausible; some plausible patches rest on a guess the tests do not
+// check, and over every bench run kept in benchmarks/results (training
+// split) most of them were wrong. Such a patch is withheld: it is not
+// printed, the search goes on to the next candidate, site and tier, and
+// when nothing else passes the result says what was withheld and why
+// (Result.Withheld; Options.Speculative prints it instead). A repair bot
+// is judged by its worst suggestions.
+//
+//   - unrelated: the condition shares none of the original condition's
+//     variables (ruleUnrelated): 2 correct of 10 plausible over the
+//     training runs.
+//   - error-new: a new guard that returns an error the function never
+//     returns (collect.StrategyErrNew, fmt.Errorf naming the function): the
+//     tests say the function must leave there, not that this error is
+//     the one to return, nor that its callers expect it: 1 correct of 7.
+//   - far-ambiguous: a synthesized condition far from the original
+//     (more than maxCloseTokens tokens changed), while another candidate
+//     that reads a value the patch does not read fits the recorded states
+//     too: the tests chose neither the values nor the shape of the
+//     condition (`!f.CanSet() && key.IsLast()`, where
+//     `!f.CanSet() && value.Data == nil` fit as well and the fix was
+//     `!f.CanAddr()`). A value and its length count as one value, so
+//     `c == nil || c.Name == ""` with `c == nil || len(c.Name) == 0`
+//     after it is not ambiguous. Far synthesized conditions were 2
+//     correct of 16 plausible, both on one bug a mutant fixes.
+//
+// Mutants of the original, bounds checks, siblings' guards and NpeFix
+// replacements are never speculative by these rules.
+const (
+	specUnrelated    = "unrelated"
+	specErrorNew     = "error-new"
+	specFarAmbiguous = "far-ambiguous"
+)
+
+// speculative returns why the plausible patch c at site (style st) is
+// speculative, or "": ranked are the candidates of its site, failed
+// reports those the suite rejected.
+func speculative(site collect.Site, st style, c candidate, ranked []candidate, spec *synth.Spec, failed func(src string) bool) string {
+	switch {
+	case c.unrelated:
+		return specUnrelated + ": the condition shares none of the original condition's variables"
+	case st.strategy == collect.StrategyErrNew:
+		return specErrorNew + fmt.Sprintf(": a new error (`%s`) the function never returns elsewhere; the tests only say it must leave there", st.exit)
+	}
+	if !farFromOriginal(site, c) || spec == nil || c.term == nil {
+		return ""
+	}
+	mine := valuesRead(spec, c.term)
+	for _, o := range ranked {
+		if o.term == nil || o.src == c.src || failed(o.src) {
+			continue
+		}
+		for v := range valuesRead(spec, o.term) {
+			if !mine[v] {
+				return specFarAmbiguous + fmt.Sprintf(": far from the original condition, and `%s`, which reads `%s`, fits the recorded states as well", o.src, v)
+			}
+		}
+	}
+	return ""
+}
+
+// farFromOriginal reports whether c, a synthesized replacement of site's
+// condition, changes more than maxCloseTokens tokens of it.
+func farFromOriginal(site collect.Site, c candidate) bool {
+	if site.Kind != collect.Cond || c.method == "mutation" || c.method == "bounds" || c.method == "npefix" || c.method == "sibling" {
+		return false
+	}
+	return synth.EditDistance(site.Original, c.src) > maxCloseTokens
+}
+
+// valuesRead are the values t reads: its inputs' expressions, with len(x)
+// and cap(x) read as x.
+func valuesRead(spec *synth.Spec, t *synth.Term) map[string]bool {
+	out := map[string]bool{}
+	for _, i := range inputsRead(t) {
+		out[lengthOf(spec.Inputs[i].Expr)] = true
+	}
+	return out
+}
+
+// lengthOf returns x for len(x) or cap(x), expr otherwise.
+func lengthOf(expr string) string {
+	e, err := parser.ParseExpr(expr)
+	if err != nil {
+		return expr
+	}
+	call, ok := e.(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return expr
+	}
+	if id, ok := call.Fun.(*ast.Ident); ok && (id.Name == "len" || id.Name == "cap") {
+		return strings.TrimSpace(expr[call.Args[0].Pos()-1 : call.Args[0].End()-1])
+	}
+	return expr
+}
