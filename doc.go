@@ -62,7 +62,11 @@
 //     schema binary (collect.BuildSchema) and run one by one; the first
 //     that passes is checked as a patched file in turn (validate.go). The
 //     patch is returned as a unified diff and an [Edit] (edit.go), with an
-//     [Explanation] (explain.go, diffstates.go).
+//     [Explanation] (explain.go, diffstates.go). A plausible patch that
+//     rests on a guess the tests do not check (an unrelated condition, a
+//     new error, a far condition among others over other values) is
+//     withheld unless Options.Speculative: noted in Result.Withheld, and
+//     the search goes on (speculative.go).
 //  7. When no synthesized condition passes (most often because no site is
 //     angelic: the condition must take different values within one test,
 //     as a flipped comparison evaluated in a loop), and unless

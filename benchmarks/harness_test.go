@@ -299,3 +299,24 @@ func TestWritePrecision(t *testing.T) {
 		t.Errorf("a bug without a patch counted:\n%s", b.String())
 	}
 }
+
+func TestWriteWithheld(t *testing.T) {
+	results := []*Result{
+		{Bug: "a", Tool: "nopol", Withheld: &WithheldJudged{Condition: "x > 1", Plausible: true, Correct: true}},
+		{Bug: "b", Tool: "nopol", Withheld: &WithheldJudged{Condition: "y == 2", Plausible: true}},
+		{Bug: "c", Tool: "nopol", Plausible: true, Patched: true, Correct: true, Condition: "z"},
+	}
+	var b bytes.Buffer
+	writeWithheld(&b, results)
+	if want := "nopol withheld 2 speculative patches on bugs it left unpatched; judged as if printed, 1 would be correct."; !strings.Contains(b.String(), want) {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	for r, want := range map[*Result]string{
+		results[0]: "— (withheld `x > 1`, correct)",
+		results[1]: "— (withheld `y == 2`, plausible)",
+	} {
+		if got := cell(r); got != want {
+			t.Errorf("cell(%s) = %q, want %q", r.Bug, got, want)
+		}
+	}
+}

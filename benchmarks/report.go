@@ -189,6 +189,7 @@ func WriteMarkdown(w io.Writer, results []*Result) {
 	}
 	writeRatios(w, sums)
 	writePrecision(w, results)
+	writeWithheld(w, results)
 	tools, byBug, bugs := pivot(results)
 	fmt.Fprintf(w, "\n| bug | kind | fault | expected |")
 	for _, t := range tools {
@@ -300,8 +301,49 @@ func cell(r *Result) string {
 		return "not plausible"
 	case r.TimedOut:
 		return "timeout"
+	case r.Withheld != nil:
+		return fmt.Sprintf("— (withheld `%s`, %s)", mdEscape(r.Withheld.Condition), r.Withheld.verdict())
 	}
 	return "—"
+}
+
+// verdict is the judgement of a withheld patch: "correct", "plausible"
+// or "not plausible".
+func (w *WithheldJudged) verdict() string {
+	switch {
+	case w.Correct:
+		return "correct"
+	case w.Plausible:
+		return "plausible"
+	}
+	return "not plausible"
+}
+
+// writeWithheld lists, per tool, the patches withheld as speculative on
+// bugs where the tool printed none, judged as if printed: what
+// withholding cost (correct ones) and saved (the others).
+func writeWithheld(w io.Writer, results []*Result) {
+	type count struct{ withheld, correct int }
+	counts := map[string]*count{}
+	var tools []string
+	for _, r := range results {
+		if r.Withheld == nil || r.Patched {
+			continue
+		}
+		if counts[r.Tool] == nil {
+			counts[r.Tool] = &count{}
+			tools = append(tools, r.Tool)
+		}
+		counts[r.Tool].withheld++
+		if r.Withheld.Correct {
+			counts[r.Tool].correct++
+		}
+	}
+	sort.Strings(tools)
+	for _, t := range tools {
+		c := counts[t]
+		fmt.Fprintf(w, "\n%s withheld %d speculative patches on bugs it left unpatched; judged as if printed, %d would be correct.\n", t, c.withheld, c.correct)
+	}
 }
 
 func mdEscape(s string) string {

@@ -73,8 +73,12 @@ func TestFixOptions(t *testing.T) {
 	if stderr.String() != "nopol: site 1/2\n" {
 		t.Errorf("progress on stderr: %q", stderr.String())
 	}
-	if opts.NoMutants || opts.NoPurify {
-		t.Errorf("NoMutants %v NoPurify %v by default", opts.NoMutants, opts.NoPurify)
+	if opts.NoMutants || opts.NoPurify || opts.Speculative {
+		t.Errorf("NoMutants %v NoPurify %v Speculative %v by default", opts.NoMutants, opts.NoPurify, opts.Speculative)
+	}
+	f.speculative = true
+	if opts, _ = f.options(&Env{Dir: dir, Stderr: &stderr}, nil); !opts.Speculative {
+		t.Error("-speculative: Speculative false")
 	}
 }
 

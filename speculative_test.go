@@ -1,0 +1,79 @@
+package nopol
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
+)
+
+// TestSpeculative checks each rule that withholds a plausible patch, on a
+// patch that breaks it and on a near one that does not.
+func TestSpeculative(t *testing.T) {
+	spec := &synth.Spec{Inputs: []synth.Input{
+		{Expr: "c == nil", Kind: synth.Bool}, {Expr: "c.Name", Kind: synth.String}, {Expr: "len(c.Name)", Kind: synth.Int},
+		{Expr: "key.IsLast()", Kind: synth.Bool}, {Expr: "value.Data == nil", Kind: synth.Bool},
+	}}
+	cand := func(src string) candidate {
+		term, err := synth.ParseTerm(spec, src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		return candidate{src: src, term: term, method: "synthesis"}
+	}
+	cands := func(srcs ...string) []candidate {
+		var out []candidate
+		for _, s := range srcs {
+			out = append(out, cand(s))
+		}
+		return out
+	}
+	cond := collect.Site{Kind: collect.Cond, Original: "c == nil"}
+	condStyle := style{name: "cond"}
+	errNew := style{name: "return", strategy: collect.StrategyErrNew, exit: `return fmt.Errorf("f: invalid c")`}
+	zero := style{name: "return", strategy: collect.StrategyZero, exit: "return nil"}
+	guard := collect.Site{Kind: collect.Guard, Original: "use(c)"}
+	unrelated := cand("key.IsLast()")
+	unrelated.unrelated = true
+	mutant := cand(`c == nil || c.Name == "" && key.IsLast()`)
+	mutant.method = "mutation"
+	for _, tc := range []struct {
+		name   string
+		site   collect.Site
+		st     style
+		c      candidate
+		ranked []candidate
+		failed string
+		rule   string // "" when the patch is printed
+	}{
+		{"unrelated", cond, condStyle, unrelated, []candidate{unrelated}, "", specUnrelated},
+		{"new error", guard, errNew, cand("c == nil"), cands("c == nil"), "", specErrorNew},
+		{"zero values", guard, zero, cand("c == nil"), cands("c == nil"), "", ""},
+		{"close to the original", cond, condStyle, cand("c != nil"), cands("c != nil", "key.IsLast()"), "", ""},
+		{"far, alternatives over the same values", cond, condStyle, cand(`c == nil || c.Name == ""`),
+			cands(`c == nil || c.Name == ""`, "c == nil || len(c.Name) == 0", "c == nil || len(c.Name) < 1"), "", ""},
+		{"far, an alternative over another value", cond, condStyle, cand(`c == nil || c.Name == "" && key.IsLast()`),
+			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == "" && value.Data == nil`), "", specFarAmbiguous},
+		{"far, an alternative ranked before", cond, condStyle, cand(`c == nil || c.Name == "" && value.Data == nil`),
+			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == "" && value.Data == nil`), "", specFarAmbiguous},
+		{"far, the other alternative failed the suite", cond, condStyle, cand(`c == nil || c.Name == "" && value.Data == nil`),
+			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == "" && value.Data == nil`), `c == nil || c.Name == "" && key.IsLast()`, ""},
+		{"far mutant", cond, condStyle, mutant, append(cands(`c == nil || c.Name == "" && value.Data == nil`), mutant), "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			why := speculative(tc.site, tc.st, tc.c, tc.ranked, spec, func(src string) bool { return src == tc.failed })
+			if tc.rule == "" && why != "" || !strings.HasPrefix(why, tc.rule+":") && tc.rule != "" {
+				t.Errorf("speculative = %q, want rule %q", why, tc.rule)
+			}
+		})
+	}
+}
+
+func TestLengthOf(t *testing.T) {
+	for in, want := range map[string]string{"len(c.Name)": "c.Name", "cap(b[1:])": "b[1:]", "c.Len()": "c.Len()", "x": "x", "len(a, b)": "len(a, b)"} {
+		if got := lengthOf(in); got != want {
+			t.Errorf("lengthOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
