@@ -89,6 +89,7 @@ import (
 //
 // The rules that reject are checked even when the candidate is
 // unrelated (ranked last is not accepted).
+//   - dead-clause and bounds-check-alone: see deadclause.go.
 //   - loop-counter: the candidate tests a loop counter for equality with a
 //     literal the code does not have (other than 0): one iteration.
 //   - magic-number: the candidate compares a value of a defined integer
@@ -138,14 +139,24 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 	// are checked before it is returned.
 	soft := ""
 	what, testsError := errorGuard(site, cand)
+	var orig ast.Expr
 	if site.Kind == collect.Cond {
-		if orig, err := parser.ParseExpr(site.Original); err == nil {
-			why := againstOriginal(site, orig, cand, what, testsError)
-			if why != "" && !strings.HasPrefix(why, ruleUnrelated+":") {
-				return why
-			}
-			soft = why
+		orig, _ = parser.ParseExpr(site.Original)
+	}
+	if why := deadClause(cand); why != "" && (orig == nil || deadClause(orig) == "") {
+		return why
+	}
+	if orig != nil {
+		if why := boundsAlone(orig, cand); why != "" {
+			return why
 		}
+	}
+	if orig != nil {
+		why := againstOriginal(site, orig, cand, what, testsError)
+		if why != "" && !strings.HasPrefix(why, ruleUnrelated+":") {
+			return why
+		}
+		soft = why
 	}
 	if c.term != nil && spec != nil {
 		if why := againstStates(site, spec, c.term); why != "" {

@@ -1,0 +1,165 @@
+package nopol
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// Two anti-patterns of a condition's own shape, which a mutant of the
+// original most often breaks (a comparison flipped, a clause dropped):
+//
+//   - dead-clause: in a chain of || (or &&), one comparison of x with a
+//     constant decides nothing, because another comparison of x with a
+//     different constant implies it (c == 'T' || c != 't' is c != 't': the
+//     first clause is dead), or the chain is constant (x != a || x != b
+//     always holds, x == a && x == b never). No maintainer writes a clause
+//     that never matters; the condition says something other than it
+//     reads. Not when the original condition has such a clause already.
+//   - bounds-check-alone: the candidate drops clauses of the original and
+//     keeps only the length checks (len(b) > 1) that guard an index or a
+//     slice of the same value in a dropped clause (b[1] == '\n'): the check
+//     without the access it protects.
+const (
+	ruleDeadClause  = "dead-clause"
+	ruleBoundsAlone = "bounds-check-alone"
+)
+
+// deadClause returns why e has a dead clause or is constant, or "".
+func deadClause(e ast.Expr) string {
+	why := ""
+	ast.Inspect(e, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if why != "" || !ok || b.Op != token.LOR && b.Op != token.LAND {
+			return why == ""
+		}
+		chain := operandsOf(b, b.Op)
+		for i, p := range chain {
+			px, pv, pop, ok := constantComparison(p)
+			if !ok {
+				continue
+			}
+			for j, q := range chain {
+				qx, qv, qop, ok := constantComparison(q)
+				if i == j || !ok || px != qx || constant.Compare(pv, token.EQL, qv) {
+					continue
+				}
+				// p and q compare x with different constants a and b.
+				switch {
+				case b.Op == token.LOR && pop == token.EQL && qop == token.NEQ,
+					b.Op == token.LAND && pop == token.NEQ && qop == token.EQL:
+					why = fmt.Sprintf("%s: %s decides nothing beside %s", ruleDeadClause, types.ExprString(p), types.ExprString(q))
+				case b.Op == token.LOR && pop == token.NEQ && qop == token.NEQ:
+					why = fmt.Sprintf("%s: %s || %s always holds", ruleDeadClause, types.ExprString(p), types.ExprString(q))
+				case b.Op == token.LAND && pop == token.EQL && qop == token.EQL:
+					why = fmt.Sprintf("%s: %s && %s never holds", ruleDeadClause, types.ExprString(p), types.ExprString(q))
+				}
+				if why != "" {
+					return false
+				}
+			}
+		}
+		return true
+	})
+	return why
+}
+
+// constantComparison splits e, x == lit or x != lit (either side), into
+// x's text, the literal's value and the operator.
+func constantComparison(e ast.Expr) (x string, v constant.Value, op token.Token, ok bool) {
+	b, isBin := ast.Unparen(e).(*ast.BinaryExpr)
+	if !isBin || b.Op != token.EQL && b.Op != token.NEQ {
+		return "", nil, 0, false
+	}
+	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		lit, isLit := ast.Unparen(pair[1]).(*ast.BasicLit)
+		if !isLit || isLiteral(ast.Unparen(pair[0])) {
+			continue
+		}
+		v := constant.MakeFromLiteral(lit.Value, lit.Kind, 0)
+		if v.Kind() == constant.Unknown {
+			continue
+		}
+		if v.Kind() == constant.String || v.Kind() == constant.Int || v.Kind() == constant.Float {
+			return types.ExprString(ast.Unparen(pair[0])), v, b.Op, true
+		}
+	}
+	return "", nil, 0, false
+}
+
+// boundsAlone returns why cand, a deletion of clauses of orig, keeps only
+// the length checks of the values the deleted clauses index, or "".
+func boundsAlone(orig, cand ast.Expr) string {
+	kept := operandsOf(cand, token.LAND)
+	all := operandsOf(orig, token.LAND)
+	text := func(es []ast.Expr) []string {
+		out := make([]string, len(es))
+		for i, e := range es {
+			out[i] = types.ExprString(ast.Unparen(e))
+		}
+		return out
+	}
+	keptText, allText := text(kept), text(all)
+	if len(kept) >= len(all) {
+		return ""
+	}
+	var checked []string
+	for _, k := range keptText {
+		if !slices.Contains(allText, k) {
+			return "" // not a deletion
+		}
+	}
+	for _, k := range kept {
+		x := lengthChecked(k)
+		if x == "" {
+			return ""
+		}
+		checked = append(checked, x)
+	}
+	for i, d := range all {
+		if slices.Contains(keptText, allText[i]) {
+			continue
+		}
+		for _, x := range checked {
+			if indexes(d, x) {
+				return fmt.Sprintf("%s: %s is kept without %s, the access of %s it guards", ruleBoundsAlone, types.ExprString(cand), allText[i], x)
+			}
+		}
+	}
+	return ""
+}
+
+// lengthChecked returns x for a comparison of len(x) (either side) with
+// an ordering or an equality, "" otherwise.
+func lengthChecked(e ast.Expr) string {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || !comparison(b.Op) {
+		return ""
+	}
+	for _, side := range []ast.Expr{b.X, b.Y} {
+		if call, ok := ast.Unparen(side).(*ast.CallExpr); ok && len(call.Args) == 1 {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "len" {
+				return types.ExprString(ast.Unparen(call.Args[0]))
+			}
+		}
+	}
+	return ""
+}
+
+// indexes reports whether e indexes or slices x.
+func indexes(e ast.Expr, x string) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IndexExpr:
+			found = found || types.ExprString(ast.Unparen(n.X)) == x
+		case *ast.SliceExpr:
+			found = found || types.ExprString(ast.Unparen(n.X)) == x
+		}
+		return !found
+	})
+	return found
+}

@@ -1,0 +1,39 @@
+package nopol
+
+import (
+	"testing"
+
+	"github.com/nopol-go/nopol/collect"
+)
+
+// TestDeadClause checks dead-clause and bounds-check-alone on the
+// fallback's mutants (no recorded states), each with a near candidate
+// that breaks neither.
+func TestDeadClause(t *testing.T) {
+	for _, tc := range []struct {
+		orig, cand, rule string
+	}{
+		{"c == 'T' || c == 't'", "c == 'T' || c != 't'", ruleDeadClause},
+		{"c == 'T' || c == 't'", "c != 'T' || c == 't'", ruleDeadClause},
+		{"c == 'T' || c == 't'", "c != 'T' || c != 't'", ruleDeadClause},
+		{"c == 'T' || c == 't'", "c == 'T' && c == 't'", ruleDeadClause},
+		{"c != 'T' && c != 't'", "c != 'T' && c == 't'", ruleDeadClause},
+		{"c == 'T' || c == 't'", "c == 'T' || c == 't' || c == ' '", ""},
+		{"c == 'T' || c == 't'", "c == 'T' || c > 't'", ""},
+		{"s == \"a\" || n == 1", "s != \"a\" || n == 1", ""}, // different operands
+		{"x == 1 || x != 1", "x == 1 || x != 1 || y > 0", ""}, // the original's own dead clause
+		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1", ruleBoundsAlone},
+		{"len(b) > 1 && b[1] == '\\n'", "b[1] == '\\n'", ""},
+		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1 && b[1] != '\\n'", ""},
+		{"r.buildScheme == \"\" && len(schemes) > 0", "len(schemes) > 0", ""}, // nothing of schemes dropped
+		{"len(s) > 2 && s[:2] == \"0x\" && ok", "len(s) > 2 && ok", ""},
+		{"len(s) > 2 && s[:2] == \"0x\" && ok", "len(s) > 2", ruleBoundsAlone},
+	} {
+		t.Run(tc.cand, func(t *testing.T) {
+			site := collect.Site{Kind: collect.Cond, Original: tc.orig}
+			if got := antiPattern(site, nil, candidate{src: tc.cand, method: "mutation"}); ruleOf(got) != tc.rule {
+				t.Errorf("antiPattern(%q at `%s`) = %q, want rule %q", tc.cand, tc.orig, got, tc.rule)
+			}
+		})
+	}
+}
