@@ -209,13 +209,12 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 	if !ok {
 		return false, sr, nil
 	}
-	if !r.opts.Speculative {
-		if why := speculative(site, st, c, r.ranked, r.spec, func(src string) bool {
-			return slices.ContainsFunc(r.res.Candidates, func(v CandidateReport) bool { return v.Site == site.ID && v.Condition == src && !v.Passed })
-		}); why != "" {
-			r.withhold(site, st, c, rep, old, src, why)
-			return false, sr, nil
-		}
+	why := speculative(site, st, c, r.ranked, r.spec, func(src string) bool {
+		return slices.ContainsFunc(r.res.Candidates, func(v CandidateReport) bool { return v.Site == site.ID && v.Condition == src && !v.Passed })
+	})
+	if why != "" && !r.opts.Speculative {
+		r.withhold(site, st, c, rep, old, src, why)
+		return false, sr, nil
 	}
 	rep.Outcome = "patched"
 	r.res.StillFailing = nil
@@ -242,6 +241,12 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 		r.res.Edit = &e
 	}
 	r.res.Explanation = r.explain(site, st, c, rep, r.ranked, r.spec)
+	if why != "" {
+		// Printed with Options.Speculative: the explanation says so.
+		e := r.res.Explanation
+		e.Confidence = ConfidenceLow
+		e.Reasons = append([]string{"speculative, printed because -speculative was given: " + why}, e.Reasons...)
+	}
 	r.logf("patched %s:%d in %s", rep.File, site.Line, time.Since(r.start).Round(time.Millisecond))
 	return true, sr, nil
 }
