@@ -229,9 +229,7 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 	r.res.Patched = true
 	r.res.Site = rep
 	r.res.Style = st.name
-	if body := exitBody(site, st.guard, cond); body != "" && st.name == "return" {
-		st.exit = body // as patched: a reused return made analogous
-	}
+	st.exit = patchedExit(site, st, cond) // the explanation names it too
 	r.res.Strategy, r.res.Exit = st.strategy, st.exit
 	r.res.Condition = cond
 	r.res.File = rep.File
@@ -254,14 +252,19 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 // withhold records the plausible patch src of site as withheld, for why
 // (speculative.go), and lets the search go on.
 func (r *repairer) withhold(site collect.Site, st style, c candidate, rep *SiteReport, old, src []byte, why string) {
-	exit := st.exit
-	if body := exitBody(site, st.guard, c.src); body != "" && st.name == "return" {
-		exit = body
-	}
 	rep.withheld++
 	r.res.Withheld = append(r.res.Withheld, WithheldPatch{File: rep.File, Line: site.Line, Original: site.Original,
-		Style: st.name, Strategy: st.strategy, Exit: exit, Condition: c.src, Diff: diff.Unified(rep.File, old, src), Why: why})
+		Style: st.name, Strategy: st.strategy, Exit: patchedExit(site, st, c.src), Condition: c.src, Diff: diff.Unified(rep.File, old, src), Why: why})
 	r.logf("withheld `%s` at %s:%d, plausible but speculative: %s (-speculative prints it); searching on", c.src, rep.File, site.Line, why)
+}
+
+// patchedExit is the exit of a guard of style st with condition cond as
+// patched: a reused return made analogous.
+func patchedExit(site collect.Site, st style, cond string) string {
+	if body := exitBody(site, st.guard, cond); body != "" && st.name == "return" {
+		return body
+	}
+	return st.exit
 }
 
 // onlyInstrSensitive reports whether every failure of a schema run is of
