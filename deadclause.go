@@ -44,7 +44,7 @@ func deadClause(e ast.Expr) string {
 			}
 			for j, q := range chain {
 				qx, qv, qop, ok := constantComparison(q)
-				if i == j || !ok || px != qx || constant.Compare(pv, token.EQL, qv) {
+				if i == j || !ok || px != qx || (pv.Kind() == constant.String) != (qv.Kind() == constant.String) || constant.Compare(pv, token.EQL, qv) {
 					continue
 				}
 				// p and q compare x with different constants a and b.
