@@ -150,8 +150,6 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 		if why := boundsAlone(orig, cand); why != "" {
 			return why
 		}
-	}
-	if orig != nil {
 		why := againstOriginal(site, orig, cand, what, testsError)
 		if why != "" && !strings.HasPrefix(why, ruleUnrelated+":") {
 			return why

@@ -140,10 +140,8 @@ func lengthChecked(e ast.Expr) string {
 		return ""
 	}
 	for _, side := range []ast.Expr{b.X, b.Y} {
-		if call, ok := ast.Unparen(side).(*ast.CallExpr); ok && len(call.Args) == 1 {
-			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "len" {
-				return types.ExprString(ast.Unparen(call.Args[0]))
-			}
+		if x, ok := builtinArg(side, "len"); ok {
+			return x
 		}
 	}
 	return ""

@@ -155,7 +155,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	if c.unrelated {
 		low = append(low, "shares none of the original condition's variables")
 	}
-	if rep.Kind == "cond" && c.method != "mutation" && c.method != "bounds" {
+	if synthesizedCond(site, c) {
 		if farFromOriginal(site, c) {
 			medium = append(medium, "far from the original condition")
 		} else {

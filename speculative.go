@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
-	"strings"
+	"go/types"
+	"slices"
 
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/synth"
@@ -73,12 +74,17 @@ func speculative(site collect.Site, st style, c candidate, ranked []candidate, s
 }
 
 // farFromOriginal reports whether c, a synthesized replacement of site's
-// condition, changes more than maxCloseTokens tokens of it.
+// condition (synthesizedCond), changes more than maxCloseTokens tokens of
+// it.
 func farFromOriginal(site collect.Site, c candidate) bool {
-	if site.Kind != collect.Cond || c.method == "mutation" || c.method == "bounds" || c.method == "npefix" || c.method == "sibling" {
-		return false
-	}
-	return synth.EditDistance(site.Original, c.src) > maxCloseTokens
+	return synthesizedCond(site, c) && synth.EditDistance(site.Original, c.src) > maxCloseTokens
+}
+
+// synthesizedCond reports whether c replaces site's condition with one
+// synthesized from the recorded states: not a mutant, a bounds check, a
+// sibling's guard nor a nil replacement.
+func synthesizedCond(site collect.Site, c candidate) bool {
+	return site.Kind == collect.Cond && c.method != "mutation" && c.method != "bounds" && c.method != "npefix" && c.method != "sibling"
 }
 
 // valuesRead are the values t reads: its inputs' expressions, with len(x)
@@ -97,12 +103,21 @@ func lengthOf(expr string) string {
 	if err != nil {
 		return expr
 	}
-	call, ok := e.(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 {
-		return expr
-	}
-	if id, ok := call.Fun.(*ast.Ident); ok && (id.Name == "len" || id.Name == "cap") {
-		return strings.TrimSpace(expr[call.Args[0].Pos()-1 : call.Args[0].End()-1])
+	if x, ok := builtinArg(e, "len", "cap"); ok {
+		return x
 	}
 	return expr
+}
+
+// builtinArg returns x, printed, for e a call f(x) of one of the builtins
+// named.
+func builtinArg(e ast.Expr, names ...string) (string, bool) {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return "", false
+	}
+	if id, ok := call.Fun.(*ast.Ident); ok && slices.Contains(names, id.Name) {
+		return types.ExprString(ast.Unparen(call.Args[0])), true
+	}
+	return "", false
 }
