@@ -68,6 +68,9 @@ type fake struct {
 	// (they pass only after the tests before them in the suite).
 	aloneFails map[string]bool
 	hang       bool       // forced runs hang until their timeout
+	// slowSnapshots is how many snapshot runs time out (a busy machine)
+	// when their time limit is under 10 s.
+	slowSnapshots int
 	good       string     // the candidate that passes the suite
 	mu         sync.Mutex // guards runs
 	runs       []collect.Run
@@ -156,6 +159,12 @@ func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
 				case <-time.After(r.Timeout):
 					return collect.Result{TimedOut: true}, nil
 				}
+			}
+			if r.Mode == collect.ModeSnapshot && r.Timeout < 10*time.Second && f.slowSnapshots > 0 {
+				f.mu.Lock()
+				f.slowSnapshots--
+				f.mu.Unlock()
+				return collect.Result{TimedOut: true}, nil
 			}
 			res := f.exec(t, r)
 			if f.flaky && len(r.Force) == 0 {
@@ -403,6 +412,34 @@ func TestRepair(t *testing.T) {
 	}
 	if !strings.Contains(progress.String(), "site 1/") {
 		t.Errorf("progress lacks sites:\n%s", progress.String())
+	}
+}
+
+// TestRepairSlowSnapshot: a snapshot run that times out on a busy
+// machine runs again with a longer limit, and synthesis still gets the
+// failing test's examples.
+func TestRepairSlowSnapshot(t *testing.T) {
+	f := newFake(t)
+	f.slowSnapshots = 100
+	var progress strings.Builder
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress)}, f)
+	if err != nil {
+		t.Fatalf("repair: %v\n%s", err, progress.String())
+	}
+	if !res.Patched || res.Condition != "n < 0" || res.Site.Method != "synthesis" {
+		t.Fatalf("patched %v %q by %q (%s)\n%s", res.Patched, res.Condition, res.Site.Method, res.Reason, progress.String())
+	}
+	if !strings.Contains(progress.String(), "timed out after") {
+		t.Errorf("no retry reported:\n%s", progress.String())
+	}
+	var long int
+	for _, r := range f.runs {
+		if r.Mode == collect.ModeSnapshot && r.Timeout >= 10*time.Second {
+			long++
+		}
+	}
+	if long == 0 {
+		t.Errorf("no snapshot run with a longer limit")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
@@ -56,23 +57,36 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			r.logf("warning: the observed values cannot be recorded, the instrumented build with them failed (a nopol bug, please report it): %v", err)
 		}
 	}
-	// A run that timed out may be stuck in an observed call: run it
-	// again with the calls left out (missing values).
-	if slices.ContainsFunc(site.Observed, func(o collect.Observed) bool { return o.Call }) {
-		for i, res := range results {
-			if !res.TimedOut {
-				continue
-			}
+	// A run that timed out was slow under load, or recording every
+	// evaluation made it slow, or it is stuck in an observed call: run it
+	// again with a longer time limit, then with the calls left out
+	// (missing values). A failing test that passed with its angelic value
+	// in the search must not lose its examples to a busy machine.
+	hasCalls := slices.ContainsFunc(site.Observed, func(o collect.Observed) bool { return o.Call })
+	for i, res := range results {
+		for attempt := 0; res.TimedOut && attempt < 2; attempt++ {
 			again := runs[i]
-			again.NoCalls = true
-			r.logf("snapshot: %s timed out; running it again without the observed calls", keys[i].name)
-			res, err := r.bin.Run(ctx, again)
+			again.Timeout = snapshotRetryTimeout(runs[i].Timeout)
+			if attempt == 1 {
+				if !hasCalls {
+					break
+				}
+				again.NoCalls = true
+			}
+			how := fmt.Sprintf("a %s limit", again.Timeout.Round(time.Second))
+			if again.NoCalls {
+				how += " and without the observed calls"
+			}
+			r.logf("snapshot: %s timed out after %s; running it again with %s", keys[i].name, runs[i].Timeout.Round(time.Millisecond), how)
+			var err error
+			res, err = r.bin.Run(ctx, again)
 			r.ran(testWork(res.TimedOut))
+			r.res.Runs++
 			if err != nil {
 				return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
 			}
-			results[i] = res
 		}
+		results[i] = res
 	}
 	inputs, consts, keep := specInputs(site)
 	spec := &synth.Spec{Inputs: inputs, Constants: consts}
@@ -250,4 +264,11 @@ func stateKey(vals []synth.Value) string {
 		b.WriteByte(0)
 	}
 	return b.String()
+}
+
+// snapshotRetryTimeout is the time limit of a snapshot run again after it
+// timed out with limit d: four times as long, at least 10 s, at most 2
+// minutes.
+func snapshotRetryTimeout(d time.Duration) time.Duration {
+	return min(max(4*d, 10*time.Second), 2*time.Minute)
 }
