@@ -67,14 +67,14 @@ type fake struct {
 	// aloneFails are tests that fail every run alone on the user's code
 	// (they pass only after the tests before them in the suite).
 	aloneFails map[string]bool
-	hang       bool       // forced runs hang until their timeout
+	hang       bool // forced runs hang until their timeout
 	// slowSnapshots is how many snapshot runs time out (a busy machine)
 	// when their time limit is under 10 s.
 	slowSnapshots int
-	good       string     // the candidate that passes the suite
-	mu         sync.Mutex // guards runs
-	runs       []collect.Run
-	closed     int
+	good          string     // the candidate that passes the suite
+	mu            sync.Mutex // guards runs
+	runs          []collect.Run
+	closed        int
 	// schemas counts the schemas built, schemaCands has the last one's
 	// candidates.
 	schemas     int
