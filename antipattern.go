@@ -143,7 +143,8 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 	if site.Kind == collect.Cond {
 		orig, _ = parser.ParseExpr(site.Original)
 	}
-	if why := deadClause(cand); why != "" && (orig == nil || deadClause(orig) == "") {
+	named := constantValues(site)
+	if why := deadClause(cand, named); why != "" && (orig == nil || deadClause(orig, named) == "") {
 		return why
 	}
 	if orig != nil {

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/nopol-go/nopol/collect"
 )
 
 // Two anti-patterns of a condition's own shape, which a mutant of the
@@ -29,7 +32,9 @@ const (
 )
 
 // deadClause returns why e has a dead clause or is constant, or "".
-func deadClause(e ast.Expr) string {
+// named holds the values of the named constants e may compare with (a
+// site's constants, constantValues).
+func deadClause(e ast.Expr, named map[string]constant.Value) string {
 	why := ""
 	ast.Inspect(e, func(n ast.Node) bool {
 		b, ok := n.(*ast.BinaryExpr)
@@ -38,12 +43,12 @@ func deadClause(e ast.Expr) string {
 		}
 		chain := operandsOf(b, b.Op)
 		for i, p := range chain {
-			px, pv, pop, ok := constantComparison(p)
+			px, pv, pop, ok := constantComparison(p, named)
 			if !ok {
 				continue
 			}
 			for j, q := range chain {
-				qx, qv, qop, ok := constantComparison(q)
+				qx, qv, qop, ok := constantComparison(q, named)
 				if i == j || !ok || px != qx || (pv.Kind() == constant.String) != (qv.Kind() == constant.String) || constant.Compare(pv, token.EQL, qv) {
 					continue
 				}
@@ -67,20 +72,27 @@ func deadClause(e ast.Expr) string {
 	return why
 }
 
-// constantComparison splits e, x == lit or x != lit (either side), into
-// x's text, the literal's value and the operator.
-func constantComparison(e ast.Expr) (x string, v constant.Value, op token.Token, ok bool) {
+// constantComparison splits e, x == k or x != k (either side), into x's
+// text, k's value and the operator; k is a literal or a constant of named.
+func constantComparison(e ast.Expr, named map[string]constant.Value) (x string, v constant.Value, op token.Token, ok bool) {
 	b, isBin := ast.Unparen(e).(*ast.BinaryExpr)
 	if !isBin || b.Op != token.EQL && b.Op != token.NEQ {
 		return "", nil, 0, false
 	}
-	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-		lit, isLit := ast.Unparen(pair[1]).(*ast.BasicLit)
-		if !isLit || isLiteral(ast.Unparen(pair[0])) {
-			continue
+	value := func(e ast.Expr) constant.Value {
+		switch k := ast.Unparen(e).(type) {
+		case *ast.BasicLit:
+			return constant.MakeFromLiteral(k.Value, k.Kind, 0)
+		case *ast.Ident, *ast.SelectorExpr:
+			if v, ok := named[types.ExprString(k)]; ok {
+				return v
+			}
 		}
-		v := constant.MakeFromLiteral(lit.Value, lit.Kind, 0)
-		if v.Kind() == constant.Unknown {
+		return nil
+	}
+	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		v := value(pair[1])
+		if v == nil || value(pair[0]) != nil || isLiteral(ast.Unparen(pair[0])) {
 			continue
 		}
 		if v.Kind() == constant.String || v.Kind() == constant.Int || v.Kind() == constant.Float {
@@ -88,6 +100,26 @@ func constantComparison(e ast.Expr) (x string, v constant.Value, op token.Token,
 		}
 	}
 	return "", nil, 0, false
+}
+
+// constantValues returns the values of site's named constants (not its
+// literals), for deadClause.
+func constantValues(site collect.Site) map[string]constant.Value {
+	out := map[string]constant.Value{}
+	for _, c := range site.Constants {
+		if e, err := parser.ParseExpr(c.Expr); err != nil || isLiteral(e) {
+			continue
+		}
+		switch c.Value.Kind {
+		case collect.KindInt:
+			out[c.Expr] = constant.MakeInt64(c.Value.Int)
+		case collect.KindFloat:
+			out[c.Expr] = constant.MakeFloat64(c.Value.Float)
+		case collect.KindString:
+			out[c.Expr] = constant.MakeString(c.Value.Str)
+		}
+	}
+	return out
 }
 
 // boundsAlone returns why cand, a deletion of clauses of orig, keeps only

@@ -29,9 +29,19 @@ func TestDeadClause(t *testing.T) {
 		{"r.buildScheme == \"\" && len(schemes) > 0", "len(schemes) > 0", ""}, // nothing of schemes dropped
 		{"len(s) > 2 && s[:2] == \"0x\" && ok", "len(s) > 2 && ok", ""},
 		{"len(s) > 2 && s[:2] == \"0x\" && ok", "len(s) > 2", ruleBoundsAlone},
+		// Named constants count as their values: sepT is 'T'.
+		{"c == sepT || c == '_'", "c == sepT || c != '_'", ruleDeadClause},
+		{"c == sepT || c == '_'", "c != sepT || c != sepSpace", ruleDeadClause},
+		{"c == sepT || c == '_'", "c == sepT || c == sepSpace", ""},
+		{"c == sepT || c == '_'", "c == sepT || c != 'T'", ""}, // one value: not dead, the same comparison
+		{"c == sepT || c == '_'", "c == other || c != '_'", ""}, // not a constant of the site
 	} {
 		t.Run(tc.cand, func(t *testing.T) {
-			site := collect.Site{Kind: collect.Cond, Original: tc.orig}
+			site := collect.Site{Kind: collect.Cond, Original: tc.orig, Constants: []collect.Constant{
+				{Expr: "'_'", Value: collect.Value{Kind: collect.KindInt, Int: '_'}},
+				{Expr: "sepT", Value: collect.Value{Kind: collect.KindInt, Int: 'T'}},
+				{Expr: "sepSpace", Value: collect.Value{Kind: collect.KindInt, Int: ' '}},
+			}}
 			if got := antiPattern(site, nil, candidate{src: tc.cand, method: "mutation"}); ruleOf(got) != tc.rule {
 				t.Errorf("antiPattern(%q at `%s`) = %q, want rule %q", tc.cand, tc.orig, got, tc.rule)
 			}
