@@ -33,7 +33,7 @@ func TestDeadClause(t *testing.T) {
 		{"c == sepT || c == '_'", "c == sepT || c != '_'", ruleDeadClause},
 		{"c == sepT || c == '_'", "c != sepT || c != sepSpace", ruleDeadClause},
 		{"c == sepT || c == '_'", "c == sepT || c == sepSpace", ""},
-		{"c == sepT || c == '_'", "c == sepT || c != 'T'", ""}, // one value: not dead, the same comparison
+		{"c == sepT || c == '_'", "c == sepT || c != 'T'", ""},  // one value: not dead, the same comparison
 		{"c == sepT || c == '_'", "c == other || c != '_'", ""}, // not a constant of the site
 	} {
 		t.Run(tc.cand, func(t *testing.T) {
