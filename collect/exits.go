@@ -41,6 +41,8 @@ import (
 //     (NpeFix s4c), or `true` for a bool result.
 //   - StrategyBreak: `break`, when the innermost loop is what it leaves
 //     and has a condition (a `for {}` may be what ends its function).
+//   - StrategyPanic: a panic, where the package's tests expect one
+//     (panics.go).
 //
 // Skipping the statement (wrapping it, `if COND { stmt }`) is the
 // GuardWrap style, not an exit.
@@ -61,7 +63,7 @@ const (
 // NpeFix's replacements of a nil operand (see nilfix.go), which are not
 // exits and are tried where a failing test dereferenced nil.
 var Strategies = []string{StrategySkip, StrategyContinue, StrategyReuse, StrategySibling, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyDelegate, StrategyVar, StrategyBreak,
-	StrategyNilVar, StrategyNilNew}
+	StrategyPanic, StrategyNilVar, StrategyNilNew}
 
 // StrategySkip names the wrapping style (GuardWrap): the statement runs
 // only when the guard holds.
@@ -171,6 +173,10 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 	if breakable {
 		add(Exit{Body: "break", Strategy: StrategyBreak})
 	}
+	// Past maxExits: offered only where a test expects a panic.
+	if body := o.panicExit(fn, src, tf, fnName); body != "" && !seen[body] {
+		out = append(out, Exit{Body: body, Strategy: StrategyPanic})
+	}
 	return out
 }
 
@@ -219,13 +225,7 @@ type aReturn struct {
 // returnsOf lists the return statements of fn's own body (not of the
 // function literals in it), in source order, with their guards.
 func (o *observer) returnsOf(fn ast.Node) []aReturn {
-	var body *ast.BlockStmt
-	switch fn := fn.(type) {
-	case *ast.FuncDecl:
-		body = fn.Body
-	case *ast.FuncLit:
-		body = fn.Body
-	}
+	body := bodyOf(fn)
 	if body == nil {
 		return nil
 	}

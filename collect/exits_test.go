@@ -261,3 +261,52 @@ func TestSharedWords(t *testing.T) {
 		}
 	}
 }
+
+// TestPanicExits: a panic exit where the package's tests recover one: the
+// function's own panic as written, else a new one in the package's form
+// (panics.go); none where the tests recover nothing. A forced panic exit
+// panics.
+func TestPanicExits(t *testing.T) {
+	f := load(t, "panics")
+	for _, tt := range []struct {
+		file string
+		line int
+		want string // the panic exit's body, "" for none
+	}{
+		{"pa/pa.go", 11, `panic(errors.New("negative index"))`},
+		{"pa/pa.go", 17, `panic(errors.New("Half: invalid input"))`},
+		{"pa/pa.go", 18, `panic(errors.New("Half: invalid input"))`},
+		{"pa/pa.go", 24, `panic(errors.New("Third: invalid input"))`},
+		{"pa/pa.go", 28, `panic(errors.New("negative: " + string(rune(m))))`},
+		{"nopa/nopa.go", 6, ""},
+	} {
+		i := slices.IndexFunc(f.prog.Sites, func(s Site) bool {
+			return s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "/"+tt.file)
+		})
+		if i < 0 {
+			t.Errorf("%s:%d: no guard site", tt.file, tt.line)
+			continue
+		}
+		got := ""
+		for _, e := range f.prog.Sites[i].Exits {
+			if e.Strategy == StrategyPanic {
+				got = e.Body
+			}
+		}
+		if got != tt.want {
+			t.Errorf("%s:%d `%s`: panic exit %q, want %q", tt.file, tt.line, f.prog.Sites[i].Original, got, tt.want)
+		}
+	}
+
+	fi := instrument(t, "panics")
+	id := fi.site(t, Guard, "pa.go", 17)
+	res, err := fi.build.Run(context.Background(), Run{Package: "example.com/panics/pa", Test: "TestHalf", Mode: ModeCover, ForceSegment: -1,
+		Force: map[int]bool{id: false}, ForceExit: map[int]int{id: fi.exit(t, id, StrategyPanic)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed {
+		t.Errorf("TestHalf with the panic exit at pa.go:17 fails:\n%s", res.Output)
+	}
+	fi.checkUntouched(t)
+}

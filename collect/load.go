@@ -34,6 +34,8 @@ type pkgData struct {
 	// (fileatoms.go), found on first use.
 	facts map[*ast.File]*fileFacts
 	msets typeutil.MethodSetCache
+	// panics are found on first use (panicFacts).
+	panics *pkgPanics
 }
 
 // loadMode is what Load asks go/packages for. Without NeedDeps, only the

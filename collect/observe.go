@@ -43,6 +43,9 @@ type observer struct {
 	// sets, computed once per type.
 	facts *fileFacts
 	msets *typeutil.MethodSetCache
+	// pkgFacts say whether the package's tests recover panics, and how
+	// its panics are written (panics.go).
+	pkgFacts *pkgPanics
 
 	seen map[string]bool
 }

@@ -46,7 +46,9 @@ error (error-new), the result of the package's function with the same
 result types whose name has every word of the function's (or the
 reverse), called with in-scope variables
 (delegate: "return e.isMarshalerArrayOfTables(v)" in isArrayOfTables), an in-scope value of the result type
-(in-scope-value), break. Skipping and the zero values are searched with the conditions; the
+(in-scope-value), break, and where a test of the package recovers a
+panic, a panic: the function's own as written, else a new one naming the
+function (panic). Skipping and the zero values are searched with the conditions; the
 other exits after the mutation fallback. Where a failing test panics with a
 nil dereference, NpeFix's replacements come last: before the
 panicking statement (or its caller's), "if x == nil { x = v }", v an
@@ -113,7 +115,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.skip, "skip", "", "leave the top-level tests matching `regexp` out of every run (go test -skip)")
 	fs.StringVar(&f.tags, "tags", "", "comma-separated build `tags` for every build and run (go build -tags)")
 	fs.StringVar(&f.kind, "kind", "all", "repairs to try: cond (change a condition), guard (add a guard) or all")
-	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, continue, reuse-return,\nzero-values, error-sentinel, error-new, in-scope-value, break, nil-in-scope-value, nil-new-instance")
+	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, continue, reuse-return,\nzero-values, error-sentinel, error-new, in-scope-value, break, panic, nil-in-scope-value, nil-new-instance")
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
 	fs.Float64Var(&f.effort, "effort", 2, "the later tiers (other exits, per-evaluation values, more guard sites) start a site\nonly while they did less than `n` times the first tier's work, counted in test runs\n(a hung run 21, a whole suite 10; at least 200); -1: no bound but -timeout")
