@@ -31,7 +31,7 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.F
 			run.PrintEvals = []int{site.ID}
 		}
 	}
-	forceFragments(&run, f.Fragments)
+	forceFragments(&run, f.Fragments, f.Values)
 	if k, ok := st.guard.Exit(); ok && f.Return {
 		run.ForceExit = map[int]int{site.ID: k}
 	}
@@ -139,7 +139,9 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		if unforced && !res.TimedOut {
 			r.traced[key] = out
 		}
-		if !f.Whole() {
+		if len(f.Values) > 0 {
+			r.logf("angelic: %s with its own value forced in each fragment, %s: %s", k.name, describeFragments(r.fragmentReports(k, f, guard)), passFail(res))
+		} else if !f.Whole() {
 			r.logf("angelic: %s with %s forced in %s: %s", k.name, angelic.Force{Value: f.Value, Return: f.Return}.Label(guard),
 				describeFragments(r.fragmentReports(k, f, guard)), passFail(res))
 		} else {

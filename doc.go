@@ -42,7 +42,10 @@
 //     running when they were reported, and the value is forced in those
 //     fragments only (collect.Run.ForceConstituents), adding the
 //     fragments that fail next until the test passes or no new one fails
-//     (angelic.go, fragments.go).
+//     (angelic.go, fragments.go). At a condition whose failing fragments
+//     need different values (a table with failing cases on both sides),
+//     each gets the value under which it stopped failing, tried once
+//     (collect.Run.ForceValues).
 //  5. Record, at a qualifying site, the observed state (variables, fields,
 //     calls proven pure: see package collect) of every evaluation
 //     in runs that pass (passing tests as they are, failing tests with

@@ -83,7 +83,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		e.Repaired = append(e.Repaired, k.name)
 	}
 	for _, f := range rep.Fragments {
-		e.Fragments = append(e.Fragments, f.Test+": "+f.String())
+		e.Fragments = append(e.Fragments, f.Test+": "+f.String()+mixedValue(rep.Fragments, f))
 	}
 	// The candidates ranked before the patch were validated and failed.
 	if i := slices.IndexFunc(ranked, func(o candidate) bool { return o.src == c.src }); i >= 0 {

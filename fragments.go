@@ -67,13 +67,14 @@ func (r *repairer) wholeTest(k testKey, frs []angelic.Constituent) bool {
 	return n > 0
 }
 
-// forceFragments restricts the forcing of run to frs; none forces during
-// the whole test.
-func forceFragments(run *collect.Run, frs []angelic.Constituent) {
+// forceFragments restricts the forcing of run to frs, with values, when
+// not empty, the value forced in each; none forces during the whole test.
+func forceFragments(run *collect.Run, frs []angelic.Constituent, values []bool) {
 	run.ForceSegment, run.ForceIteration, run.ForceConstituents = -1, 0, nil
 	for _, fr := range frs {
 		run.ForceConstituents = append(run.ForceConstituents, collect.Constituent{Segment: fr.Segment, Iteration: fr.Iteration})
 	}
+	run.ForceValues = values
 }
 
 // fragmentReports describes the fragments of test k forced as f.
@@ -81,8 +82,11 @@ func (r *repairer) fragmentReports(k testKey, f angelic.Force, guard bool) []Con
 	value := angelic.Force{Value: f.Value, Return: f.Return}.Label(guard)
 	cons := r.bin.Constituents(k.pkg)
 	var out []ConstituentReport
-	for _, fr := range f.Fragments {
+	for i, fr := range f.Fragments {
 		rep := ConstituentReport{Test: k.name, Segment: fr.Segment, Iteration: fr.Iteration, Value: value}
+		if i < len(f.Values) {
+			rep.Value = angelic.Force{Value: f.Values[i]}.Label(guard)
+		}
 		for _, c := range cons {
 			if c.Test == k.name && c.Segment == fr.Segment && c.File != "" {
 				rep.File, rep.Line = r.relPath(c.File), c.StartLine
@@ -98,7 +102,19 @@ func (r *repairer) fragmentReports(k testKey, f angelic.Force, guard bool) []Con
 func describeFragments(frs []ConstituentReport) string {
 	var s []string
 	for _, f := range frs {
-		s = append(s, f.String())
+		s = append(s, f.String()+mixedValue(frs, f))
 	}
 	return strings.Join(s, ", ")
+}
+
+// mixedValue is " = value" for a fragment f of frs when the fragments of
+// its test were forced with different values (angelic.Force.Values), ""
+// otherwise.
+func mixedValue(frs []ConstituentReport, f ConstituentReport) string {
+	for _, o := range frs {
+		if o.Test == f.Test && o.Value != f.Value {
+			return " = " + f.Value
+		}
+	}
+	return ""
 }

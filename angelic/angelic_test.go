@@ -97,7 +97,7 @@ func (r *fakeRunner) run(ctx context.Context, test string, f Force) (Outcome, er
 	if slices.Contains(r.pass[test], f.String()) {
 		return Outcome{Passed: true}, nil
 	}
-	return Outcome{TimedOut: f.Value, Failing: r.failing[call]}, nil
+	return Outcome{Failing: r.failing[call]}, nil
 }
 
 var condChoices = []Force{{Value: true}, {Value: false}}
@@ -194,6 +194,30 @@ func TestSearch(t *testing.T) {
 		ruledOut: "T1",
 		calls:    []string{"T1:true", "T1:false", "T1:true@1.4", "T1:false@1.4"},
 	}, {
+		name: "failing fragments that need different values: each forced with its own",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{True: 2, False: 1}, Failing: []Constituent{{0, 1}, {0, 2}}},
+		}},
+		failing: map[string][]Constituent{
+			"T1:true@0.1+0.2":  {{0, 2}},
+			"T1:false@0.1+0.2": {{0, 1}},
+		},
+		pass:      map[string][]string{"T1": {"true@0.1+false@0.2"}},
+		qualified: true,
+		needs:     []Need{{Test: "T1", Force: Force{Fragments: []Constituent{{0, 1}, {0, 2}}, Values: []bool{true, false}}, Split: true}},
+		calls:     []string{"T1:true", "T1:false", "T1:true@0.1+0.2", "T1:false@0.1+0.2", "T1:true@0.1+false@0.2"},
+	}, {
+		name: "a fragment that fails under both values: no mixed run",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{True: 2, False: 1}, Failing: []Constituent{{0, 1}, {0, 2}}},
+		}},
+		failing: map[string][]Constituent{
+			"T1:true@0.1+0.2":  {{0, 2}},
+			"T1:false@0.1+0.2": {{0, 1}, {0, 2}},
+		},
+		ruledOut: "T1",
+		calls:    []string{"T1:true", "T1:false", "T1:true@0.1+0.2", "T1:false@0.1+0.2"},
+	}, {
 		name: "not purified: no fragment forced",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{
 			{Name: "T1", Counts: Counts{True: 1, False: 1}},
@@ -271,6 +295,7 @@ func TestForceLabel(t *testing.T) {
 		{Force{Return: true}, true, "return"},
 		{Force{Value: false, Fragments: []Constituent{{3, 1}}}, true, "skip@3.1"},
 		{Force{Value: true, Fragments: []Constituent{{3, 1}, {5, 0}}}, false, "true@3.1+5.0"},
+		{Force{Fragments: []Constituent{{0, 1}, {0, 2}}, Values: []bool{true, false}}, false, "true@0.1+false@0.2"},
 	} {
 		if got := tc.f.Label(tc.guard); got != tc.want {
 			t.Errorf("%+v.Label(%v) = %q, want %q", tc.f, tc.guard, got, tc.want)

@@ -76,6 +76,13 @@
 // the other fragments' evaluations are examples with their actual outcomes,
 // like a passing test's.
 //
+// When no one value forced in all the failing fragments makes the test pass,
+// the failing fragments may need different values: a table whose failing
+// cases lie on both sides of a flipped comparison. At a condition, each
+// failing fragment that stopped failing under exactly one of the two runs
+// above gets that value ([Force.Values]), and the test is run once with
+// each fragment forced to its own; when it passes, that is the need.
+//
 // # Specification
 //
 // The examples of a qualifying site come from runs that pass: the passing

@@ -31,6 +31,11 @@ type Force struct {
 	// failing ones of a purified test); empty forces during the whole
 	// test.
 	Fragments []Constituent
+	// Values, when not empty, is parallel to Fragments: the value forced
+	// in each, instead of Value (a test whose failing fragments need
+	// different values: a table whose failing cases lie on both sides of
+	// the condition). Only at a condition.
+	Values []bool
 	// Evals, when not empty, negate the outcome of these evaluations of
 	// the site (from 1, in the test's order) and force nothing else;
 	// Value is then ignored (at a guard, Value and Return say how the
@@ -63,6 +68,16 @@ func (f Force) Label(guard bool) string {
 				s += "+"
 			}
 			s += strconv.Itoa(k)
+		}
+		return s
+	}
+	if len(f.Values) > 0 {
+		s := ""
+		for i, fr := range f.Fragments {
+			if i > 0 {
+				s += "+"
+			}
+			s += fmt.Sprint(f.Values[i]) + "@" + fr.String()
 		}
 		return s
 	}
@@ -343,6 +358,15 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				need.Force, need.Split, found = f, true, true
 			}
 		}
+		if !found && len(t.Failing) > 1 {
+			f, ok, err := mixed(t, p.Choices, v.Attempts, try)
+			if err != nil {
+				return v, err
+			}
+			if ok {
+				need.Force, need.Split, found = f, true, true
+			}
+		}
 		if n := t.True + t.False; !found && p.MaxFlips > 0 && n <= MaxEvaluations {
 			perEval := func(evals []int, trace bool) Force {
 				f := Force{Evals: evals, Trace: trace}
@@ -452,6 +476,67 @@ func purified(t FailingTest, c Force, max int, try func(FailingTest, Force) (Out
 			return f, false, nil
 		}
 	}
+}
+
+// mixed forces each of t's failing fragments with its own value, when no
+// one value forced in them all made the test pass: at a condition (the
+// choices true and false), a fragment needs the value under which the run
+// forcing it in every failing fragment (purified's first run, in
+// attempts) no longer reported it failing. Every fragment must have one,
+// and the values must differ; the test must then pass with each fragment
+// forced to its own.
+func mixed(t FailingTest, choices []Force, attempts []Attempt, try func(FailingTest, Force) (Outcome, error)) (Force, bool, error) {
+	if len(choices) != 2 || slices.ContainsFunc(choices, func(c Force) bool { return c.Return }) {
+		return Force{}, false, nil
+	}
+	// passes[i][b]: fragment i did not fail with value b forced in every
+	// failing fragment.
+	passes := make([][2]bool, len(t.Failing))
+	runs := 0
+	for _, a := range attempts {
+		if a.Test != t.Name || a.Force.PerEval() || len(a.Force.Values) > 0 || !slices.Equal(a.Force.Fragments, t.Failing) || a.TimedOut {
+			continue
+		}
+		runs++
+		for i, fr := range t.Failing {
+			if !slices.Contains(a.Failing, fr) && len(a.Failing) > 0 {
+				passes[i][boolIndex(a.Force.Value)] = true
+			}
+		}
+	}
+	if runs < 2 {
+		return Force{}, false, nil
+	}
+	f := Force{Fragments: t.Failing}
+	some := [2]bool{}
+	for i := range t.Failing {
+		switch {
+		case passes[i][1] && passes[i][0]:
+			return Force{}, false, nil // either value: the fragment does not say
+		case passes[i][1]:
+			f.Values = append(f.Values, true)
+		case passes[i][0]:
+			f.Values = append(f.Values, false)
+		default:
+			return Force{}, false, nil
+		}
+		some[boolIndex(f.Values[i])] = true
+	}
+	if !some[0] || !some[1] {
+		return Force{}, false, nil
+	}
+	out, err := try(t, f)
+	if err != nil || !out.Passed {
+		return Force{}, false, err
+	}
+	return f, true, nil
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // directed is the failure-directed per-evaluation search of one test: run

@@ -366,6 +366,10 @@ type Run struct {
 	// segment; one with Segment < 0 is ignored, so a list with no valid
 	// constituent forces nothing.
 	ForceConstituents []Constituent
+	// ForceValues, when not empty, is parallel to ForceConstituents:
+	// the value forced in each, instead of Force's (a test whose
+	// failing fragments need different values).
+	ForceValues []bool
 	// PrintConstituents makes the markers print constituent.Line
 	// to the output, for attributing failures to table iterations.
 	PrintConstituents bool

@@ -165,7 +165,8 @@
 // (the record file), NOPOL_FORCE ("3=true,4=false"), NOPOL_RETURN ("4:0":
 // guard sites whose forced false leaves by their exit k), NOPOL_SITES (sites recorded in
 // snapshot mode), NOPOL_FORCE_SEG ("segment.iteration,...": force only
-// within these test constituents; iteration -1 is any iteration), NOPOL_PRINT_CONSTITUENTS and, for schemas,
+// within these test constituents; iteration -1 is any iteration;
+// "segment.iteration=false" forces that value there instead of the site's), NOPOL_PRINT_CONSTITUENTS and, for schemas,
 // NOPOL_CAND. The hook appends one JSON line per evaluation to NOPOL_OUT
 // with a single write, so a test that panics or exits loses nothing
 // already recorded. At most 200 lines are written per site (NOPOL_CAP);

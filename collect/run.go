@@ -132,9 +132,13 @@ func runEnv(r Run, out string) []string {
 	var segs []string
 	switch {
 	case len(r.ForceConstituents) > 0:
-		for _, c := range r.ForceConstituents {
+		for i, c := range r.ForceConstituents {
 			if c.Segment >= 0 {
-				segs = append(segs, strconv.Itoa(c.Segment)+"."+strconv.Itoa(max(c.Iteration, -1)))
+				seg := strconv.Itoa(c.Segment) + "." + strconv.Itoa(max(c.Iteration, -1))
+				if i < len(r.ForceValues) {
+					seg += "=" + strconv.FormatBool(r.ForceValues[i])
+				}
+				segs = append(segs, seg)
 			}
 		}
 		if len(segs) == 0 {

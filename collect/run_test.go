@@ -325,6 +325,11 @@ func TestForceConstituents(t *testing.T) {
 		{"wrong segments", Run{Test: "TestSegments", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{0, 0}, {1, 0}}}, false},
 		{"failing iterations", Run{Test: "TestTable", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{0, 1}, {0, 3}}}, true},
 		{"every iteration", Run{Test: "TestTable", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{0, -1}}}, false},
+		// ForceValues: each iteration its own value, whatever Force says.
+		{"own value per iteration", Run{Test: "TestTable", Force: map[int]bool{abs: false}, ForceSegment: -1,
+			ForceConstituents: []Constituent{{0, 1}, {0, 2}, {0, 3}}, ForceValues: []bool{true, false, true}}, true},
+		{"own value per iteration, one wrong", Run{Test: "TestTable", Force: force, ForceSegment: -1,
+			ForceConstituents: []Constituent{{0, 1}, {0, 2}, {0, 3}}, ForceValues: []bool{true, false, false}}, false},
 		{"every iteration, all failing", Run{Test: "TestAllNegative", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{1, -1}}}, true},
 		{"one iteration, all failing", Run{Test: "TestAllNegative", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{1, 1}}}, false},
 		{"ForceIteration -1", Run{Test: "TestAllNegative", Force: force, ForceSegment: 1, ForceIteration: -1}, true},

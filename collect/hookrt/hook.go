@@ -52,7 +52,7 @@ var (
 	nopolSites    []bool     // per site: recorded in snapshot mode
 	nopolAnyForce bool       // whether any site is forced
 	nopolSegOnly  bool       // forcing applies only within nopolSegs
-	nopolSegs     [][2]int64 // constituents (segment, iteration; -1 any)
+	nopolSegs     [][3]int64 // constituents (segment, iteration; -1 any) and their own forced value (0 the site's, 1 false, 2 true)
 	nopolCap      int64      = 200
 	nopolPrint    bool
 	nopolCurrent  *[3]int64 // segment, iteration, epoch (see NopolSegment); shared
@@ -269,8 +269,16 @@ func nopolSetup() {
 	segs := nopolos.Getenv("NOPOL_FORCE_SEG")
 	nopolSegOnly = segs != ""
 	for _, c := range nopolstrings.Split(segs, ",") {
-		if seg, iter, ok := nopolstrings.Cut(c, "."); ok && nopolAtoi(seg, -1) >= 0 {
-			nopolSegs = append(nopolSegs, [2]int64{int64(nopolAtoi(seg, -1)), int64(nopolAtoi(iter, -1))})
+		where, value, _ := nopolstrings.Cut(c, "=")
+		if seg, iter, ok := nopolstrings.Cut(where, "."); ok && nopolAtoi(seg, -1) >= 0 {
+			own := int64(0)
+			switch value {
+			case "false":
+				own = 1
+			case "true":
+				own = 2
+			}
+			nopolSegs = append(nopolSegs, [3]int64{int64(nopolAtoi(seg, -1)), int64(nopolAtoi(iter, -1)), own})
 		}
 	}
 	nopolCap = int64(nopolAtoi(nopolos.Getenv("NOPOL_CAP"), 200))
@@ -434,6 +442,9 @@ func nopolForced(id int) (value, forced bool) {
 		for _, c := range nopolSegs {
 			if c[0] == seg && (c[1] < 0 || c[1] == iter) {
 				forced = true
+				if c[2] != 0 {
+					value = c[2] == 2
+				}
 				break
 			}
 		}
