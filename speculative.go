@@ -27,6 +27,11 @@ import (
 //     returns (collect.StrategyErrNew, fmt.Errorf naming the function): the
 //     tests say the function must leave there, not that this error is
 //     the one to return, nor that its callers expect it: 1 correct of 7.
+//   - panic-new: the same for a new guard that panics where the function
+//     never panics (collect.StrategyPanicNew): the test expects a panic,
+//     not that these inputs are the ones that must make it (1 of 1 wrong
+//     on the training split: parser-range's guard caught the test's case,
+//     not the developer's second half).
 //   - far-ambiguous: a synthesized condition far from the original
 //     (more than maxCloseTokens tokens changed), while another candidate
 //     that reads a value the patch does not read fits the recorded states
@@ -43,6 +48,7 @@ import (
 const (
 	specUnrelated    = "unrelated"
 	specErrorNew     = "error-new"
+	specPanicNew     = "panic-new"
 	specFarAmbiguous = "far-ambiguous"
 )
 
@@ -55,6 +61,8 @@ func speculative(site collect.Site, st style, c candidate, ranked []candidate, s
 		return specUnrelated + ": the condition shares none of the original condition's variables"
 	case st.strategy == collect.StrategyErrNew:
 		return specErrorNew + fmt.Sprintf(": a new error (`%s`) the function never returns elsewhere; the tests only say it must leave there", st.exit)
+	case st.strategy == collect.StrategyPanicNew:
+		return specPanicNew + fmt.Sprintf(": a new panic (`%s`) where the function never panics; the tests only say it must panic, not for which inputs", st.exit)
 	}
 	if !farFromOriginal(site, c) || spec == nil || c.term == nil {
 		return ""

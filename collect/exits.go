@@ -41,8 +41,8 @@ import (
 //     (NpeFix s4c), or `true` for a bool result.
 //   - StrategyBreak: `break`, when the innermost loop is what it leaves
 //     and has a condition (a `for {}` may be what ends its function).
-//   - StrategyPanic: a panic, where the package's tests expect one
-//     (panics.go).
+//   - StrategyPanic, StrategyPanicNew: the function's own panic, or a new
+//     one, where the package's tests expect a panic (panics.go).
 //
 // Skipping the statement (wrapping it, `if COND { stmt }`) is the
 // GuardWrap style, not an exit.
@@ -63,7 +63,7 @@ const (
 // NpeFix's replacements of a nil operand (see nilfix.go), which are not
 // exits and are tried where a failing test dereferenced nil.
 var Strategies = []string{StrategySkip, StrategyContinue, StrategyReuse, StrategySibling, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyDelegate, StrategyVar, StrategyBreak,
-	StrategyPanic, StrategyNilVar, StrategyNilNew}
+	StrategyPanic, StrategyPanicNew, StrategyNilVar, StrategyNilNew}
 
 // StrategySkip names the wrapping style (GuardWrap): the statement runs
 // only when the guard holds.
@@ -174,8 +174,8 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 		add(Exit{Body: "break", Strategy: StrategyBreak})
 	}
 	// Past maxExits: offered only where a test expects a panic.
-	if body := o.panicExit(fn, src, tf, fnName); body != "" && !seen[body] {
-		out = append(out, Exit{Body: body, Strategy: StrategyPanic})
+	if body, strategy := o.panicExit(fn, src, tf, fnName); body != "" && !seen[body] {
+		out = append(out, Exit{Body: body, Strategy: strategy})
 	}
 	return out
 }

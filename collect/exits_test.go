@@ -271,13 +271,13 @@ func TestPanicExits(t *testing.T) {
 	for _, tt := range []struct {
 		file string
 		line int
-		want string // the panic exit's body, "" for none
+		want string // the panic exit's strategy:body, "" for none
 	}{
-		{"pa/pa.go", 11, `panic(errors.New("negative index"))`},
-		{"pa/pa.go", 17, `panic(errors.New("Half: invalid input"))`},
-		{"pa/pa.go", 18, `panic(errors.New("Half: invalid input"))`},
-		{"pa/pa.go", 24, `panic(errors.New("Third: invalid input"))`},
-		{"pa/pa.go", 28, `panic(errors.New("negative: " + string(rune(m))))`},
+		{"pa/pa.go", 11, `panic:panic(errors.New("negative index"))`},
+		{"pa/pa.go", 17, `panic-new:panic(errors.New("Half: invalid input"))`},
+		{"pa/pa.go", 18, `panic-new:panic(errors.New("Half: invalid input"))`},
+		{"pa/pa.go", 24, `panic-new:panic(errors.New("Third: invalid input"))`},
+		{"pa/pa.go", 28, `panic:panic(errors.New("negative: " + string(rune(m))))`},
 		{"nopa/nopa.go", 6, ""},
 	} {
 		i := slices.IndexFunc(f.prog.Sites, func(s Site) bool {
@@ -289,8 +289,8 @@ func TestPanicExits(t *testing.T) {
 		}
 		got := ""
 		for _, e := range f.prog.Sites[i].Exits {
-			if e.Strategy == StrategyPanic {
-				got = e.Body
+			if e.Strategy == StrategyPanic || e.Strategy == StrategyPanicNew {
+				got = e.Strategy + ":" + e.Body
 			}
 		}
 		if got != tt.want {
@@ -301,7 +301,7 @@ func TestPanicExits(t *testing.T) {
 	fi := instrument(t, "panics")
 	id := fi.site(t, Guard, "pa.go", 17)
 	res, err := fi.build.Run(context.Background(), Run{Package: "example.com/panics/pa", Test: "TestHalf", Mode: ModeCover, ForceSegment: -1,
-		Force: map[int]bool{id: false}, ForceExit: map[int]int{id: fi.exit(t, id, StrategyPanic)}})
+		Force: map[int]bool{id: false}, ForceExit: map[int]int{id: fi.exit(t, id, StrategyPanicNew)}})
 	if err != nil {
 		t.Fatal(err)
 	}

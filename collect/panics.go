@@ -8,26 +8,30 @@ import (
 	"strings"
 )
 
-// StrategyPanic: a guard that panics, offered only in a package whose
-// tests recover panics (recoversPanics): a panic can make a failing test
-// pass only where the test expects one (`assert.Panics`, a deferred
-// recover). The body is a panic statement of the same function, as
-// written, when every name in it means the same at the guard; otherwise
-// a new panic naming the function, in the package's form:
-// `panic(errors.New("Parser.Range: invalid input"))` where most of the
-// package's panics are errors.New and the file imports errors, else
-// `panic("Parser.Range: invalid input")`.
-const StrategyPanic = "panic"
+// Guards that panic, offered only in a package whose tests recover panics
+// (recoversPanics): a panic can make a failing test pass only where the
+// test expects one (`assert.Panics`, a deferred recover).
+//
+//   - StrategyPanic: a panic statement of the same function, as written,
+//     when every name in it means the same at the guard.
+//   - StrategyPanicNew: otherwise, a new panic naming the function, in the
+//     package's form: `panic(errors.New("Parser.Range: invalid input"))`
+//     where most of the package's panics are errors.New and the file
+//     imports errors, else `panic("Parser.Range: invalid input")`.
+const (
+	StrategyPanic    = "panic"
+	StrategyPanicNew = "panic-new"
+)
 
 // panicExit returns the panic a guard before a statement of fn may leave
-// by, "" when the package's tests recover no panic.
-func (o *observer) panicExit(fn ast.Node, src []byte, tf *token.File, fnName string) string {
+// by, with its strategy; "" when the package's tests recover no panic.
+func (o *observer) panicExit(fn ast.Node, src []byte, tf *token.File, fnName string) (string, string) {
 	if !o.pkgFacts.recoversPanics {
-		return ""
+		return "", ""
 	}
 	body := bodyOf(fn)
 	if body == nil {
-		return ""
+		return "", ""
 	}
 	reused := ""
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -42,7 +46,7 @@ func (o *observer) panicExit(fn ast.Node, src []byte, tf *token.File, fnName str
 		return reused == ""
 	})
 	if reused != "" {
-		return reused
+		return reused, StrategyPanic
 	}
 	msg := fnName
 	if fnName == "" || fnName == "func" {
@@ -50,9 +54,9 @@ func (o *observer) panicExit(fn ast.Node, src []byte, tf *token.File, fnName str
 	}
 	msg = strconv.Quote(msg + ": invalid input")
 	if e := o.importNames()["errors"]; e != "" && o.pkgFacts.panicsErrorsNew {
-		return "panic(" + e + ".New(" + msg + "))"
+		return "panic(" + e + ".New(" + msg + "))", StrategyPanicNew
 	}
-	return "panic(" + msg + ")"
+	return "panic(" + msg + ")", StrategyPanicNew
 }
 
 // bodyOf is the body of a declared function or a function literal.

@@ -47,9 +47,9 @@ result types whose name has every word of the function's (or the
 reverse), called with in-scope variables
 (delegate: "return e.isMarshalerArrayOfTables(v)" in isArrayOfTables), an in-scope value of the result type
 (in-scope-value), break, and where a test of the package recovers a
-panic, a panic: the function's own as written, else a new one naming the
-function (panic). Skipping and the zero values are searched with the conditions; the
-other exits after the mutation fallback. Where a failing test panics with a
+panic, a panic: the function's own as written (panic), else a new one
+naming the function (panic-new). Skipping and the zero values are
+searched with the conditions; the other exits after the mutation fallback. Where a failing test panics with a
 nil dereference, NpeFix's replacements come last: before the
 panicking statement (or its caller's), "if x == nil { x = v }", v an
 in-scope value of x's type (nil-in-scope-value) or a new instance, for an
@@ -74,8 +74,9 @@ made an ordering last. -mutants=false turns this off.
 A plausible patch (one that passes the whole suite) that rests on a guess
 the tests do not check is withheld: a condition that shares none of the
 original's variables, a new error the function never returns (error-new),
-a synthesized condition far from the original where a condition over
-other values fits the recorded states as well. The search goes on; if
+a new panic where the function never panics (panic-new), a synthesized
+condition far from the original where a condition over other values fits
+the recorded states as well. The search goes on; if
 nothing else passes, nopol exits 1 and says what it withheld and why
 (-json: "withheld"). -speculative prints such a patch instead.
 
@@ -115,7 +116,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.skip, "skip", "", "leave the top-level tests matching `regexp` out of every run (go test -skip)")
 	fs.StringVar(&f.tags, "tags", "", "comma-separated build `tags` for every build and run (go build -tags)")
 	fs.StringVar(&f.kind, "kind", "all", "repairs to try: cond (change a condition), guard (add a guard) or all")
-	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, continue, reuse-return,\nzero-values, error-sentinel, error-new, in-scope-value, break, panic, nil-in-scope-value, nil-new-instance")
+	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, continue, reuse-return,\nzero-values, error-sentinel, error-new, in-scope-value, break, panic,\npanic-new, nil-in-scope-value, nil-new-instance")
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
 	fs.Float64Var(&f.effort, "effort", 2, "the later tiers (other exits, per-evaluation values, more guard sites) start a site\nonly while they did less than `n` times the first tier's work, counted in test runs\n(a hung run 21, a whole suite 10; at least 200); -1: no bound but -timeout")
