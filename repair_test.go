@@ -908,3 +908,28 @@ func TestRepairEffortParallel(t *testing.T) {
 		t.Errorf("the later tiers did not stop at the bound: %q", reasons[0])
 	}
 }
+
+// TestStrategyWantedPanics: a guard that panics is tried only when a
+// failing test expects a panic; -strategies restricts it like the others.
+func TestStrategyWantedPanics(t *testing.T) {
+	prog := &collect.Program{PanicTests: map[string]map[string]bool{"m": {"TestPanics": true}}}
+	panicking := style{name: "return", strategy: collect.StrategyPanicNew}
+	zero := style{name: "return", strategy: collect.StrategyZero}
+	for _, tc := range []struct {
+		failing    string
+		strategies []string
+		want, zero bool
+	}{
+		{"TestPanics", nil, true, true},
+		{"TestOther", nil, false, true},
+		{"TestPanics", []string{collect.StrategyZero}, false, true},
+	} {
+		r := &repairer{prog: prog, failing: []testKey{{"m", tc.failing}}, opts: Options{Strategies: tc.strategies}}
+		if got := r.strategyWanted(panicking); got != tc.want {
+			t.Errorf("failing %s, -strategies %v: panic-new wanted = %v, want %v", tc.failing, tc.strategies, got, tc.want)
+		}
+		if got := r.strategyWanted(zero); got != tc.zero {
+			t.Errorf("failing %s, -strategies %v: zero-values wanted = %v, want %v", tc.failing, tc.strategies, got, tc.zero)
+		}
+	}
+}

@@ -89,8 +89,16 @@ func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion, late
 	return false, nil
 }
 
-// strategyWanted reports whether Options.Strategies allows st.
+// strategyWanted reports whether Options.Strategies allows st, and for a
+// guard that panics, whether a failing test expects a panic
+// (collect.Program.PanicTests): elsewhere it cannot make a failing test
+// pass, and would only spend the search's effort.
 func (r *repairer) strategyWanted(st style) bool {
+	if st.strategy == collect.StrategyPanic || st.strategy == collect.StrategyPanicNew {
+		if !slices.ContainsFunc(r.failing, func(k testKey) bool { return r.prog.PanicTests[k.pkg][k.name] }) {
+			return false
+		}
+	}
 	return st.strategy == "" || len(r.opts.Strategies) == 0 || slices.Contains(r.opts.Strategies, st.strategy)
 }
 

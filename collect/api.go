@@ -177,6 +177,11 @@ type Program struct {
 	Sites []Site
 	// Tests are the top-level tests per package ("TestFoo", "ExampleBar").
 	Tests map[string][]string
+	// PanicTests are, per package, the top-level tests that expect a
+	// panic (they recover one, or assert that a function panics; see
+	// StrategyPanic). A guard that panics is offered only when there is
+	// one.
+	PanicTests map[string]map[string]bool
 	// testLocs are where each test function is declared, per package.
 	testLocs map[string]map[string]token.Position
 	// Excluded are the non-test files of the loaded packages that have no

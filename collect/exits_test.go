@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -262,12 +263,17 @@ func TestSharedWords(t *testing.T) {
 	}
 }
 
-// TestPanicExits: a panic exit where the package's tests recover one: the
-// function's own panic as written, else a new one in the package's form
-// (panics.go); none where the tests recover nothing. A forced panic exit
-// panics.
+// TestPanicExits: a panic exit where a test of the program expects a
+// panic: the function's own panic as written, else a new one in the form
+// of the package's panics (panics.go); the tests that expect one, also
+// through a helper. A forced panic exit panics. (TestExits: none where no
+// test expects a panic.)
 func TestPanicExits(t *testing.T) {
 	f := load(t, "panics")
+	want := map[string]map[string]bool{"example.com/panics/pa": {"TestHalf": true, "TestThird": true}}
+	if !reflect.DeepEqual(f.prog.PanicTests, want) {
+		t.Errorf("PanicTests = %v, want %v", f.prog.PanicTests, want)
+	}
 	for _, tt := range []struct {
 		file string
 		line int
@@ -278,7 +284,7 @@ func TestPanicExits(t *testing.T) {
 		{"pa/pa.go", 18, `panic-new:panic(errors.New("Half: invalid input"))`},
 		{"pa/pa.go", 24, `panic-new:panic(errors.New("Third: invalid input"))`},
 		{"pa/pa.go", 28, `panic:panic(errors.New("negative: " + string(rune(m))))`},
-		{"nopa/nopa.go", 6, ""},
+		{"nopa/nopa.go", 6, `panic-new:panic("Half: invalid input")`},
 	} {
 		i := slices.IndexFunc(f.prog.Sites, func(s Site) bool {
 			return s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "/"+tt.file)

@@ -149,6 +149,14 @@ func Load(ctx context.Context, dir string, patterns []string, tags ...string) (*
 		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: no Go packages match; check the patterns", what)}
 	}
 	for _, path := range paths {
+		if tests := prog.pkgs[path].panicFacts().tests; len(tests) > 0 {
+			if prog.PanicTests == nil {
+				prog.PanicTests = map[string]map[string]bool{}
+			}
+			prog.PanicTests[path] = tests
+		}
+	}
+	for _, path := range paths {
 		d := prog.pkgs[path]
 		locs := map[string]token.Position{}
 		tests := testNames(fset, d.tests, locs)

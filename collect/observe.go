@@ -43,9 +43,10 @@ type observer struct {
 	// sets, computed once per type.
 	facts *fileFacts
 	msets *typeutil.MethodSetCache
-	// pkgFacts say whether the package's tests recover panics, and how
-	// its panics are written (panics.go).
-	pkgFacts *pkgPanics
+	// pkgFacts say how the package's panics are written; panicTests
+	// whether a test of the program expects a panic (panics.go).
+	pkgFacts   *pkgPanics
+	panicTests bool
 
 	seen map[string]bool
 }

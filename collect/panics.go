@@ -6,11 +6,14 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+
+	"github.com/nopol-go/nopol/internal/gotest"
 )
 
-// Guards that panic, offered only in a package whose tests recover panics
-// (recoversPanics): a panic can make a failing test pass only where the
-// test expects one (`assert.Panics`, a deferred recover).
+// Guards that panic, offered only where a test of the loaded packages
+// expects a panic (`assert.Panics`, a deferred recover; Program.PanicTests),
+// and tried by the repair only when a failing test is one of those: a panic
+// can make a failing test pass only where the test expects one.
 //
 //   - StrategyPanic: a panic statement of the same function, as written,
 //     when every name in it means the same at the guard.
@@ -24,9 +27,9 @@ const (
 )
 
 // panicExit returns the panic a guard before a statement of fn may leave
-// by, with its strategy; "" when the package's tests recover no panic.
+// by, with its strategy; "" when no test of the program expects a panic.
 func (o *observer) panicExit(fn ast.Node, src []byte, tf *token.File, fnName string) (string, string) {
-	if !o.pkgFacts.recoversPanics {
+	if !o.panicTests {
 		return "", ""
 	}
 	body := bodyOf(fn)
@@ -86,11 +89,12 @@ func isPanicCall(e ast.Expr, info *types.Info) bool {
 
 // pkgPanics is what the panic strategy needs to know of a package.
 type pkgPanics struct {
-	// recoversPanics: a test file of the package (internal or external)
-	// calls recover or an assertion that a function panics (a name with
-	// "Panics" but not "NotPanics": testify's Panics, PanicsWithValue,
-	// PanicsWithError).
-	recoversPanics bool
+	// tests are the package's top-level tests (internal and external
+	// test files) that expect a panic: they call recover, or an assertion
+	// that a function panics (a name with "Panics" but not "NotPanics":
+	// testify's Panics, PanicsWithValue, PanicsWithError), themselves or
+	// through a function of the test files that does.
+	tests map[string]bool
 	// panicsErrorsNew: most of the panics of the package's own files
 	// panic with errors.New(...).
 	panicsErrorsNew bool
@@ -101,32 +105,55 @@ func (d *pkgData) panicFacts() *pkgPanics {
 	if d.panics != nil {
 		return d.panics
 	}
-	d.panics = &pkgPanics{}
+	d.panics = &pkgPanics{tests: map[string]bool{}}
+	// expects reports whether n calls recover or a ...Panics assertion,
+	// or one of the functions of helpers.
+	expects := func(n ast.Node, info *types.Info, helpers map[string]bool) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || found {
+				return !found
+			}
+			var name string
+			switch fun := ast.Unparen(call.Fun).(type) {
+			case *ast.Ident:
+				name = fun.Name
+				if _, builtin := info.Uses[fun].(*types.Builtin); builtin && name == "recover" || helpers[name] {
+					found = true
+				}
+			case *ast.SelectorExpr:
+				name = fun.Sel.Name
+			}
+			if strings.Contains(name, "Panics") && !strings.Contains(name, "NotPanics") {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
 	for _, p := range d.tests {
+		var decls []*ast.FuncDecl
 		for _, f := range p.Syntax {
 			if tf := p.Fset.File(f.Pos()); tf == nil || !strings.HasSuffix(tf.Name(), "_test.go") {
 				continue
 			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || d.panics.recoversPanics {
-					return !d.panics.recoversPanics
+			for _, decl := range f.Decls {
+				if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
+					decls = append(decls, fd)
 				}
-				var name string
-				switch fun := ast.Unparen(call.Fun).(type) {
-				case *ast.Ident:
-					name = fun.Name
-					if _, builtin := p.TypesInfo.Uses[fun].(*types.Builtin); builtin && name == "recover" {
-						d.panics.recoversPanics = true
-					}
-				case *ast.SelectorExpr:
-					name = fun.Sel.Name
-				}
-				if strings.Contains(name, "Panics") && !strings.Contains(name, "NotPanics") {
-					d.panics.recoversPanics = true
-				}
-				return true
-			})
+			}
+		}
+		helpers := map[string]bool{}
+		for _, fd := range decls {
+			if fd.Recv == nil && !isTopLevelTest(fd) && expects(fd.Body, p.TypesInfo, nil) {
+				helpers[fd.Name.Name] = true
+			}
+		}
+		for _, fd := range decls {
+			if fd.Recv == nil && isTopLevelTest(fd) && expects(fd.Body, p.TypesInfo, helpers) {
+				d.panics.tests[fd.Name.Name] = true
+			}
 		}
 	}
 	var errorsNew, all int
@@ -155,4 +182,13 @@ func (d *pkgData) panicFacts() *pkgPanics {
 func identOf(e ast.Expr) *ast.Ident {
 	id, _ := ast.Unparen(e).(*ast.Ident)
 	return id
+}
+
+// isTopLevelTest reports whether fd is a test function go test runs
+// (TestX(t *testing.T), ExampleX, FuzzX).
+func isTopLevelTest(fd *ast.FuncDecl) bool {
+	n := fd.Name.Name
+	return gotest.IsTestName(n, "Test") && n != "TestMain" && isTestFunc(fd, "T") ||
+		gotest.IsTestName(n, "Fuzz") && isTestFunc(fd, "F") ||
+		gotest.IsTestName(n, "Example")
 }

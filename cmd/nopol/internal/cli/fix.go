@@ -46,8 +46,8 @@ error (error-new), the result of the package's function with the same
 result types whose name has every word of the function's (or the
 reverse), called with in-scope variables
 (delegate: "return e.isMarshalerArrayOfTables(v)" in isArrayOfTables), an in-scope value of the result type
-(in-scope-value), break, and where a test of the package recovers a
-panic, a panic: the function's own as written (panic), else a new one
+(in-scope-value), break, and where a failing test expects a panic (it
+recovers one, or asserts one), a panic: the function's own as written (panic), else a new one
 naming the function (panic-new). Skipping and the zero values are
 searched with the conditions; the other exits after the mutation fallback. Where a failing test panics with a
 nil dereference, NpeFix's replacements come last: before the
