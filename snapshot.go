@@ -64,14 +64,17 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	// in the search must not lose its examples to a busy machine.
 	hasCalls := slices.ContainsFunc(site.Observed, func(o collect.Observed) bool { return o.Call })
 	for i, res := range results {
-		for attempt := 0; res.TimedOut && attempt < 2; attempt++ {
-			again := runs[i]
-			again.Timeout = snapshotRetryTimeout(runs[i].Timeout)
-			if attempt == 1 {
-				if !hasCalls {
-					break
-				}
-				again.NoCalls = true
+		longer := runs[i]
+		longer.Timeout = snapshotRetryTimeout(runs[i].Timeout)
+		retries := []collect.Run{longer}
+		if hasCalls {
+			noCalls := longer
+			noCalls.NoCalls = true
+			retries = append(retries, noCalls)
+		}
+		for _, again := range retries {
+			if !res.TimedOut {
+				break
 			}
 			how := fmt.Sprintf("a %s limit", again.Timeout.Round(time.Second))
 			if again.NoCalls {

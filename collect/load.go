@@ -34,7 +34,7 @@ type pkgData struct {
 	// (fileatoms.go), found on first use.
 	facts map[*ast.File]*fileFacts
 	msets typeutil.MethodSetCache
-	// panics are found on first use (panicFacts).
+	// panics are found on first use (panicTests, panicsWithErrorsNew).
 	panics *pkgPanics
 }
 
@@ -149,7 +149,7 @@ func Load(ctx context.Context, dir string, patterns []string, tags ...string) (*
 		return nil, &LoadError{Msg: fmt.Sprintf("loading %s: no Go packages match; check the patterns", what)}
 	}
 	for _, path := range paths {
-		if tests := prog.pkgs[path].panicFacts().tests; len(tests) > 0 {
+		if tests := prog.pkgs[path].panicTests(); len(tests) > 0 {
 			if prog.PanicTests == nil {
 				prog.PanicTests = map[string]map[string]bool{}
 			}
@@ -278,8 +278,7 @@ func testNames(fset *token.FileSet, variants []*packages.Package, locs map[strin
 				}
 				n := fd.Name.Name
 				switch {
-				case gotest.IsTestName(n, "Test") && n != "TestMain" && isTestFunc(fd, "T"),
-					gotest.IsTestName(n, "Fuzz") && isTestFunc(fd, "F"):
+				case isRunTest(fd):
 					// go test runs a fuzz test's seed corpus.
 					ff.tests = append(ff.tests, n)
 				case gotest.IsTestName(n, "Example") && hasOutput(f, fd):
@@ -302,6 +301,14 @@ func testNames(fset *token.FileSet, variants []*packages.Package, locs map[strin
 		examples = append(examples, ff.example...)
 	}
 	return append(tests, examples...)
+}
+
+// isRunTest reports whether go test runs fd as a test or a fuzz test
+// (TestX(t *testing.T), FuzzX(f *testing.F); not TestMain).
+func isRunTest(fd *ast.FuncDecl) bool {
+	n := fd.Name.Name
+	return gotest.IsTestName(n, "Test") && n != "TestMain" && isTestFunc(fd, "T") ||
+		gotest.IsTestName(n, "Fuzz") && isTestFunc(fd, "F")
 }
 
 // isTestFunc reports whether fd takes one *testing.<typ> (T or F).

@@ -43,9 +43,9 @@ type observer struct {
 	// sets, computed once per type.
 	facts *fileFacts
 	msets *typeutil.MethodSetCache
-	// pkgFacts say how the package's panics are written; panicTests
+	// data is the site's package (how its panics are written); panicTests
 	// whether a test of the program expects a panic (panics.go).
-	pkgFacts   *pkgPanics
+	data       *pkgData
 	panicTests bool
 
 	seen map[string]bool

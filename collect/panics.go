@@ -42,7 +42,7 @@ func (o *observer) panicExit(fn ast.Node, src []byte, tf *token.File, fnName str
 		case *ast.FuncLit:
 			return false
 		case *ast.ExprStmt:
-			if reused == "" && isPanicCall(n.X, o.info) && o.sameMeaning(n) {
+			if reused == "" && isPanic(n.X, o.info) && o.sameMeaning(n) {
 				reused = oneLineSource(src, tf, n)
 			}
 		}
@@ -56,7 +56,7 @@ func (o *observer) panicExit(fn ast.Node, src []byte, tf *token.File, fnName str
 		msg = o.pkg.Name()
 	}
 	msg = strconv.Quote(msg + ": invalid input")
-	if e := o.importNames()["errors"]; e != "" && o.pkgFacts.panicsErrorsNew {
+	if e := o.importNames()["errors"]; e != "" && o.data.panicsWithErrorsNew() {
 		return "panic(" + e + ".New(" + msg + "))", StrategyPanicNew
 	}
 	return "panic(" + msg + ")", StrategyPanicNew
@@ -73,42 +73,33 @@ func bodyOf(fn ast.Node) *ast.BlockStmt {
 	return nil
 }
 
-// isPanicCall reports whether e calls the builtin panic.
-func isPanicCall(e ast.Expr, info *types.Info) bool {
-	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if !ok || id.Name != "panic" {
-		return false
-	}
-	_, builtin := info.Uses[id].(*types.Builtin)
-	return builtin
-}
-
 // pkgPanics is what the panic strategy needs to know of a package.
 type pkgPanics struct {
 	// tests are the package's top-level tests (internal and external
 	// test files) that expect a panic: they call recover, or an assertion
 	// that a function panics (a name with "Panics" but not "NotPanics":
 	// testify's Panics, PanicsWithValue, PanicsWithError), themselves or
-	// through a function of the test files that does.
+	// through a function of the test files that does. Found at Load.
 	tests map[string]bool
-	// panicsErrorsNew: most of the panics of the package's own files
-	// panic with errors.New(...).
-	panicsErrorsNew bool
+	// errorsNew: most of the panics of the package's own files panic
+	// with errors.New(...); found when a new panic is first written
+	// (errorsNewKnown).
+	errorsNew, errorsNewKnown bool
 }
 
-// panicFacts returns d's pkgPanics, found on first use.
-func (d *pkgData) panicFacts() *pkgPanics {
+// panicTests returns the tests of d that expect a panic (pkgPanics.tests),
+// found on first use.
+func (d *pkgData) panicTests() map[string]bool {
 	if d.panics != nil {
-		return d.panics
+		return d.panics.tests
 	}
 	d.panics = &pkgPanics{tests: map[string]bool{}}
 	// expects reports whether n calls recover or a ...Panics assertion,
 	// or one of the functions of helpers.
 	expects := func(n ast.Node, info *types.Info, helpers map[string]bool) bool {
+		if callsRecover(n, info) {
+			return true
+		}
 		found := false
 		ast.Inspect(n, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
@@ -119,9 +110,7 @@ func (d *pkgData) panicFacts() *pkgPanics {
 			switch fun := ast.Unparen(call.Fun).(type) {
 			case *ast.Ident:
 				name = fun.Name
-				if _, builtin := info.Uses[fun].(*types.Builtin); builtin && name == "recover" || helpers[name] {
-					found = true
-				}
+				found = helpers[name]
 			case *ast.SelectorExpr:
 				name = fun.Sel.Name
 			}
@@ -139,56 +128,64 @@ func (d *pkgData) panicFacts() *pkgPanics {
 				continue
 			}
 			for _, decl := range f.Decls {
-				if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil && fd.Recv == nil {
 					decls = append(decls, fd)
 				}
 			}
 		}
 		helpers := map[string]bool{}
 		for _, fd := range decls {
-			if fd.Recv == nil && !isTopLevelTest(fd) && expects(fd.Body, p.TypesInfo, nil) {
+			if !isTopLevelTest(fd) && expects(fd.Body, p.TypesInfo, nil) {
 				helpers[fd.Name.Name] = true
 			}
 		}
 		for _, fd := range decls {
-			if fd.Recv == nil && isTopLevelTest(fd) && expects(fd.Body, p.TypesInfo, helpers) {
+			if isTopLevelTest(fd) && expects(fd.Body, p.TypesInfo, helpers) {
 				d.panics.tests[fd.Name.Name] = true
 			}
 		}
 	}
+	return d.panics.tests
+}
+
+// panicsWithErrorsNew reports whether most of the panics of d's own files
+// panic with errors.New(...) (pkgPanics.errorsNew), found on first use.
+func (d *pkgData) panicsWithErrorsNew() bool {
+	d.panicTests()
+	if d.panics.errorsNewKnown {
+		return d.panics.errorsNew
+	}
+	d.panics.errorsNewKnown = true
+	info := d.pkg.TypesInfo
+	if info == nil {
+		return false
+	}
 	var errorsNew, all int
-	if d.pkg.TypesInfo != nil {
-		for _, f := range d.pkg.Syntax {
-			ast.Inspect(f, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok && isPanicCall(call, d.pkg.TypesInfo) && len(call.Args) == 1 {
-					all++
-					if arg, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok {
-						if sel, ok := arg.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "New" {
-							if pn, ok := d.pkg.TypesInfo.Uses[identOf(sel.X)].(*types.PkgName); ok && pn.Imported().Path() == "errors" {
-								errorsNew++
-							}
+	for _, f := range d.pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || !isPanic(call, info) || len(call.Args) != 1 {
+				return true
+			}
+			all++
+			if arg, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok {
+				if sel, ok := arg.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "New" {
+					if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+						if pn, ok := info.Uses[id].(*types.PkgName); ok && pn.Imported().Path() == "errors" {
+							errorsNew++
 						}
 					}
 				}
-				return true
-			})
-		}
+			}
+			return true
+		})
 	}
-	d.panics.panicsErrorsNew = all > 0 && 2*errorsNew > all
-	return d.panics
+	d.panics.errorsNew = all > 0 && 2*errorsNew > all
+	return d.panics.errorsNew
 }
 
-// identOf is e as an identifier, nil when it is not one.
-func identOf(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
-}
-
-// isTopLevelTest reports whether fd is a test function go test runs
-// (TestX(t *testing.T), ExampleX, FuzzX).
+// isTopLevelTest reports whether fd is a function go test runs: a test or
+// a fuzz test (isRunTest), or an example.
 func isTopLevelTest(fd *ast.FuncDecl) bool {
-	n := fd.Name.Name
-	return gotest.IsTestName(n, "Test") && n != "TestMain" && isTestFunc(fd, "T") ||
-		gotest.IsTestName(n, "Fuzz") && isTestFunc(fd, "F") ||
-		gotest.IsTestName(n, "Example")
+	return isRunTest(fd) || gotest.IsTestName(fd.Name.Name, "Example")
 }
