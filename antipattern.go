@@ -58,7 +58,11 @@ import (
 //     have (before > 'j'; 0x20, 0x7f and 0x80 are the usual bounds); or
 //     tests for equality with a number the code only writes as a literal
 //     (a base 10, not a named constant nor a character) that at most one
-//     test's states give (len(tag) != 10).
+//     test's states give (len(tag) != 10); or, synthesized, orders an
+//     expression against an integer the code does not have (other than
+//     0, 1 and -1) where one more or one less fits every recorded state
+//     as well: the states do not draw that threshold, the solver picked
+//     it among several (len(tag) > 11 where no tag is 11 or 12 long).
 //
 //   - conditional-deletion: a guard around a statement (`if COND { stmt }`)
 //     deletes the statement wherever COND is false, which passes a suite
@@ -158,7 +162,7 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 		soft = why
 	}
 	if c.term != nil && spec != nil {
-		if why := againstStates(site, spec, c.term); why != "" {
+		if why := againstStates(site, spec, c.term, c.method == "synthesis"); why != "" {
 			return why
 		}
 		if what != "" && !testsError {
@@ -463,8 +467,10 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 	return ""
 }
 
-// againstStates checks the rules that need the recorded states.
-func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
+// againstStates checks the rules that need the recorded states;
+// synthesized says t is a solution of spec (its literals are the
+// solver's choice, not an edit of the original's).
+func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term, synthesized bool) string {
 	if why := predicateEquality(site, spec, t); why != "" {
 		return why
 	}
@@ -518,6 +524,12 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term) string {
 				}
 				why = fmt.Sprintf("invented-constant: %s compares with %s, which the code does not have and %s states give %s", n.Source(spec), lit.Lit.GoString(), who, other.Source(spec))
 				return
+			}
+			if ordered := n.Op != synth.OpEq && n.Op != synth.OpNe; ordered && synthesized && lit.Lit.Kind == synth.Int {
+				if lo, hi, loose := looseThreshold(spec, t, lit); loose {
+					why = fmt.Sprintf("invented-constant: %s compares with %s, which the code does not have, and the recorded states fit any number from %d to %d there", n.Source(spec), lit.Lit.GoString(), lo, hi)
+					return
+				}
 			}
 		}
 	})
@@ -614,6 +626,45 @@ func factorEquality(spec *synth.Spec, n *synth.Term, v synth.Value) string {
 // defined integer type (collect.Observed.Enum).
 func isEnumInput(site collect.Site, expr string) bool {
 	return slices.ContainsFunc(site.Observed, func(o collect.Observed) bool { return o.Expr == expr && o.Enum })
+}
+
+// looseThreshold reports whether the integer literal lit of candidate t
+// could be one more or one less and t still give every recorded state
+// the same outcome: the states do not draw the threshold there, the
+// solver picked it among several (len(tag) > 11 where no tag is 11 or 12
+// long). lo and hi are the range that fits, searched up to 64 away.
+func looseThreshold(spec *synth.Spec, t, lit *synth.Term) (lo, hi int64, loose bool) {
+	v := lit.Lit.Int
+	defer func() { lit.Lit.Int = v }()
+	want := outcomes(spec, t)
+	if want == nil {
+		return 0, 0, false
+	}
+	fits := func(w int64) bool {
+		lit.Lit.Int = w
+		return slices.Equal(outcomes(spec, t), want)
+	}
+	lo, hi = v, v
+	for lo > v-64 && fits(lo-1) {
+		lo--
+	}
+	for hi < v+64 && fits(hi+1) {
+		hi++
+	}
+	return lo, hi, lo < v || hi > v
+}
+
+// outcomes evaluates t on every example of spec; nil when one fails.
+func outcomes(spec *synth.Spec, t *synth.Term) []synth.Value {
+	out := make([]synth.Value, len(spec.Examples))
+	for i := range spec.Examples {
+		got, err := t.Eval(spec, &spec.Examples[i])
+		if err != nil {
+			return nil
+		}
+		out[i] = got
+	}
+	return out
 }
 
 // testsAt returns the tests (example origins) whose recorded states give

@@ -135,6 +135,7 @@ const (
 	phaseInstrument = "instrument"
 	phaseCoverage   = "coverage"
 	phaseLocalize   = "localize"
+	phaseScreen     = "screen"
 	phaseAngelic    = "angelic"
 	phaseSnapshot   = "snapshot"
 	phaseSynthesis  = "synthesis"
@@ -144,7 +145,7 @@ const (
 
 // phaseOrder lists the phases in pipeline order.
 var phaseOrder = []string{phaseLoad, phaseBaseline, phaseInstrument, phaseCoverage, phaseLocalize,
-	phaseAngelic, phaseSnapshot, phaseSynthesis, phaseValidation, phaseVerify}
+	phaseScreen, phaseAngelic, phaseSnapshot, phaseSynthesis, phaseValidation, phaseVerify}
 
 func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 	if opts.Timeout <= 0 {
@@ -292,7 +293,9 @@ func (r *repairer) run(ctx context.Context) error {
 	// the binaries that record them are built for those sites alone,
 	// in the background.
 	lateAll := r.withStyles(ranked, true)
-	r.bin.BuildSnapshots(siteIDs(searched, lateAll[:min(len(lateAll), 3*r.opts.MaxSites)]))
+	// The screen may move any of the late list's first screenSites to
+	// the front (screen.go).
+	r.bin.BuildSnapshots(siteIDs(searched, lateAll[:min(len(lateAll), max(3*r.opts.MaxSites, screenSites))]))
 	if _, done, err := r.searchWhile(ctx, searched, false, nil); err != nil || done {
 		return err
 	}
@@ -309,7 +312,15 @@ func (r *repairer) run(ctx context.Context) error {
 	r.firstWork = r.searchWork()
 	r.laterWork = max(minLaterWork, int(r.opts.Effort*float64(r.firstWork)))
 	// Then the guards' other exits (continue, a return of the function,
-	// an error, ...) at the same sites.
+	// an error, ...) at the same sites, those where a failing test
+	// passes leaving early first (screen.go).
+	if len(lateAll) > 0 {
+		r.enter(phaseScreen)
+		var err error
+		if lateAll, err = r.screen(ctx, lateAll); err != nil {
+			return err
+		}
+	}
 	if late := lateAll; len(late) > 0 {
 		late = late[:min(len(late), r.opts.MaxSites)]
 		r.logf("exits: %s where a guard can leave before the statement", plural(len(late), "site"))

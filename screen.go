@@ -1,0 +1,164 @@
+package nopol
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nopol-go/nopol/angelic"
+	"github.com/nopol-go/nopol/collect"
+)
+
+// The screen of the guard sites (predicate switching, Zhang, Gupta and
+// Gupta, ICSE 2006, rendered for exits): before the later tiers search
+// the guard sites' exits, each guard site of the late list, up to
+// screenSites of them, has its first exit forced in the whole of each
+// of the first screenTests failing tests. A site where a failing test
+// then passes is one where leaving early is what that test needs: it
+// moves to the front of the later tiers, the sites where more failing
+// tests pass first, then in rank order.
+//
+// A missing guard's site is often run by most passing tests (the first
+// statement of a loop over every field), so suspiciousness ranks it low:
+// among go-toml's 288 sites reached by its failing tests, the `continue`
+// encodeTable misses before `hasNonEmptyKV = true` ranks 225th, beyond
+// the sites the later tiers reach, and one of its two failing tests
+// passes when it leaves there on every evaluation.
+const (
+	screenSites = 200
+	screenTests = 2
+	// screenShare is the share of the time limit that the screen's
+	// runs may take, estimated from the failing tests' baseline times
+	// (it cuts the number of sites screened where tests are slow).
+	screenShare = 10
+)
+
+// screened is a site's screen: how many of the failing tests screened
+// passed with its exit forced.
+type screened struct {
+	site   angelic.Suspicion
+	passed int
+}
+
+// screenExit is the style the screen forces at a site: its first exit
+// among the late styles (continue in a loop), or none.
+func (r *repairer) screenExit(site collect.Site) (style, bool) {
+	for _, st := range stylesOf(site) {
+		if st.late && st.name == "return" && r.strategyWanted(st) {
+			return st, true
+		}
+	}
+	return style{}, false
+}
+
+// screenCap is how many sites the screen may force: screenSites, fewer
+// when the failing tests screened are slow.
+func (r *repairer) screenCap(tests []testKey) int {
+	var per time.Duration
+	for _, k := range tests {
+		per += r.elapsed[k] + 5*time.Millisecond // a process start
+	}
+	if per <= 0 {
+		return screenSites
+	}
+	budget := r.opts.Timeout / screenShare
+	return min(screenSites, int(budget/per))
+}
+
+// screen reorders the late list of guard sites (see screenSites) and
+// logs the sites it moved. Its runs count as work outside the search's
+// (not in the effort bound: they are bounded by screenSites).
+func (r *repairer) screen(ctx context.Context, late []angelic.Suspicion) ([]angelic.Suspicion, error) {
+	tests := r.failing[:min(len(r.failing), screenTests)]
+	n := min(len(late), r.screenCap(tests))
+	if n == 0 {
+		return late, nil
+	}
+	start := time.Now()
+	r.logf("screen: forcing the first exit of %s in %s", plural(n, "guard site"), plural(len(tests), "failing test"))
+	out := make([]screened, n)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	next := make(chan int)
+	for range max(1, r.opts.Parallel) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				passed, units, err := r.screenSite(ctx, late[i], tests)
+				mu.Lock()
+				out[i] = screened{late[i], passed}
+				r.res.Runs += len(tests)
+				r.work += units
+				r.surplus += units
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range n {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return late, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return late, err
+	}
+	var moved []screened
+	for _, s := range out {
+		if s.passed > 0 {
+			moved = append(moved, s)
+		}
+	}
+	slices.SortStableFunc(moved, func(a, b screened) int { return cmp.Compare(b.passed, a.passed) })
+	ordered := make([]angelic.Suspicion, 0, len(late))
+	front := map[int]bool{}
+	for _, s := range moved {
+		ordered = append(ordered, s.site)
+		front[s.site.Site] = true
+		site := r.prog.Sites[s.site.Site]
+		r.vlogf("screen: %s:%d %s `%s`: %d of %d failing tests pass leaving there", r.relPath(site.File), site.Line, site.Func, oneLine(site.Original), s.passed, len(tests))
+	}
+	for _, s := range late {
+		if !front[s.Site] {
+			ordered = append(ordered, s)
+		}
+	}
+	r.logf("screen: %s of %d where a failing test passes leaving early, searched first (%s)", plural(len(moved), "guard site"), n, time.Since(start).Round(time.Millisecond))
+	return ordered, nil
+}
+
+// screenSite forces site s's screen exit in the whole of each test and
+// counts the tests that pass; units is the work of its runs.
+func (r *repairer) screenSite(ctx context.Context, s angelic.Suspicion, tests []testKey) (passed, units int, err error) {
+	site := r.prog.Sites[s.Site]
+	st, ok := r.screenExit(site)
+	if !ok {
+		return 0, 0, nil
+	}
+	for _, k := range tests {
+		res, err := r.bin.Run(ctx, r.forcedRun(k, site, st, st.force, collect.ModeCover))
+		units += testWork(res.TimedOut)
+		if err != nil {
+			return passed, units, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
+		}
+		if res.Passed && !res.TimedOut {
+			passed++
+		}
+	}
+	return passed, units, nil
+}
