@@ -314,7 +314,7 @@ func (r *repairer) run(ctx context.Context) error {
 	// Then the guards' other exits (continue, a return of the function,
 	// an error, ...) at the same sites, those where a failing test
 	// passes leaving early first (screen.go).
-	if len(lateAll) > 0 {
+	if len(lateAll) > 0 && !r.opts.NoScreen {
 		r.enter(phaseScreen)
 		var err error
 		if lateAll, err = r.screen(ctx, lateAll); err != nil {
