@@ -17,9 +17,9 @@ import (
 // the guard sites' exits, each guard site of the late list, up to
 // screenSites of them, has its first exit forced in the whole of each
 // of the first screenTests failing tests. A site where a failing test
-// then passes is one where leaving early is what that test needs: it
-// moves to the front of the later tiers, the sites where more failing
-// tests pass first, then in rank order.
+// then passes is one where leaving early is what that test needs: those
+// sites, where more failing tests pass first, then in rank order, are
+// searched in turn with the late list's own order (interleave).
 //
 // A missing guard's site is often run by most passing tests (the first
 // statement of a loop over every field), so suspiciousness ranks it low:
@@ -125,21 +125,43 @@ func (r *repairer) screen(ctx context.Context, late []angelic.Suspicion) ([]ange
 		}
 	}
 	slices.SortStableFunc(moved, func(a, b screened) int { return cmp.Compare(b.passed, a.passed) })
-	ordered := make([]angelic.Suspicion, 0, len(late))
-	front := map[int]bool{}
+	var promoted []angelic.Suspicion
 	for _, s := range moved {
-		ordered = append(ordered, s.site)
-		front[s.site.Site] = true
+		promoted = append(promoted, s.site)
 		site := r.prog.Sites[s.site.Site]
 		r.vlogf("screen: %s:%d %s `%s`: %d of %d failing tests pass leaving there", r.relPath(site.File), site.Line, site.Func, oneLine(site.Original), s.passed, len(tests))
 	}
-	for _, s := range late {
-		if !front[s.Site] {
-			ordered = append(ordered, s)
+	r.logf("screen: %s of %d where a failing test passes leaving early, searched in turn with the others in rank order (%s)", plural(len(moved), "guard site"), n, time.Since(start).Round(time.Millisecond))
+	return interleave(promoted, late), nil
+}
+
+// interleave merges two rankings of the same sites, a first: a's first
+// site, b's first not yet taken, a's second, and so on. The screen's
+// sites come early without pushing the ones suspiciousness ranks first
+// back more than twice as far: a test that expects an error passes when
+// many sites leave with one (go-toml's TestIssue1028 at 70 of 147), and
+// the screen forces only a site's first exit, not the one that may fix
+// it (a sibling's error return).
+func interleave(a, b []angelic.Suspicion) []angelic.Suspicion {
+	out := make([]angelic.Suspicion, 0, len(b))
+	taken := map[int]bool{}
+	take := func(list []angelic.Suspicion, i *int) {
+		for *i < len(list) {
+			s := list[*i]
+			*i++
+			if !taken[s.Site] {
+				taken[s.Site] = true
+				out = append(out, s)
+				return
+			}
 		}
 	}
-	r.logf("screen: %s of %d where a failing test passes leaving early, searched first (%s)", plural(len(moved), "guard site"), n, time.Since(start).Round(time.Millisecond))
-	return ordered, nil
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		take(a, &i)
+		take(b, &j)
+	}
+	return out
 }
 
 // screenSite forces site s's screen exit in the whole of each test and

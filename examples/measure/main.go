@@ -50,7 +50,7 @@ func main() {
 		}
 		return
 	}
-	phases := []string{"load", "baseline", "instrument", "coverage", "localize", "angelic", "snapshot", "synthesis", "validation", "verify"}
+	phases := []string{"load", "baseline", "instrument", "coverage", "localize", "screen", "angelic", "snapshot", "synthesis", "validation", "verify"}
 	fmt.Printf("| example | patch | go test | nopol | ratio | %s |\n", strings.Join(phases, " | "))
 	fmt.Printf("|---|---|---|---|---|%s\n", strings.Repeat("---|", len(phases)))
 	failed := false
