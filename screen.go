@@ -22,11 +22,16 @@ import (
 // searched in turn with the late list's own order (interleave).
 //
 // A missing guard's site is often run by most passing tests (the first
-// statement of a loop over every field), so suspiciousness ranks it low:
-// among go-toml's 288 sites reached by its failing tests, the `continue`
-// encodeTable misses before `hasNonEmptyKV = true` ranks 225th, beyond
-// the sites the later tiers reach, and one of its two failing tests
-// passes when it leaves there on every evaluation.
+// statement of a loop over every field), so suspiciousness ranks it low,
+// beyond the sites the later tiers reach (go-toml's encodeTable misses a
+// `continue` at a site ranked 225th of 288).
+//
+// A test that passes leaving early at many sites says little about
+// where (it expects an error, which any return of one gives, or an empty
+// output): its passes are not counted (screenVague). go-toml's
+// TestIssue1028 passes at 70 of 147 sites, and the first searched gave
+// plausible but wrong patches (`if v.Kind() == reflect.Map { return
+// d.unmarshalString(value, v) }`).
 const (
 	screenSites = 200
 	screenTests = 2
@@ -34,10 +39,16 @@ const (
 	// runs may take, estimated from the failing tests' baseline times
 	// (it cuts the number of sites screened where tests are slow).
 	screenShare = 10
+	// A failing test that passes at more than screenFew sites and more
+	// than one in screenVague of the sites screened says little about
+	// where: its passes move no site.
+	screenFew   = 3
+	screenVague = 10
 )
 
-// screened is a site's screen: how many of the failing tests screened
-// passed with its exit forced.
+// screened is a site's screen: the failing tests screened that passed
+// with its exit forced, a bit per test (then, among the sites moved, how
+// many of them count).
 type screened struct {
 	site   angelic.Suspicion
 	passed int
@@ -118,10 +129,10 @@ func (r *repairer) screen(ctx context.Context, late []angelic.Suspicion) ([]ange
 	if err := ctx.Err(); err != nil {
 		return late, err
 	}
-	var moved []screened
-	for _, s := range out {
-		if s.passed > 0 {
-			moved = append(moved, s)
+	moved, vague := screenMoves(out, len(tests))
+	for t, passes := range vague {
+		if passes > 0 {
+			r.logf("screen: %s passes leaving early at %d of %d guard sites: too many to say where", tests[t].name, passes, n)
 		}
 	}
 	slices.SortStableFunc(moved, func(a, b screened) int { return cmp.Compare(b.passed, a.passed) })
@@ -133,6 +144,39 @@ func (r *repairer) screen(ctx context.Context, late []angelic.Suspicion) ([]ange
 	}
 	r.logf("screen: %s of %d where a failing test passes leaving early, searched in turn with the others in rank order (%s)", plural(len(moved), "guard site"), n, time.Since(start).Round(time.Millisecond))
 	return interleave(promoted, late), nil
+}
+
+// screenMoves are the sites of out where a failing test that is not
+// vague passed, each with how many such tests passed, in out's order. A
+// test is vague when it passed at more than screenFew sites and more
+// than one in screenVague of out (it expects an error, which any return
+// of one gives, or an empty output): vague[t] is then its count of
+// passes, else 0.
+func screenMoves(out []screened, tests int) (moved []screened, vague []int) {
+	vague = make([]int, tests)
+	for t := range tests {
+		passes := 0
+		for _, s := range out {
+			if s.passed&(1<<t) != 0 {
+				passes++
+			}
+		}
+		if passes > max(screenFew, len(out)/screenVague) {
+			vague[t] = passes
+		}
+	}
+	for _, s := range out {
+		count := 0
+		for t := range tests {
+			if s.passed&(1<<t) != 0 && vague[t] == 0 {
+				count++
+			}
+		}
+		if count > 0 {
+			moved = append(moved, screened{s.site, count})
+		}
+	}
+	return moved, vague
 }
 
 // interleave merges two rankings of the same sites, a first: a's first
@@ -164,22 +208,23 @@ func interleave(a, b []angelic.Suspicion) []angelic.Suspicion {
 	return out
 }
 
-// screenSite forces site s's screen exit in the whole of each test and
-// counts the tests that pass; units is the work of its runs.
+// screenSite forces site s's screen exit in the whole of each test;
+// passed has bit i set when tests[i] passed; units is the work of its
+// runs.
 func (r *repairer) screenSite(ctx context.Context, s angelic.Suspicion, tests []testKey) (passed, units int, err error) {
 	site := r.prog.Sites[s.Site]
 	st, ok := r.screenExit(site)
 	if !ok {
 		return 0, 0, nil
 	}
-	for _, k := range tests {
+	for i, k := range tests {
 		res, err := r.bin.Run(ctx, r.forcedRun(k, site, st, st.force, collect.ModeCover))
 		units += testWork(res.TimedOut)
 		if err != nil {
 			return passed, units, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
 		}
 		if res.Passed && !res.TimedOut {
-			passed++
+			passed |= 1 << i
 		}
 	}
 	return passed, units, nil

@@ -35,3 +35,39 @@ func TestInterleave(t *testing.T) {
 		}
 	}
 }
+
+// TestScreenMoves: the sites where a failing test passed move, more
+// tests first; a test that passed at too many sites moves none.
+func TestScreenMoves(t *testing.T) {
+	out := make([]screened, 40)
+	for i := range out {
+		out[i].site.Site = i
+	}
+	out[3].passed = 1 // test 0 at site 3 only
+	out[7].passed = 3 // both tests at site 7
+	out[9].passed = 1 // test 0 at site 9
+	for i := 10; i < 15; i++ {
+		out[i].passed |= 2 // test 1 at 6 sites of 40 with site 7: vague (more than 3 and 40/10)
+	}
+	moved, vague := screenMoves(out, 2)
+	if fmt.Sprint(vague) != "[0 6]" {
+		t.Errorf("vague = %v, want [0 6]", vague)
+	}
+	var got []string
+	for _, s := range moved {
+		got = append(got, fmt.Sprintf("%d:%d", s.site.Site, s.passed))
+	}
+	if g := fmt.Sprint(got); g != "[3:1 7:1 9:1]" {
+		t.Errorf("moved = %s, want [3:1 7:1 9:1]", g)
+	}
+	// Four sites of 40 are not too many for a test.
+	out[13].passed, out[14].passed = 0, 0
+	moved, vague = screenMoves(out, 2)
+	got = nil
+	for _, s := range moved {
+		got = append(got, fmt.Sprintf("%d:%d", s.site.Site, s.passed))
+	}
+	if g := fmt.Sprint(got); fmt.Sprint(vague) != "[0 0]" || g != "[3:1 7:2 9:1 10:1 11:1 12:1]" {
+		t.Errorf("with 4 passes: vague %v, moved %s, want [0 0] and [3:1 7:2 9:1 10:1 11:1 12:1]", vague, g)
+	}
+}
