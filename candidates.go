@@ -79,9 +79,6 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 			}
 		}
 	}
-	if site.Kind == collect.Guard {
-		cands = r.withGeneralizations(site, st, spec, needs, cands, rep)
-	}
 	cands = withBounds(withSibling(cands, sibling), bounds)
 	switch {
 	case len(cands) > 0:
@@ -443,59 +440,6 @@ func (r *repairer) simplifications(site collect.Site, spec *synth.Spec, keep []i
 			continue
 		}
 		out = append(out, candidate{src: src, term: t, method: "mutation"})
-	}
-	return out
-}
-
-// withGeneralizations puts before each synthesized guard condition its
-// generalizations: the condition with one clause of a && or || deleted,
-// where that clause was needed only by the states of failing tests whose
-// exit was forced on every evaluation. Such a test passes when the guard
-// leaves on every evaluation, which says it may, not that it must: the
-// solver then adds clauses to leave there too, and the condition fits
-// the force rather than the fix (go-toml's `(ctx.isRoot() ||
-// shouldOmitEmpty(ctx.options, f)) && shouldOmitEmpty(options, f)`,
-// where `shouldOmitEmpty(options, f)` is the developer's). A
-// generalization must give every other failing test's states their
-// needed outcome (their forces are per fragment or per evaluation, or
-// they could not pass leaving everywhere); validation on the whole suite
-// decides the rest, the generalization first.
-func (r *repairer) withGeneralizations(site collect.Site, st style, spec *synth.Spec, needs []angelic.Need, cands []candidate, rep *SiteReport) []candidate {
-	everywhere := map[string]bool{}
-	for _, nd := range needs {
-		if nd.Force.Whole() && !nd.Force.PerEval() {
-			everywhere[r.failingByID[nd.Test].name] = true
-		}
-	}
-	if len(everywhere) == 0 {
-		return cands
-	}
-	var others []synth.Example
-	for _, ex := range spec.Examples {
-		if !everywhere[ex.Origin] && slices.ContainsFunc(r.failing, func(k testKey) bool { return k.name == ex.Origin }) {
-			others = append(others, ex)
-		}
-	}
-	var out []candidate
-	for _, c := range cands {
-		if c.method == "synthesis" {
-			var general []candidate
-			for _, src := range deletions(c.src) {
-				if hasSource(cands, src) || hasSource(out, src) || hasSource(general, src) {
-					continue
-				}
-				t, err := synth.ParseTerm(spec, src)
-				if err != nil || !synth.Satisfies(spec, t, others) {
-					continue
-				}
-				general = append(general, candidate{src: src, term: t, method: "synthesis"})
-			}
-			if general = r.rejectAntiPatterns(site, st, spec, general, rep); len(general) > 0 {
-				r.logf("synthesis: %s generalized to %s (the clauses fit only failing tests forced to leave on every evaluation)", c.src, describeCandidates(general))
-				out = append(out, general...)
-			}
-		}
-		out = append(out, c)
 	}
 	return out
 }

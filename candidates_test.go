@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/synth"
 )
@@ -177,62 +176,5 @@ func TestWithSibling(t *testing.T) {
 	}
 	if got := withSibling([]candidate{{src: "x"}}, nil); len(got) != 1 {
 		t.Errorf("without a sibling: %v", got)
-	}
-}
-
-// TestWithGeneralizations: a synthesized guard condition whose clause
-// only the states of a failing test forced to leave on every evaluation
-// need is preceded by the condition without that clause; a clause the
-// other failing tests' states need stays.
-func TestWithGeneralizations(t *testing.T) {
-	spec := &synth.Spec{Inputs: []synth.Input{{Expr: "omit", Kind: synth.Bool}, {Expr: "root", Kind: synth.Bool}}}
-	ex := func(origin string, omit, root, want bool) synth.Example {
-		return synth.Example{Origin: origin, Values: []synth.Value{synth.BoolValue(omit), synth.BoolValue(root)}, Want: want}
-	}
-	// TestEvery passed leaving on every evaluation, TestSome leaving at
-	// its evaluation 1 only; TestPass passes unpatched.
-	spec.Examples = []synth.Example{
-		ex("TestEvery", true, true, true), ex("TestEvery", false, true, true),
-		ex("TestSome", true, false, true), ex("TestSome", false, false, false),
-		ex("TestPass", false, false, false),
-	}
-	every, some := testKey{"m", "TestEvery"}, testKey{"m", "TestSome"}
-	r := &repairer{failing: []testKey{every, some}, failingByID: map[string]testKey{every.id(): every, some.id(): some}}
-	site := collect.Site{Kind: collect.Guard, Original: "emit(v)"}
-	st := style{name: "return", strategy: collect.StrategyContinue, exit: "continue"}
-	for _, tc := range []struct {
-		name  string
-		needs []angelic.Need
-		cands string
-		want  string
-	}{
-		{"a clause only the forced test needs", []angelic.Need{{Test: every.id(), Force: angelic.Force{Return: true}}, {Test: some.id(), Force: angelic.Force{Evals: []int{1}, Return: true}}},
-			"root || omit", "omit | root || omit"},
-		{"no test forced on every evaluation", []angelic.Need{{Test: every.id(), Force: angelic.Force{Evals: []int{1, 2}, Return: true}}, {Test: some.id(), Force: angelic.Force{Evals: []int{1}, Return: true}}},
-			"root || omit", "root || omit"},
-		{"a mutant is not generalized", []angelic.Need{{Test: every.id(), Force: angelic.Force{Return: true}}},
-			"root || omit:mutation", "root || omit"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var cands []candidate
-			for _, src := range strings.Split(tc.cands, " | ") {
-				src, method, _ := strings.Cut(src, ":")
-				if method == "" {
-					method = "synthesis"
-				}
-				term, err := synth.ParseTerm(spec, src)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cands = append(cands, candidate{src: src, term: term, method: method})
-			}
-			var got []string
-			for _, c := range r.withGeneralizations(site, st, spec, tc.needs, cands, &SiteReport{}) {
-				got = append(got, c.src)
-			}
-			if g := strings.Join(got, " | "); g != tc.want {
-				t.Errorf("got %s, want %s", g, tc.want)
-			}
-		})
 	}
 }

@@ -80,16 +80,17 @@
 //     comparison's negation first among equals), are
 //     validated as in step 6 (one schema for all the sites, then the
 //     patched file) (mutants.go).
-//  8. Then the guards' other exits. First, unless Options.NoScreen, the
-//     screen (screen.go; predicate switching, Zhang, Gupta and Gupta,
-//     ICSE 2006): each guard site of these tiers, up to 200 (fewer where
-//     the failing tests are slow), has its first exit forced in the whole
-//     of each of the first two failing tests, and the sites where one
-//     then passes move to the front of the tiers, most tests passing
-//     first. A missing guard's site is run by the passing tests as often
-//     as the failing ones, and ranks low; its screen costs one run. The
-//     screen's runs are outside the effort bound (below). Then the
-//     exits, at the same sites as step 4 unless the screen moved some,
+//  8. Then the guards' other exits. First, with Options.Screen (off by
+//     default), the screen (screen.go; predicate switching, Zhang, Gupta
+//     and Gupta, ICSE 2006): each guard site of these tiers, up to 200
+//     (fewer where the failing tests are slow), has its first exit forced
+//     in the whole of each of the first two failing tests, and the sites
+//     where one then passes take turns with the rank order. A missing
+//     guard's site is run by the passing tests as often as the failing
+//     ones, and ranks low; its screen costs one run. The screen's runs
+//     are outside the effort bound (below). Measured, it finds the
+//     developer's site or function, and then a wrong condition there.
+//     Then the exits, at the same sites as step 4 (or the screen's),
 //     and (unless
 //     Options.NoPerEval) at the conditions where a failing test failed
 //     under every constant value, per-evaluation angelic values: the

@@ -110,12 +110,15 @@ type Options struct {
 	// the conditions where a failing test failed under every constant
 	// value (nopol fix -pereval=false).
 	NoPerEval bool
-	// NoScreen turns the screen of the guard sites off: before the
-	// later tiers search the guards' other exits, each guard site of
-	// theirs (up to 200) has its first exit forced in the failing tests,
-	// and the sites where a failing test then passes are searched first
-	// (nopol fix -screen=false).
-	NoScreen bool
+	// Screen turns on the screen of the guard sites (off by default):
+	// before the later tiers search the guards' other exits, each guard
+	// site of theirs (up to 200) has its first exit forced in the failing
+	// tests, and the sites where a failing test then passes take turns
+	// with the rank order (nopol fix -screen). Measured on the training
+	// split, it reached the developer's site or function in three real
+	// missing-guard bugs and the conditions synthesized there were wrong:
+	// three more wrong patches, none more correct (benchmarks/RESULTS.md).
+	Screen bool
 	// Speculative prints a plausible patch even when it rests on a guess
 	// the tests do not check: a condition that shares none of the
 	// original's variables, a new error the function never returns, a

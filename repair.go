@@ -293,9 +293,13 @@ func (r *repairer) run(ctx context.Context) error {
 	// the binaries that record them are built for those sites alone,
 	// in the background.
 	lateAll := r.withStyles(ranked, true)
-	// The screen may move any of the late list's first screenSites to
-	// the front (screen.go).
-	r.bin.BuildSnapshots(siteIDs(searched, lateAll[:min(len(lateAll), max(3*r.opts.MaxSites, screenSites))]))
+	// The screen may move any of the late list's first screenSites
+	// forward (screen.go).
+	snap := 3 * r.opts.MaxSites
+	if r.opts.Screen {
+		snap = max(snap, screenSites)
+	}
+	r.bin.BuildSnapshots(siteIDs(searched, lateAll[:min(len(lateAll), snap)]))
 	if _, done, err := r.searchWhile(ctx, searched, false, nil); err != nil || done {
 		return err
 	}
@@ -312,9 +316,9 @@ func (r *repairer) run(ctx context.Context) error {
 	r.firstWork = r.searchWork()
 	r.laterWork = max(minLaterWork, int(r.opts.Effort*float64(r.firstWork)))
 	// Then the guards' other exits (continue, a return of the function,
-	// an error, ...) at the same sites, those where a failing test
-	// passes leaving early first (screen.go).
-	if len(lateAll) > 0 && !r.opts.NoScreen {
+	// an error, ...) at the same sites; with Options.Screen, those where
+	// a failing test passes leaving early take turns with them (screen.go).
+	if len(lateAll) > 0 && r.opts.Screen {
 		r.enter(phaseScreen)
 		var err error
 		if lateAll, err = r.screen(ctx, lateAll); err != nil {

@@ -54,10 +54,11 @@ nil dereference, NpeFix's replacements come last: before the
 panicking statement (or its caller's), "if x == nil { x = v }", v an
 in-scope value of x's type (nil-in-scope-value) or a new instance, for an
 interface a type of the package implementing it (nil-new-instance).
--strategies restricts them all. Before the other exits are searched, the
-screen forces the first exit of each guard site (up to 200) in the whole
-of the failing tests; the sites where a failing test then passes are
-searched first (-screen=false turns it off).
+-strategies restricts them all. With -screen, before the other exits are
+searched, the first exit of each guard site (up to 200) is forced in the
+whole of the failing tests, and the sites where a failing test then
+passes take turns with the others (off by default: on the benchmarks it
+found the right places and wrong conditions there).
 
 When a failing test panics with an index or a slice out of range while
 a condition is evaluated, that condition with the bounds check the runtime
@@ -131,7 +132,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.v, "v", false, "print every test run")
 	fs.BoolVar(&f.mutants, "mutants", true, "when synthesis finds no patch, validate mutants of the most suspicious conditions")
 	fs.BoolVar(&f.perEval, "pereval", true, "last, at conditions where a failing test fails under every constant value,\nnegate one evaluation at a time (per-evaluation angelic values)")
-	fs.BoolVar(&f.screen, "screen", true, "before the guards' other exits, force the first exit of each guard site (up to 200)\nin the failing tests and search first the sites where a failing test then passes")
+	fs.BoolVar(&f.screen, "screen", false, "before the guards' other exits, force the first exit of each guard site (up to 200)\nin the failing tests and search the sites where a failing test then passes in turn with the others")
 	fs.BoolVar(&f.speculative, "speculative", false, "print a plausible patch even when it rests on a guess the tests do not check\n(by default it is withheld and the search goes on)")
 	fs.BoolVar(&f.purify, "purify", true, "split a failing test that fails under both forced values into fragments\n(top-level statements, table-loop iterations) and force the angelic value in the failing ones")
 }
@@ -139,7 +140,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 // fixOptions checks the flags and turns them into repair options; a
 // usage problem is reported as a message for the user.
 func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
-	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify, NoMutants: !f.mutants, NoPerEval: !f.perEval, NoScreen: !f.screen, MaxSites: f.sites, Effort: f.effort, Speculative: f.speculative}
+	opts := nopol.Options{Patterns: patterns, Backend: f.backend, Timeout: f.timeout, Verbose: f.v, NoPurify: !f.purify, NoMutants: !f.mutants, NoPerEval: !f.perEval, Screen: f.screen, MaxSites: f.sites, Effort: f.effort, Speculative: f.speculative}
 	if f.effort == 0 {
 		return opts, fmt.Errorf("-effort 0: want a positive factor, or -1 for no bound")
 	}
