@@ -21,6 +21,11 @@ import (
 // sites, where more failing tests pass first, then in rank order, are
 // searched in turn with the late list's own order (interleave).
 //
+// It is off by default (Options.Screen): on the training split it moved
+// the developer's site, or function, forward in three real bugs, and
+// the conditions synthesized there were wrong, with no correct patch
+// gained (benchmarks/RESULTS.md).
+//
 // A missing guard's site is often run by most passing tests (the first
 // statement of a loop over every field), so suspiciousness ranks it low,
 // beyond the sites the later tiers reach (go-toml's encodeTable misses a
