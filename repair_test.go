@@ -71,6 +71,9 @@ type fake struct {
 	// slowSnapshots is how many snapshot runs time out (a busy machine)
 	// when their time limit is under 10 s.
 	slowSnapshots int
+	// failedSnapshots is how many snapshot runs of a forced test fail
+	// (a race of the test's goroutines).
+	failedSnapshots int
 	good          string     // the candidate that passes the suite
 	mu            sync.Mutex // guards runs
 	runs          []collect.Run
@@ -167,6 +170,12 @@ func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
 				return collect.Result{TimedOut: true}, nil
 			}
 			res := f.exec(t, r)
+			if r.Mode == collect.ModeSnapshot && len(r.Force) > 0 && f.failedSnapshots > 0 {
+				f.mu.Lock()
+				f.failedSnapshots--
+				f.mu.Unlock()
+				res.Passed = false
+			}
 			if f.flaky && len(r.Force) == 0 {
 				res.Passed = true
 			}
@@ -440,6 +449,31 @@ func TestRepairSlowSnapshot(t *testing.T) {
 	}
 	if long == 0 {
 		t.Errorf("no snapshot run with a longer limit")
+	}
+}
+
+// TestRepairFailedSnapshot: a failing test whose snapshot run fails with
+// the angelic value it passed with in the search (a race) runs again, and
+// synthesis gets its states; failing every time, the site has no
+// specification.
+func TestRepairFailedSnapshot(t *testing.T) {
+	for _, tc := range []struct {
+		failures int
+		method   string
+	}{{2, "synthesis"}, {100, "mutation"}} {
+		f := newFake(t)
+		f.failedSnapshots = tc.failures
+		var progress strings.Builder
+		res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress)}, f)
+		if err != nil {
+			t.Fatalf("repair: %v\n%s", err, progress.String())
+		}
+		if !res.Patched || res.Site.Method != tc.method {
+			t.Errorf("%d failures: patched %v %q by %q, want by %s (%s)\n%s", tc.failures, res.Patched, res.Condition, res.Site.Method, tc.method, res.Reason, progress.String())
+		}
+		if !strings.Contains(progress.String(), "failed with its angelic value, with which it passed in the search; running it again") {
+			t.Errorf("%d failures: no rerun reported:\n%s", tc.failures, progress.String())
+		}
 	}
 }
 
