@@ -74,10 +74,10 @@ type fake struct {
 	// failedSnapshots is how many snapshot runs of a forced test fail
 	// (a race of the test's goroutines).
 	failedSnapshots int
-	good          string     // the candidate that passes the suite
-	mu            sync.Mutex // guards runs
-	runs          []collect.Run
-	closed        int
+	good            string     // the candidate that passes the suite
+	mu              sync.Mutex // guards runs
+	runs            []collect.Run
+	closed          int
 	// schemas counts the schemas built, schemaCands has the last one's
 	// candidates.
 	schemas     int
