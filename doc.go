@@ -50,7 +50,10 @@
 //     calls proven pure: see package collect) of every evaluation
 //     in runs that pass (passing tests as they are, failing tests with
 //     their angelic value: a split test's failing fragments with it, its
-//     other fragments with their actual values) (snapshot.go), and
+//     other fragments with their actual values) (snapshot.go; a run
+//     that times out runs again with a longer limit, then without the
+//     observed calls; a failing test's run that fails with the value it
+//     passed with in the search runs again, twice at most), and
 //     synthesize conditions that fit those examples (synth.Solve). The
 //     mutants of the original condition that fit the same examples join
 //     them in one ranking, by token distance to the original; a
