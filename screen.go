@@ -107,10 +107,10 @@ func (r *repairer) screen(ctx context.Context, late []angelic.Suspicion) ([]ange
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				passed, units, err := r.screenSite(ctx, late[i], tests)
+				passed, runs, units, err := r.screenSite(ctx, late[i], tests)
 				mu.Lock()
 				out[i] = screened{late[i], passed}
-				r.res.Runs += len(tests)
+				r.res.Runs += runs
 				r.work += units
 				r.surplus += units
 				if err != nil && firstErr == nil {
@@ -214,23 +214,24 @@ func interleave(a, b []angelic.Suspicion) []angelic.Suspicion {
 }
 
 // screenSite forces site s's screen exit in the whole of each test;
-// passed has bit i set when tests[i] passed; units is the work of its
-// runs.
-func (r *repairer) screenSite(ctx context.Context, s angelic.Suspicion, tests []testKey) (passed, units int, err error) {
+// passed has bit i set when tests[i] passed; runs counts its runs (none
+// at a site without an exit), units their work.
+func (r *repairer) screenSite(ctx context.Context, s angelic.Suspicion, tests []testKey) (passed, runs, units int, err error) {
 	site := r.prog.Sites[s.Site]
 	st, ok := r.screenExit(site)
 	if !ok {
-		return 0, 0, nil
+		return 0, 0, 0, nil
 	}
 	for i, k := range tests {
 		res, err := r.bin.Run(ctx, r.forcedRun(k, site, st, st.force, collect.ModeCover))
+		runs++
 		units += testWork(res.TimedOut)
 		if err != nil {
-			return passed, units, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
+			return passed, runs, units, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
 		}
 		if res.Passed && !res.TimedOut {
 			passed |= 1 << i
 		}
 	}
-	return passed, units, nil
+	return passed, runs, units, nil
 }

@@ -63,6 +63,14 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	// (missing values). A failing test that passed with its angelic value
 	// in the search must not lose its examples to a busy machine.
 	hasCalls := slices.ContainsFunc(site.Observed, func(o collect.Observed) bool { return o.Call })
+	rerun := func(run collect.Run) (collect.Result, error) {
+		res, err := r.bin.Run(ctx, run)
+		r.ran(testWork(res.TimedOut)) // counts the run in r.res.Runs too
+		if err != nil {
+			return res, fmt.Errorf("recording states at site %d: %w", site.ID, err)
+		}
+		return res, nil
+	}
 	for i, res := range results {
 		longer := runs[i]
 		longer.Timeout = snapshotRetryTimeout(runs[i].Timeout)
@@ -82,11 +90,8 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			}
 			r.logf("snapshot: %s timed out after %s; running it again with %s", keys[i].name, runs[i].Timeout.Round(time.Millisecond), how)
 			var err error
-			res, err = r.bin.Run(ctx, again)
-			r.ran(testWork(res.TimedOut))
-			r.res.Runs++
-			if err != nil {
-				return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
+			if res, err = rerun(again); err != nil {
+				return nil, angelic.Summary{}, "", err
 			}
 		}
 		// A failing test passed with its angelic value in the search: a
@@ -97,11 +102,8 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		for again := 0; i < nFailing && !res.Passed && !res.TimedOut && again < snapshotReruns; again++ {
 			r.logf("snapshot: %s failed with its angelic value, with which it passed in the search; running it again", keys[i].name)
 			var err error
-			res, err = r.bin.Run(ctx, runs[i])
-			r.ran(testWork(res.TimedOut))
-			r.res.Runs++
-			if err != nil {
-				return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
+			if res, err = rerun(runs[i]); err != nil {
+				return nil, angelic.Summary{}, "", err
 			}
 		}
 		results[i] = res
