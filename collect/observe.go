@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,7 +81,7 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 			}
 		}
 	}
-	for _, name := range o.pkg.Scope().Names() {
+	for _, name := range o.globalNames() {
 		v, ok := o.pkg.Scope().Lookup(name).(*types.Var)
 		if !ok || !o.visible(inner, v) || !o.graph.mayObserve(o.fn, v) {
 			continue
@@ -97,6 +98,28 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 		}
 	}
 	return out
+}
+
+// globalNames returns the names of the package scope, those the
+// enclosing function reads first (in name order, as the rest): a flag
+// such as BurntSushi/toml's tomlNext, 20th of 23 package variables, is
+// otherwise cut by maxObserved at the sites that need it.
+func (o *observer) globalNames() []string {
+	names := o.pkg.Scope().Names()
+	reads := map[string]bool{}
+	for _, obj := range o.graph.refs[o.fn] {
+		reads[obj.Name()] = true
+	}
+	slices.SortStableFunc(names, func(a, b string) int {
+		switch {
+		case reads[a] == reads[b]:
+			return 0
+		case reads[a]:
+			return -1
+		}
+		return 1
+	})
+	return names
 }
 
 // obsGroups are the expressions observed of some variables, by priority:
