@@ -55,6 +55,9 @@
 //     observed calls; a failing test's run that fails with the value it
 //     passed with in the search runs again, twice at most), and
 //     synthesize conditions that fit those examples (synth.Solve). The
+//     evaluations of a failing test forced to one value in the whole
+//     test are left out in its table iterations that passed before with
+//     the other outcome: they pass either way and need neither. The
 //     mutants of the original condition that fit the same examples join
 //     them in one ranking, by token distance to the original; a
 //     synthesized nil test of a slice comes after its test of emptiness;

@@ -129,8 +129,17 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			r.vlogf("snapshot %s failed; its states are left out", k.name)
 			continue
 		}
+		var either map[collect.Constituent][2]bool
+		if i < nFailing && needs[i].Force.Whole() && !needs[i].Force.PerEval() {
+			either = r.passedIterations(k, site.ID)
+		}
+		dropped := 0
 		for _, e := range res.Evals {
 			if e.Site != site.ID || len(e.Values) != len(site.Observed) {
+				continue
+			}
+			if had, ok := either[collect.Constituent{Segment: e.Segment, Iteration: e.Iteration}]; ok && !had[outcomeIndex(e.Outcome)] {
+				dropped++
 				continue
 			}
 			v := make([]synth.Value, len(keep))
@@ -143,6 +152,9 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			}
 			all = append(all, angelic.Example{State: stateKey(v), Want: want, Origin: k.name})
 			vals = append(vals, v)
+		}
+		if dropped > 0 {
+			r.logf("snapshot: %s of %s in table iterations that passed with the other outcome left out", plural(dropped, "evaluation"), k.name)
 		}
 	}
 	sum := angelic.Summarize(all)
@@ -165,6 +177,47 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		return nil, sum, fmt.Sprintf("no specification: %s (%d examples)", why, sum.Examples), nil
 	}
 	return spec, sum, why, nil
+}
+
+// passedIterations returns, for failing test k, the outcomes the site
+// had in k's coverage run in each table-loop iteration that passed there
+// while another iteration of the same loop failed ([0] false, [1] true).
+// Forced to a constant in the whole test, k passed; an iteration that
+// passed with the other outcome too does not need the forced one, and
+// its evaluations say nothing of the condition (levenshtein's
+// {"ab", "ba"} row passes whichever branch runs). Iterations that did not
+// run in the coverage run, or whose records the cap left out, are not
+// in the map.
+func (r *repairer) passedIterations(k testKey, site int) map[collect.Constituent][2]bool {
+	failed := r.failed[k]
+	loops := map[int]bool{}
+	for _, fr := range failed {
+		if fr.Iteration > 0 {
+			loops[fr.Segment] = true
+		}
+	}
+	if len(loops) == 0 {
+		return nil
+	}
+	out := map[collect.Constituent][2]bool{}
+	for _, e := range r.cover[k].Evals {
+		if e.Site != site || !loops[e.Segment] || e.Iteration <= 0 || slices.Contains(failed, angelic.Constituent{Segment: e.Segment, Iteration: e.Iteration}) {
+			continue
+		}
+		c := collect.Constituent{Segment: e.Segment, Iteration: e.Iteration}
+		had := out[c]
+		had[outcomeIndex(e.Outcome)] = true
+		out[c] = had
+	}
+	return out
+}
+
+// outcomeIndex is 0 for false, 1 for true.
+func outcomeIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // originalOperands returns the indexes of spec's inputs that are operands
