@@ -98,19 +98,21 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 }
 
 // siblingGuard is, for a sibling's return (collect.StrategySibling), that
-// sibling's guard as a candidate (see withSibling for its rank). It may
+// sibling's guard as a candidate (for a twin guard's exit,
+// collect.StrategyTwin, the twin's condition, method "twin") (see withSibling for its rank). It may
 // read what is not observed (v.Type() != timeType), and it is validated
 // even when no state was recorded. nil for other styles, or when the
 // guard breaks an anti-pattern.
 func (r *repairer) siblingGuard(site collect.Site, st style, spec *synth.Spec) []candidate {
-	if st.name != "return" || st.strategy != collect.StrategySibling {
+	method := map[string]string{collect.StrategySibling: "sibling", collect.StrategyTwin: "twin"}[st.strategy]
+	if st.name != "return" || method == "" {
 		return nil
 	}
 	e, ok := exitOf(site, st.guard)
 	if !ok || e.Guard == "" {
 		return nil
 	}
-	c := candidate{src: e.Guard, method: "sibling"}
+	c := candidate{src: e.Guard, method: method}
 	if spec != nil {
 		if t, err := synth.ParseTerm(spec, c.src); err == nil {
 			c.term = t

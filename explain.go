@@ -94,7 +94,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	var low, medium []string
 	var high []string
 	npefix := c.method == "npefix"
-	fallback := spec == nil && !npefix && c.method != "sibling" && c.method != "bounds" // the fallback's mutants are not checked against recorded states
+	fallback := spec == nil && !npefix && c.method != "sibling" && c.method != "twin" && c.method != "bounds" // the fallback's mutants are not checked against recorded states
 	switch {
 	case npefix:
 		e.Origin = fmt.Sprintf("NpeFix: the nil operand a failing test dereferenced is replaced where it is nil (strategy %s)", st.strategy)
@@ -113,6 +113,10 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		from := siblingOf(site, st)
 		e.Origin = fmt.Sprintf("the guard of %s, a sibling function, its condition and exit as written there, with this function's name word in place of the sibling's", from)
 		medium = append(medium, fmt.Sprintf("a guard %s already has: the tests do not say whether this function needs all of it", from))
+	case c.method == "twin":
+		from := siblingOf(site, st)
+		e.Origin = fmt.Sprintf("a guard %s writes after the same statement, its condition and exit as written there", from)
+		medium = append(medium, fmt.Sprintf("a guard %s already has after the same statement: the tests do not say whether this place needs all of it", from))
 	case rep.Method == "per-evaluation":
 		e.Origin = "synthesized from recorded states with the value of one evaluation negated"
 		low = append(low, "per-evaluation angelic values: the specification comes from one negated evaluation")
@@ -123,7 +127,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case "guard":
 		low = append(low, "a new guard around a statement: the tests do not say what else it should skip")
 	case "return":
-		if c.method == "sibling" {
+		if c.method == "sibling" || c.method == "twin" {
 			break // said above
 		}
 		if st.late {
@@ -178,8 +182,8 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	return e
 }
 
-// siblingOf names the sibling function whose return the exit of st
-// borrows (collect.StrategySibling).
+// siblingOf names the function whose return the exit of st borrows
+// (collect.StrategySibling, collect.StrategyTwin).
 func siblingOf(site collect.Site, st style) string {
 	if e, ok := exitOf(site, st.guard); ok && e.From != "" {
 		return e.From

@@ -317,7 +317,8 @@ type CandidateReport struct {
 	Site  int    `json:"site"`
 	Style string `json:"style"`
 	// Method is "synthesis", "mutation" or "npefix", as SiteReport.Method,
-	// or "sibling" (a sibling function's guard) or "bounds" (a bounds
+	// or "sibling" (a sibling function's guard), "twin" (a guard the file
+	// writes after the same statement elsewhere) or "bounds" (a bounds
 	// check added before an index).
 	Method    string `json:"method"`
 	Condition string `json:"condition"`

@@ -30,8 +30,9 @@ func stylesOf(s collect.Site) []style {
 		return []style{{name: "cond"}}
 	}
 	// Skipping the statement first, then the exits in strategy order; of
-	// those, only `continue` and the zero values before a statement that
-	// can be wrapped are searched early: a skip is kept only where it
+	// those, only a twin guard's exit (a guard the file writes elsewhere
+	// after the same statement), `continue` and the zero values before a
+	// statement that can be wrapped are searched early: a skip is kept only where it
 	// guards the statement against its own panic (conditional-deletion,
 	// antipattern.go), and in a loop `continue` is the skip's stand-in.
 	// `continue` is searched late again, with the other exits, where
@@ -41,7 +42,7 @@ func stylesOf(s collect.Site) []style {
 		st = append(st, style{name: "guard", guard: collect.GuardWrap, strategy: collect.StrategySkip, force: angelic.Force{Value: false}})
 	}
 	for k, e := range s.Exits {
-		if s.CanWrap && e.Strategy == collect.StrategyContinue {
+		if s.CanWrap && e.Strategy == collect.StrategyContinue || e.Strategy == collect.StrategyTwin {
 			st = append(st, style{name: "return", guard: collect.GuardExit(k), strategy: e.Strategy, exit: e.Body,
 				force: angelic.Force{Value: false, Return: true}})
 		}

@@ -15,6 +15,8 @@ import (
 // Go. Site.Exits lists those that compile at a site, in this order, which
 // is the order the repair tries them:
 //
+//   - StrategyTwin: a guard the file writes after the statement that
+//     precedes the site, elsewhere, with its condition (twin.go).
 //   - StrategyContinue: `continue`, in a loop (NpeFix's "skip the
 //     iteration").
 //   - StrategyReuse: a return statement of the same function, as written,
@@ -47,6 +49,7 @@ import (
 // Skipping the statement (wrapping it, `if COND { stmt }`) is the
 // GuardWrap style, not an exit.
 const (
+	StrategyTwin        = "twin-guard"
 	StrategyContinue    = "continue"
 	StrategyReuse       = "reuse-return"
 	StrategySibling     = "sibling-return"
@@ -62,7 +65,7 @@ const (
 // at a site: StrategySkip, the wrapping style, then the exits; then
 // NpeFix's replacements of a nil operand (see nilfix.go), which are not
 // exits and are tried where a failing test dereferenced nil.
-var Strategies = []string{StrategySkip, StrategyContinue, StrategyReuse, StrategySibling, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyDelegate, StrategyVar, StrategyBreak,
+var Strategies = []string{StrategySkip, StrategyTwin, StrategyContinue, StrategyReuse, StrategySibling, StrategyZero, StrategyErrSentinel, StrategyErrNew, StrategyDelegate, StrategyVar, StrategyBreak,
 	StrategyPanic, StrategyPanicNew, StrategyNilVar, StrategyNilNew}
 
 // StrategySkip names the wrapping style (GuardWrap): the statement runs
@@ -110,10 +113,16 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 		seen[oneLineSource(src, tf, stmt)] = true
 	}
 	inLoop, breakable := loopAround(stack)
+	sig := o.signature(fn)
+	for _, e := range o.twinGuards(stmt, stack, sig, src, tf, inLoop, breakable) {
+		if !seen[e.Body] && len(out) < maxExits {
+			seen[e.Body] = true // the plain exit is searched as the twin's
+			out = append(out, e)
+		}
+	}
 	if inLoop {
 		add(Exit{Body: "continue", Strategy: StrategyContinue})
 	}
-	sig := o.signature(fn)
 	if sig != nil {
 		n := 0
 		for _, ret := range o.returnsOf(fn) {

@@ -316,3 +316,44 @@ func TestPanicExits(t *testing.T) {
 	}
 	fi.checkUntouched(t)
 }
+
+// TestTwinGuards: a guard the file writes after the statement that
+// precedes a site, elsewhere, is offered there first, with its
+// condition (twin.go).
+func TestTwinGuards(t *testing.T) {
+	f := load(t, "exits")
+	for _, tt := range []struct {
+		line int
+		want string // the twin exits, "body if guard in From", "|"-separated
+	}{
+		// Inline misses the guard Lines (and Size) write after `if
+		// empty(e) {...}`, and Name's, whose return is a string too.
+		{33, "continue if e.skip && e.size == 0 in Lines|return e.name if e.size < 0 in Name"},
+		// Lines has its guard already; Name's return is no []string.
+		{18, ""},
+		{44, "continue if e.skip && e.size == 0 in Lines"},
+		// Size has Lines' guard; Name's return is no int.
+		{59, ""},
+		// Nothing follows the same statement elsewhere with a guard.
+		{62, ""},
+		// Before the first statement of a block: nothing precedes it.
+		{15, ""},
+	} {
+		i := slices.IndexFunc(f.prog.Sites, func(s Site) bool {
+			return s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "/twin.go")
+		})
+		if i < 0 {
+			t.Errorf("twin.go:%d: no guard site", tt.line)
+			continue
+		}
+		var got []string
+		for _, e := range f.prog.Sites[i].Exits {
+			if e.Strategy == StrategyTwin {
+				got = append(got, e.Body+" if "+e.Guard+" in "+e.From)
+			}
+		}
+		if strings.Join(got, "|") != tt.want {
+			t.Errorf("twin.go:%d `%s`: twin exits\n%s\nwant\n%s", tt.line, f.prog.Sites[i].Original, strings.Join(got, "|"), tt.want)
+		}
+	}
+}

@@ -35,7 +35,9 @@ iterations): the value is forced in the failing ones only. -purify=false
 forces values per whole test.
 
 A guard either wraps a statement (strategy skip) or leaves before it, in
-this order: continue (in a loop), a return statement of the same function
+this order: a guard the file writes elsewhere after the same statement as
+the one before the site, its exit and condition as written there
+(twin-guard), continue (in a loop), a return statement of the same function
 reused as written (reuse-return), a guarded return of a sibling (a
 function of the same file and receiver whose name is one word away:
 unmarshalLocalDate for unmarshalLocalTime) with that word replaced in its
@@ -48,7 +50,7 @@ reverse), called with in-scope variables
 (delegate: "return e.isMarshalerArrayOfTables(v)" in isArrayOfTables), an in-scope value of the result type
 (in-scope-value), break, and where a failing test expects a panic (it
 recovers one, or asserts one), a panic: the function's own as written (panic), else a new one
-naming the function (panic-new). Skipping and the zero values are
+naming the function (panic-new). Skipping, twin guards and the zero values are
 searched with the conditions; the other exits after the mutation fallback. Where a failing test panics with a
 nil dereference, NpeFix's replacements come last: before the
 panicking statement (or its caller's), "if x == nil { x = v }", v an
@@ -120,7 +122,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.skip, "skip", "", "leave the top-level tests matching `regexp` out of every run (go test -skip)")
 	fs.StringVar(&f.tags, "tags", "", "comma-separated build `tags` for every build and run (go build -tags)")
 	fs.StringVar(&f.kind, "kind", "all", "repairs to try: cond (change a condition), guard (add a guard) or all")
-	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, continue, reuse-return,\nzero-values, error-sentinel, error-new, in-scope-value, break, panic,\npanic-new, nil-in-scope-value, nil-new-instance")
+	fs.StringVar(&f.strategies, "strategies", "", "comma-separated guard `strategies` to try (default all): skip, twin-guard, continue, reuse-return,\nsibling-return, zero-values, error-sentinel, error-new, delegate, in-scope-value, break, panic,\npanic-new, nil-in-scope-value, nil-new-instance")
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
 	fs.Float64Var(&f.effort, "effort", 2, "the later tiers (other exits, per-evaluation values, more guard sites) start a site\nonly while they did less than `n` times the first tier's work, counted in test runs\n(a hung run 21, a whole suite 10; at least 200); -1: no bound but -timeout")

@@ -1,0 +1,163 @@
+package collect
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// A twin guard is a guard the file writes right after the statement that
+// precedes a guard site, elsewhere: where two loops of the file skip the
+// same entries, a check added to one is often missing from the other.
+// go-toml v2.3.0's encodeTable has
+//
+//	if shouldOmitEmpty(kv.Options, kv.Value) {
+//		continue
+//	}
+//	if kv.Options.omitzero && shouldOmitZero(kv.Options, kv.Value) {
+//		continue
+//	}
+//
+// and encodeTableInline, whose loop has the first guard only, missed the
+// second. StrategyTwin offers the second guard's exit at the site after
+// the first, with its condition (Exit.Guard), which the repair validates
+// before the conditions synthesized for that exit, as a sibling's
+// (sibling.go). Recorded states cannot give such a condition when it calls
+// what cannot be observed (shouldOmitZero calls a method of an interface).
+//
+// A twin is taken only when the statements before it and before the site
+// read the same, on one line; when it is an `if` without init or else
+// whose body is one exit statement (`continue`, `break`, or a return of
+// the function's result types); when its condition and exit type-check at
+// the site; and when the site's block does not already hold it.
+
+// maxTwinExits bounds the twin guards offered at one site.
+const maxTwinExits = 2
+
+// twinGuards are the exits of the twin guards of the site before stmt,
+// whose ancestors are stack, in source order.
+func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signature, src []byte, tf *token.File, inLoop, breakable bool) []Exit {
+	list := enclosingList(stmt, stack)
+	i := slices.Index(list, stmt)
+	if i <= 0 {
+		return nil
+	}
+	prev := oneLineSource(src, tf, list[i-1])
+	if prev == "" {
+		return nil
+	}
+	here := map[string]bool{}
+	for _, s := range list {
+		here[oneLineSource(src, tf, s)] = true
+	}
+	var out []Exit
+	for _, d := range o.file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if len(out) >= maxTwinExits {
+				return false
+			}
+			stmts := stmtList(n)
+			for j := 1; j < len(stmts); j++ {
+				if stmts[j-1] == list[i-1] || oneLineSource(src, tf, stmts[j-1]) != prev {
+					continue
+				}
+				ifs, ok := stmts[j].(*ast.IfStmt)
+				if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
+					continue
+				}
+				if text := oneLineSource(src, tf, ifs); text == "" || here[text] {
+					continue
+				}
+				body, guard := oneLineSource(src, tf, ifs.Body.List[0]), oneLineSource(src, tf, ifs.Cond)
+				if body == "" || guard == "" || !o.exitCompiles(ifs.Body.List[0], sig, src, tf, inLoop, breakable) || !o.isBool(guard) {
+					continue
+				}
+				if !containsExit(out, body, guard) && len(out) < maxTwinExits {
+					out = append(out, Exit{Body: body, Strategy: StrategyTwin, Guard: guard, From: fd.Name.Name})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// containsExit reports whether out has an exit with this body and guard.
+func containsExit(out []Exit, body, guard string) bool {
+	for _, e := range out {
+		if e.Body == body && e.Guard == guard {
+			return true
+		}
+	}
+	return false
+}
+
+// exitCompiles reports whether s, an exit statement of another place in
+// the file, compiles at the site: an unlabelled continue in a loop, an
+// unlabelled break that leaves a loop, or a return whose results
+// type-check at the site and are assignable to sig's.
+func (o *observer) exitCompiles(s ast.Stmt, sig *types.Signature, src []byte, tf *token.File, inLoop, breakable bool) bool {
+	switch s := s.(type) {
+	case *ast.BranchStmt:
+		switch {
+		case s.Label != nil:
+			return false
+		case s.Tok == token.CONTINUE:
+			return inLoop
+		case s.Tok == token.BREAK:
+			return breakable
+		}
+	case *ast.ReturnStmt:
+		if sig == nil || len(s.Results) != sig.Results().Len() {
+			return false
+		}
+		for k, r := range s.Results {
+			t, err := o.typeAt(oneLineSource(src, tf, r))
+			if err != nil || !types.AssignableTo(t, sig.Results().At(k).Type()) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isBool reports whether expr type-checks at the site as a boolean.
+func (o *observer) isBool(expr string) bool {
+	t, err := o.typeAt(expr)
+	if err != nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// enclosingList is the statement list that holds stmt: that of the
+// innermost block, case or select clause among its ancestors.
+func enclosingList(stmt ast.Stmt, stack []ast.Node) []ast.Stmt {
+	for k := len(stack) - 1; k >= 0; k-- {
+		if l := stmtList(stack[k]); slices.Index(l, stmt) >= 0 {
+			return l
+		}
+	}
+	return nil
+}
+
+// stmtList is the statement list of a block or clause, nil for other
+// nodes.
+func stmtList(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
+}
