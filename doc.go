@@ -34,7 +34,10 @@
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
 //     the statement skipped, or an early return). A site where every
-//     failing test passes under some forced value qualifies. Unless
+//     failing test passes under some forced value qualifies. A guard
+//     the file writes elsewhere after the statement that precedes a site
+//     (collect.StrategyTwin) is searched here too, its condition
+//     validated first. Unless
 //     Options.NoPurify is set, a failing test that fails under both values is
 //     split into fragments at run time (internal/constituent, purify): its coverage
 //     run prints the running test constituent, its failures are
