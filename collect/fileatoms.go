@@ -60,6 +60,10 @@ type fileFacts struct {
 	// siblings are, per function of the file, its siblings (siblingsOf,
 	// filled as guard sites ask).
 	siblings map[*ast.FuncDecl][]sibling
+	// guardsAfter are the file's one-exit ifs by the one-line text of the
+	// statement before them (twinGuards, built at the first guard site
+	// that asks).
+	guardsAfter map[string][]guardAfter
 }
 
 // fileConst is a constant of another package named in the file.

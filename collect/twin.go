@@ -35,6 +35,45 @@ import (
 // maxTwinExits bounds the twin guards offered at one site.
 const maxTwinExits = 2
 
+// guardAfter is an if statement of the file without init or else whose
+// body is one statement, with the statement before it (prev) and the
+// function around it.
+type guardAfter struct {
+	prev ast.Stmt
+	ifs  *ast.IfStmt
+	fn   *ast.FuncDecl
+}
+
+// guardsAfter indexes the file's one-exit ifs by the one-line text of the
+// statement before them, in source order.
+func (o *observer) guardsAfter(src []byte, tf *token.File) map[string][]guardAfter {
+	if o.facts.guardsAfter != nil {
+		return o.facts.guardsAfter
+	}
+	index := map[string][]guardAfter{}
+	for _, d := range o.file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			stmts := stmtList(n)
+			for j := 1; j < len(stmts); j++ {
+				ifs, ok := stmts[j].(*ast.IfStmt)
+				if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
+					continue
+				}
+				if prev := oneLineSource(src, tf, stmts[j-1]); prev != "" {
+					index[prev] = append(index[prev], guardAfter{stmts[j-1], ifs, fd})
+				}
+			}
+			return true
+		})
+	}
+	o.facts.guardsAfter = index
+	return index
+}
+
 // twinGuards are the exits of the twin guards of the site before stmt,
 // whose ancestors are stack, in source order.
 func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signature, src []byte, tf *token.File, inLoop, breakable bool) []Exit {
@@ -43,8 +82,8 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 	if i <= 0 {
 		return nil
 	}
-	prev := oneLineSource(src, tf, list[i-1])
-	if prev == "" {
+	twins := o.guardsAfter(src, tf)[oneLineSource(src, tf, list[i-1])]
+	if len(twins) == 0 {
 		return nil
 	}
 	here := map[string]bool{}
@@ -52,37 +91,21 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 		here[oneLineSource(src, tf, s)] = true
 	}
 	var out []Exit
-	for _, d := range o.file.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil {
+	for _, tw := range twins {
+		if len(out) >= maxTwinExits {
+			break
+		}
+		if tw.prev == list[i-1] {
 			continue
 		}
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			if len(out) >= maxTwinExits {
-				return false
-			}
-			stmts := stmtList(n)
-			for j := 1; j < len(stmts); j++ {
-				if stmts[j-1] == list[i-1] || oneLineSource(src, tf, stmts[j-1]) != prev {
-					continue
-				}
-				ifs, ok := stmts[j].(*ast.IfStmt)
-				if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
-					continue
-				}
-				if text := oneLineSource(src, tf, ifs); text == "" || here[text] {
-					continue
-				}
-				body, guard := oneLineSource(src, tf, ifs.Body.List[0]), oneLineSource(src, tf, ifs.Cond)
-				if body == "" || guard == "" || !o.exitCompiles(ifs.Body.List[0], sig, src, tf, inLoop, breakable) || !o.isBool(guard) {
-					continue
-				}
-				if !containsExit(out, body, guard) && len(out) < maxTwinExits {
-					out = append(out, Exit{Body: body, Strategy: StrategyTwin, Guard: guard, From: fd.Name.Name})
-				}
-			}
-			return true
-		})
+		if text := oneLineSource(src, tf, tw.ifs); text == "" || here[text] {
+			continue
+		}
+		body, guard := oneLineSource(src, tf, tw.ifs.Body.List[0]), oneLineSource(src, tf, tw.ifs.Cond)
+		if body == "" || guard == "" || containsExit(out, body, guard) || !o.exitCompiles(tw.ifs.Body.List[0], sig, src, tf, inLoop, breakable) || !o.isBool(guard) {
+			continue
+		}
+		out = append(out, Exit{Body: body, Strategy: StrategyTwin, Guard: guard, From: tw.fn.Name.Name})
 	}
 	return out
 }
