@@ -92,7 +92,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		rep.Outcome = fmt.Sprintf("synthesis: no candidate reads all of the original's operands (%s)", strings.Join(dropped, " | "))
 		return false, nil
 	}
-	r.logf("synthesis: %d examples (%d distinct), %d candidates: %s", rep.Examples, rep.Distinct, len(cands), describeCandidates(cands))
+	r.logf("synthesis: %d examples (%d distinct), %s: %s", rep.Examples, rep.Distinct, plural(len(cands), "candidate"), describeCandidates(cands))
 	r.ranked, r.spec = cands, spec
 	return r.validate(ctx, site, st, cands, rep)
 }

@@ -338,6 +338,9 @@ func TestTwinGuards(t *testing.T) {
 		{62, ""},
 		// Before the first statement of a block: nothing precedes it.
 		{15, ""},
+		// Caption has Lines' and Name's guards already, and Title's
+		// returns a message.
+		{87, ""},
 	} {
 		i := slices.IndexFunc(f.prog.Sites, func(s Site) bool {
 			return s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "/twin.go")

@@ -29,8 +29,9 @@ import (
 // A twin is taken only when the statements before it and before the site
 // read the same, on one line; when it is an `if` without init or else
 // whose body is one exit statement (`continue`, `break`, or a return of
-// the function's result types); when its condition and exit type-check at
-// the site; and when the site's block does not already hold it.
+// the function's result types) without a string literal (a message says
+// where it was written); when its condition and exit type-check at the
+// site; and when the site's block does not already hold it.
 
 // maxTwinExits bounds the twin guards offered at one site.
 const maxTwinExits = 2
@@ -102,12 +103,27 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 			continue
 		}
 		body, guard := oneLineSource(src, tf, tw.ifs.Body.List[0]), oneLineSource(src, tf, tw.ifs.Cond)
-		if body == "" || guard == "" || containsExit(out, body, guard) || !o.exitCompiles(tw.ifs.Body.List[0], sig, src, tf, inLoop, breakable) || !o.isBool(guard) {
+		if body == "" || guard == "" || hasString(tw.ifs.Body) || containsExit(out, body, guard) || !o.exitCompiles(tw.ifs.Body.List[0], sig, src, tf, inLoop, breakable) || !o.isBool(guard) {
 			continue
 		}
 		out = append(out, Exit{Body: body, Strategy: StrategyTwin, Guard: guard, From: tw.fn.Name.Name})
 	}
 	return out
+}
+
+// hasString reports whether n writes a string literal: a message says
+// where it was written (go-toml's unmarshalDateTime and
+// unmarshalLocalTime start alike, and the first's "datetime" in the
+// second's error is a wrong message; sibling.go adapts those words).
+func hasString(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // containsExit reports whether out has an exit with this body and guard.
