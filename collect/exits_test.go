@@ -129,22 +129,19 @@ func TestSiblingExits(t *testing.T) {
 		// A function is no sibling of a method.
 		{43, `error-new:return fmt.Errorf("decodeLocalTime: invalid s %q", s)`, ""},
 	} {
-		i := slices.IndexFunc(f.prog.Sites, func(s Site) bool {
-			return s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "/sib.go")
-		})
-		if i < 0 {
-			t.Errorf("sib.go:%d: no guard site", tt.line)
+		site := guardSiteAt(t, f, "sib.go", tt.line)
+		if site == nil {
 			continue
 		}
 		var got []string
-		for _, e := range f.prog.Sites[i].Exits {
+		for _, e := range site.Exits {
 			got = append(got, e.Strategy+":"+e.Body)
 			if e.Strategy == StrategySibling && e.Guard+" in "+e.From != tt.guard {
 				t.Errorf("sib.go:%d: the sibling's exit %q has guard %q in %q, want %q", tt.line, e.Body, e.Guard, e.From, tt.guard)
 			}
 		}
 		if strings.Join(got, "|") != tt.want {
-			t.Errorf("sib.go:%d `%s`: exits\n%s\nwant\n%s", tt.line, f.prog.Sites[i].Original, strings.Join(got, "|"), tt.want)
+			t.Errorf("sib.go:%d `%s`: exits\n%s\nwant\n%s", tt.line, site.Original, strings.Join(got, "|"), tt.want)
 		}
 	}
 }
@@ -342,21 +339,32 @@ func TestTwinGuards(t *testing.T) {
 		// returns a message.
 		{87, ""},
 	} {
-		i := slices.IndexFunc(f.prog.Sites, func(s Site) bool {
-			return s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "/twin.go")
-		})
-		if i < 0 {
-			t.Errorf("twin.go:%d: no guard site", tt.line)
+		site := guardSiteAt(t, f, "twin.go", tt.line)
+		if site == nil {
 			continue
 		}
 		var got []string
-		for _, e := range f.prog.Sites[i].Exits {
+		for _, e := range site.Exits {
 			if e.Strategy == StrategyTwin {
 				got = append(got, e.Body+" if "+e.Guard+" in "+e.From)
 			}
 		}
 		if strings.Join(got, "|") != tt.want {
-			t.Errorf("twin.go:%d `%s`: twin exits\n%s\nwant\n%s", tt.line, f.prog.Sites[i].Original, strings.Join(got, "|"), tt.want)
+			t.Errorf("twin.go:%d `%s`: twin exits\n%s\nwant\n%s", tt.line, site.Original, strings.Join(got, "|"), tt.want)
 		}
 	}
+}
+
+// guardSiteAt returns the guard site of f's file (base name) at line, or
+// reports that there is none and returns nil.
+func guardSiteAt(t *testing.T, f *fixture, file string, line int) *Site {
+	t.Helper()
+	i := slices.IndexFunc(f.prog.Sites, func(s Site) bool {
+		return s.Kind == Guard && s.Line == line && strings.HasSuffix(s.File, "/"+file)
+	})
+	if i < 0 {
+		t.Errorf("%s:%d: no guard site", file, line)
+		return nil
+	}
+	return &f.prog.Sites[i]
 }
