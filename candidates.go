@@ -98,9 +98,9 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 }
 
 // siblingGuard is, for a sibling's return (collect.StrategySibling), that
-// sibling's guard as a candidate (for a twin guard's exit,
-// collect.StrategyTwin, the twin's condition, method "twin") (see withSibling for its rank). It may
-// read what is not observed (v.Type() != timeType), and it is validated
+// sibling's guard as a candidate, and for a twin guard's exit
+// (collect.StrategyTwin) the twin's condition, method "twin" (see
+// withSibling for their rank). It may read what is not observed (v.Type() != timeType), and it is validated
 // even when no state was recorded. nil for other styles, or when the
 // guard breaks an anti-pattern.
 func (r *repairer) siblingGuard(site collect.Site, st style, spec *synth.Spec) []candidate {

@@ -42,7 +42,7 @@ func stylesOf(s collect.Site) []style {
 		st = append(st, style{name: "guard", guard: collect.GuardWrap, strategy: collect.StrategySkip, force: angelic.Force{Value: false}})
 	}
 	for k, e := range s.Exits {
-		if s.CanWrap && e.Strategy == collect.StrategyContinue || e.Strategy == collect.StrategyTwin {
+		if (s.CanWrap && e.Strategy == collect.StrategyContinue) || e.Strategy == collect.StrategyTwin {
 			st = append(st, style{name: "return", guard: collect.GuardExit(k), strategy: e.Strategy, exit: e.Body,
 				force: angelic.Force{Value: false, Return: true}})
 		}

@@ -138,7 +138,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			if e.Site != site.ID || len(e.Values) != len(site.Observed) {
 				continue
 			}
-			if had, ok := either[collect.Constituent{Segment: e.Segment, Iteration: e.Iteration}]; ok && !had[outcomeIndex(e.Outcome)] {
+			if had, ok := either[collect.Constituent{Segment: e.Segment, Iteration: e.Iteration}]; ok && !had[collect.OutcomeIndex(e.Outcome)] {
 				dropped++
 				continue
 			}
@@ -206,18 +206,10 @@ func (r *repairer) passedIterations(k testKey, site int) map[collect.Constituent
 		}
 		c := collect.Constituent{Segment: e.Segment, Iteration: e.Iteration}
 		had := out[c]
-		had[outcomeIndex(e.Outcome)] = true
+		had[collect.OutcomeIndex(e.Outcome)] = true
 		out[c] = had
 	}
 	return out
-}
-
-// outcomeIndex is 0 for false, 1 for true.
-func outcomeIndex(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // originalOperands returns the indexes of spec's inputs that are operands

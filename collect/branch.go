@@ -209,17 +209,11 @@ func skippedChecks(stmt ast.Stmt, stack []ast.Node, info *types.Info) []string {
 	var out []string
 	inner := ast.Node(ifs)
 	for i := n - 3; i >= 0 && len(out) < maxSkipped; i-- {
-		var list []ast.Stmt
-		switch p := stack[i].(type) {
+		switch stack[i].(type) {
 		case *ast.FuncLit, *ast.FuncDecl:
 			return out
-		case *ast.BlockStmt:
-			list = p.List
-		case *ast.CaseClause:
-			list = p.Body
-		case *ast.CommClause:
-			list = p.Body
 		}
+		list := stmtList(stack[i])
 		after := false
 		for _, s := range list {
 			if after {

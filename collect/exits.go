@@ -115,10 +115,7 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 	inLoop, breakable := loopAround(stack)
 	sig := o.signature(fn)
 	for _, e := range o.twinGuards(stmt, stack, sig, src, tf, inLoop, breakable) {
-		if !seen[e.Body] && len(out) < maxExits {
-			seen[e.Body] = true // the plain exit is searched as the twin's
-			out = append(out, e)
-		}
+		add(e) // first: the plain exit of the same body is searched as the twin's
 	}
 	if inLoop {
 		add(Exit{Body: "continue", Strategy: StrategyContinue})

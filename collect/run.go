@@ -216,7 +216,7 @@ func readRecords(name string) ([]Eval, map[int][2]int, error) {
 	var evals []Eval
 	evaluated := func(e Eval) {
 		c := reached[e.Site]
-		c[outcomeIndex(e.Outcome)]++
+		c[OutcomeIndex(e.Outcome)]++
 		reached[e.Site] = c
 		evals = append(evals, e)
 	}
@@ -227,7 +227,7 @@ func readRecords(name string) ([]Eval, map[int][2]int, error) {
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 			continue // a line cut by a kill
 		}
-		o := outcomeIndex(rec.Outcome)
+		o := OutcomeIndex(rec.Outcome)
 		if rec.Count > 0 {
 			c := counted[rec.Site]
 			c[o] = max(c[o], rec.Count)
@@ -275,9 +275,9 @@ func readCounts(name string) (map[int][2]int, []Eval) {
 	return counted, unflushed
 }
 
-// outcomeIndex is the index of an outcome in a site's counts: 0 false,
-// 1 true.
-func outcomeIndex(v bool) int {
+// OutcomeIndex is the index of an outcome in a site's counts
+// (Result.Reached): 0 false, 1 true.
+func OutcomeIndex(v bool) int {
 	if v {
 		return 1
 	}

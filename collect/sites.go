@@ -224,12 +224,8 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 				// The if statement on top of the stack: its branch is
 				// described (Site.Then).
 				add(Cond, n.Cond, append(slices.Clip(stack), n), false)
-			case *ast.BlockStmt:
-				prog.guards(n.List, append(stack, n), info, add)
-			case *ast.CaseClause:
-				prog.guards(n.Body, append(stack, n), info, add)
-			case *ast.CommClause:
-				prog.guards(n.Body, append(stack, n), info, add)
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+				prog.guards(stmtList(n), append(stack, n), info, add)
 			}
 			return true
 		})

@@ -103,7 +103,7 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 			continue
 		}
 		body, guard := oneLineSource(src, tf, tw.ifs.Body.List[0]), oneLineSource(src, tf, tw.ifs.Cond)
-		if body == "" || guard == "" || hasString(tw.ifs.Body) || containsExit(out, body, guard) || !o.exitCompiles(tw.ifs.Body.List[0], sig, src, tf, inLoop, breakable) || !o.isBool(guard) {
+		if body == "" || guard == "" || hasString(tw.ifs.Body) || slices.ContainsFunc(out, func(e Exit) bool { return e.Body == body && e.Guard == guard }) || !o.exitCompiles(tw.ifs.Body.List[0], sig, src, tf, inLoop, breakable) || !o.boolAt(guard) {
 			continue
 		}
 		out = append(out, Exit{Body: body, Strategy: StrategyTwin, Guard: guard, From: tw.fn.Name.Name})
@@ -124,16 +124,6 @@ func hasString(n ast.Node) bool {
 		return !found
 	})
 	return found
-}
-
-// containsExit reports whether out has an exit with this body and guard.
-func containsExit(out []Exit, body, guard string) bool {
-	for _, e := range out {
-		if e.Body == body && e.Guard == guard {
-			return true
-		}
-	}
-	return false
 }
 
 // exitCompiles reports whether s, an exit statement of another place in
@@ -166,14 +156,10 @@ func (o *observer) exitCompiles(s ast.Stmt, sig *types.Signature, src []byte, tf
 	return false
 }
 
-// isBool reports whether expr type-checks at the site as a boolean.
-func (o *observer) isBool(expr string) bool {
+// boolAt reports whether expr type-checks at the site as a boolean.
+func (o *observer) boolAt(expr string) bool {
 	t, err := o.typeAt(expr)
-	if err != nil {
-		return false
-	}
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsBoolean != 0
+	return err == nil && isBool(t)
 }
 
 // enclosingList is the statement list that holds stmt: that of the
