@@ -48,7 +48,10 @@
 //     (angelic.go, fragments.go). At a condition whose failing fragments
 //     need different values (a table with failing cases on both sides),
 //     each gets the value under which it stopped failing, tried once
-//     (collect.Run.ForceValues).
+//     (collect.Run.ForceValues); failing that, the fragments get their
+//     values one at a time in the order they fail, each the first under
+//     which it stops failing (a row that panics hides the rows after it
+//     from every run forcing one value; at most two runs a fragment).
 //  5. Record, at a qualifying site, the observed state (variables, fields,
 //     calls proven pure: see package collect) of every evaluation
 //     in runs that pass (passing tests as they are, failing tests with

@@ -216,7 +216,24 @@ func TestSearch(t *testing.T) {
 			"T1:false@0.1+0.2": {{0, 1}, {0, 2}},
 		},
 		ruledOut: "T1",
-		calls:    []string{"T1:true", "T1:false", "T1:true@0.1+0.2", "T1:false@0.1+0.2"},
+		calls:    []string{"T1:true", "T1:false", "T1:true@0.1+0.2", "T1:false@0.1+0.2", "T1:true@0.1", "T1:false@0.1"},
+	}, {
+		name: "a panicking row hides the next: each row gets its value in turn",
+		p: Problem{Choices: condChoices, Tests: []FailingTest{
+			{Name: "T1", Counts: Counts{True: 1}, Failing: []Constituent{{0, 1}}},
+		}},
+		failing: map[string][]Constituent{
+			"T1:true@0.1":                    {{0, 1}},
+			"T1:false@0.1":                   {{0, 2}},
+			"T1:false@0.1+0.2":               {{0, 2}},
+			"T1:false@0.1+true@0.2":          {{0, 3}},
+			"T1:false@0.1+true@0.2+true@0.3": {{0, 3}},
+		},
+		pass:      map[string][]string{"T1": {"false@0.1+true@0.2+false@0.3"}},
+		qualified: true,
+		needs:     []Need{{Test: "T1", Force: Force{Fragments: []Constituent{{0, 1}, {0, 2}, {0, 3}}, Values: []bool{false, true, false}}, Split: true}},
+		calls: []string{"T1:false", "T1:true@0.1", "T1:false@0.1", "T1:false@0.1+0.2",
+			"T1:false@0.1+true@0.2", "T1:false@0.1+true@0.2+true@0.3", "T1:false@0.1+true@0.2+false@0.3"},
 	}, {
 		name: "not purified: no fragment forced",
 		p: Problem{Choices: condChoices, Tests: []FailingTest{

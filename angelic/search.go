@@ -254,7 +254,9 @@ type Verdict struct {
 // still fails, the fragments its failures are attributed to (a failure
 // that an earlier one hid, such as a panic stopping the test) join the
 // forced ones and the test is run again, until it passes, no new fragment
-// fails, or MaxFragments is reached.
+// fails, or MaxFragments is reached. Then the fragments get values of their
+// own: read off those runs (mixed), or found one fragment at a time in the
+// order they fail (sequential).
 func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 	var v Verdict
 	maxFragments := p.MaxFragments
@@ -360,6 +362,26 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		}
 		if !found && len(t.Failing) > 1 {
 			f, ok, err := mixed(t, p.Choices, v.Attempts, try)
+			if err != nil {
+				return v, err
+			}
+			if ok {
+				need.Force, need.Split, found = f, true, true
+			}
+		}
+		if !found && len(t.Failing) > 0 {
+			// A run the search made already is not made again (a
+			// test with one failing fragment: purified's runs).
+			tryOnce := func(t FailingTest, f Force) (Outcome, error) {
+				label := f.String()
+				for _, a := range v.Attempts {
+					if a.Test == t.Name && !a.Force.PerEval() && a.Force.String() == label {
+						return a.Outcome, nil
+					}
+				}
+				return try(t, f)
+			}
+			f, ok, err := sequential(t, p.Choices, maxFragments, tryOnce)
 			if err != nil {
 				return v, err
 			}
@@ -530,6 +552,50 @@ func mixed(t FailingTest, choices []Force, attempts []Attempt, try func(FailingT
 		return Force{}, false, err
 	}
 	return f, true, nil
+}
+
+// sequential gives t's failing fragments their own values one at a time,
+// in the order they fail, when neither one value in them all (purified)
+// nor the values read off those runs (mixed) made the test pass: the first
+// failing fragment not yet forced gets the first choice under which the run
+// no longer reports it failing, and the run's failing fragments are the
+// next to handle, until the test passes. A table whose rows lie on both
+// sides of the condition, where the buggy outcome panics on the first row,
+// hides the rows after it from every run that forces one value: each row
+// is reached only once the rows before it pass. At a condition only; at
+// most two runs per fragment, and max fragments.
+func sequential(t FailingTest, choices []Force, max int, try func(FailingTest, Force) (Outcome, error)) (Force, bool, error) {
+	if len(choices) != 2 || slices.ContainsFunc(choices, func(c Force) bool { return c.Return }) {
+		return Force{}, false, nil
+	}
+	var f Force
+	failing := t.Failing
+	for len(f.Fragments) < max {
+		i := slices.IndexFunc(failing, func(fr Constituent) bool { return !slices.Contains(f.Fragments, fr) })
+		if i < 0 {
+			return Force{}, false, nil // a forced fragment fails whatever its value
+		}
+		fr := failing[i]
+		moved := false
+		for _, c := range choices {
+			g := Force{Fragments: append(slices.Clone(f.Fragments), fr), Values: append(slices.Clone(f.Values), c.Value)}
+			out, err := try(t, g)
+			if err != nil {
+				return Force{}, false, err
+			}
+			if out.Passed {
+				return g, true, nil
+			}
+			if len(out.Failing) > 0 && !slices.Contains(out.Failing, fr) && !out.TimedOut {
+				f, failing, moved = g, out.Failing, true
+				break
+			}
+		}
+		if !moved {
+			return Force{}, false, nil
+		}
+	}
+	return Force{}, false, nil
 }
 
 func boolIndex(b bool) int {
