@@ -42,6 +42,10 @@ import (
 //     reverse.
 //   - unrelated: the candidate shares none of the original condition's
 //     variables.
+//   - char-range: the original tests x for equality with a character
+//     and the candidate orders x against it with no other end (c == 'T'
+//     || c == 't' becoming c <= 'T' || c == 't': every character up to
+//     'T', digits and punctuation among them).
 //   - nil-check-dropped: the original tests x against nil, the branch
 //     dereferences x (x != nil) or leaves (x == nil), and the candidate no
 //     longer tests x against nil.
@@ -441,6 +445,9 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 			}
 		}
 	}
+	if why := charRange(orig, cand); why != "" {
+		return why
+	}
 	candNil := nilChecks(cand)
 	for x := range candNil {
 		if !written[x+" == nil"] && !written[x+" != nil"] {
@@ -467,6 +474,137 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 	return ""
 }
 
+// charRange checks the rule char-range: the original tests x for equality
+// with a character ('T'), the candidate orders x against that character
+// (x <= 'T'), and neither orders x against a character on the other side:
+// a test of one character became every character below (or above) it,
+// digits, punctuation and control characters among them. A maintainer
+// writes a range of characters with both ends ('0' <= c && c <= '9').
+func charRange(orig, cand ast.Expr) string {
+	equal := map[string]bool{} // x + " " + 'c', tested for equality in orig
+	for _, b := range charComparisons(orig) {
+		if b.Op == token.EQL || b.Op == token.NEQ {
+			equal[b.x+" "+b.char] = true
+		}
+	}
+	if len(equal) == 0 {
+		return ""
+	}
+	// ends[x]: the directions x is bounded in (0 above, 1 below).
+	ends := map[string][2]bool{}
+	for _, e := range []ast.Expr{orig, cand} {
+		for _, b := range charComparisons(e) {
+			if d, ok := b.direction(); ok {
+				v := ends[b.x]
+				v[d] = true
+				ends[b.x] = v
+			}
+		}
+	}
+	for _, b := range charComparisons(cand) {
+		if _, ok := b.direction(); !ok || !equal[b.x+" "+b.char] {
+			continue
+		}
+		if v := ends[b.x]; !v[0] || !v[1] {
+			return fmt.Sprintf("char-range: %s turns the test of %s for the character %s into a range of characters with one end", types.ExprString(b.BinaryExpr), b.x, b.char)
+		}
+	}
+	return ""
+}
+
+// charRangeOfCode is the rule char-range for a candidate built from the
+// code's constants (a synthesized one, at a guard as well): n orders a
+// character input against c, a character the function only tests for
+// equality (not collect.Constant.Bound), and t bounds that input on no
+// other side.
+func charRangeOfCode(spec *synth.Spec, t, n *synth.Term, c synth.Constant, other *synth.Term, side int) string {
+	d, ok := termDirection(n.Op, side)
+	if !ok || c.Bound || !strings.HasPrefix(c.Expr, "'") || other.Op != synth.OpInput || !spec.Inputs[other.Index].Char {
+		return ""
+	}
+	both := false
+	walkTerm(t, func(m *synth.Term) {
+		for s := range 2 {
+			if m.Args == nil || len(m.Args) != 2 || m.Args[1-s].Op != synth.OpInput || m.Args[1-s].Index != other.Index {
+				continue
+			}
+			if md, ok := termDirection(m.Op, s); ok && md != d {
+				both = true
+			}
+		}
+	})
+	if both {
+		return ""
+	}
+	return fmt.Sprintf("char-range: %s orders the character %s against %s, which the code only tests for equality: a range of characters with one end", n.Source(spec), spec.Inputs[other.Index].Expr, c.Expr)
+}
+
+// termDirection is charComparison.direction for a comparison term whose
+// constant side is side (0: the constant comes first).
+func termDirection(op synth.Op, side int) (int, bool) {
+	var d int
+	switch op {
+	case synth.OpLt, synth.OpLe:
+		d = 0
+	case synth.OpGt, synth.OpGe:
+		d = 1
+	default:
+		return 0, false
+	}
+	if side == 0 {
+		d = 1 - d
+	}
+	return d, true
+}
+
+// charComparison is a comparison of an expression x with a character
+// literal, written x OP 'c' or 'c' OP x.
+type charComparison struct {
+	*ast.BinaryExpr
+	x, char  string
+	litFirst bool
+}
+
+// direction says which way an ordering bounds x: 0 from above (x < 'c',
+// x <= 'c'), 1 from below; ok is false for an equality.
+func (b charComparison) direction() (int, bool) {
+	var d int
+	switch b.Op {
+	case token.LSS, token.LEQ:
+		d = 0
+	case token.GTR, token.GEQ:
+		d = 1
+	default:
+		return 0, false
+	}
+	if b.litFirst {
+		d = 1 - d
+	}
+	return d, true
+}
+
+// charComparisons lists the comparisons with a character literal in e.
+func charComparisons(e ast.Expr) []charComparison {
+	var out []charComparison
+	ast.Inspect(e, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok {
+			return true
+		}
+		for side, lit := range []ast.Expr{b.X, b.Y} {
+			if l, ok := ast.Unparen(lit).(*ast.BasicLit); ok && l.Kind == token.CHAR {
+				other := b.Y
+				if side == 1 {
+					other = b.X
+				}
+				out = append(out, charComparison{BinaryExpr: b, x: types.ExprString(other), char: l.Value, litFirst: side == 0})
+			}
+		}
+		return true
+	})
+	return out
+}
+
 // againstStates checks the rules that need the recorded states;
 // synthesized says t is a solution of spec (its literals are the
 // solver's choice, not an edit of the original's).
@@ -482,6 +620,9 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term, synthesiz
 		for side := range 2 {
 			lit, other := n.Args[side], n.Args[1-side]
 			if lit.Op == synth.OpConst {
+				if why = charRangeOfCode(spec, t, n, spec.Constants[lit.Index], other, side); why != "" {
+					return
+				}
 				why = literalOfCode(spec, n, spec.Constants[lit.Index], other)
 				if why != "" {
 					return

@@ -70,6 +70,8 @@ func TestAntiPattern(t *testing.T) {
 		{"character ordered against an invented letter", guard, "c > 106", "invented-constant"},
 		{"character ordered against a letter several tests reach", guard, "c > 100", "invented-constant"},
 		{"character equal to a letter several tests reach", guard, "c == 100", ""},
+		{"a character test made a range with one end", cond("c == 'T' || c == 't'", nil), "c <= 'T' || c == 't'", "char-range"},
+		{"a character test made a range, literal first", cond("c != '-'", nil), "'-' < c", "char-range"},
 		{"two predicates compared", guard, "(p == nil) == (x > 2)", "predicate-equality"},
 		{"a predicate unequal to a bool", cond("x > y", nil), "ok != (p == nil)", "predicate-equality"},
 		{"a clause compares two predicates", guard, "y > 0 && ok != (x < 3)", "predicate-equality"},
@@ -490,6 +492,33 @@ func TestDependentAtoms(t *testing.T) {
 		}
 		if strings.Join(got, " | ") != tc.want {
 			t.Errorf("%s: depends on %q, want %s", tc.cond, got, tc.want)
+		}
+	}
+}
+
+// TestCharRange checks the rule char-range alone, on conditions whose
+// characters no recorded state has (the other rules would object).
+func TestCharRange(t *testing.T) {
+	for _, tc := range []struct {
+		orig, cand string
+		reject     bool
+	}{
+		{"c == 'T' || c == 't'", "c <= 'T' || c == 't'", true},
+		{"c != '-'", "'-' < c", true},
+		{"c == 'a' || c <= 'Z'", "c >= 'a' || c <= 'Z'", false}, // both ends
+		{"c >= 'a' && c <= 'z'", "c >= 'a' && c < 'z'", false},  // a range kept
+		{"c == 'T'", "c == 'T' || c == 't'", false},
+		{"c == 'T'", "d <= 'T'", false}, // another expression: not a range of c
+		{"s[i] == 'x'", "s[i] > 'x'", true},
+	} {
+		orig, err1 := parser.ParseExpr(tc.orig)
+		cand, err2 := parser.ParseExpr(tc.cand)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		why := charRange(orig, cand)
+		if (why != "") != tc.reject || tc.reject && !strings.HasPrefix(why, "char-range: ") {
+			t.Errorf("charRange(%s, %s) = %q, want rejected %v", tc.orig, tc.cand, why, tc.reject)
 		}
 	}
 }

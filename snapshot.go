@@ -316,7 +316,7 @@ func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constan
 			continue
 		}
 		seen[c.Expr] = true
-		consts = append(consts, synth.Constant{Expr: c.Expr, Value: synthValue(c.Value, c.Value.Kind), Factor: c.Factor})
+		consts = append(consts, synth.Constant{Expr: c.Expr, Value: synthValue(c.Value, c.Value.Kind), Factor: c.Factor, Bound: c.Bound})
 	}
 	return inputs, consts, keep
 }

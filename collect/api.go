@@ -91,6 +91,10 @@ type Constant struct {
 	// in exponent form (1e1): a base, a scale or a size, not a value
 	// anything is compared with.
 	Factor bool
+	// Bound: a character literal the function orders something against
+	// (c >= 'a', c < 0x80): one end of a range of characters. A character
+	// only tested for equality (c == 'T', case 'T':) is not one.
+	Bound bool
 	// Type is the Go type of a typed constant (reflect.Interface is a
 	// reflect.Kind), "" for an untyped one, which goes with any number.
 	Type string

@@ -346,7 +346,7 @@ func (o *observer) isConst(e ast.Expr) bool {
 func (o *observer) constants(fn ast.Node) []Constant {
 	var out []Constant
 	seen := map[string]int{} // kind:value[:type] → index in out
-	add := func(expr string, v constant.Value, factor bool, t types.Type) {
+	add := func(expr string, v constant.Value, factor, bound bool, t types.Type) {
 		val, ok := constValue(v)
 		if !ok {
 			return
@@ -359,26 +359,27 @@ func (o *observer) constants(fn ast.Node) []Constant {
 		}
 		if i, ok := seen[key]; ok {
 			out[i].Factor = out[i].Factor && factor
+			out[i].Bound = out[i].Bound || bound
 			return
 		}
 		if len(out) >= maxConstants {
 			return
 		}
 		seen[key] = len(out)
-		c := Constant{Expr: expr, Value: val, Factor: factor}
+		c := Constant{Expr: expr, Value: val, Factor: factor, Bound: bound}
 		if t != nil {
 			c.Type = typeName(t)
 		}
 		out = append(out, c)
 	}
 	if fn != nil {
-		factors := factorLiterals(fn)
+		factors, bounds := factorLiterals(fn), boundLiterals(fn)
 		ast.Inspect(fn, func(n ast.Node) bool {
 			if lit, ok := n.(*ast.BasicLit); ok {
 				if tv, ok := o.info.Types[lit]; ok && tv.Value != nil {
 					// 1e8: a power of ten, written as one.
 					scale := lit.Kind == token.FLOAT && strings.ContainsAny(lit.Value, "eE") && !strings.HasPrefix(lit.Value, "0x") && !strings.HasPrefix(lit.Value, "0X")
-					add(lit.Value, tv.Value, factors[lit] || scale, nil)
+					add(lit.Value, tv.Value, factors[lit] || scale, bounds[lit], nil)
 				}
 			}
 			return true
@@ -386,8 +387,8 @@ func (o *observer) constants(fn ast.Node) []Constant {
 	}
 	// The neutral values, which guards compare with more than any other
 	// (`len(x) == 0`, `s == ""`), even where the function writes none.
-	add("0", constant.MakeInt64(0), false, nil)
-	add(`""`, constant.MakeString(""), false, nil)
+	add("0", constant.MakeInt64(0), false, false, nil)
+	add(`""`, constant.MakeString(""), false, false, nil)
 	inner := o.pkg.Scope().Innermost(o.pos)
 	for _, name := range o.pkg.Scope().Names() {
 		c, ok := o.pkg.Scope().Lookup(name).(*types.Const)
@@ -397,8 +398,28 @@ func (o *observer) constants(fn ast.Node) []Constant {
 		if _, obj := inner.LookupParent(name, o.pos); obj != c {
 			continue
 		}
-		add(name, c.Val(), false, c.Type())
+		add(name, c.Val(), false, false, c.Type())
 	}
+	return out
+}
+
+// boundLiterals returns the literals of fn written as an operand of <,
+// <=, > or >= (Constant.Bound).
+func boundLiterals(fn ast.Node) map[*ast.BasicLit]bool {
+	out := map[*ast.BasicLit]bool{}
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok {
+			switch b.Op {
+			case token.LSS, token.LEQ, token.GTR, token.GEQ:
+				for _, e := range []ast.Expr{b.X, b.Y} {
+					if lit, ok := ast.Unparen(e).(*ast.BasicLit); ok {
+						out[lit] = true
+					}
+				}
+			}
+		}
+		return true
+	})
 	return out
 }
 

@@ -122,6 +122,9 @@ type Constant struct {
 	// Factor: the code writes the literal only as a base or a scale
 	// (collect.Constant.Factor).
 	Factor bool `json:"factor,omitempty"`
+	// Bound: the code orders something against this character
+	// (collect.Constant.Bound).
+	Bound bool `json:"bound,omitempty"`
 }
 
 // Example is one execution of the site: the value of every input (parallel to
