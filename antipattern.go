@@ -45,7 +45,10 @@ import (
 //   - char-range: the original tests x for equality with a character
 //     and the candidate orders x against it with no other end (c == 'T'
 //     || c == 't' becoming c <= 'T' || c == 't': every character up to
-//     'T', digits and punctuation among them).
+//     'T', digits and punctuation among them); or a candidate from the
+//     recorded states (a new guard too) orders a character against one the
+//     function only tests for equality (collect.Constant.Bound), with no
+//     other end.
 //   - nil-check-dropped: the original tests x against nil, the branch
 //     dereferences x (x != nil) or leaves (x == nil), and the candidate no
 //     longer tests x against nil.

@@ -368,3 +368,35 @@ func guardSiteAt(t *testing.T, f *fixture, file string, line int) *Site {
 	}
 	return &f.prog.Sites[i]
 }
+
+// TestBranchGuards checks the guard sites before a break or continue: one
+// right in a loop's body takes a guard (exit continue, or wrapped), one in
+// an if's branch or a switch's case does not (the if's condition is the
+// site).
+func TestBranchGuards(t *testing.T) {
+	f := load(t, "exits")
+	for _, tt := range []struct {
+		line int
+		site bool
+	}{
+		{7, true},   // break, alone in a for loop's body
+		{11, false}, // break in an if's branch
+		{13, true},  // continue in a range loop's body
+		{17, false}, // break in a switch case
+	} {
+		i := slices.IndexFunc(f.prog.Sites, func(s Site) bool {
+			return s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "/loops.go")
+		})
+		if (i >= 0) != tt.site {
+			t.Errorf("loops.go:%d: guard site %v, want %v", tt.line, i >= 0, tt.site)
+			continue
+		}
+		if i < 0 {
+			continue
+		}
+		s := f.prog.Sites[i]
+		if !s.CanWrap || !slices.ContainsFunc(s.Exits, func(e Exit) bool { return e.Body == "continue" }) {
+			t.Errorf("loops.go:%d `%s`: wrap %v, exits %v; want wrap and continue", tt.line, s.Original, s.CanWrap, s.Exits)
+		}
+	}
+}

@@ -269,6 +269,15 @@ func (prog *Program) guards(list []ast.Stmt, stack []ast.Node, info *types.Info,
 			add(Guard, st, stack, true)
 		case *ast.ReturnStmt:
 			add(Guard, st, stack, !last)
+		case *ast.BranchStmt:
+			// A break or continue right in a loop's body: a guard
+			// before it keeps the loop going (if isDigit(c) {
+			// continue }), or it gets wrapped (if !isDigit(c) { break }).
+			// One inside an if's branch is that if's condition to
+			// repair.
+			if (st.Tok == token.BREAK || st.Tok == token.CONTINUE) && inLoopBody(stack) {
+				add(Guard, st, stack, true)
+			}
 		case *ast.DeclStmt:
 			if g, ok := st.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
 				add(Guard, st, stack, false)
@@ -278,6 +287,19 @@ func (prog *Program) guards(list []ast.Stmt, stack []ast.Node, info *types.Info,
 			add(Guard, st, stack, false)
 		}
 	}
+}
+
+// inLoopBody reports whether the block on top of stack is the body of a
+// for or range loop.
+func inLoopBody(stack []ast.Node) bool {
+	if len(stack) < 2 {
+		return false
+	}
+	switch stack[len(stack)-2].(type) {
+	case *ast.ForStmt, *ast.RangeStmt:
+		return true
+	}
+	return false
 }
 
 func isPanic(x ast.Expr, info *types.Info) bool {
