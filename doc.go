@@ -91,7 +91,12 @@
 //     || and `!` dropped; the mutants, fewest changed tokens first (a
 //     comparison's negation first among equals), are
 //     validated as in step 6 (one schema for all the sites, then the
-//     patched file) (mutants.go).
+//     patched file) (mutants.go). Then the twin guards (collect's
+//     StrategyTwin) of the first ten guard sites of the ranking that
+//     have one, each validated as written, whether or not its site is
+//     angelic: a twin is a whole patch, and the entries a loop must skip
+//     are seldom what one constant value, or an observed state, says
+//     (twins.go).
 //  8. Then the guards' other exits. First, with Options.Screen (off by
 //     default), the screen (screen.go; predicate switching, Zhang, Gupta
 //     and Gupta, ICSE 2006): each guard site of these tiers, up to 200

@@ -313,6 +313,11 @@ func (r *repairer) run(ctx context.Context) error {
 			reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
 		}
 	}
+	if n, k, done, err := r.twins(ctx, ranked); err != nil || done {
+		return err
+	} else if n > 0 {
+		reason += fmt.Sprintf(", nor %s at %s", plural(n, "twin guard"), plural(k, "guard site"))
+	}
 	r.firstWork = r.searchWork()
 	r.laterWork = max(minLaterWork, int(r.opts.Effort*float64(r.firstWork)))
 	// Then the guards' other exits (continue, a return of the function,

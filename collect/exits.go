@@ -16,7 +16,8 @@ import (
 // is the order the repair tries them:
 //
 //   - StrategyTwin: a guard the file writes after the statement that
-//     precedes the site, elsewhere, with its condition (twin.go).
+//     precedes the site, elsewhere, or first in a loop with the same
+//     header as the site's, with its condition (twin.go).
 //   - StrategyContinue: `continue`, in a loop (NpeFix's "skip the
 //     iteration").
 //   - StrategyReuse: a return statement of the same function, as written,

@@ -333,8 +333,12 @@ func TestTwinGuards(t *testing.T) {
 		{59, ""},
 		// Nothing follows the same statement elsewhere with a guard.
 		{62, ""},
-		// Before the first statement of a block: nothing precedes it.
+		// The first statement of a loop's body follows its header: the
+		// loops with the same header start with `if empty(e)`, which
+		// Lines has already.
 		{15, ""},
+		// Count's loop has the same header and lacks it.
+		{104, "continue if empty(e) in Lines"},
 		// Caption has Lines' and Name's guards already, and Title's
 		// returns a message.
 		{87, ""},

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // A twin guard is a guard the file writes right after the statement that
@@ -27,7 +28,9 @@ import (
 // what cannot be observed (shouldOmitZero calls a method of an interface).
 //
 // A twin is taken only when the statements before it and before the site
-// read the same, on one line; when it is an `if` without init or else
+// read the same, on one line, or both are the first statements of loops
+// whose headers read the same (for _, kv := range t.kvs {, go-toml
+// v2.0.5's encodeTable and encodeTableInline); when it is an `if` without init or else
 // whose body is one exit statement (`continue`, `break`, or a return of
 // the function's result types) without a string literal (a message says
 // where it was written); when its condition and exit type-check at the
@@ -59,13 +62,25 @@ func (o *observer) guardsAfter(src []byte, tf *token.File) map[string][]guardAft
 		}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			stmts := stmtList(n)
-			for j := 1; j < len(stmts); j++ {
+			for j := range stmts {
 				ifs, ok := stmts[j].(*ast.IfStmt)
 				if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
 					continue
 				}
-				if prev := oneLineSource(src, tf, stmts[j-1]); prev != "" {
-					index[prev] = append(index[prev], guardAfter{stmts[j-1], ifs, fd})
+				if j > 0 {
+					if prev := oneLineSource(src, tf, stmts[j-1]); prev != "" {
+						index[prev] = append(index[prev], guardAfter{stmts[j-1], ifs, fd})
+					}
+				}
+			}
+			// The first statement of a loop's body follows the loop's
+			// header: two loops over the same entries.
+			if loop, body := loopOf(n); loop != nil && len(body.List) > 0 {
+				ifs, ok := body.List[0].(*ast.IfStmt)
+				if ok && ifs.Init == nil && ifs.Else == nil && len(ifs.Body.List) == 1 {
+					if h := loopHeader(src, tf, loop, body); h != "" {
+						index[h] = append(index[h], guardAfter{loop, ifs, fd})
+					}
 				}
 			}
 			return true
@@ -80,10 +95,22 @@ func (o *observer) guardsAfter(src []byte, tf *token.File) map[string][]guardAft
 func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signature, src []byte, tf *token.File, inLoop, breakable bool) []Exit {
 	list := enclosingList(stmt, stack)
 	i := slices.Index(list, stmt)
-	if i <= 0 {
+	if i < 0 {
 		return nil
 	}
-	twins := o.guardsAfter(src, tf)[oneLineSource(src, tf, list[i-1])]
+	var prev ast.Stmt // the statement before, or the loop whose body starts with stmt
+	key := ""
+	if i > 0 {
+		prev, key = list[i-1], oneLineSource(src, tf, list[i-1])
+	} else if k := slices.IndexFunc(stack, func(n ast.Node) bool { b, ok := n.(*ast.BlockStmt); return ok && len(b.List) > 0 && b.List[0] == stmt }); k > 0 {
+		if loop, body := loopOf(stack[k-1]); loop != nil && body == stack[k] {
+			prev, key = loop, loopHeader(src, tf, loop, body)
+		}
+	}
+	if key == "" {
+		return nil
+	}
+	twins := o.guardsAfter(src, tf)[key]
 	if len(twins) == 0 {
 		return nil
 	}
@@ -96,7 +123,7 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 		if len(out) >= maxTwinExits {
 			break
 		}
-		if tw.prev == list[i-1] {
+		if tw.prev == prev {
 			continue
 		}
 		if text := oneLineSource(src, tf, tw.ifs); text == "" || here[text] {
@@ -109,6 +136,31 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 		out = append(out, Exit{Body: body, Strategy: StrategyTwin, Guard: guard, From: tw.fn.Name.Name})
 	}
 	return out
+}
+
+// loopOf returns n and its body when n is a for or range loop.
+func loopOf(n ast.Node) (ast.Stmt, *ast.BlockStmt) {
+	switch n := n.(type) {
+	case *ast.ForStmt:
+		return n, n.Body
+	case *ast.RangeStmt:
+		return n, n.Body
+	}
+	return nil, nil
+}
+
+// loopHeader is the text of a loop up to its body, on one line and marked
+// as a header ("for _, kv := range t.kvs {"), "" when it spans lines.
+func loopHeader(src []byte, tf *token.File, loop ast.Stmt, body *ast.BlockStmt) string {
+	start, end := tf.Offset(loop.Pos()), tf.Offset(body.Lbrace)
+	if start < 0 || end >= len(src) || start >= end {
+		return ""
+	}
+	h := strings.TrimSpace(string(src[start:end]))
+	if strings.ContainsAny(h, "\n`") || strings.Contains(h, "//") || strings.Contains(h, "/*") {
+		return ""
+	}
+	return h + " {"
 }
 
 // hasString reports whether n writes a string literal: a message says

@@ -36,8 +36,8 @@ forces values per whole test.
 
 A guard either wraps a statement (strategy skip) or leaves before it, in
 this order: a guard the file writes elsewhere after the same statement as
-the one before the site, its exit and condition as written there
-(twin-guard), continue (in a loop), a return statement of the same function
+the one before the site (or first in a loop with the same header), its
+exit and condition as written there (twin-guard), continue (in a loop), a return statement of the same function
 reused as written (reuse-return), a guarded return of a sibling (a
 function of the same file and receiver whose name is one word away:
 unmarshalLocalDate for unmarshalLocalTime) with that word replaced in its
@@ -51,7 +51,9 @@ reverse), called with in-scope variables
 (in-scope-value), break, and where a failing test expects a panic (it
 recovers one, or asserts one), a panic: the function's own as written (panic), else a new one
 naming the function (panic-new). Skipping, twin guards and the zero values are
-searched with the conditions; the other exits after the mutation fallback. Where a failing test panics with a
+searched with the conditions; then, after the mutation fallback, the twin
+guards of the first ten guard sites that have one, each validated as
+written whether or not its site is angelic; the other exits after them. Where a failing test panics with a
 nil dereference, NpeFix's replacements come last: before the
 panicking statement (or its caller's), "if x == nil { x = v }", v an
 in-scope value of x's type (nil-in-scope-value) or a new instance, for an
