@@ -339,6 +339,12 @@ func TestTwinGuards(t *testing.T) {
 		{15, ""},
 		// Count's loop has the same header and lacks it.
 		{104, "continue if empty(e) in Lines"},
+		// Pairs' second loop ranges over entries under another name:
+		// the guards of the loops over entries, read with y.
+		{120, "continue if empty(y) in Lines"},
+		// Its first loop has that guard; Lines' second guard follows
+		// the same statement, read with x (Name's returns no []string).
+		{117, "continue if x.skip && x.size == 0 in Lines"},
 		// Caption has Lines' and Name's guards already, and Title's
 		// returns a message.
 		{87, ""},
@@ -401,6 +407,19 @@ func TestBranchGuards(t *testing.T) {
 		s := f.prog.Sites[i]
 		if !s.CanWrap || !slices.ContainsFunc(s.Exits, func(e Exit) bool { return e.Body == "continue" }) {
 			t.Errorf("loops.go:%d `%s`: wrap %v, exits %v; want wrap and continue", tt.line, s.Original, s.CanWrap, s.Exits)
+		}
+	}
+}
+
+func TestRenameIdent(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"shouldOmitEmpty(kv.Options, kv.Value)", "shouldOmitEmpty(table.Options, table.Value)"},
+		{"x.kv != kv", "x.kv != table"},
+		{`kv.Name == "kv" || kvs > 0`, `table.Name == "kv" || kvs > 0`},
+		{`r == '\'' && kv.ok`, `r == '\'' && table.ok`},
+	} {
+		if got := renameIdent(tt.text, "kv", "table"); got != tt.want {
+			t.Errorf("renameIdent(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}
 }

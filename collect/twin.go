@@ -30,7 +30,11 @@ import (
 // A twin is taken only when the statements before it and before the site
 // read the same, on one line, or both are the first statements of loops
 // whose headers read the same (for _, kv := range t.kvs {, go-toml
-// v2.0.5's encodeTable and encodeTableInline); when it is an `if` without init or else
+// v2.0.5's encodeTable and encodeTableInline); in range loops over values
+// of the same type, the loop variables' names do not count, and the twin
+// is read with the site's (shouldOmitEmpty(kv.Options, kv.Value) at the
+// top of the loop over t.kvs becomes shouldOmitEmpty(table.Options,
+// table.Value) at the top of the loop over t.tables); when it is an `if` without init or else
 // whose body is one exit statement (`continue`, `break`, or a return of
 // the function's result types) without a string literal (a message says
 // where it was written); when its condition and exit type-check at the
@@ -46,6 +50,9 @@ type guardAfter struct {
 	prev ast.Stmt
 	ifs  *ast.IfStmt
 	fn   *ast.FuncDecl
+	// loopVar is the value variable of the range loop around it, when it
+	// was indexed under a key where that name is left out (rangeKey).
+	loopVar string
 }
 
 // guardsAfter indexes the file's one-exit ifs by the one-line text of the
@@ -60,32 +67,46 @@ func (o *observer) guardsAfter(src []byte, tf *token.File) map[string][]guardAft
 		if !ok || fd.Body == nil {
 			continue
 		}
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
+		ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+			loopVar, elem := o.rangeVar(append(stack, n))
+			addKeys := func(exact, normal string, prev ast.Stmt, ifs *ast.IfStmt) {
+				if exact != "" {
+					index[exact] = append(index[exact], guardAfter{prev, ifs, fd, ""})
+				}
+				if normal != "" {
+					index[normal] = append(index[normal], guardAfter{prev, ifs, fd, loopVar})
+				}
+			}
 			stmts := stmtList(n)
-			for j := range stmts {
+			for j := 1; j < len(stmts); j++ {
 				ifs, ok := stmts[j].(*ast.IfStmt)
 				if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
 					continue
 				}
-				if j > 0 {
-					if prev := oneLineSource(src, tf, stmts[j-1]); prev != "" {
-						index[prev] = append(index[prev], guardAfter{stmts[j-1], ifs, fd})
-					}
-				}
+				prev := oneLineSource(src, tf, stmts[j-1])
+				addKeys(prev, rangeKey(elem, loopVar, prev), stmts[j-1], ifs)
 			}
 			// The first statement of a loop's body follows the loop's
-			// header: two loops over the same entries.
+			// header: two loops over the same entries, or over entries
+			// of the same type.
 			if loop, body := loopOf(n); loop != nil && len(body.List) > 0 {
 				ifs, ok := body.List[0].(*ast.IfStmt)
 				if ok && ifs.Init == nil && ifs.Else == nil && len(ifs.Body.List) == 1 {
-					if h := loopHeader(src, tf, loop, body); h != "" {
-						index[h] = append(index[h], guardAfter{loop, ifs, fd})
+					v, e := o.rangeVar([]ast.Node{loop, body})
+					normal := ""
+					if v != "" {
+						normal = "first in a range over " + e
+					}
+					index[loopHeader(src, tf, loop, body)] = append(index[loopHeader(src, tf, loop, body)], guardAfter{loop, ifs, fd, ""})
+					if normal != "" {
+						index[normal] = append(index[normal], guardAfter{loop, ifs, fd, v})
 					}
 				}
 			}
 			return true
 		})
 	}
+	delete(index, "")
 	o.facts.guardsAfter = index
 	return index
 }
@@ -99,18 +120,26 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 		return nil
 	}
 	var prev ast.Stmt // the statement before, or the loop whose body starts with stmt
-	key := ""
+	var keys [2]string // the exact key, and the one without the loop variable's name
+	loopVar, elem := o.rangeVar(stack)
 	if i > 0 {
-		prev, key = list[i-1], oneLineSource(src, tf, list[i-1])
+		prev, keys[0] = list[i-1], oneLineSource(src, tf, list[i-1])
+		keys[1] = rangeKey(elem, loopVar, keys[0])
 	} else if k := slices.IndexFunc(stack, func(n ast.Node) bool { b, ok := n.(*ast.BlockStmt); return ok && len(b.List) > 0 && b.List[0] == stmt }); k > 0 {
 		if loop, body := loopOf(stack[k-1]); loop != nil && body == stack[k] {
-			prev, key = loop, loopHeader(src, tf, loop, body)
+			prev, keys[0] = loop, loopHeader(src, tf, loop, body)
+			if loopVar != "" {
+				keys[1] = "first in a range over " + elem
+			}
 		}
 	}
-	if key == "" {
-		return nil
+	index := o.guardsAfter(src, tf)
+	var twins []guardAfter
+	for _, key := range keys {
+		if key != "" {
+			twins = append(twins, index[key]...)
+		}
 	}
-	twins := o.guardsAfter(src, tf)[key]
 	if len(twins) == 0 {
 		return nil
 	}
@@ -126,16 +155,104 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 		if tw.prev == prev {
 			continue
 		}
-		if text := oneLineSource(src, tf, tw.ifs); text == "" || here[text] {
+		// A twin from a loop over another variable of the same type
+		// reads the site's variable.
+		adapt := func(text string) string {
+			if tw.loopVar == "" || tw.loopVar == loopVar {
+				return text
+			}
+			return renameIdent(text, tw.loopVar, loopVar)
+		}
+		if text := adapt(oneLineSource(src, tf, tw.ifs)); text == "" || here[text] {
 			continue
 		}
-		body, guard := oneLineSource(src, tf, tw.ifs.Body.List[0]), oneLineSource(src, tf, tw.ifs.Cond)
-		if body == "" || guard == "" || hasString(tw.ifs.Body) || slices.ContainsFunc(out, func(e Exit) bool { return e.Body == body && e.Guard == guard }) || !o.exitCompiles(tw.ifs.Body.List[0], sig, src, tf, inLoop, breakable) || !o.boolAt(guard) {
+		body, guard := adapt(oneLineSource(src, tf, tw.ifs.Body.List[0])), adapt(oneLineSource(src, tf, tw.ifs.Cond))
+		if body == "" || guard == "" || hasString(tw.ifs.Body) || slices.ContainsFunc(out, func(e Exit) bool { return e.Body == body && e.Guard == guard }) || !o.exitCompiles(tw.ifs.Body.List[0], adapt, sig, src, tf, inLoop, breakable) || !o.boolAt(guard) {
 			continue
 		}
 		out = append(out, Exit{Body: body, Strategy: StrategyTwin, Guard: guard, From: tw.fn.Name.Name})
 	}
 	return out
+}
+
+// rangeVar returns the value variable of the innermost range loop whose
+// body holds the top of stack, and the type of its values; "" when there
+// is none, or it is not a plain identifier.
+func (o *observer) rangeVar(stack []ast.Node) (name, elem string) {
+	for k := len(stack) - 1; k > 0; k-- {
+		r, ok := stack[k-1].(*ast.RangeStmt)
+		if !ok || r.Body != stack[k] {
+			continue
+		}
+		id, ok := r.Value.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			return "", ""
+		}
+		t := o.info.TypeOf(id)
+		if t == nil {
+			return "", ""
+		}
+		return id.Name, types.TypeString(t, nil)
+	}
+	return "", ""
+}
+
+// rangeKey is the key of a statement in a range loop over values of type
+// elem, named v, with v left out of text: kv.Options and table.Options
+// read the same in two loops over entries.
+func rangeKey(elem, v, text string) string {
+	if v == "" || text == "" || renameIdent(text, v, "·") == text {
+		return ""
+	}
+	return "in a range over " + elem + ": " + renameIdent(text, v, "·")
+}
+
+// renameIdent replaces the identifier old by new in the Go source text,
+// but not as a selector's field or method (x.old) nor in a literal.
+func renameIdent(text, old, new string) string {
+	var b strings.Builder
+	quote := byte(0)
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case quote != 0:
+			b.WriteByte(c)
+			if c == '\\' && i+1 < len(text) {
+				b.WriteByte(text[i+1])
+				i += 2
+				continue
+			}
+			if c == quote {
+				quote = 0
+			}
+			i++
+			continue
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+			b.WriteByte(c)
+			i++
+			continue
+		case isIdentByte(c):
+			j := i
+			for j < len(text) && isIdentByte(text[j]) {
+				j++
+			}
+			word := text[i:j]
+			if word == old && (i == 0 || text[i-1] != '.') {
+				word = new
+			}
+			b.WriteString(word)
+			i = j
+			continue
+		}
+		b.WriteByte(c)
+		i++
+	}
+	return b.String()
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // loopOf returns n and its body when n is a for or range loop.
@@ -179,10 +296,10 @@ func hasString(n ast.Node) bool {
 }
 
 // exitCompiles reports whether s, an exit statement of another place in
-// the file, compiles at the site: an unlabelled continue in a loop, an
+// the file (its text adapted to the site by adapt), compiles at the site: an unlabelled continue in a loop, an
 // unlabelled break that leaves a loop, or a return whose results
 // type-check at the site and are assignable to sig's.
-func (o *observer) exitCompiles(s ast.Stmt, sig *types.Signature, src []byte, tf *token.File, inLoop, breakable bool) bool {
+func (o *observer) exitCompiles(s ast.Stmt, adapt func(string) string, sig *types.Signature, src []byte, tf *token.File, inLoop, breakable bool) bool {
 	switch s := s.(type) {
 	case *ast.BranchStmt:
 		switch {
@@ -198,7 +315,7 @@ func (o *observer) exitCompiles(s ast.Stmt, sig *types.Signature, src []byte, tf
 			return false
 		}
 		for k, r := range s.Results {
-			t, err := o.typeAt(oneLineSource(src, tf, r))
+			t, err := o.typeAt(adapt(oneLineSource(src, tf, r)))
 			if err != nil || !types.AssignableTo(t, sig.Results().At(k).Type()) {
 				return false
 			}

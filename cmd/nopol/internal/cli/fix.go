@@ -36,8 +36,9 @@ forces values per whole test.
 
 A guard either wraps a statement (strategy skip) or leaves before it, in
 this order: a guard the file writes elsewhere after the same statement as
-the one before the site (or first in a loop with the same header), its
-exit and condition as written there (twin-guard), continue (in a loop), a return statement of the same function
+the one before the site (or first in a loop with the same header, or
+over values of the same type, its loop variable renamed), its exit and
+condition as written there (twin-guard), continue (in a loop), a return statement of the same function
 reused as written (reuse-return), a guarded return of a sibling (a
 function of the same file and receiver whose name is one word away:
 unmarshalLocalDate for unmarshalLocalTime) with that word replaced in its
