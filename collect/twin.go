@@ -119,7 +119,7 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 	if i < 0 {
 		return nil
 	}
-	var prev ast.Stmt // the statement before, or the loop whose body starts with stmt
+	var prev ast.Stmt  // the statement before, or the loop whose body starts with stmt
 	var keys [2]string // the exact key, and the one without the loop variable's name
 	loopVar, elem := o.rangeVar(stack)
 	if i > 0 {
