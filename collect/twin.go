@@ -67,46 +67,34 @@ func (o *observer) guardsAfter(src []byte, tf *token.File) map[string][]guardAft
 		if !ok || fd.Body == nil {
 			continue
 		}
-		ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
-			loopVar, elem := o.rangeVar(append(stack, n))
-			addKeys := func(exact, normal string, prev ast.Stmt, ifs *ast.IfStmt) {
-				if exact != "" {
-					index[exact] = append(index[exact], guardAfter{prev, ifs, fd, ""})
-				}
-				if normal != "" {
-					index[normal] = append(index[normal], guardAfter{prev, ifs, fd, loopVar})
-				}
+		add := func(key string, g guardAfter) {
+			if key != "" {
+				index[key] = append(index[key], g)
 			}
+		}
+		ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+			loopVar, elem := o.rangeVar(append(slices.Clip(stack), n))
 			stmts := stmtList(n)
 			for j := 1; j < len(stmts); j++ {
-				ifs, ok := stmts[j].(*ast.IfStmt)
-				if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
-					continue
+				if ifs := oneExitIf(stmts[j]); ifs != nil {
+					prev := oneLineSource(src, tf, stmts[j-1])
+					add(prev, guardAfter{stmts[j-1], ifs, fd, ""})
+					add(rangeKey(elem, loopVar, prev), guardAfter{stmts[j-1], ifs, fd, loopVar})
 				}
-				prev := oneLineSource(src, tf, stmts[j-1])
-				addKeys(prev, rangeKey(elem, loopVar, prev), stmts[j-1], ifs)
 			}
 			// The first statement of a loop's body follows the loop's
 			// header: two loops over the same entries, or over entries
 			// of the same type.
 			if loop, body := loopOf(n); loop != nil && len(body.List) > 0 {
-				ifs, ok := body.List[0].(*ast.IfStmt)
-				if ok && ifs.Init == nil && ifs.Else == nil && len(ifs.Body.List) == 1 {
+				if ifs := oneExitIf(body.List[0]); ifs != nil {
+					add(loopHeader(src, tf, loop, body), guardAfter{loop, ifs, fd, ""})
 					v, e := o.rangeVar([]ast.Node{loop, body})
-					normal := ""
-					if v != "" {
-						normal = "first in a range over " + e
-					}
-					index[loopHeader(src, tf, loop, body)] = append(index[loopHeader(src, tf, loop, body)], guardAfter{loop, ifs, fd, ""})
-					if normal != "" {
-						index[normal] = append(index[normal], guardAfter{loop, ifs, fd, v})
-					}
+					add(firstKey(v, e), guardAfter{loop, ifs, fd, v})
 				}
 			}
 			return true
 		})
 	}
-	delete(index, "")
 	o.facts.guardsAfter = index
 	return index
 }
@@ -128,9 +116,7 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 	} else if k := slices.IndexFunc(stack, func(n ast.Node) bool { b, ok := n.(*ast.BlockStmt); return ok && len(b.List) > 0 && b.List[0] == stmt }); k > 0 {
 		if loop, body := loopOf(stack[k-1]); loop != nil && body == stack[k] {
 			prev, keys[0] = loop, loopHeader(src, tf, loop, body)
-			if loopVar != "" {
-				keys[1] = "first in a range over " + elem
-			}
+			keys[1] = firstKey(loopVar, elem)
 		}
 	}
 	index := o.guardsAfter(src, tf)
@@ -195,6 +181,25 @@ func (o *observer) rangeVar(stack []ast.Node) (name, elem string) {
 		return id.Name, types.TypeString(t, nil)
 	}
 	return "", ""
+}
+
+// oneExitIf returns s when it is an if without init or else whose body is
+// one statement, nil otherwise.
+func oneExitIf(s ast.Stmt) *ast.IfStmt {
+	ifs, ok := s.(*ast.IfStmt)
+	if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
+		return nil
+	}
+	return ifs
+}
+
+// firstKey is the key of the first statement of a range loop over values
+// of type elem named v; "" without v.
+func firstKey(v, elem string) string {
+	if v == "" {
+		return ""
+	}
+	return "first in a range over " + elem
 }
 
 // rangeKey is the key of a statement in a range loop over values of type
