@@ -20,9 +20,9 @@ func TestDeadClause(t *testing.T) {
 		{"c != 'T' && c != 't'", "c != 'T' && c == 't'", ruleDeadClause},
 		{"c == 'T' || c == 't'", "c == 'T' || c == 't' || c == ' '", ""},
 		{"c == 'T' || c == 't'", "c == 'T' || c > 't'", "char-range"}, // not dead, but a range with one end
-		{"s == \"a\" || n == 1", "s != \"a\" || n == 1", ""},  // different operands
-		{"x == 1 || x != 1", "x == 1 || x != 1 || y > 0", ""}, // the original's own dead clause
-		{"x == 1 || x == 2", "x == \"a\" || x != 2", ""},      // does not compile; no panic
+		{"s == \"a\" || n == 1", "s != \"a\" || n == 1", ""},          // different operands
+		{"x == 1 || x != 1", "x == 1 || x != 1 || y > 0", ""},         // the original's own dead clause
+		{"x == 1 || x == 2", "x == \"a\" || x != 2", ""},              // does not compile; no panic
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1", ruleBoundsAlone},
 		{"len(b) > 1 && b[1] == '\\n'", "b[1] == '\\n'", ""},
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1 && b[1] != '\\n'", ""},
