@@ -545,16 +545,21 @@ func charRangeOfCode(spec *synth.Spec, t, n *synth.Term, c synth.Constant, other
 // termDirection is charComparison.direction for a comparison term whose
 // constant side is side (0: the constant comes first).
 func termDirection(op synth.Op, side int) (int, bool) {
-	var d int
-	switch op {
-	case synth.OpLt, synth.OpLe:
-		d = 0
-	case synth.OpGt, synth.OpGe:
-		d = 1
-	default:
+	return boundSide(op == synth.OpLt || op == synth.OpLe, op == synth.OpGt || op == synth.OpGe, side == 0)
+}
+
+// boundSide says which way a comparison with a constant bounds the other
+// operand: 0 from above (x < c, x <= c: upper), 1 from below (lower), the
+// other way round when the constant comes first; ok is false when it is
+// neither (an equality).
+func boundSide(upper, lower, constFirst bool) (d int, ok bool) {
+	if !upper && !lower {
 		return 0, false
 	}
-	if side == 0 {
+	if lower {
+		d = 1
+	}
+	if constFirst {
 		d = 1 - d
 	}
 	return d, true
@@ -571,19 +576,7 @@ type charComparison struct {
 // direction says which way an ordering bounds x: 0 from above (x < 'c',
 // x <= 'c'), 1 from below; ok is false for an equality.
 func (b charComparison) direction() (int, bool) {
-	var d int
-	switch b.Op {
-	case token.LSS, token.LEQ:
-		d = 0
-	case token.GTR, token.GEQ:
-		d = 1
-	default:
-		return 0, false
-	}
-	if b.litFirst {
-		d = 1 - d
-	}
-	return d, true
+	return boundSide(b.Op == token.LSS || b.Op == token.LEQ, b.Op == token.GTR || b.Op == token.GEQ, b.litFirst)
 }
 
 // charComparisons lists the comparisons with a character literal in e.

@@ -108,8 +108,8 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 	off := 0
 	for i, t := range targets {
 		site := r.prog.Sites[t.s.Site]
-		rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
-			Func: site.Func, Original: site.Original, Score: t.s.Score, Style: st.name, Method: "mutation", Rejected: t.rejected}
+		rep := r.siteReport(site, st, t.s.Score, "mutation")
+		rep.Rejected = t.rejected
 		r.logf("mutants %d/%d: %s:%d %s `%s` (score %.2f): %s", i+1, len(targets), rep.File, rep.Line, site.Func,
 			oneLine(site.Original), t.s.Score, plural(len(t.cands), "mutant"))
 		r.ranked, r.spec = nil, nil // the fallback's mutants are not checked against recorded states

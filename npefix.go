@@ -124,6 +124,14 @@ func nilOutcome(sr collect.SuiteResult) string {
 
 // nilReport is the report of an NpeFix strategy at a site.
 func (r *repairer) nilReport(site collect.Site, st style, outcome string) SiteReport {
+	rep := r.siteReport(site, st, 0, "npefix")
+	rep.Outcome = outcome
+	return rep
+}
+
+// siteReport starts the report of a search at site in style st, ranked
+// with score, by method (SiteReport.Method).
+func (r *repairer) siteReport(site collect.Site, st style, score float64, method string) SiteReport {
 	return SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
-		Func: site.Func, Original: site.Original, Style: st.name, Strategy: st.strategy, Exit: st.exit, Method: "npefix", Outcome: outcome}
+		Func: site.Func, Original: site.Original, Score: score, Style: st.name, Strategy: st.strategy, Exit: st.exit, Method: method}
 }

@@ -70,8 +70,7 @@ func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion, late
 		if (late || r.perEval) && !r.effortLeft() {
 			break // a later tier, out of effort (Options.Effort)
 		}
-		rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
-			Func: site.Func, Original: site.Original, Score: s.Score, Style: st.name, Strategy: st.strategy, Exit: st.exit, Method: "synthesis"}
+		rep := r.siteReport(site, st, s.Score, "synthesis")
 		if r.perEval {
 			rep.Method = "per-evaluation"
 		}

@@ -53,8 +53,7 @@ func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k 
 			found = true
 			n++
 			c := candidate{src: exit.Guard, method: "twin"}
-			rep := SiteReport{ID: site.ID, Kind: kindName(site.Kind), File: r.relPath(site.File), Line: site.Line, Col: site.Col,
-				Func: site.Func, Original: site.Original, Score: s.Score, Style: st.name, Strategy: st.strategy, Exit: st.exit, Method: "twin"}
+			rep := r.siteReport(site, st, s.Score, "twin")
 			if why := antiPattern(site, nil, c); why != "" {
 				rep.Rejected = append(rep.Rejected, c.src+": "+why)
 				rep.Outcome = "the twin guard breaks an anti-pattern: " + why
