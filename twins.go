@@ -9,10 +9,11 @@ import (
 )
 
 // The twin tier: a twin guard (collect.StrategyTwin, a guard the file
-// writes elsewhere after the same statement or at the top of a loop with
-// the same header) is a whole patch, condition and exit, so it is
-// validated as it is at every guard site of the ranking that has one,
-// whether or not the site is angelic. Its site is often run by most
+// writes elsewhere after the same statement, or at the top of a loop with
+// the same header or over values of the same type) is a whole patch,
+// condition and exit, so it is validated as it is at the first
+// maxTwinSites guard sites of the ranking that have one, whether or not
+// the site is angelic. Its site is often run by most
 // passing tests (the first statement of a loop over every entry), which
 // ranks it low, and its exit is often needed at some evaluations only
 // (the empty entries), which no constant angelic value says. Searched
