@@ -31,8 +31,10 @@ be changed. The module is never written unless -apply is given.
 A failing test that fails whichever value a condition is forced to, because
 its statements need the condition true in one place and false in another,
 is split into fragments (its top-level statements and table-loop
-iterations): the value is forced in the failing ones only. -purify=false
-forces values per whole test.
+iterations): the value is forced in the failing ones only, one value in
+them all, or each its own (found one fragment at a time, in the order they
+fail: a row that panics hides the rows after it). -purify=false forces
+values per whole test.
 
 A guard either wraps a statement (strategy skip) or leaves before it, in
 this order: a guard the file writes elsewhere after the same statement as
