@@ -24,9 +24,17 @@ import (
 const maxTwinSites = 10
 
 // twins validates the twin guards of the guard sites of ranked, site by
-// site in rank order; the first that passes the suite is the patch. It
-// returns how many twins of how many sites it tried.
+// site in rank order, through one schema for them all (one build; a
+// schema per twin when it cannot be built); the first that passes the
+// suite, and again as a patched file, is the patch. It returns how many
+// twins of how many sites it tried.
 func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k int, done bool, err error) {
+	type target struct {
+		s    angelic.Suspicion
+		st   style
+		exit collect.Exit
+	}
+	var targets []target
 	for _, s := range ranked {
 		if k >= maxTwinSites {
 			break
@@ -48,30 +56,58 @@ func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k 
 			if tried {
 				continue
 			}
-			if err := ctx.Err(); err != nil {
-				return n, k, false, err
-			}
-			found = true
-			n++
-			c := candidate{src: exit.Guard, method: "twin"}
-			rep := r.siteReport(site, st, s.Score, "twin")
-			if why := antiPattern(site, nil, c); why != "" {
-				rep.Rejected = append(rep.Rejected, c.src+": "+why)
+			if why := antiPattern(site, nil, candidate{src: exit.Guard, method: "twin"}); why != "" {
+				rep := r.siteReport(site, st, s.Score, "twin")
+				rep.Rejected = []string{exit.Guard + ": " + why}
 				rep.Outcome = "the twin guard breaks an anti-pattern: " + why
 				r.res.Sites = append(r.res.Sites, rep)
 				continue
 			}
-			r.logf("twin %d: %s:%d %s `%s`: `if %s { %s }` from %s", n, rep.File, rep.Line, site.Func, oneLine(site.Original), exit.Guard, exit.Body, exit.From)
-			r.ranked, r.spec = nil, nil // validated as written, not against recorded states
-			done, err := r.validateSchema(ctx, site, st, []candidate{c}, 0, "twin", &rep)
-			r.logf("twin %d: %s", n, rep.Outcome)
-			r.res.Sites = append(r.res.Sites, rep)
-			if err != nil || done {
-				return n, k + 1, done, err
-			}
+			found = true
+			targets = append(targets, target{s, st, exit})
 		}
 		if found {
 			k++
+		}
+	}
+	if len(targets) == 0 {
+		return 0, k, false, nil
+	}
+	r.enter(phaseValidation)
+	var parts []collect.SchemaPart
+	for _, t := range targets {
+		parts = append(parts, collect.SchemaPart{Site: r.prog.Sites[t.s.Site], Style: t.st.guard, Candidates: []string{t.exit.Guard}})
+	}
+	all, err := r.c.BuildSchemas(ctx, r.prog, parts, suiteTimeout(r.suiteTime()))
+	if err != nil && ctx.Err() != nil {
+		return 0, k, false, ctx.Err()
+	}
+	if err != nil {
+		r.vlogf("twins: one schema for all: %v; one per twin", err)
+		all = nil
+	} else {
+		defer all.Close()
+	}
+	for i, t := range targets {
+		if err := ctx.Err(); err != nil {
+			return n, k, false, err
+		}
+		n++
+		site := r.prog.Sites[t.s.Site]
+		c := candidate{src: t.exit.Guard, method: "twin"}
+		rep := r.siteReport(site, t.st, t.s.Score, "twin")
+		r.logf("twin %d: %s:%d %s `%s`: `if %s { %s }` from %s", n, rep.File, rep.Line, site.Func, oneLine(site.Original), t.exit.Guard, t.exit.Body, t.exit.From)
+		r.ranked, r.spec = nil, nil // validated as written, not against recorded states
+		var done bool
+		if all != nil {
+			done, err = r.runSchema(ctx, all, i, site, t.st, []candidate{c}, 0, "twin", &rep)
+		} else {
+			done, err = r.validateSchema(ctx, site, t.st, []candidate{c}, 0, "twin", &rep)
+		}
+		r.logf("twin %d: %s", n, rep.Outcome)
+		r.res.Sites = append(r.res.Sites, rep)
+		if err != nil || done {
+			return n, k, done, err
 		}
 	}
 	return n, k, false, nil

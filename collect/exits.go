@@ -104,10 +104,13 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 	var out []Exit
 	seen := map[string]bool{}
 	add := func(e Exit) {
-		if e.Body == "" || seen[e.Body] || len(out) >= maxExits {
+		// Twins with the same body and other conditions are exits of
+		// their own (if e.skip { continue }, if e.size < 10 { continue }).
+		key := e.Body + "\x00" + e.Guard
+		if e.Body == "" || seen[key] || e.Guard == "" && seen[e.Body] || len(out) >= maxExits {
 			return
 		}
-		seen[e.Body] = true
+		seen[key], seen[e.Body] = true, true
 		out = append(out, e)
 	}
 	// The statement itself is no exit: `if c { return x }; return x`.
