@@ -90,19 +90,15 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 	// One schema for the mutants of every condition: one build instead of
 	// one per condition. When it cannot be built (sites whose sources
 	// overlap), a schema per condition.
-	r.enter(phaseValidation)
 	var parts []collect.SchemaPart
 	for _, t := range targets {
 		parts = append(parts, collect.SchemaPart{Site: r.prog.Sites[t.s.Site], Style: st.guard, Candidates: sources(t.cands)})
 	}
-	all, err := r.c.BuildSchemas(ctx, r.prog, parts, suiteTimeout(r.suiteTime()))
-	if err != nil && ctx.Err() != nil {
-		return n, len(targets), false, ctx.Err()
-	}
+	all, err := r.sharedSchema(ctx, parts, "mutation", "condition")
 	if err != nil {
-		r.vlogf("mutation: one schema for all: %v; one per condition", err)
-		all = nil
-	} else {
+		return n, len(targets), false, err
+	}
+	if all != nil {
 		defer all.Close()
 	}
 	off := 0
@@ -113,13 +109,8 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 		r.logf("mutants %d/%d: %s:%d %s `%s` (score %.2f): %s", i+1, len(targets), rep.File, rep.Line, site.Func,
 			oneLine(site.Original), t.s.Score, plural(len(t.cands), "mutant"))
 		r.ranked, r.spec = nil, nil // the fallback's mutants are not checked against recorded states
-		var done bool
-		if all != nil {
-			done, err = r.runSchema(ctx, all, off, site, st, t.cands, 0, "mutant", &rep)
-			off += len(t.cands)
-		} else {
-			done, err = r.validateSchema(ctx, site, st, t.cands, 0, "mutant", &rep)
-		}
+		done, err := r.validateShared(ctx, all, off, site, st, t.cands, "mutant", &rep)
+		off += len(t.cands)
 		r.logf("mutants %d/%d: %s", i+1, len(targets), rep.Outcome)
 		r.res.Sites = append(r.res.Sites, rep)
 		if err != nil || done {

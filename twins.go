@@ -73,19 +73,15 @@ func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k 
 	if len(targets) == 0 {
 		return 0, k, false, nil
 	}
-	r.enter(phaseValidation)
 	var parts []collect.SchemaPart
 	for _, t := range targets {
 		parts = append(parts, collect.SchemaPart{Site: r.prog.Sites[t.s.Site], Style: t.st.guard, Candidates: []string{t.exit.Guard}})
 	}
-	all, err := r.c.BuildSchemas(ctx, r.prog, parts, suiteTimeout(r.suiteTime()))
-	if err != nil && ctx.Err() != nil {
-		return 0, k, false, ctx.Err()
-	}
+	all, err := r.sharedSchema(ctx, parts, "twins", "twin")
 	if err != nil {
-		r.vlogf("twins: one schema for all: %v; one per twin", err)
-		all = nil
-	} else {
+		return 0, k, false, err
+	}
+	if all != nil {
 		defer all.Close()
 	}
 	for i, t := range targets {
@@ -98,12 +94,7 @@ func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k 
 		rep := r.siteReport(site, t.st, t.s.Score, "twin")
 		r.logf("twin %d: %s:%d %s `%s`: `if %s { %s }` from %s", n, rep.File, rep.Line, site.Func, oneLine(site.Original), t.exit.Guard, t.exit.Body, t.exit.From)
 		r.ranked, r.spec = nil, nil // validated as written, not against recorded states
-		var done bool
-		if all != nil {
-			done, err = r.runSchema(ctx, all, i, site, t.st, []candidate{c}, 0, "twin", &rep)
-		} else {
-			done, err = r.validateSchema(ctx, site, t.st, []candidate{c}, 0, "twin", &rep)
-		}
+		done, err := r.validateShared(ctx, all, i, site, t.st, []candidate{c}, "twin", &rep)
 		r.logf("twin %d: %s", n, rep.Outcome)
 		r.res.Sites = append(r.res.Sites, rep)
 		if err != nil || done {

@@ -48,6 +48,32 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 	return r.runSchema(ctx, schema, 0, site, st, cands, from, what, rep)
 }
 
+// sharedSchema builds one schema for parts (one build for several
+// sites); nil, logged with what each gets instead, when it cannot be built
+// (sites whose sources overlap): each part is then validated with a schema
+// of its own (validateShared). The error is the context's only.
+func (r *repairer) sharedSchema(ctx context.Context, parts []collect.SchemaPart, what, each string) (suiteRunner, error) {
+	r.enter(phaseValidation)
+	all, err := r.c.BuildSchemas(ctx, r.prog, parts, suiteTimeout(r.suiteTime()))
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		r.vlogf("%s: one schema for all: %v; one per %s", what, err, each)
+		return nil, nil
+	}
+	return all, nil
+}
+
+// validateShared validates cands at site, candidates off onwards of the
+// shared schema, or with a schema of their own when shared is nil.
+func (r *repairer) validateShared(ctx context.Context, shared suiteRunner, off int, site collect.Site, st style, cands []candidate, what string, rep *SiteReport) (bool, error) {
+	if shared != nil {
+		return r.runSchema(ctx, shared, off, site, st, cands, 0, what, rep)
+	}
+	return r.validateSchema(ctx, site, st, cands, 0, what, rep)
+}
+
 // sources are the candidates' Go sources.
 func sources(cands []candidate) []string {
 	srcs := make([]string, len(cands))
