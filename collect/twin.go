@@ -73,8 +73,11 @@ func (o *observer) guardsAfter(src []byte, tf *token.File) map[string][]guardAft
 			}
 		}
 		ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
-			loopVar, elem := o.rangeVar(append(slices.Clip(stack), n))
 			stmts := stmtList(n)
+			var loopVar, elem string
+			if len(stmts) > 1 {
+				loopVar, elem = o.rangeVar(append(slices.Clip(stack), n))
+			}
 			for j := 1; j < len(stmts); j++ {
 				if ifs := oneExitIf(stmts[j]); ifs != nil {
 					prev := oneLineSource(src, tf, stmts[j-1])
