@@ -223,7 +223,10 @@ func packageErrors(pkgs []*packages.Package, root string) (msgs []string, kind s
 	sort.Strings(compile)
 	switch {
 	case len(compile) > 0:
-		return compile, "compile"
+		// The go command's errors (a missing go.sum entry, an import it
+		// cannot resolve) are the cause of the type errors they bring
+		// (undefined names of a package that was not loaded): first.
+		return append(list, compile...), "compile"
 	case len(list) == 0:
 		return nil, ""
 	}
