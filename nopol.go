@@ -325,9 +325,10 @@ type CandidateReport struct {
 	Passed    bool   `json:"passed"`
 	// Failed are the tests that failed with the candidate.
 	Failed []string `json:"failed,omitempty"`
-	// FailingOnly reports a candidate run on the failing tests only:
-	// one of them still failed (or hung), so the suite was not run and
-	// Failed lists only those.
+	// FailingOnly reports a candidate run on the failing tests only,
+	// with at most five passing tests that failed earlier candidates:
+	// one of them failed (or hung), so the suite was not run and Failed
+	// lists only those.
 	FailingOnly bool          `json:"failing_only,omitempty"`
 	TimedOut    bool          `json:"timed_out,omitempty"`
 	Duration    time.Duration `json:"-"`

@@ -120,6 +120,9 @@ type repairer struct {
 	// candidate in a function literal, may fail them too, so such a
 	// failure is settled by a plain run of the patched file.
 	instrSensitive map[testKey]bool
+	// killed counts, per passing test, the candidates whose suite run
+	// it failed: the likeliest to fail the next one (killers).
+	killed map[testKey]int
 	// ranked are the candidates of the site being validated, in rank
 	// order, for the explanation.
 	ranked []candidate
@@ -180,7 +183,7 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 		opts.Dir = wd
 	}
 	r := &repairer{opts: opts, c: c, res: &Result{}, start: time.Now(), phases: map[string]time.Duration{},
-		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][][]int{}}
+		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][][]int{}, killed: map[testKey]int{}}
 	tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	err := r.run(tctx)

@@ -74,10 +74,13 @@ type fake struct {
 	// failedSnapshots is how many snapshot runs of a forced test fail
 	// (a race of the test's goroutines).
 	failedSnapshots int
-	good            string     // the candidate that passes the suite
-	mu              sync.Mutex // guards runs
-	runs            []collect.Run
-	closed          int
+	good            string // the candidate that passes the suite
+	// breaks maps a candidate to the passing test it fails, when it
+	// passes the failing test.
+	breaks map[string]string
+	mu     sync.Mutex // guards runs
+	runs   []collect.Run
+	closed int
 	// schemas counts the schemas built, schemaCands has the last one's
 	// candidates.
 	schemas     int
@@ -259,7 +262,15 @@ type fakeSchema struct {
 }
 
 func (s *fakeSchema) RunSuite(ctx context.Context, k int) (collect.SuiteResult, error) {
-	return s.f.suite(s.cands[k] == s.f.good), nil
+	return s.f.suiteOf(s.cands[k]), nil
+}
+
+// suiteOf is the outcome of the whole suite with candidate cand.
+func (f *fake) suiteOf(cand string) collect.SuiteResult {
+	if name, ok := f.breaks[cand]; ok {
+		return collect.SuiteResult{Failed: []string{name}}
+	}
+	return f.suite(cand == f.good)
 }
 
 // suite is the outcome of the whole suite with a good or bad condition.
@@ -279,7 +290,7 @@ func (f *fake) suite(good bool) collect.SuiteResult {
 // RunTests is RunSuite restricted to names.
 func (s *fakeSchema) RunTests(ctx context.Context, k int, names []string, timeout time.Duration) (collect.SuiteResult, error) {
 	s.f.testRuns++
-	res := s.f.suite(s.cands[k] == s.f.good)
+	res := s.f.suiteOf(s.cands[k])
 	res.Failed = slices.DeleteFunc(res.Failed, func(n string) bool { return !slices.Contains(names, n) })
 	res.Passed = len(res.Failed) == 0
 	return res, nil
@@ -318,6 +329,11 @@ func (f *fake) Rerun(ctx context.Context, prog *collect.Program, patch *collect.
 }
 
 func (f *fake) VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error) {
+	for cand := range f.breaks {
+		if strings.Contains(string(src), "if "+cand+" {") {
+			return f.suiteOf(cand), nil
+		}
+	}
 	return f.suite(strings.Contains(string(src), "if "+f.good+" {")), nil
 }
 
@@ -585,6 +601,29 @@ func TestRepairFailingFirst(t *testing.T) {
 	}
 	if quick == 0 || quick != f.testRuns {
 		t.Errorf("%d candidates rejected on the failing test, %d runs of it: %+v", quick, f.testRuns, res.Candidates)
+	}
+
+	// A passing test that failed an earlier candidate runs beside the
+	// failing test: the next candidate that fails it is rejected there.
+	f = newFake(t)
+	f.good = "none"
+	f.breaks = map[string]string{"n < 0": "TestPositive", "n <= -1": "TestPositive"}
+	var progress strings.Builder
+	res, err = repair(context.Background(), Options{Dir: f.dir, Backend: "fake", NoMutants: true, NoPerEval: true, Logf: logTo(&progress), Verbose: true}, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tried(res, false); !strings.HasPrefix(got, "n < 0:false | n <= -1:false") {
+		t.Fatalf("candidates: %s", got)
+	}
+	if c := res.Candidates[0]; c.FailingOnly || !slices.Equal(c.Failed, []string{"TestPositive"}) {
+		t.Errorf("first candidate %+v, want the suite run, TestPositive failed", c)
+	}
+	if c := res.Candidates[1]; !c.FailingOnly || !slices.Equal(c.Failed, []string{"TestPositive"}) {
+		t.Errorf("second candidate %+v, want rejected on TestZero and TestPositive", c)
+	}
+	if !strings.Contains(progress.String(), "fails TestPositive (the failing tests and 1 test that failed earlier candidates, before the suite)") {
+		t.Errorf("progress:\n%s", progress.String())
 	}
 
 	// A passing test that fails alone: the failing tests alone prove

@@ -91,12 +91,12 @@ func (r *repairer) runSchema(ctx context.Context, schema suiteRunner, off int, s
 	for k, c := range rest {
 		r.enter(phaseValidation)
 		name := fmt.Sprintf("%s %d/%d", what, k+from+1, len(cands))
-		if sr, quick, err := r.failingFirst(ctx, schema, site, off+k); err != nil {
+		if sr, quick, killers, err := r.failingFirst(ctx, schema, site, off+k); err != nil {
 			return false, fmt.Errorf("validating %s at site %d: %w", c.src, site.ID, err)
 		} else if quick {
 			r.record(site, st, c, sr, false)
 			r.res.Candidates[len(r.res.Candidates)-1].FailingOnly = true
-			r.logf("%s `%s`: %s (the failing tests, before the suite)", name, c.src, suiteSummary(sr, false))
+			r.logf("%s `%s`: %s (%s, before the suite)", name, c.src, suiteSummary(sr, false), quickTests(killers))
 			continue
 		}
 		sr, err := schema.RunSuite(ctx, off+k)
@@ -136,17 +136,20 @@ func noneOutcome(rep *SiteReport, what string) {
 }
 
 // failingFirst runs candidate k of schema on the failing tests of the
-// site's package, in one process within one time limit: when one still fails
-// or hangs (and not only because it is sensitive to instrumentation), the
-// candidate is rejected (quick) without running the whole suite. Not in a
-// package where a passing test fails alone.
-func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site collect.Site, k int) (sr collect.SuiteResult, quick bool, err error) {
-	// A passing test that fails when run alone (repairer.instrSensitive)
-	// may need the tests before it (a global they set): then the failing
-	// tests alone say nothing either.
+// site's package and its killers (up to maxKillers passing tests that
+// failed earlier candidates, the most often first), in one process within
+// one time limit: when one of them fails or hangs (and not only because it
+// is sensitive to instrumentation), the candidate is rejected (quick)
+// without running the whole suite. Most candidates that pass the failing
+// tests and not the suite fail one of the few tests that failed the ones
+// before them (mutation testing runs its killers first for this). Not in
+// a package where a passing test fails alone: there a test that passes in
+// the suite may fail alone, and the failing tests alone say nothing
+// either. killers is how many killers ran.
+func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site collect.Site, k int) (sr collect.SuiteResult, quick bool, killers int, err error) {
 	for k := range r.instrSensitive {
 		if k.pkg == site.Package {
-			return sr, false, nil
+			return sr, false, 0, nil
 		}
 	}
 	var names []string
@@ -158,7 +161,12 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 		}
 	}
 	if len(names) == 0 {
-		return sr, false, nil
+		return sr, false, 0, nil
+	}
+	for _, t := range r.killers(site.Package) {
+		names = append(names, t.name)
+		total += r.elapsed[t]
+		killers++
 	}
 	// One process runs them all: one run's limit for their total time,
 	// and half a second more per further test (not the sum of their
@@ -168,13 +176,47 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 	sr, err = schema.RunTests(ctx, k, names, limit)
 	r.ran(testWork(sr.TimedOut))
 	if err != nil || sr.Passed || (!sr.TimedOut && r.onlyInstrSensitive(site.Package, sr)) {
-		return sr, false, err
+		return sr, false, killers, err
 	}
-	return sr, true, nil
+	return sr, true, killers, nil
 }
 
-// record adds a validated candidate to the result.
+// maxKillers bounds the passing tests failingFirst runs beside the
+// failing ones.
+const maxKillers = 5
+
+// killers are the passing tests of package pkg that failed the most
+// earlier candidates (repairer.killed), at most maxKillers, the most
+// often first, then in baseline order.
+func (r *repairer) killers(pkg string) []testKey {
+	var out []testKey
+	for _, t := range r.passing {
+		if t.pkg == pkg && r.killed[t] > 0 && !r.instrSensitive[t] {
+			out = append(out, t)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b testKey) int { return r.killed[b] - r.killed[a] })
+	return out[:min(len(out), maxKillers)]
+}
+
+// quickTests says which tests a quick rejection ran.
+func quickTests(killers int) string {
+	if killers == 0 {
+		return "the failing tests"
+	}
+	return fmt.Sprintf("the failing tests and %s that failed earlier candidates", plural(killers, "test"))
+}
+
+// record adds a validated candidate to the result, and counts the
+// passing tests it failed as killers.
 func (r *repairer) record(site collect.Site, st style, c candidate, sr collect.SuiteResult, ok bool) {
+	if !ok {
+		for _, t := range r.passing {
+			if t.pkg == site.Package && slices.Contains(sr.Failed, t.name) {
+				r.killed[t]++
+			}
+		}
+	}
 	r.res.Candidates = append(r.res.Candidates, CandidateReport{Site: site.ID, Style: st.name, Method: c.method, Condition: c.src,
 		Passed: ok, Failed: append(slices.Clip(sr.Failed), sr.FailedElsewhere...), TimedOut: sr.TimedOut, Duration: sr.Duration})
 }
