@@ -78,9 +78,12 @@ type fake struct {
 	// breaks maps a candidate to the passing test it fails, when it
 	// passes the failing test.
 	breaks map[string]string
-	mu     sync.Mutex // guards runs
-	runs   []collect.Run
-	closed int
+	// quickTimeouts is how many runs of the failing tests alone time
+	// out (a busy machine).
+	quickTimeouts int
+	mu            sync.Mutex // guards runs
+	runs          []collect.Run
+	closed        int
 	// schemas counts the schemas built, schemaCands has the last one's
 	// candidates.
 	schemas     int
@@ -290,6 +293,10 @@ func (f *fake) suite(good bool) collect.SuiteResult {
 // RunTests is RunSuite restricted to names.
 func (s *fakeSchema) RunTests(ctx context.Context, k int, names []string, timeout time.Duration) (collect.SuiteResult, error) {
 	s.f.testRuns++
+	if s.f.quickTimeouts > 0 {
+		s.f.quickTimeouts--
+		return collect.SuiteResult{TimedOut: true}, nil
+	}
 	res := s.f.suiteOf(s.cands[k])
 	res.Failed = slices.DeleteFunc(res.Failed, func(n string) bool { return !slices.Contains(names, n) })
 	res.Passed = len(res.Failed) == 0
@@ -552,6 +559,22 @@ func TestRepairSecondCandidate(t *testing.T) {
 	// The schema's candidate ran on the failing test first, then the suite.
 	if f.testRuns != 1 || res.Candidates[1].FailingOnly {
 		t.Errorf("%d runs of the failing tests, candidate %+v", f.testRuns, res.Candidates[1])
+	}
+}
+
+// TestRepairQuickTimeout: a run of the failing tests alone that times
+// out once (a busy machine) does not reject the candidate: it runs again
+// with more time, passes, and the suite decides.
+func TestRepairQuickTimeout(t *testing.T) {
+	f := newFake(t)
+	f.good = "n <= -1"
+	f.quickTimeouts = 1
+	res, _ := mustRepair(t, f)
+	if got := tried(res, false); got != "n < 0:false | n <= -1:true" {
+		t.Errorf("candidates: %s", got)
+	}
+	if f.testRuns != 2 {
+		t.Errorf("%d runs of the failing tests, want 2 (one timed out)", f.testRuns)
 	}
 }
 

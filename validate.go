@@ -175,6 +175,14 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 	limit := runTimeout(total) + time.Duration(len(names)-1)*500*time.Millisecond
 	sr, err = schema.RunTests(ctx, k, names, limit)
 	r.ran(testWork(sr.TimedOut))
+	if err == nil && sr.TimedOut {
+		// A busy machine can make a short limit run out: a candidate
+		// is rejected as hanging only when it hangs twice, the second
+		// time with four times as long.
+		r.vlogf("candidate %d timed out on the failing tests after %s; running them again with %s", k, limit.Round(time.Millisecond), (4 * limit).Round(time.Millisecond))
+		sr, err = schema.RunTests(ctx, k, names, 4*limit)
+		r.ran(testWork(sr.TimedOut))
+	}
 	if err != nil || sr.Passed || (!sr.TimedOut && r.onlyInstrSensitive(site.Package, sr)) {
 		return sr, false, killers, err
 	}
