@@ -69,17 +69,24 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 		o.operands(kind, node, root, &ops)
 	}
 
+	// Closest scope first: a scope's variables and their fields come
+	// before those of the scopes around it (the options of the loop's
+	// entry before the nil-ness of the function's slices).
+	var scopes [][]Observed
 	inner := o.pkg.Scope().Innermost(o.pos)
 	for s := inner; s != nil && s != o.pkg.Scope() && s != types.Universe; s = s.Parent() {
 		if s.Parent() == o.pkg.Scope() {
 			break // the file scope holds only imports
 		}
+		var here obsGroups
 		for _, name := range s.Names() {
 			if v, ok := s.Lookup(name).(*types.Var); ok && o.visible(inner, v) {
-				o.addVar(&locals, name, v.Type())
+				o.addVar(&here, name, v.Type())
 				o.addRecv(name, v.Type())
 			}
 		}
+		scopes = append(scopes, append(here.vars, here.fields...))
+		locals.derived = append(locals.derived, here.derived...)
 	}
 	for _, name := range o.globalNames() {
 		v, ok := o.pkg.Scope().Lookup(name).(*types.Var)
@@ -90,7 +97,8 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 	}
 
 	var out []Observed
-	for _, group := range [][]Observed{ops, locals.vars, locals.fields, locals.derived, globals.vars, globals.fields, globals.derived} {
+	groups := append(append([][]Observed{ops}, scopes...), locals.derived, globals.vars, globals.fields, globals.derived)
+	for _, group := range groups {
 		for _, ob := range group {
 			if len(out) < maxObserved {
 				out = append(out, ob)
