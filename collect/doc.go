@@ -20,10 +20,13 @@
 // priority and at most 30: the atoms of a Cond site's condition (below);
 // the side-effect-free operands of the condition or statement (indexes
 // of maps, slices, arrays and strings included: visited[t], xs[i] before
-// total += xs[i]; out of range, a missing value); the variables in scope (types.Info scopes at the site's
-// position) of basic kinds, and the nil-ness and len of the others; one
-// level of their struct fields, values first, then len and nil-ness (a
-// field reached through a pointer is guarded by it: NilGuard); package
+// total += xs[i]; out of range, a missing value); the variables in scope
+// (types.Info scopes at the site's position), closest scope first: per
+// scope, its variables of basic kinds and the nil-ness and len of the
+// others, then one level of their struct fields' values (the options of a
+// loop's entry come before the nil-ness of the function's slices); then
+// the len and nil-ness of those fields (a field reached through a pointer
+// is guarded by it: NilGuard); package
 // variables last, and only in functions where the reference cannot make an
 // initialization cycle (see initdeps.go). The constants are the literals
 // of the enclosing function (those written only as a base, a scale or a
