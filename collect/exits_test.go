@@ -126,6 +126,9 @@ func TestSiblingExits(t *testing.T) {
 		// A word added: a literal naming the sibling cannot say which;
 		// a parameter renamed (count): the guard does not carry over.
 		{39, `error-new:return fmt.Errorf("decoder.decodeLocalDateTimeZone: invalid s %q", s)|delegate:return d.decodeLocalDateTime(s, count)`, ""},
+		// A word added right after the verb: the phrase of the
+		// sibling's other words gets it in front.
+		{56, `sibling-return:return fmt.Errorf("cannot parse a local datetime into %d", n)|error-new:return fmt.Errorf("parser.parseLocalDateTime: invalid s %q", s)|delegate:return p.parseDateTime(s, n)`, "n < 0 in parseDateTime"},
 		// A function is no sibling of a method.
 		{43, `error-new:return fmt.Errorf("decodeLocalTime: invalid s %q", s)`, ""},
 	} {
@@ -160,6 +163,12 @@ func TestOneWordAway(t *testing.T) {
 		{"unmarshalLocalDateTime", "decoder.unmarshalLocalTime", true, "date", "", 3, "local datetime", ""},
 		{"unmarshalLocalDate", "decoder.unmarshalLocalDateTime", true, "", "time", 3, "local date", ""},
 		{"unmarshalLocalDate", "decoder.unmarshalLocalDateTime", true, "", "time", 3, "%s: bad %d", "%s: bad %d"},
+		// A word added right after the verb goes in front of the
+		// sibling's others, written together or apart, in any case.
+		{"unmarshalDateTime", "decoder.unmarshalLocalDateTime", true, "", "local", 3, "datetime", "local datetime"},
+		{"unmarshalDateTime", "decoder.unmarshalLocalDateTime", true, "", "local", 3, "Date time: bad datetime", "Local date time: bad local datetime"},
+		{"unmarshalDateTime", "decoder.unmarshalLocalDateTime", true, "", "local", 3, "a date, then a time", ""},
+		{"unmarshalDateTime", "decoder.unmarshalLocalDateTime", true, "", "local", 3, "datetimes", ""},
 		{"parseDate", "parseTime", true, "date", "time", 1, "Date: bad DATE", "Time: bad TIME"},
 		{"unmarshalLocalDate", "decoder.unmarshalDateTime", false, "", "", 0, "", ""},
 		{"readA", "writeB", false, "", "", 0, "", ""},

@@ -34,7 +34,10 @@ import (
 // or a composite literal: `return err`, `return nil` are no sibling's);
 // and when no string literal in it names the sibling after the
 // adaptation (a literal saying "local datetime" is no message for
-// unmarshalLocalTime).
+// unmarshalLocalTime). A word the function's name adds right after the
+// verb goes in front of the phrase of the sibling's other words:
+// unmarshalDateTime's "datetime" is unmarshalLocalDateTime's "local
+// datetime" (go-toml v2.3.0).
 
 // maxSiblingExits bounds the sibling returns offered at one site.
 const maxSiblingExits = 2
@@ -204,6 +207,10 @@ func (o *observer) paramsCarryOver(n ast.Node, from, to *types.Signature, inner 
 type wordChange struct {
 	from, to string
 	rest     []string
+	// front is set when the function's name adds its word right after
+	// the verb, before all of the sibling's others (unmarshalDateTime,
+	// unmarshalLocalDateTime).
+	front bool
 }
 
 // oneWordAway returns how sibling's name becomes fn's when the two are
@@ -232,7 +239,7 @@ func oneWordAway(sibling, fn string) (ch wordChange, shared int, ok bool) {
 	case len(f) == len(s)+1:
 		for i := range f {
 			if slices.Equal(without(f, i), s) && !slices.Contains(s, f[i]) {
-				ch.to = f[i]
+				ch.to, ch.front = f[i], i == 1
 			}
 		}
 	}
@@ -288,10 +295,12 @@ func (ch wordChange) adapt(src []byte, tf *token.File, n ast.Node) (string, bool
 			ok = false
 			return false
 		}
-		lower := strings.ToLower(s)
 		if ch.from == "" {
-			if slices.ContainsFunc(ch.rest, func(w string) bool { return strings.Contains(lower, w) }) {
+			t, named := ch.prefixPhrase(s)
+			if named {
 				ok = false
+			} else if t != s {
+				edits = append(edits, edit{tf.Offset(lit.Pos()) - start, tf.Offset(lit.End()) - start, quoteLike(lit.Value, t)})
 			}
 			return false
 		}
@@ -301,11 +310,7 @@ func (ch wordChange) adapt(src []byte, tf *token.File, n ast.Node) (string, bool
 			return false
 		}
 		if t != s {
-			q := strconv.Quote(t)
-			if lit.Value[0] == '`' && !strings.Contains(t, "`") {
-				q = "`" + t + "`"
-			}
-			edits = append(edits, edit{tf.Offset(lit.Pos()) - start, tf.Offset(lit.End()) - start, q})
+			edits = append(edits, edit{tf.Offset(lit.Pos()) - start, tf.Offset(lit.End()) - start, quoteLike(lit.Value, t)})
 		}
 		return false
 	})
@@ -318,6 +323,63 @@ func (ch wordChange) adapt(src []byte, tf *token.File, n ast.Node) (string, bool
 	}
 	t := joinLines(string(text))
 	return t, t != ""
+}
+
+// quoteLike quotes s as the literal lit is quoted (raw when it was and s
+// allows it).
+func quoteLike(lit, s string) string {
+	if lit[0] == '`' && !strings.Contains(s, "`") {
+		return "`" + s + "`"
+	}
+	return strconv.Quote(s)
+}
+
+// prefixPhrase adapts the string s of a sibling whose name the
+// function's adds a word to (ch.from is ""): when the word comes right
+// after the verb (ch.front), each whole phrase of the sibling's other
+// words, written together or apart ("datetime", "date time"), gets it
+// in front ("local datetime" in unmarshalLocalDateTime for
+// unmarshalDateTime's "datetime"); named reports that s still names the
+// sibling: one of those words outside such a phrase, or any of them when
+// the word comes elsewhere (a literal that says "local date" cannot say
+// which "local date time" is meant).
+func (ch wordChange) prefixPhrase(s string) (t string, named bool) {
+	lower := strings.ToLower(s)
+	hasRest := func(x string) bool {
+		return slices.ContainsFunc(ch.rest, func(w string) bool { return strings.Contains(x, w) })
+	}
+	if !ch.front || len(ch.rest) == 0 || len(lower) != len(s) {
+		return s, hasRest(lower)
+	}
+	var b, left strings.Builder // left: s without the phrases
+	i := 0
+	for i < len(s) {
+		n := 0
+		for _, sep := range []string{"", " "} {
+			p := strings.Join(ch.rest, sep)
+			if strings.HasPrefix(lower[i:], p) && (i == 0 || !isWordByte(lower[i-1])) && (i+len(p) == len(s) || !isWordByte(lower[i+len(p)])) {
+				n = len(p)
+				break
+			}
+		}
+		if n == 0 {
+			b.WriteByte(s[i])
+			left.WriteByte(lower[i])
+			i++
+			continue
+		}
+		left.WriteByte(' ')
+		word := ch.to
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			word = strings.ToUpper(word[:1]) + word[1:]
+			b.WriteString(word + " " + strings.ToLower(s[i:i+1]) + s[i+1:i+n])
+		} else {
+			b.WriteString(word + " " + s[i:i+n])
+		}
+		i += n
+	}
+	// What is left once the phrases are out must not name the sibling.
+	return b.String(), hasRest(left.String())
 }
 
 // replaceWord replaces the whole word from (lower case) in s, in any case,
