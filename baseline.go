@@ -102,6 +102,9 @@ func (r *repairer) baseline(ctx context.Context) error {
 	if len(notRun) > 0 {
 		r.logf("baseline: %s did not run: other tests' crashes kept them from running (%s); a patch must not make them fail", plural(len(notRun), "test"), strings.Join(notRun, ", "))
 	}
+	for _, k := range failing {
+		r.warnGocheck(k)
+	}
 	if r.failing, err = r.confirmFailing(ctx, failing, limit); err != nil {
 		return err
 	}
