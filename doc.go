@@ -74,8 +74,13 @@
 //     suite. The first is written into the source and its suite run with
 //     the patched file (collect.VerifyPatch): most often it is the patch,
 //     for the cost of one build. The others are compiled together into one
-//     schema binary (collect.BuildSchema) and run one by one; the first
-//     that passes is checked as a patched file in turn (validate.go). The
+//     schema binary (collect.BuildSchema) and run one by one, each first
+//     on the failing tests and the killers, up to five passing tests that
+//     failed earlier candidates (most candidates that fail the suite fail
+//     one of those), then on the whole suite; a run of those few tests
+//     that times out is run again with four times as long before the
+//     candidate is rejected. The first that passes is checked as a
+//     patched file in turn (validate.go). The
 //     patch is returned as a unified diff and an [Edit] (edit.go), with an
 //     [Explanation] (explain.go, diffstates.go). A plausible patch that
 //     rests on a guess the tests do not check (an unrelated condition, a
