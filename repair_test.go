@@ -81,9 +81,11 @@ type fake struct {
 	// quickTimeouts is how many runs of the failing tests alone time
 	// out (a busy machine).
 	quickTimeouts int
-	mu            sync.Mutex // guards runs
-	runs          []collect.Run
-	closed        int
+	// elapsed are the tests' baseline times, 1ms when not set.
+	elapsed map[string]time.Duration
+	mu      sync.Mutex // guards runs
+	runs    []collect.Run
+	closed  int
 	// schemas counts the schemas built, schemaCands has the last one's
 	// candidates.
 	schemas     int
@@ -127,7 +129,11 @@ func (f *fake) Baseline(ctx context.Context, prog *collect.Program, timeout time
 	var out []collect.TestResult
 	for _, t := range f.tests {
 		res := f.exec(t, collect.Run{ForceSegment: -1})
-		out = append(out, collect.TestResult{Package: "example.com/m", Test: t.name, Passed: res.Passed, Elapsed: time.Millisecond})
+		d := time.Millisecond
+		if e, ok := f.elapsed[t.name]; ok {
+			d = e
+		}
+		out = append(out, collect.TestResult{Package: "example.com/m", Test: t.name, Passed: res.Passed, Elapsed: d})
 	}
 	return out, nil
 }
@@ -628,25 +634,33 @@ func TestRepairFailingFirst(t *testing.T) {
 
 	// A passing test that failed an earlier candidate runs beside the
 	// failing test: the next candidate that fails it is rejected there.
-	f = newFake(t)
-	f.good = "none"
-	f.breaks = map[string]string{"n < 0": "TestPositive", "n <= -1": "TestPositive"}
-	var progress strings.Builder
-	res, err = repair(context.Background(), Options{Dir: f.dir, Backend: "fake", NoMutants: true, NoPerEval: true, Logf: logTo(&progress), Verbose: true}, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := tried(res, false); !strings.HasPrefix(got, "n < 0:false | n <= -1:false") {
-		t.Fatalf("candidates: %s", got)
-	}
-	if c := res.Candidates[0]; c.FailingOnly || !slices.Equal(c.Failed, []string{"TestPositive"}) {
-		t.Errorf("first candidate %+v, want the suite run, TestPositive failed", c)
-	}
-	if c := res.Candidates[1]; !c.FailingOnly || !slices.Equal(c.Failed, []string{"TestPositive"}) {
-		t.Errorf("second candidate %+v, want rejected on TestZero and TestPositive", c)
-	}
-	if !strings.Contains(progress.String(), "fails TestPositive (the failing tests and 1 test that failed earlier candidates, before the suite)") {
-		t.Errorf("progress:\n%s", progress.String())
+	// Unless it takes more than a quarter of the suite's time: then the
+	// suite decides.
+	for _, tc := range []struct {
+		positive time.Duration // TestPositive's time, of 12ms in all
+		quick    bool
+	}{{time.Millisecond, true}, {10 * time.Millisecond, false}} {
+		f = newFake(t)
+		f.good = "none"
+		f.breaks = map[string]string{"n < 0": "TestPositive", "n <= -1": "TestPositive"}
+		f.elapsed = map[string]time.Duration{"TestPositive": tc.positive, "TestNegative": 11*time.Millisecond - tc.positive}
+		var progress strings.Builder
+		res, err = repair(context.Background(), Options{Dir: f.dir, Backend: "fake", NoMutants: true, NoPerEval: true, Logf: logTo(&progress), Verbose: true}, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tried(res, false); !strings.HasPrefix(got, "n < 0:false | n <= -1:false") {
+			t.Fatalf("candidates: %s", got)
+		}
+		if c := res.Candidates[0]; c.FailingOnly || !slices.Equal(c.Failed, []string{"TestPositive"}) {
+			t.Errorf("first candidate %+v, want the suite run, TestPositive failed", c)
+		}
+		if c := res.Candidates[1]; c.FailingOnly != tc.quick || !slices.Equal(c.Failed, []string{"TestPositive"}) {
+			t.Errorf("TestPositive taking %v: second candidate %+v, want rejected before the suite: %v", tc.positive, c, tc.quick)
+		}
+		if got := strings.Contains(progress.String(), "fails TestPositive (the failing tests and 1 test that failed earlier candidates, before the suite)"); got != tc.quick {
+			t.Errorf("TestPositive taking %v: progress:\n%s", tc.positive, progress.String())
+		}
 	}
 
 	// A passing test that fails alone: the failing tests alone prove

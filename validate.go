@@ -195,17 +195,45 @@ const maxKillers = 5
 
 // killers are the passing tests of package pkg that failed the most
 // earlier candidates (repairer.killed), at most maxKillers, the most
-// often first, then in baseline order.
+// often first, then in baseline order; together they take at most a
+// killerShare of the package's baseline time: a test that takes most of
+// the suite's time (a table of hundreds of files) costs nearly a suite
+// run to every candidate it does not fail.
 func (r *repairer) killers(pkg string) []testKey {
-	var out []testKey
+	var cands []testKey
+	var suite time.Duration
 	for _, t := range r.passing {
-		if t.pkg == pkg && r.killed[t] > 0 && !r.instrSensitive[t] {
-			out = append(out, t)
+		if t.pkg != pkg {
+			continue
+		}
+		suite += r.elapsed[t]
+		if r.killed[t] > 0 && !r.instrSensitive[t] {
+			cands = append(cands, t)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b testKey) int { return r.killed[b] - r.killed[a] })
-	return out[:min(len(out), maxKillers)]
+	for _, t := range r.failing {
+		if t.pkg == pkg {
+			suite += r.elapsed[t]
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b testKey) int { return r.killed[b] - r.killed[a] })
+	var out []testKey
+	var spent time.Duration
+	for _, t := range cands {
+		if len(out) == maxKillers {
+			break
+		}
+		if spent+r.elapsed[t] <= suite/killerShare {
+			out = append(out, t)
+			spent += r.elapsed[t]
+		}
+	}
+	return out
 }
+
+// killerShare is the share of the package's baseline time the killers
+// may take together (one in killerShare).
+const killerShare = 4
 
 // quickTests says which tests a quick rejection ran.
 func quickTests(killers int) string {
