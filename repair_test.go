@@ -79,8 +79,9 @@ type fake struct {
 	// passes the failing test.
 	breaks map[string]string
 	// quickTimeouts is how many runs of the failing tests alone time
-	// out (a busy machine).
+	// out (a busy machine), at the evaluation limit when quickHung.
 	quickTimeouts int
+	quickHung     bool
 	// elapsed are the tests' baseline times, 1ms when not set.
 	elapsed map[string]time.Duration
 	mu      sync.Mutex // guards runs
@@ -301,7 +302,7 @@ func (s *fakeSchema) RunTests(ctx context.Context, k int, names []string, timeou
 	s.f.testRuns++
 	if s.f.quickTimeouts > 0 {
 		s.f.quickTimeouts--
-		return collect.SuiteResult{TimedOut: true}, nil
+		return collect.SuiteResult{TimedOut: true, Hung: s.f.quickHung}, nil
 	}
 	res := s.f.suiteOf(s.cands[k])
 	res.Failed = slices.DeleteFunc(res.Failed, func(n string) bool { return !slices.Contains(names, n) })
@@ -568,19 +569,37 @@ func TestRepairSecondCandidate(t *testing.T) {
 	}
 }
 
-// TestRepairQuickTimeout: a run of the failing tests alone that times
-// out once (a busy machine) does not reject the candidate: it runs again
-// with more time, passes, and the suite decides.
+// TestRepairQuickTimeout: on a busy machine, a run of the failing tests
+// alone that times out once does not reject the candidate: it runs again
+// with more time, passes, and the suite decides. On an idle machine, or
+// when the run reached the evaluation limit (the candidate spun), the
+// first time-out rejects it.
 func TestRepairQuickTimeout(t *testing.T) {
-	f := newFake(t)
-	f.good = "n <= -1"
-	f.quickTimeouts = 1
-	res, _ := mustRepair(t, f)
-	if got := tried(res, false); got != "n < 0:false | n <= -1:true" {
-		t.Errorf("candidates: %s", got)
-	}
-	if f.testRuns != 2 {
-		t.Errorf("%d runs of the failing tests, want 2 (one timed out)", f.testRuns)
+	defer func(f func() bool) { machineBusy = f }(machineBusy)
+	for _, tc := range []struct {
+		name       string
+		busy, hung bool
+		runs       int
+		tried      string
+	}{
+		{"busy", true, false, 2, "n < 0:false | n <= -1:true"},
+		{"idle", false, false, 1, "n < 0:false | n <= -1:false"},
+		{"busy, at the evaluation limit", true, true, 1, "n < 0:false | n <= -1:false"},
+	} {
+		machineBusy = func() bool { return tc.busy }
+		f := newFake(t)
+		f.good = "n <= -1"
+		f.quickTimeouts, f.quickHung = 1, tc.hung
+		res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", NoMutants: true, NoPerEval: true}, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tried(res, false); !strings.HasPrefix(got, tc.tried) {
+			t.Errorf("%s: candidates: %s, want %s first", tc.name, got, tc.tried)
+		}
+		if f.testRuns < tc.runs || tc.runs == 2 && f.testRuns != 2 {
+			t.Errorf("%s: %d runs of the failing tests, want %d", tc.name, f.testRuns, tc.runs)
+		}
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -175,10 +177,11 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 	limit := runTimeout(total) + time.Duration(len(names)-1)*500*time.Millisecond
 	sr, err = schema.RunTests(ctx, k, names, limit)
 	r.ran(testWork(sr.TimedOut))
-	if err == nil && sr.TimedOut {
-		// A busy machine can make a short limit run out: a candidate
-		// is rejected as hanging only when it hangs twice, the second
-		// time with four times as long.
+	if err == nil && sr.TimedOut && !sr.Hung && machineBusy() {
+		// A busy machine can make a short limit run out: there, a
+		// candidate is rejected as hanging only when it hangs twice,
+		// the second time with four times as long. A run that reached
+		// the evaluation limit spun, busy or not.
 		r.vlogf("candidate %d timed out on the failing tests after %s; running them again with %s", k, limit.Round(time.Millisecond), (4 * limit).Round(time.Millisecond))
 		sr, err = schema.RunTests(ctx, k, names, 4*limit)
 		r.ran(testWork(sr.TimedOut))
@@ -187,6 +190,22 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 		return sr, false, killers, err
 	}
 	return sr, true, killers, nil
+}
+
+// machineBusy is busy, but in tests.
+var machineBusy = busy
+
+// busy reports whether the machine runs more than one process per CPU
+// (the load average of the last minute, on Linux; false elsewhere): a
+// time limit that ran out there may be the load's doing.
+func busy() bool {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return false
+	}
+	first, _, _ := strings.Cut(string(data), " ")
+	load, err := strconv.ParseFloat(first, 64)
+	return err == nil && load > float64(runtime.NumCPU())
 }
 
 // maxKillers bounds the passing tests failingFirst runs beside the

@@ -485,7 +485,11 @@ type SuiteResult struct {
 	// tests link the site's package, as "import/path.TestX".
 	FailedElsewhere []string
 	TimedOut        bool
-	Duration        time.Duration
+	// Hung reports a run ended by the schema's evaluation limit (a
+	// candidate that makes a loop spin; TimedOut is set too): a hang no
+	// busy machine made.
+	Hung     bool
+	Duration time.Duration
 	// BuildFailed reports that the candidate or patch did not compile;
 	// Output then has the reason, otherwise the output of failed runs.
 	BuildFailed bool

@@ -305,6 +305,8 @@ type binaryRun struct {
 	passed   bool
 	output   string
 	timedOut bool
+	// hung: a run reached the evaluation limit (HangLine).
+	hung bool
 }
 
 // binarySuite runs the tests of package path in its test binary bin (with
@@ -346,7 +348,7 @@ func (prog *Program) binaryTests(ctx context.Context, runner *gotest.Runner, pat
 		}
 		output := string(out.Stdout) + string(out.Stderr)
 		if strings.Contains(output, HangLine) {
-			br.timedOut = true
+			br.timedOut, br.hung = true, true
 		}
 		failed, progress := false, false
 		for _, t := range gotest.ParseVerbose(output, err != nil) {

@@ -381,6 +381,7 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 			return res, fmt.Errorf("running candidate %d: %w", k, err)
 		}
 		res.TimedOut = res.TimedOut || br.timedOut
+		res.Hung = res.Hung || br.hung
 		if !br.passed {
 			res.Passed = false
 			res.Output += br.output
@@ -423,7 +424,7 @@ func (s *Schema) RunTests(ctx context.Context, k int, names []string, timeout ti
 	if err != nil {
 		return SuiteResult{}, fmt.Errorf("running candidate %d: %w", k, err)
 	}
-	res := SuiteResult{Passed: br.passed, TimedOut: br.timedOut, Duration: time.Since(start)}
+	res := SuiteResult{Passed: br.passed, TimedOut: br.timedOut, Hung: br.hung, Duration: time.Since(start)}
 	if !br.passed {
 		res.Output = br.output
 	}

@@ -113,7 +113,7 @@ func TestSchemaTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Passed || !res.TimedOut || !slices.Contains(res.Failed, "TestCount") || res.Duration > 20*time.Second {
+	if res.Passed || !res.TimedOut || res.Hung || !slices.Contains(res.Failed, "TestCount") || res.Duration > 20*time.Second {
 		t.Errorf("endless candidate: %+v", res)
 	}
 	res, err = s.RunSuite(context.Background(), 1)
@@ -234,8 +234,8 @@ func TestSchemaEvalLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Passed || !res.TimedOut {
-		t.Errorf("endless candidate under the limit: passed=%v timed out=%v", res.Passed, res.TimedOut)
+	if res.Passed || !res.TimedOut || !res.Hung {
+		t.Errorf("endless candidate under the limit: passed=%v timed out=%v hung=%v", res.Passed, res.TimedOut, res.Hung)
 	}
 	res, err = s.RunSuite(context.Background(), 1)
 	if err != nil {
