@@ -77,8 +77,10 @@
 //     schema binary (collect.BuildSchema) and run one by one, each first
 //     on the failing tests and the killers, up to five passing tests that
 //     failed earlier candidates (most candidates that fail the suite fail
-//     one of those), then on the whole suite; a run of those few tests
-//     that times out is run again with four times as long before the
+//     one of those; together at most a quarter of the package's time),
+//     then on the whole suite. On a busy machine (load above the CPUs), a
+//     run of those few tests that times out without reaching the
+//     evaluation limit is run again with four times as long before the
 //     candidate is rejected. The first that passes is checked as a
 //     patched file in turn (validate.go). The
 //     patch is returned as a unified diff and an [Edit] (edit.go), with an
