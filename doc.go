@@ -76,8 +76,8 @@
 //     for the cost of one build. The others are compiled together into one
 //     schema binary (collect.BuildSchema) and run one by one, each first
 //     on the failing tests and the killers, up to five passing tests that
-//     failed earlier candidates (most candidates that fail the suite fail
-//     one of those; together at most a quarter of the package's time),
+//     failed earlier candidates (candidates of a site often fail the same
+//     tests; together at most a quarter of the package's time),
 //     then on the whole suite. On a busy machine (load above the CPUs), a
 //     run of those few tests that times out without reaching the
 //     evaluation limit is run again with four times as long before the

@@ -142,9 +142,10 @@ func noneOutcome(rep *SiteReport, what string) {
 // failed earlier candidates, the most often first), in one process within
 // one time limit: when one of them fails or hangs (and not only because it
 // is sensitive to instrumentation), the candidate is rejected (quick)
-// without running the whole suite. Most candidates that pass the failing
-// tests and not the suite fail one of the few tests that failed the ones
-// before them (mutation testing runs its killers first for this). Not in
+// without running the whole suite. Candidates of a site often fail the
+// same tests (mutation testing runs its killers first for this); the
+// benchmark shows it pays where many candidates fail one cheap test, and
+// costs a little elsewhere (benchmarks/RESULTS.md, final20). Not in
 // a package where a passing test fails alone: there a test that passes in
 // the suite may fail alone, and the failing tests alone say nothing
 // either. killers is how many killers ran.
