@@ -9,6 +9,8 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -226,7 +228,7 @@ func packageErrors(pkgs []*packages.Package, root string) (msgs []string, kind s
 		// The go command's errors (a missing go.sum entry, an import it
 		// cannot resolve) are the cause of the type errors they bring
 		// (undefined names of a package that was not loaded): first.
-		return append(list, compile...), "compile"
+		return append(causes(list, compile), compile...), "compile"
 	case len(list) == 0:
 		return nil, ""
 	}
@@ -240,6 +242,29 @@ func packageErrors(pkgs []*packages.Package, root string) (msgs []string, kind s
 		}
 	}
 	return list, kind
+}
+
+// goPos matches a position in a Go file in an error message.
+var goPos = regexp.MustCompile(`([\w./-]+\.go):(\d+):(\d+)`)
+
+// causes are the go command's errors of list that say something the type
+// errors compile do not: none of their positions is one of compile's (a
+// syntax error both report, "./broken.go:4:30" and "broken.go:4:30", is
+// said once).
+func causes(list, compile []string) []string {
+	seen := map[string]bool{}
+	for _, m := range compile {
+		for _, p := range goPos.FindAllString(m, -1) {
+			seen[strings.TrimPrefix(p, "./")] = true
+		}
+	}
+	var out []string
+	for _, m := range list {
+		if !slices.ContainsFunc(goPos.FindAllString(m, -1), func(p string) bool { return seen[strings.TrimPrefix(p, "./")] }) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // collectDeps adds the import paths p links to into, following imports

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -373,5 +374,19 @@ func TestThenBranch(t *testing.T) {
 	}
 	if !enums["c"] || enums["n"] {
 		t.Errorf("enums at `%s`: %v", last.Original, enums)
+	}
+}
+
+func TestCauses(t *testing.T) {
+	compile := []string{"broken.go:4:30: expected operand, found '}'", "m_test.go:6:4: could not import example.com/dep"}
+	list := []string{
+		"# example.com/broken\n./broken.go:4:30: syntax error: unexpected }", // said by the type errors too
+		"m_test.go:6:2: missing go.sum entry for module providing package example.com/dep",
+		"no position",
+	}
+	got := causes(list, compile)
+	want := list[1:]
+	if !slices.Equal(got, want) {
+		t.Errorf("causes = %q, want %q", got, want)
 	}
 }
