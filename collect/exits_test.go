@@ -169,6 +169,7 @@ func TestOneWordAway(t *testing.T) {
 		{"unmarshalDateTime", "decoder.unmarshalLocalDateTime", true, "", "local", 3, "Date time: bad datetime", "Local date time: bad local datetime"},
 		{"unmarshalDateTime", "decoder.unmarshalLocalDateTime", true, "", "local", 3, "a date, then a time", ""},
 		{"unmarshalDateTime", "decoder.unmarshalLocalDateTime", true, "", "local", 3, "datetimes", ""},
+		{"parseInt", "parseUInt", true, "", "u", 2, "bad int", ""},
 		{"parseDate", "parseTime", true, "date", "time", 1, "Date: bad DATE", "Time: bad TIME"},
 		{"unmarshalLocalDate", "decoder.unmarshalDateTime", false, "", "", 0, "", ""},
 		{"readA", "writeB", false, "", "", 0, "", ""},

@@ -239,7 +239,9 @@ func oneWordAway(sibling, fn string) (ch wordChange, shared int, ok bool) {
 	case len(f) == len(s)+1:
 		for i := range f {
 			if slices.Equal(without(f, i), s) && !slices.Contains(s, f[i]) {
-				ch.to, ch.front = f[i], i == 1
+				// A word of one or two letters (U of UInt) is no
+				// word of a message.
+				ch.to, ch.front = f[i], i == 1 && len(f[i]) > 2
 			}
 		}
 	}
