@@ -13,7 +13,8 @@ import (
 var gocheckImports = map[string]bool{"gopkg.in/check.v1": true, "github.com/go-check/check": true}
 
 // runsGocheck reports whether the test function declared at line of file
-// src (a Go source file) runs a gocheck suite: it calls TestingT of a
+// src (a Go source file; the line as collect records it, ignoring //line
+// directives) runs a gocheck suite: it calls TestingT of a
 // gocheck package the file imports. go test, and so nopol, sees all of
 // that suite's tests as one.
 func runsGocheck(src []byte, line int) bool {
@@ -39,7 +40,7 @@ func runsGocheck(src []byte, line int) bool {
 	}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil || fset.Position(fd.Pos()).Line != line {
+		if !ok || fd.Body == nil || fset.PositionFor(fd.Pos(), false).Line != line {
 			continue
 		}
 		found := false

@@ -120,8 +120,9 @@ type repairer struct {
 	// candidate in a function literal, may fail them too, so such a
 	// failure is settled by a plain run of the patched file.
 	instrSensitive map[testKey]bool
-	// killed counts, per passing test, the candidates whose suite run
-	// it failed: the likeliest to fail the next one (killers).
+	// killed counts, per test, the candidates whose run it failed: the
+	// passing tests among them are the likeliest to fail the next one
+	// (killers).
 	killed map[testKey]int
 	// ranked are the candidates of the site being validated, in rank
 	// order, for the explanation.

@@ -263,14 +263,13 @@ func quickTests(killers int) string {
 	return fmt.Sprintf("the failing tests and %s that failed earlier candidates", plural(killers, "test"))
 }
 
-// record adds a validated candidate to the result, and counts the
-// passing tests it failed as killers.
+// record adds a validated candidate to the result, and counts the tests
+// of the site's package it failed (killers reads the passing tests' counts
+// only).
 func (r *repairer) record(site collect.Site, st style, c candidate, sr collect.SuiteResult, ok bool) {
 	if !ok {
-		for _, t := range r.passing {
-			if t.pkg == site.Package && slices.Contains(sr.Failed, t.name) {
-				r.killed[t]++
-			}
+		for _, name := range sr.Failed {
+			r.killed[testKey{site.Package, name}]++
 		}
 	}
 	r.res.Candidates = append(r.res.Candidates, CandidateReport{Site: site.ID, Style: st.name, Method: c.method, Condition: c.src,
