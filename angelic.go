@@ -3,6 +3,7 @@ package nopol
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +31,12 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.F
 		if f.Trace && mode == collect.ModeCover {
 			run.PrintEvals = []int{site.ID}
 		}
+	}
+	if f.Guess != "" {
+		// The predicate reads the observed values: only the snapshot
+		// build evaluates them.
+		run.Predicates = map[int]collect.Predicate{site.ID: r.guessed[site.ID][f.Guess]}
+		run.Mode, run.Sites = collect.ModeSnapshot, []int{site.ID}
 	}
 	forceFragments(&run, f.Fragments, f.Values)
 	if k, ok := st.guard.Exit(); ok && f.Return {
@@ -87,7 +94,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		}
 	}
 	if p.MaxFlips > 0 {
-		p.Guess = func(ctx context.Context, test string) ([][]int, error) {
+		p.Guess = func(ctx context.Context, test string) ([]string, error) {
 			return r.guessEvals(ctx, site, r.failingByID[test])
 		}
 	}
@@ -194,14 +201,19 @@ func printedEvals(output string, site int) int {
 	return n
 }
 
-// guessEvals proposes the sets of evaluations of site to negate in
-// failing test k (angelic.Problem.Guess): from one snapshot run of the
-// test, for each boolean observed expression b, in the site's order,
-// the evaluations where negating the outcome makes it b, then those
-// where it makes it !b (at a guard, an exit wherever b holds). Sets that
-// negate nothing or every evaluation (a constant force, already tried)
-// are left out, and so are tests whose evaluations are not all recorded.
-func (r *repairer) guessEvals(ctx context.Context, site collect.Site, k testKey) ([][]int, error) {
+// guessEvals proposes the observed predicates whose value the site is
+// forced to at each of its evaluations in failing test k
+// (angelic.Problem.Guess): those of guessPredicates, each with its
+// negation, by their source (angelic.Force.Guess; r.guessed keeps the
+// predicates), at most angelic.MaxGuesses. A predicate is left out when,
+// in a run of the test recorded unforced, it gives every evaluation the
+// outcome it had (at a guard, the statement runs wherever it does not
+// hold), or reads a value missing there. At a condition, only
+// predicates over what the original reads are guessed; at a guard, only
+// boolean observed expressions, and of two that give the recorded
+// evaluations the same outcomes only the first. Nothing is proposed when the test's evaluations
+// are not all recorded.
+func (r *repairer) guessEvals(ctx context.Context, site collect.Site, k testKey) ([]string, error) {
 	key := siteTest{site.ID, k.id()}
 	if g, ok := r.guesses[key]; ok {
 		return g, nil // the same for every style of the site
@@ -219,7 +231,7 @@ type siteTest struct {
 	test string
 }
 
-func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([][]int, error) {
+func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([]string, error) {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeSnapshot, Sites: []int{site.ID}, ForceSegment: -1, Timeout: r.timeout(k)}
 	res, err := r.bin.Run(ctx, run)
 	r.ran(testWork(res.TimedOut))
@@ -242,38 +254,173 @@ func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([][
 	if len(evals) == 0 || len(evals) != c[0]+c[1] || len(evals) >= collect.RecordCap {
 		return nil, nil
 	}
-	var out [][]int
+	if r.guessed[site.ID] == nil {
+		r.guessed[site.ID] = map[string]collect.Predicate{}
+	}
+	var out []string
 	seen := map[string]bool{}
-	for i, o := range site.Observed {
-		if o.Kind != collect.KindBool {
+	for _, p := range guessPredicates(site) {
+		if len(out) >= angelic.MaxGuesses {
+			break
+		}
+		// At a guard, whose exits are searched at many sites, only the
+		// boolean observed expressions are guessed, one for each set of
+		// outcomes they give the recorded evaluations.
+		if site.Kind == collect.Guard && p.Op != collect.PredBool {
 			continue
 		}
-		for _, want := range []bool{true, false} {
-			var flip []int
-			ok := true
-			for n, e := range evals {
-				if i >= len(e.Values) || e.Values[i].Missing {
-					ok = false
+		// At a condition, only predicates over what the original reads:
+		// a condition synthesized from the others' values shares none of
+		// its variables and is withheld (speculative.go).
+		if site.Kind == collect.Cond && !readsOriginal(site, p) {
+			continue
+		}
+		var outcomes []bool
+		same, all := true, true
+		for _, e := range evals {
+			holds, known := p.Holds(e.Values)
+			if !known {
+				outcomes = nil
+				break
+			}
+			// At a guard the outcome is "the statement runs".
+			o := holds
+			if site.Kind == collect.Guard {
+				o = !holds
+			}
+			outcomes = append(outcomes, o)
+			same = same && o == e.Outcome
+			all = all && o != e.Outcome
+		}
+		// At a condition, two predicates that give the recorded
+		// evaluations the same outcomes are both kept: after the first
+		// evaluation they negate, the run goes elsewhere, where they may
+		// differ. At a guard, an exit at every recorded evaluation is
+		// the constant exit, already tried.
+		key := fmt.Sprint(outcomes)
+		if outcomes == nil || same || site.Kind == collect.Guard && (seen[key] || all) {
+			continue
+		}
+		seen[key] = true
+		src := predicateSource(site, p)
+		r.guessed[site.ID][src] = p
+		out = append(out, src)
+	}
+	r.vlogf("angelic: %s: %d predicates guessed from %s at the site", k.name, len(out), plural(len(evals), "recorded state"))
+	return out, nil
+}
+
+// readsOriginal reports whether every observed expression p reads
+// appears in the site's original condition (or statement).
+func readsOriginal(site collect.Site, p collect.Predicate) bool {
+	in := func(i int) bool { return mentions(site.Original, site.Observed[i].Expr) }
+	return in(p.Index) && (p.Other < 0 || in(p.Other))
+}
+
+// guessPredicates are the predicates a guess forces (each also
+// negated), first over the expressions the site's original condition
+// (or statement) reads, then over the others, and in each part in this
+// order: each boolean observed expression b; each integer observed
+// expression x against 0 and the integer constants of its type around
+// the site (x == c, x < c, x <= c; only == for a value with named
+// values, as reflect.Kind, and for a character against a character the
+// code only tests for equality; a character is not compared with 0, nor
+// a loop counter with any constant);
+// each two integer observed expressions of one
+// type (x == y, x < y, x <= y). Observed expressions come in the site's
+// order, closest first.
+func guessPredicates(site collect.Site) []collect.Predicate {
+	// [part][0 bools, 1 constants, 2 pairs]
+	var parts [2][3][]collect.Predicate
+	part := func(i int) int {
+		if readsOriginal(site, collect.Predicate{Index: i, Other: -1}) {
+			return 0
+		}
+		return 1
+	}
+	both := func(out *[]collect.Predicate, p collect.Predicate) {
+		q := p
+		q.Negate = true
+		*out = append(*out, p, q)
+	}
+	ops := func(enum bool) []collect.PredOp {
+		if enum {
+			return []collect.PredOp{collect.PredEq}
+		}
+		return []collect.PredOp{collect.PredEq, collect.PredLess, collect.PredLessEq}
+	}
+	for i, o := range site.Observed {
+		pt := &parts[part(i)]
+		switch o.Kind {
+		case collect.KindBool:
+			both(&pt[0], collect.Predicate{Index: i, Op: collect.PredBool, Other: -1})
+		case collect.KindInt:
+			// A character against the characters the code has: equal to
+			// one, or ordered against an end of a range it tests
+			// (Constant.Bound); 0 is no character.
+			// A loop counter against a constant tests one iteration
+			// (antipattern.go); against another value it is a bound, in
+			// the pairs below.
+			counter := slices.Contains(site.LoopVars, o.Expr)
+			var cs []int64
+			var bound []bool
+			if !o.Char && !counter {
+				cs, bound = []int64{0}, []bool{true}
+			}
+			for _, c := range site.Constants {
+				if counter {
 					break
 				}
-				// At a guard the outcome is "the statement runs": an exit
-				// where b holds negates the evaluations where it runs.
-				target := e.Values[i].Bool == want
-				if site.Kind == collect.Guard {
-					target = !target
-				}
-				if e.Outcome != target {
-					flip = append(flip, n+1)
+				if c.Value.Kind == collect.KindInt && !c.Factor && (c.Type == "" || c.Type == o.Type) && !slices.Contains(cs, c.Value.Int) {
+					cs = append(cs, c.Value.Int)
+					bound = append(bound, !o.Char || c.Bound)
 				}
 			}
-			key := fmt.Sprint(flip)
-			if !ok || len(flip) == 0 || len(flip) == len(evals) || seen[key] {
-				continue
+			for k, c := range cs {
+				for _, op := range ops(o.Enum || !bound[k]) {
+					both(&pt[1], collect.Predicate{Index: i, Op: op, Other: -1, Const: c})
+				}
 			}
-			seen[key] = true
-			out = append(out, flip)
+			for j := i + 1; j < len(site.Observed); j++ {
+				o2 := site.Observed[j]
+				if o2.Kind != collect.KindInt || o2.Type != o.Type || o2.Enum != o.Enum {
+					continue
+				}
+				pp := &parts[max(part(i), part(j))][2]
+				for _, op := range ops(o.Enum) {
+					both(pp, collect.Predicate{Index: i, Op: op, Other: j})
+				}
+			}
 		}
 	}
-	r.vlogf("angelic: %s: %d sets of evaluations to negate guessed from %s at the site", k.name, len(out), plural(len(evals), "recorded state"))
-	return out, nil
+	var out []collect.Predicate
+	for _, pt := range parts {
+		out = slices.Concat(out, pt[0], pt[1], pt[2])
+	}
+	return out
+}
+
+// predicateSource is p as Go source over the site's observed
+// expressions ("n.child < 0").
+func predicateSource(site collect.Site, p collect.Predicate) string {
+	x := site.Observed[p.Index].Expr
+	if p.Op == collect.PredBool {
+		if p.Negate {
+			return "!(" + x + ")"
+		}
+		return x
+	}
+	y := strconv.FormatInt(p.Const, 10)
+	if p.Other >= 0 {
+		y = site.Observed[p.Other].Expr
+	}
+	op := map[collect.PredOp][2]string{collect.PredEq: {"==", "!="}, collect.PredLess: {"<", ">="}, collect.PredLessEq: {"<=", ">"}}[p.Op][boolIndex(p.Negate)]
+	return x + " " + op + " " + y
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

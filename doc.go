@@ -119,15 +119,21 @@
 //     Options.NoPerEval) at the conditions where a failing test failed
 //     under every constant value, per-evaluation angelic values: the
 //     evaluation after which the test failed is negated, while failures
-//     move later; then sets of evaluations guessed from the states
-//     recorded at the site (negated wherever an observed predicate holds:
-//     a test that compares a whole output at its end does not say which
-//     evaluation went wrong); then one evaluation at a time, the last
-//     first (angelic.Problem.MaxFlips, Guess); steps 5 and 6 follow.
-//     (Trying the conditions' per-evaluation values before the exits'
-//     fixed golang.org/x/mod's checkPath but lost two correct exits, one
-//     of them on the validation split: the conditions used the later
-//     tiers' effort first. Not kept; benchmarks/RESULTS.md.)
+//     move later; then observed predicates guessed from the states
+//     recorded at the site, each forced as the outcome of every
+//     evaluation (the hook computes it from the observed values,
+//     collect.Run.Predicates: a test that compares a whole output at its
+//     end does not say which evaluation went wrong, and an evaluation
+//     negated changes the ones after it); at a condition, predicates over
+//     what the original reads (n.child < 0 for n.child == 0); at a guard,
+//     boolean observed expressions; then one evaluation at a time, the
+//     last first (angelic.Problem.MaxFlips, Guess); steps 5 and 6 follow.
+//     The conditions' per-evaluation tier has an effort of its own, half
+//     the later tiers' bound: after the exits it was reached on 4 of 119
+//     bugs. (Trying the conditions' per-evaluation values before the
+//     exits' fixed golang.org/x/mod's checkPath but lost two correct
+//     exits, one of them on the validation split: the conditions used the
+//     later tiers' effort first. Not kept; benchmarks/RESULTS.md.)
 //  9. Last, while less than half of Options.Timeout is used, the exits of
 //     up to 2×MaxSites further guard sites: a missing guard's statement is
 //     often run by most passing tests, so it ranks low.

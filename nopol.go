@@ -280,6 +280,9 @@ type SiteReport struct {
 	Outcome string `json:"outcome"`
 	// withheld counts the plausible candidates withheld at the site.
 	withheld int
+	// guessed reports per-evaluation angelic values guessed from an
+	// observed predicate (angelic.Force.Guessed).
+	guessed bool
 }
 
 // ConstituentReport is a constituent of a failing test (a top-level

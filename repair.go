@@ -88,7 +88,9 @@ type repairer struct {
 	// the traced run that forces nothing and the evaluation sets guessed
 	// from a snapshot run: the same for every style of a site.
 	traced  map[siteTest]angelic.Outcome
-	guesses map[siteTest][][]int
+	guesses map[siteTest][]string
+	// guessed are, per site, the predicates of its guesses by source.
+	guessed map[int]map[string]collect.Predicate
 	// coverMax is, per package, the most evaluations of all sites that a
 	// coverage run made (see evalLimit), set with cover.
 	coverMax map[string]int64
@@ -115,6 +117,10 @@ type repairer struct {
 	work, surplus        int
 	firstWork, laterWork int
 	effortSpent          bool
+	// perEvalFrom is the search's work when the per-evaluation tier
+	// started (see perEvalLeft); perEvalSpent is set once it stopped.
+	perEvalFrom  int
+	perEvalSpent bool
 	// instrSensitive are the passing tests that fail instrumented (an
 	// allocation count, a stack depth): a schema run, which wraps the
 	// candidate in a function literal, may fail them too, so such a
@@ -184,7 +190,7 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 		opts.Dir = wd
 	}
 	r := &repairer{opts: opts, c: c, res: &Result{}, start: time.Now(), phases: map[string]time.Duration{},
-		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][][]int{}, killed: map[testKey]int{}}
+		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}}
 	tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	err := r.run(tctx)
@@ -349,10 +355,15 @@ func (r *repairer) run(ctx context.Context) error {
 	// failing test failed under every constant value. Last, because a
 	// specification from one negated evaluation is thin: a mutant of the
 	// original, or a condition from constant values, is preferred.
-	if len(r.noConstant) > 0 && !r.opts.NoPerEval && r.effortLeft() {
+	// It has an effort of its own, half the later tiers' bound, counted
+	// from its start: the guards' exits before it spend theirs on most
+	// bugs, and a loop condition's per-evaluation values are the only
+	// specification synthesis can get there.
+	r.perEvalFrom = r.searchWork()
+	if len(r.noConstant) > 0 && !r.opts.NoPerEval && r.perEvalLeft() {
 		ids := r.noConstant
 		r.perEval = true
-		r.logf("per-evaluation: %s where a failing test fails under every constant value; negating one evaluation at a time", plural(len(ids), "condition"))
+		r.logf("per-evaluation: %s where a failing test fails under every constant value; negating one evaluation at a time, or where an observed predicate holds", plural(len(ids), "condition"))
 		bySite := map[int]angelic.Suspicion{}
 		for _, s := range searched {
 			bySite[s.Site] = s
@@ -361,7 +372,7 @@ func (r *repairer) run(ctx context.Context) error {
 		for _, id := range ids {
 			sites = append(sites, bySite[id])
 		}
-		n, done, err := r.searchWhile(ctx, sites, false, r.effortLeft)
+		n, done, err := r.searchWhile(ctx, sites, false, r.perEvalLeft)
 		if err != nil || done {
 			return err
 		}
@@ -390,8 +401,8 @@ func (r *repairer) run(ctx context.Context) error {
 	} else if n > 0 {
 		reason += fmt.Sprintf(", nor among %s of a nil operand", plural(n, "replacement"))
 	}
-	if r.effortSpent {
-		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %d units of test runs (%g × the first tier's %d; raise -effort, or -effort -1 for no bound)",
+	if r.effortSpent || r.perEvalSpent {
+		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %d units of test runs (%g × the first tier's %d, and half that for the per-evaluation tier; raise -effort, or -effort -1 for no bound)",
 			r.laterWork, r.opts.Effort, r.firstWork)
 	}
 	r.res.Reason = reason + r.withheldNote()
@@ -473,6 +484,19 @@ func (r *repairer) effortLeft() bool {
 		r.effortSpent = true
 		r.logf("effort: the later tiers did %d units of test runs, %g times the first tier's %d (at least %d): they stop here (raise -effort)",
 			r.searchWork()-r.firstWork, r.opts.Effort, r.firstWork, minLaterWork)
+	}
+	return false
+}
+
+// perEvalLeft is effortLeft for the per-evaluation tier: it may start a
+// site while it has done less work than half the later tiers' bound.
+func (r *repairer) perEvalLeft() bool {
+	if r.opts.Effort < 0 || r.searchWork()-r.perEvalFrom < r.laterWork/2 {
+		return true
+	}
+	if !r.perEvalSpent {
+		r.perEvalSpent = true
+		r.logf("effort: the per-evaluation tier did %d units of test runs, half the later tiers' bound: it stops here (raise -effort)", r.searchWork()-r.perEvalFrom)
 	}
 	return false
 }

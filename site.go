@@ -67,7 +67,7 @@ func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion, late
 		if st.late != late || !r.strategyWanted(st) {
 			continue
 		}
-		if (late || r.perEval) && !r.effortLeft() {
+		if r.perEval && !r.perEvalLeft() || late && !r.perEval && !r.effortLeft() {
 			break // a later tier, out of effort (Options.Effort)
 		}
 		rep := r.siteReport(site, st, s.Score, "synthesis")
@@ -136,6 +136,7 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 	for _, nd := range verdict.Needs {
 		k := r.failingByID[nd.Test]
 		rep.Needs = append(rep.Needs, k.name+"="+nd.Force.Label(site.Kind == collect.Guard))
+		rep.guessed = rep.guessed || nd.Force.Guess != ""
 		if nd.Split {
 			rep.Fragments = append(rep.Fragments, r.fragmentReports(k, nd.Force, site.Kind == collect.Guard)...)
 		}

@@ -394,7 +394,7 @@ func TestSearchPerEvaluation(t *testing.T) {
 		maxFlips int
 		want     string // the label of the angelic value; "" none
 		runs     int
-		guesses  [][]int // Problem.Guess's sets; nil: no Guess
+		guesses  []string // Problem.Guess's predicates, "ok" the one that passes; nil: no Guess
 		// traced is the evaluation count a traced run reports (when the
 		// unforced run's counts stopped at the hook's cap); failedAfter,
 		// when not 0, the evaluation every traced run failed after.
@@ -409,9 +409,9 @@ func TestSearchPerEvaluation(t *testing.T) {
 		{"off", 5, []int{5}, true, 0, "", 2, nil, 0, 0},
 		// A failure seen at the end only: the states' guesses, in order,
 		// before single evaluations.
-		{"two evaluations, guessed", 5, []int{2, 4}, false, 8, "flip@eval2+4", 5, [][]int{{1, 3}, {2, 4}, {5}}, 0, 0},
-		{"guesses wrong, then single ones", 5, []int{3}, false, 8, "flip@eval3", 7, [][]int{{1, 3}}, 0, 0},
-		{"guessed but off", 5, []int{2, 4}, false, 0, "", 2, [][]int{{2, 4}}, 0, 0},
+		{"two evaluations, guessed", 5, []int{2, 4}, false, 8, "value@ok", 5, []string{"x < 0", "ok", "b"}, 0, 0},
+		{"guesses wrong, then single ones", 5, []int{3}, false, 8, "flip@eval3", 7, []string{"x < 0"}, 0, 0},
+		{"guessed but off", 5, []int{2, 4}, false, 0, "", 2, []string{"ok"}, 0, 0},
 		// Counts stopped at 4 by the cap; the traced run printed 6.
 		{"the traced count", 4, []int{6}, false, 8, "flip@eval6", 4, nil, 6, 0},
 		// The directed search negated 5 alone; the single ones skip it.
@@ -424,6 +424,9 @@ func TestSearchPerEvaluation(t *testing.T) {
 					runs.Add(1)
 					if !f.PerEval() {
 						return Outcome{}, nil
+					}
+					if f.Guess != "" {
+						return Outcome{Passed: f.Guess == "ok"}, nil
 					}
 					if slices.Equal(slices.Sorted(slices.Values(f.Evals)), tc.need) {
 						return Outcome{Passed: true}, nil
@@ -447,7 +450,7 @@ func TestSearchPerEvaluation(t *testing.T) {
 				p := Problem{Choices: []Force{{Value: true}, {Value: false}}, MaxFlips: tc.maxFlips,
 					Tests: []FailingTest{{Name: "TestLoop", Counts: Counts{True: 1, False: tc.evals - 1}}}, Parallel: parallel}
 				if tc.guesses != nil {
-					p.Guess = func(ctx context.Context, test string) ([][]int, error) { return tc.guesses, nil }
+					p.Guess = func(ctx context.Context, test string) ([]string, error) { return tc.guesses, nil }
 				}
 				v, err := Search(context.Background(), p, run)
 				if err != nil {

@@ -52,7 +52,12 @@
 // negated, at most [MaxDirected] runs (a nil met in three subtests needs
 // three exits). A failure that comes earlier than the last evaluation
 // negated means the evaluations are not numbered alike from run to run (a
-// table in a map) and ends that search. Then one evaluation is negated at
+// table in a map) and ends that search. Then the caller's guesses
+// ([Problem.Guess], [Force.Guess]): observed predicates whose value is
+// forced as the outcome of every evaluation of the site (n.child < 0 where
+// the code has n.child == 0), since a test that compares its whole output
+// at the end says nothing of which evaluations went wrong, and negating
+// one evaluation changes those after it. Then one evaluation is negated at
 // a time, the last first, then earlier ones, at most MaxFlips runs (a
 // bounded form of SPR's search of branch-outcome sequences, Long & Rinard
 // FSE 2015). The first that passes is the test's need; its snapshot run

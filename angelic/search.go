@@ -45,11 +45,16 @@ type Force struct {
 	// the test failed (Outcome.FailedAfter); with Evals empty nothing is
 	// forced.
 	Trace bool
+	// Guess, when not empty, names an observed predicate (from
+	// Problem.Guess) whose value is the outcome at every evaluation of
+	// the site (at a guard, the exit is taken where it holds); Value
+	// and Evals are then ignored.
+	Guess string
 }
 
 // PerEval reports whether f forces single evaluations (Evals, Trace)
 // rather than a constant value.
-func (f Force) PerEval() bool { return len(f.Evals) > 0 || f.Trace }
+func (f Force) PerEval() bool { return len(f.Evals) > 0 || f.Trace || f.Guess != "" }
 
 // Whole reports whether f applies to the whole test.
 func (f Force) Whole() bool { return len(f.Fragments) == 0 }
@@ -61,6 +66,12 @@ func (f Force) String() string { return f.Label(false) }
 // Label is String for a site of the given kind: at a guard, a false that
 // does not return is "skip".
 func (f Force) Label(guard bool) string {
+	if f.Guess != "" {
+		if guard {
+			return "leave@" + f.Guess
+		}
+		return "value@" + f.Guess
+	}
 	if f.PerEval() {
 		s := "flip@eval"
 		for i, k := range f.Evals {
@@ -175,14 +186,14 @@ type Problem struct {
 	// Long & Rinard FSE 2015, search sequences of branch outcomes). Only
 	// for tests that evaluate the site at most MaxEvaluations times.
 	MaxFlips int
-	// Guess, when not nil, proposes for a failing test (by name) sets of
-	// evaluations to negate together, from the states recorded at the
-	// site (an exit wherever an observed predicate holds): tried after
-	// the failure-directed search, before single evaluations, at most
-	// MaxGuesses. A failure reported only at the end of a test (one
-	// comparison of a whole output) says nothing about which
-	// evaluations to negate; the states do.
-	Guess func(ctx context.Context, test string) ([][]int, error)
+	// Guess, when not nil, proposes for a failing test (by name)
+	// observed predicates (Force.Guess) whose value, at every evaluation
+	// of the site, is its outcome (at a guard: the exit is taken where
+	// it holds): tried after the failure-directed search, before single
+	// evaluations, at most MaxGuesses. A failure reported only at the
+	// end of a test (one comparison of a whole output) says nothing about
+	// which evaluations to negate; the states do.
+	Guess func(ctx context.Context, test string) ([]string, error)
 	// Parallel is how many runs of one test may be made at once, where
 	// the search would make them anyway (the choices of a test) or
 	// stops at the first that passes (guessed sets, single evaluations):
@@ -411,8 +422,10 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 					return v, err
 				}
 				var fs []Force
-				for _, evals := range guesses[:min(len(guesses), MaxGuesses)] {
-					fs = append(fs, perEval(evals, false))
+				for _, g := range guesses[:min(len(guesses), MaxGuesses)] {
+					f := perEval(nil, false)
+					f.Guess = g
+					fs = append(fs, f)
 				}
 				outs, err := tryAll(t, fs, true)
 				if err != nil {

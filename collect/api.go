@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"go/token"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -350,6 +351,12 @@ type Run struct {
 	// site) or at which the statement is skipped or left by ForceExit (a
 	// Guard site); the other evaluations are not forced.
 	FlipEval map[int][]int
+	// Predicates maps sites to an observed predicate whose value is the
+	// outcome of every evaluation of the site (a Cond site's value; at a
+	// Guard site the statement is skipped, or left by ForceExit, where
+	// it holds). An evaluation where a value it reads is missing is not
+	// forced.
+	Predicates map[int]Predicate
 	// PrintEvals are sites whose evaluations the hook prints to standard
 	// output as they happen (EvalLine), the first MaxPrintedEvals of
 	// each: a failure printed after the line of evaluation k happened
@@ -399,6 +406,65 @@ type Run struct {
 // iteration when forcing).
 type Constituent struct {
 	Segment, Iteration int
+}
+
+// Predicate is a test of one evaluation's observed values (indexes in
+// Site.Observed): the bool at Index (Op PredBool), or the integer at
+// Index compared (PredEq, PredLess, PredLessEq) with the integer at
+// Other, or with Const when Other is -1; negated when Negate.
+type Predicate struct {
+	Index  int
+	Op     PredOp
+	Other  int
+	Const  int64
+	Negate bool
+}
+
+// PredOp is the operator of a Predicate.
+type PredOp string
+
+const (
+	PredBool   PredOp = "b"
+	PredEq     PredOp = "eq"
+	PredLess   PredOp = "lt"
+	PredLessEq PredOp = "le"
+)
+
+// Holds is p's value over one evaluation's values; known is false when
+// a value it reads is missing. The hook computes the same (NOPOL_PRED).
+func (p Predicate) Holds(values []Value) (holds, known bool) {
+	if p.Index < 0 || p.Index >= len(values) || values[p.Index].Missing {
+		return false, false
+	}
+	a, b := values[p.Index], p.Const
+	if p.Other >= 0 {
+		if p.Other >= len(values) || values[p.Other].Missing {
+			return false, false
+		}
+		b = values[p.Other].Int
+	}
+	var v bool
+	switch p.Op {
+	case PredBool:
+		v = a.Bool
+	case PredEq:
+		v = a.Int == b
+	case PredLess:
+		v = a.Int < b
+	case PredLessEq:
+		v = a.Int <= b
+	default:
+		return false, false
+	}
+	return v != p.Negate, true
+}
+
+func (p Predicate) env() string {
+	neg := "0"
+	if p.Negate {
+		neg = "1"
+	}
+	return strconv.Itoa(p.Index) + ":" + string(p.Op) + ":" + strconv.Itoa(p.Other) + ":" + strconv.FormatInt(p.Const, 10) + ":" + neg
 }
 
 // Eval is one evaluation of a site during a run.

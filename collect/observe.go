@@ -229,9 +229,12 @@ func (o *observer) addFields(g *obsGroups, expr, nilGuard string, st *types.Stru
 }
 
 // isChar reports whether t is byte or rune (not another named integer
-// type).
+// type), as written: go/types gives byte and rune their own basic types,
+// identical to uint8 and int32 but named so; an int32 field (an index,
+// a count) is no character.
 func isChar(t types.Type) bool {
-	return types.Identical(t, types.Typ[types.Byte]) || types.Identical(t, types.Typ[types.Rune])
+	b, ok := types.Unalias(t).(*types.Basic)
+	return ok && (b.Name() == "byte" || b.Name() == "rune")
 }
 
 // isEnum reports a defined integer type other than byte and rune

@@ -116,6 +116,10 @@ func runEnv(r Run, out string) []string {
 			flip = append(flip, strconv.Itoa(id)+":"+strconv.Itoa(k))
 		}
 	}
+	var preds []string
+	for _, id := range sortedKeys(r.Predicates) {
+		preds = append(preds, strconv.Itoa(id)+":"+r.Predicates[id].env())
+	}
 	var printEvals []string
 	for _, id := range r.PrintEvals {
 		printEvals = append(printEvals, strconv.Itoa(id))
@@ -157,6 +161,7 @@ func runEnv(r Run, out string) []string {
 		"NOPOL_FORCE_SEG=" + strings.Join(segs, ","),
 		"NOPOL_CAND=",
 		"NOPOL_FLIP=" + strings.Join(flip, ","),
+		"NOPOL_PRED=" + strings.Join(preds, ","),
 		"NOPOL_PRINT_EVALS=" + strings.Join(printEvals, ","),
 		"NOPOL_PRINT_EVALS_MAX=" + strconv.Itoa(MaxPrintedEvals),
 		"NOPOL_CAP=" + strconv.Itoa(RecordCap),

@@ -117,6 +117,17 @@ func TestRun(t *testing.T) {
 				t.Errorf("values = %v, want %v", res.Evals[0].Values, want)
 			}
 		}},
+		// x < 0, the fix, forced at every evaluation: it reads x, the
+		// first observed value.
+		{"predicate", Run{Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}, Predicates: map[int]Predicate{abs: {Index: 0, Op: PredLess, Other: -1}}}, true, false, func(t *testing.T, res Result) {
+			if len(res.Evals) != 1 || !res.Evals[0].Outcome || res.Evals[0].Values[0].Int != -5 {
+				t.Errorf("evals = %+v, want x = -5 recorded with the outcome true", res.Evals)
+			}
+		}},
+		{"predicate negated", Run{Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}, Predicates: map[int]Predicate{abs: {Index: 0, Op: PredLess, Other: -1, Negate: true}}}, false, false, nil},
+		// A value the predicate reads is missing: the condition as
+		// written decides.
+		{"predicate reads nothing", Run{Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}, Predicates: map[int]Predicate{abs: {Index: 99, Op: PredLess, Other: -1}}}, false, false, nil},
 		{"nil field missing", Run{Test: "TestWithdraw", Mode: ModeSnapshot, Sites: []int{withdraw}}, true, false, func(t *testing.T, res Result) {
 			if len(res.Evals) != 2 {
 				t.Fatalf("evals = %+v", res.Evals)

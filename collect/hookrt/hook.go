@@ -84,7 +84,10 @@ var (
 	// the evaluations of each site flipped or printed; nopolPrintEvals
 	// marks the sites whose evaluations are printed (NOPOL_PRINT_EVALS),
 	// the first nopolMaxPrinted of each.
-	nopolFlip       []map[int64]bool
+	nopolFlip []map[int64]bool
+	// nopolPred is, per site, the observed predicate whose value is the
+	// outcome of every evaluation (NOPOL_PRED), nil for none.
+	nopolPred       []*nopolPredicate
 	nopolEvals      []int64
 	nopolPrintEvals []bool
 	nopolMaxPrinted int64
@@ -254,6 +257,12 @@ func nopolSetup() {
 			nopolFlip[n][int64(e)] = true
 		}
 	}
+	nopolPred = make([]*nopolPredicate, nopolNumSites)
+	for _, f := range nopolstrings.Split(nopolos.Getenv("NOPOL_PRED"), ",") {
+		if id, p, ok := nopolParsePredicate(f); ok && id >= 0 && id < nopolNumSites {
+			nopolPred[id] = &p
+		}
+	}
 	nopolPrintEvals = make([]bool, nopolNumSites)
 	for id := range nopolIDs(nopolos.Getenv("NOPOL_PRINT_EVALS")) {
 		if id >= 0 && id < nopolNumSites {
@@ -306,7 +315,7 @@ func nopolQuietSites() (quiet [nopolNumSites]bool) {
 		return quiet
 	}
 	for id := range quiet {
-		quiet[id] = nopolForce[id] == 0 && nopolFlip[id] == nil && !nopolPrintEvals[id] && !(nopolMode == 2 && nopolSites[id])
+		quiet[id] = nopolForce[id] == 0 && nopolFlip[id] == nil && nopolPred[id] == nil && !nopolPrintEvals[id] && !(nopolMode == 2 && nopolSites[id])
 	}
 	return quiet
 }
@@ -463,6 +472,19 @@ func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue
 	if nopolMode == 2 && snap != nil && nopolWantValues(id) {
 		vals = nopolSnapshot(kinds, snap)
 	}
+	if p := nopolPred[id]; p != nil && snap != nil {
+		if vals == nil {
+			vals = nopolSnapshot(kinds, snap)
+		}
+		v, ok := p.value(vals)
+		if !ok {
+			v = cond()
+		}
+		if nopolMode != 0 {
+			nopolRecordEval(id, v, nopolKept(id, vals))
+		}
+		return v
+	}
 	v, forced := nopolForced(id)
 	if !forced {
 		v = nopolFlipped(id, cond())
@@ -499,6 +521,22 @@ func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap
 	nopolOnce.Do(nopolSetup)
 	if nopolInObservation() {
 		return cond(nil)
+	}
+	if p := nopolPred[id]; p != nil && snap != nil {
+		vals := make([]NopolValue, len(akinds), len(akinds)+len(kinds))
+		for i := 0; i < len(akinds); i++ {
+			vals[i] = NopolValue{K: nopolstrings.IndexByte("bifs", akinds[i]) + 1, M: true}
+		}
+		vals = append(vals, nopolSnapshot(kinds, snap)...)
+		nopolTry(cond, vals[:len(akinds)])
+		v, ok := p.value(vals)
+		if !ok {
+			v = cond(nil) // the condition as written, panic included
+		}
+		if nopolMode != 0 {
+			nopolRecordEval(id, v, nopolKept(id, vals))
+		}
+		return v
 	}
 	v, forced := nopolForced(id)
 	if nopolMode != 2 || !nopolWantValues(id) {
@@ -587,7 +625,15 @@ func nopolGuardHook(id int, kinds string, snap func(int) NopolValue) int {
 		vals = nopolSnapshot(kinds, snap)
 	}
 	run, forced := nopolForced(id)
-	if !forced && !nopolFlipped(id, true) {
+	if p := nopolPred[id]; p != nil && snap != nil {
+		if vals == nil {
+			vals = nopolSnapshot(kinds, snap)
+		}
+		// The statement is left where the predicate holds.
+		holds, ok := p.value(vals)
+		run, forced = !(ok && holds), ok && holds
+		vals = nopolKept(id, vals)
+	} else if !forced && !nopolFlipped(id, true) {
 		run, forced = false, true // the evaluation NOPOL_FLIP names leaves
 	}
 	act := 0
@@ -601,6 +647,75 @@ func nopolGuardHook(id int, kinds string, snap func(int) NopolValue) int {
 		nopolRecordEval(id, act == 0, vals)
 	}
 	return act
+}
+
+// nopolPredicate is an observed predicate (NOPOL_PRED
+// "id:index:op:other:const:negate"): the value at index, a bool (op
+// "b"), or an integer compared ("eq", "lt", "le") with the value at
+// other, or with const when other is -1; negated when negate is 1.
+type nopolPredicate struct {
+	index, other int
+	op           string
+	c            int64
+	negate       bool
+}
+
+func nopolParsePredicate(f string) (id int, p nopolPredicate, ok bool) {
+	parts := nopolstrings.Split(f, ":")
+	if len(parts) != 6 {
+		return 0, p, false
+	}
+	var err [5]error
+	id, err[0] = nopolstrconv.Atoi(parts[0])
+	p.index, err[1] = nopolstrconv.Atoi(parts[1])
+	p.op = parts[2]
+	p.other, err[2] = nopolstrconv.Atoi(parts[3])
+	p.c, err[3] = nopolstrconv.ParseInt(parts[4], 10, 64)
+	p.negate = parts[5] == "1"
+	for _, e := range err {
+		if e != nil {
+			return 0, p, false
+		}
+	}
+	return id, p, p.index >= 0
+}
+
+// value is p's value over one evaluation's observed values; ok is false
+// when a value it reads is missing.
+func (p *nopolPredicate) value(vals []NopolValue) (v, ok bool) {
+	if p.index >= len(vals) || vals[p.index].M {
+		return false, false
+	}
+	a := vals[p.index]
+	b := p.c
+	if p.other >= 0 {
+		if p.other >= len(vals) || vals[p.other].M {
+			return false, false
+		}
+		b = vals[p.other].I
+	}
+	switch p.op {
+	case "b":
+		v = a.B
+	case "eq":
+		v = a.I == b
+	case "lt":
+		v = a.I < b
+	case "le":
+		v = a.I <= b
+	default:
+		return false, false
+	}
+	return v != p.negate, true
+}
+
+// nopolKept is vals where a snapshot run records them at site id, nil
+// elsewhere.
+func nopolKept(id int, vals []NopolValue) []NopolValue {
+	if nopolMode == 2 && nopolWantValues(id) {
+		return vals
+	}
+	return nil
 }
 
 func nopolRecordEval(id int, outcome bool, vals []NopolValue) {

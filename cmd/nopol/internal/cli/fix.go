@@ -138,7 +138,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.quiet, "q", false, "print no progress")
 	fs.BoolVar(&f.v, "v", false, "print every test run")
 	fs.BoolVar(&f.mutants, "mutants", true, "when synthesis finds no patch, validate mutants of the most suspicious conditions")
-	fs.BoolVar(&f.perEval, "pereval", true, "last, at conditions where a failing test fails under every constant value,\nnegate one evaluation at a time (per-evaluation angelic values)")
+	fs.BoolVar(&f.perEval, "pereval", true, "last, at conditions where a failing test fails under every constant value,\nnegate one evaluation at a time, or force an observed predicate at every\nevaluation (per-evaluation angelic values)")
 	fs.BoolVar(&f.screen, "screen", false, "before the guards' other exits, force the first exit of each guard site (up to 200)\nin the failing tests and search the sites where a failing test then passes in turn with the others")
 	fs.BoolVar(&f.speculative, "speculative", false, "print a plausible patch even when it rests on a guess the tests do not check\n(by default it is withheld and the search goes on)")
 	fs.BoolVar(&f.purify, "purify", true, "split a failing test that fails under both forced values into fragments\n(top-level statements, table-loop iterations) and force the angelic value in the failing ones")

@@ -241,7 +241,22 @@ func TestFixMutation(t *testing.T) {
 				t.Errorf("stderr lacks %q:\n%s", msg, stderr)
 			}
 		}
-		fixNoPatch(t, dir, "mutant", "-mutants=false")
+		// Without the mutants, the per-evaluation search forces the
+		// condition's negation, an observed predicate, at every
+		// evaluation, and synthesis finds the same patch; without it
+		// too, nothing does.
+		var stdout, stderr2 bytes.Buffer
+		if code := Main(context.Background(), &Env{Stdout: &stdout, Stderr: &stderr2, Dir: dir}, []string{"fix", "-json", "-mutants=false"}); code != ExitOK {
+			t.Fatalf("-mutants=false: exit %d, want %d (a patch)\n%s", code, ExitOK, stderr2.String())
+		}
+		var alone nopol.Result
+		if err := json.Unmarshal(stdout.Bytes(), &alone); err != nil {
+			t.Fatal(err)
+		}
+		if alone.Diff != want || alone.Site.Method != "per-evaluation" {
+			t.Errorf("-mutants=false: patch by %q:\n%s\nwant by per-evaluation:\n%s", alone.Site.Method, alone.Diff, want)
+		}
+		fixNoPatch(t, dir, "mutant", "-mutants=false", "-pereval=false")
 	})
 }
 

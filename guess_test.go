@@ -1,0 +1,60 @@
+package nopol
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/nopol-go/nopol/collect"
+)
+
+// TestGuessPredicates checks the predicates a per-evaluation guess
+// forces, and their order: over what the original reads first, booleans,
+// then integers against constants, then pairs; characters only equal to
+// a character the code tests for equality, loop counters against no
+// constant.
+func TestGuessPredicates(t *testing.T) {
+	tests := []struct {
+		name string
+		site collect.Site
+		want []string
+	}{
+		{"an integer field",
+			collect.Site{Kind: collect.Cond, Original: "n.child == 0", Observed: []collect.Observed{
+				{Expr: "n.child", Kind: collect.KindInt, Type: "int32"},
+				{Expr: "n == nil", Kind: collect.KindBool}}},
+			[]string{"n.child == 0", "n.child != 0", "n.child < 0", "n.child >= 0", "n.child <= 0", "n.child > 0", "n == nil", "!(n == nil)"}},
+		{"the original's operands first",
+			collect.Site{Kind: collect.Cond, Original: "ok", Observed: []collect.Observed{
+				{Expr: "k", Kind: collect.KindInt, Type: "reflect.Kind", Enum: true},
+				{Expr: "ok", Kind: collect.KindBool}},
+				Constants: []collect.Constant{{Expr: "reflect.Slice", Value: collect.Value{Kind: collect.KindInt, Int: 23}, Type: "reflect.Kind"}, {Expr: "2", Value: collect.Value{Kind: collect.KindInt, Int: 2}}}},
+			// k is not an operand of ok.
+			[]string{"ok", "!(ok)", "k == 0", "k != 0", "k == 23", "k != 23", "k == 2", "k != 2"}},
+		{"an operand first",
+			collect.Site{Kind: collect.Cond, Original: "!ok && n > 2", Observed: []collect.Observed{
+				{Expr: "ok", Kind: collect.KindBool},
+				{Expr: "x", Kind: collect.KindBool},
+				{Expr: "n", Kind: collect.KindInt, Type: "int"}},
+				Constants: []collect.Constant{{Expr: "2", Value: collect.Value{Kind: collect.KindInt, Int: 2}}}},
+			[]string{"ok", "!(ok)", "n == 0", "n != 0", "n < 0", "n >= 0", "n <= 0", "n > 0", "n == 2", "n != 2", "n < 2", "n >= 2", "n <= 2", "n > 2", "x", "!(x)"}},
+		{"a character, a loop counter, a pair",
+			collect.Site{Kind: collect.Cond, Original: "s2[i-1] == s1[j-1]", LoopVars: []string{"i"}, Observed: []collect.Observed{
+				{Expr: "s2[i-1]", Kind: collect.KindInt, Type: "rune", Char: true},
+				{Expr: "s1[j-1]", Kind: collect.KindInt, Type: "rune", Char: true},
+				{Expr: "i", Kind: collect.KindInt, Type: "int"}},
+				Constants: []collect.Constant{{Expr: "'a'", Value: collect.Value{Kind: collect.KindInt, Int: 'a'}}, {Expr: "'z'", Value: collect.Value{Kind: collect.KindInt, Int: 'z'}, Bound: true}, {Expr: "10", Value: collect.Value{Kind: collect.KindInt, Int: 10}, Factor: true}}},
+			[]string{
+				"s2[i-1] == 97", "s2[i-1] != 97", "s2[i-1] == 122", "s2[i-1] != 122", "s2[i-1] < 122", "s2[i-1] >= 122", "s2[i-1] <= 122", "s2[i-1] > 122",
+				"s1[j-1] == 97", "s1[j-1] != 97", "s1[j-1] == 122", "s1[j-1] != 122", "s1[j-1] < 122", "s1[j-1] >= 122", "s1[j-1] <= 122", "s1[j-1] > 122",
+				"s2[i-1] == s1[j-1]", "s2[i-1] != s1[j-1]", "s2[i-1] < s1[j-1]", "s2[i-1] >= s1[j-1]", "s2[i-1] <= s1[j-1]", "s2[i-1] > s1[j-1]"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, p := range guessPredicates(tt.site) {
+			got = append(got, predicateSource(tt.site, p))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+	}
+}
