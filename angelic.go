@@ -205,14 +205,14 @@ func printedEvals(output string, site int) int {
 // forced to at each of its evaluations in failing test k
 // (angelic.Problem.Guess): those of guessPredicates, each with its
 // negation, by their source (angelic.Force.Guess; r.guessed keeps the
-// predicates), at most angelic.MaxGuesses. A predicate is left out when,
-// in a run of the test recorded unforced, it gives every evaluation the
-// outcome it had (at a guard, the statement runs wherever it does not
-// hold), or reads a value missing there. At a condition, only
-// predicates over what the original reads are guessed; at a guard, only
-// boolean observed expressions, and of two that give the recorded
-// evaluations the same outcomes only the first. Nothing is proposed when the test's evaluations
-// are not all recorded.
+// predicates), at most angelic.MaxGuesses. A predicate is left out when
+// it reads a value missing in a run of the test recorded unforced, or,
+// when that run recorded every evaluation, gives each the outcome it had
+// (at a guard, the statement runs wherever it does not hold). At a
+// condition, only predicates over what the original reads are guessed;
+// at a guard, only boolean observed expressions, none that leaves at
+// every evaluation, and of two that give the recorded evaluations the
+// same outcomes only the first.
 func (r *repairer) guessEvals(ctx context.Context, site collect.Site, k testKey) ([]string, error) {
 	key := siteTest{site.ID, k.id()}
 	if g, ok := r.guesses[key]; ok {
@@ -250,10 +250,14 @@ func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([]s
 			evals = append(evals, e)
 		}
 	}
-	c := res.Reached[site.ID]
-	if len(evals) == 0 || len(evals) != c[0]+c[1] || len(evals) >= collect.RecordCap {
+	if len(evals) == 0 {
 		return nil, nil
 	}
+	// The hook records the first RecordCap evaluations: past them, a
+	// predicate that agrees with every recorded outcome may not agree
+	// with the others.
+	c := res.Reached[site.ID]
+	complete := len(evals) == c[0]+c[1] && len(evals) < collect.RecordCap
 	if r.guessed[site.ID] == nil {
 		r.guessed[site.ID] = map[string]collect.Predicate{}
 	}
@@ -298,7 +302,7 @@ func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([]s
 		// differ. At a guard, an exit at every recorded evaluation is
 		// the constant exit, already tried.
 		key := fmt.Sprint(outcomes)
-		if outcomes == nil || same || site.Kind == collect.Guard && (seen[key] || all) {
+		if outcomes == nil || complete && same || site.Kind == collect.Guard && (seen[key] || complete && all) {
 			continue
 		}
 		seen[key] = true

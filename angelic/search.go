@@ -183,8 +183,9 @@ type Problem struct {
 	// earlier ones, at most MaxFlips runs. A condition in a loop that
 	// must be true on some iterations and false on others (an off-by-one
 	// exit) has no constant angelic value but has such a sequence (SPR,
-	// Long & Rinard FSE 2015, search sequences of branch outcomes). Only
-	// for tests that evaluate the site at most MaxEvaluations times.
+	// Long & Rinard FSE 2015, search sequences of branch outcomes). The
+	// negations by number only for tests that evaluate the site at most
+	// MaxEvaluations times; the guesses for any test.
 	MaxFlips int
 	// Guess, when not nil, proposes for a failing test (by name)
 	// observed predicates (Force.Guess) whose value, at every evaluation
@@ -400,15 +401,19 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				need.Force, need.Split, found = f, true, true
 			}
 		}
-		if n := t.True + t.False; !found && p.MaxFlips > 0 && n <= MaxEvaluations {
-			perEval := func(evals []int, trace bool) Force {
-				f := Force{Evals: evals, Trace: trace}
-				if len(p.Choices) == 1 {
-					// A guard's exit, taken at those evaluations only.
-					f.Value, f.Return = p.Choices[0].Value, p.Choices[0].Return
-				}
-				return f
+		perEval := func(evals []int, trace bool) Force {
+			f := Force{Evals: evals, Trace: trace}
+			if len(p.Choices) == 1 {
+				// A guard's exit, taken at those evaluations only.
+				f.Value, f.Return = p.Choices[0].Value, p.Choices[0].Return
 			}
+			return f
+		}
+		// Negating evaluations by number needs few of them; a guess is
+		// forced at every evaluation, however many.
+		n := t.True + t.False
+		few := n <= MaxEvaluations
+		if !found && p.MaxFlips > 0 && few {
 			f, ok, err := directed(perEval, func(f Force) (Outcome, error) { return try(t, f) })
 			if err != nil {
 				return v, err
@@ -416,25 +421,27 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 			if ok {
 				need.Force, found = f, true
 			}
-			if !found && p.Guess != nil {
-				guesses, err := p.Guess(ctx, t.Name)
-				if err != nil {
-					return v, err
-				}
-				var fs []Force
-				for _, g := range guesses[:min(len(guesses), MaxGuesses)] {
-					f := perEval(nil, false)
-					f.Guess = g
-					fs = append(fs, f)
-				}
-				outs, err := tryAll(t, fs, true)
-				if err != nil {
-					return v, err
-				}
-				if i := slices.IndexFunc(outs, func(o Outcome) bool { return o.Passed }); i >= 0 {
-					need.Force, found = fs[i], true
-				}
+		}
+		if !found && p.MaxFlips > 0 && p.Guess != nil {
+			guesses, err := p.Guess(ctx, t.Name)
+			if err != nil {
+				return v, err
 			}
+			var fs []Force
+			for _, g := range guesses[:min(len(guesses), MaxGuesses)] {
+				f := perEval(nil, false)
+				f.Guess = g
+				fs = append(fs, f)
+			}
+			outs, err := tryAll(t, fs, true)
+			if err != nil {
+				return v, err
+			}
+			if i := slices.IndexFunc(outs, func(o Outcome) bool { return o.Passed }); i >= 0 {
+				need.Force, found = fs[i], true
+			}
+		}
+		if !found && p.MaxFlips > 0 && few {
 			// One evaluation at a time, the last first: the last
 			// evaluation the traced run printed when the counts of the
 			// unforced run stop at the hook's cap (counts are written at
