@@ -95,7 +95,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 	}
 	if p.MaxFlips > 0 {
 		p.Guess = func(ctx context.Context, test string) ([]string, error) {
-			return r.guessEvals(ctx, site, r.failingByID[test])
+			return r.guessesOf(ctx, site, r.failingByID[test])
 		}
 	}
 	for _, k := range r.failing {
@@ -201,7 +201,7 @@ func printedEvals(output string, site int) int {
 	return n
 }
 
-// guessEvals proposes the observed predicates whose value the site is
+// guessesOf proposes the observed predicates whose value the site is
 // forced to at each of its evaluations in failing test k
 // (angelic.Problem.Guess): those of guessPredicates, each with its
 // negation, by their source (angelic.Force.Guess; r.guessed keeps the
@@ -213,7 +213,7 @@ func printedEvals(output string, site int) int {
 // at a guard, only boolean observed expressions, none that leaves at
 // every evaluation, and of two that give the recorded evaluations the
 // same outcomes only the first.
-func (r *repairer) guessEvals(ctx context.Context, site collect.Site, k testKey) ([]string, error) {
+func (r *repairer) guessesOf(ctx context.Context, site collect.Site, k testKey) ([]string, error) {
 	key := siteTest{site.ID, k.id()}
 	if g, ok := r.guesses[key]; ok {
 		return g, nil // the same for every style of the site

@@ -528,10 +528,14 @@ func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap
 			vals[i] = NopolValue{K: nopolstrings.IndexByte("bifs", akinds[i]) + 1, M: true}
 		}
 		vals = append(vals, nopolSnapshot(kinds, snap)...)
-		nopolTry(cond, vals[:len(akinds)])
+		written, evaluated := nopolTryValue(cond, vals[:len(akinds)])
 		v, ok := p.value(vals)
-		if !ok {
-			v = cond(nil) // the condition as written, panic included
+		switch {
+		case ok:
+		case evaluated:
+			v = written
+		default:
+			v = cond(nil) // it panicked: again, as written
 		}
 		if nopolMode != 0 {
 			nopolRecordEval(id, v, nopolKept(id, vals))
@@ -562,6 +566,17 @@ func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap
 	}
 	nopolRecordEval(id, v, vals)
 	return v
+}
+
+// nopolTryValue evaluates a condition for its atoms and its value; ok is
+// false when it panicked, leaving the atoms it did not reach missing.
+func nopolTryValue(cond func([]NopolValue) bool, atoms []NopolValue) (v, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return cond(atoms), true
 }
 
 // nopolTry evaluates a forced condition for its atoms; a panic leaves
