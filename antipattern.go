@@ -515,6 +515,20 @@ func charRange(orig, cand ast.Expr) string {
 	return ""
 }
 
+// charOfNumber is the rule char-mismatch: n compares other, an input
+// that is no character (an index, a count), with c, a character literal
+// of the code ('\n'), and the code has that value as no other constant:
+// bytes.IndexByte(line, '\n') < '\n' reads the character as a number.
+func charOfNumber(spec *synth.Spec, n *synth.Term, c synth.Constant, other *synth.Term) string {
+	if !strings.HasPrefix(c.Expr, "'") || other.Op != synth.OpInput || spec.Inputs[other.Index].Char {
+		return ""
+	}
+	if slices.ContainsFunc(spec.Constants, func(d synth.Constant) bool { return d.Value == c.Value && !strings.HasPrefix(d.Expr, "'") }) {
+		return ""
+	}
+	return fmt.Sprintf("char-mismatch: %s compares %s, which is no character, with the character %s", n.Source(spec), other.Source(spec), c.Expr)
+}
+
 // charRangeOfCode is the rule char-range for a candidate built from the
 // code's constants (a synthesized one, at a guard as well): n orders a
 // character input against c, a character the function only tests for
@@ -616,6 +630,9 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term, synthesiz
 		for side := range 2 {
 			lit, other := n.Args[side], n.Args[1-side]
 			if lit.Op == synth.OpConst {
+				if why = charOfNumber(spec, n, spec.Constants[lit.Index], other); why != "" {
+					return
+				}
 				if why = charRangeOfCode(spec, t, n, spec.Constants[lit.Index], other, side); why != "" {
 					return
 				}

@@ -522,3 +522,34 @@ func TestCharRange(t *testing.T) {
 		}
 	}
 }
+
+// TestCharMismatch checks the rule char-mismatch: a character literal of
+// the code compared with a number that is no character.
+func TestCharMismatch(t *testing.T) {
+	ex := func(origin string, i, c int64) synth.Example {
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(i), synth.IntValue(c)}}
+	}
+	newline := synth.Constant{Expr: `'\n'`, Value: synth.IntValue('\n')}
+	spec := &synth.Spec{
+		Inputs:    []synth.Input{{Expr: "i", Kind: synth.Int}, {Expr: "c", Kind: synth.Int, Char: true}},
+		Constants: []synth.Constant{newline},
+		Examples:  []synth.Example{ex("TestA", -1, 'a'), ex("TestB", 4, '\n'), ex("TestC", 12, 'b')},
+	}
+	ten := *spec
+	ten.Constants = []synth.Constant{newline, {Expr: "10", Value: synth.IntValue(10)}}
+	site := collect.Site{Kind: collect.Cond, Original: "i < 0"}
+	for _, tc := range []struct {
+		name string
+		spec *synth.Spec
+		cand string
+		rule string
+	}{
+		{"an index against a newline", spec, `i < '\n' && i >= 0`, "char-mismatch"},
+		{"a character against a newline", spec, `c == '\n' && i >= 0`, ""},
+		{"the code has 10 as a number too", &ten, `i < 10 && i >= 0`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRule(t, site, tc.spec, tc.cand, tc.rule)
+		})
+	}
+}

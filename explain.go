@@ -17,8 +17,11 @@ type Explanation struct {
 	// Repaired are the failing tests the patch makes pass.
 	Repaired []string `json:"repaired"`
 	// Needs are the values the failing tests needed at the site
-	// ("TestX=false"), and Fragments where they were forced when a test
-	// was split ("TestX: x_test.go:12 (iteration 2)").
+	// ("TestX=false"; per evaluation, "TestX=flip@eval3+5" for the
+	// evaluations negated, "TestX=value@n.child < 0" for an observed
+	// predicate's value at every evaluation, "leave@p == nil" at a
+	// guard), and Fragments where they were forced when a test was split
+	// ("TestX: x_test.go:12 (iteration 2)").
 	Needs     []string `json:"needs"`
 	Fragments []string `json:"fragments"`
 	// States counts the evaluations recorded at the site in the passing

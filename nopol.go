@@ -261,7 +261,8 @@ type SiteReport struct {
 	// patch is the condition with the bounds check the runtime made
 	// when a failing test panicked in it (an index out of range).
 	Method string `json:"method"`
-	// Needs are the failing tests' angelic values ("TestX=false").
+	// Needs are the failing tests' angelic values ("TestX=false"; per
+	// evaluation as in Explanation.Needs).
 	Needs []string `json:"needs,omitempty"`
 	// Examples counts the evaluations recorded in passing runs, Distinct
 	// their distinct states (at most 200 go to synthesis).
