@@ -123,6 +123,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case rep.Method == "per-evaluation" && rep.guessed:
 		e.Origin = "synthesized from recorded states with the values negated at the evaluations where an observed predicate holds"
 		low = append(low, "per-evaluation angelic values: the specification comes from a guess, the evaluations where an observed predicate holds")
+	case rep.Method == "per-evaluation" && rep.negated > 1:
+		e.Origin = fmt.Sprintf("synthesized from recorded states with the values of %d evaluations negated, each after which a failing test failed", rep.negated)
+		low = append(low, "per-evaluation angelic values: the specification comes from evaluations negated one failure at a time")
 	case rep.Method == "per-evaluation":
 		e.Origin = "synthesized from recorded states with the value of one evaluation negated"
 		low = append(low, "per-evaluation angelic values: the specification comes from one negated evaluation")

@@ -282,8 +282,10 @@ type SiteReport struct {
 	// withheld counts the plausible candidates withheld at the site.
 	withheld int
 	// guessed reports per-evaluation angelic values guessed from an
-	// observed predicate (angelic.Force.Guessed).
+	// observed predicate (angelic.Force.Guess); negated is the most
+	// evaluations a failing test's per-evaluation value negated.
 	guessed bool
+	negated int
 }
 
 // ConstituentReport is a constituent of a failing test (a top-level
