@@ -515,18 +515,56 @@ func charRange(orig, cand ast.Expr) string {
 	return ""
 }
 
-// charOfNumber is the rule char-mismatch: n compares other, an input
-// that is no character (an index, a count), with c, a character literal
-// of the code ('\n'), and the code has that value as no other constant:
-// bytes.IndexByte(line, '\n') < '\n' reads the character as a number.
-func charOfNumber(spec *synth.Spec, n *synth.Term, c synth.Constant, other *synth.Term) string {
-	if !strings.HasPrefix(c.Expr, "'") || other.Op != synth.OpInput || spec.Inputs[other.Index].Char {
+// charOfNumber is the rule char-mismatch: n orders other, an input the
+// original condition compares with a number (an index, a count: i < 0),
+// against c, a character literal of the code ('\n'), and the code has that
+// value as no other constant: bytes.IndexByte(line, '\n') < '\n' reads
+// the character as a number. A character held in an int (a lexer's ch)
+// is compared with characters, not numbers, and keeps them.
+func charOfNumber(site collect.Site, spec *synth.Spec, n *synth.Term, c synth.Constant, other *synth.Term) string {
+	if n.Op == synth.OpEq || n.Op == synth.OpNe || !strings.HasPrefix(c.Expr, "'") || other.Op != synth.OpInput || spec.Inputs[other.Index].Char {
 		return ""
 	}
 	if slices.ContainsFunc(spec.Constants, func(d synth.Constant) bool { return d.Value == c.Value && !strings.HasPrefix(d.Expr, "'") }) {
 		return ""
 	}
-	return fmt.Sprintf("char-mismatch: %s compares %s, which is no character, with the character %s", n.Source(spec), other.Source(spec), c.Expr)
+	if !comparedWithNumber(site.Original, spec.Inputs[other.Index].Expr) {
+		return ""
+	}
+	return fmt.Sprintf("char-mismatch: %s orders %s, which the original compares with a number, against the character %s", n.Source(spec), other.Source(spec), c.Expr)
+}
+
+// comparedWithNumber reports whether the condition src compares the
+// expression x with an integer literal.
+func comparedWithNumber(src, x string) bool {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return false
+	}
+	found := false
+	ast.Inspect(e, func(nd ast.Node) bool {
+		b, ok := nd.(*ast.BinaryExpr)
+		if !ok || found {
+			return !found
+		}
+		switch b.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		default:
+			return true
+		}
+		for side, lit := range []ast.Expr{b.X, b.Y} {
+			l, ok := ast.Unparen(lit).(*ast.BasicLit)
+			other := b.Y
+			if side == 1 {
+				other = b.X
+			}
+			if ok && l.Kind == token.INT && types.ExprString(other) == x {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // charRangeOfCode is the rule char-range for a candidate built from the
@@ -630,7 +668,7 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term, synthesiz
 		for side := range 2 {
 			lit, other := n.Args[side], n.Args[1-side]
 			if lit.Op == synth.OpConst {
-				if why = charOfNumber(spec, n, spec.Constants[lit.Index], other); why != "" {
+				if why = charOfNumber(site, spec, n, spec.Constants[lit.Index], other); why != "" {
 					return
 				}
 				if why = charRangeOfCode(spec, t, n, spec.Constants[lit.Index], other, side); why != "" {

@@ -537,19 +537,25 @@ func TestCharMismatch(t *testing.T) {
 	}
 	ten := *spec
 	ten.Constants = []synth.Constant{newline, {Expr: "10", Value: synth.IntValue(10)}}
-	site := collect.Site{Kind: collect.Cond, Original: "i < 0"}
+	index := collect.Site{Kind: collect.Cond, Original: "i < 0"}
+	// A lexer's character held in an int: the original tests it
+	// against a character.
+	lexer := collect.Site{Kind: collect.Cond, Original: "i == 'a'"}
 	for _, tc := range []struct {
 		name string
+		site collect.Site
 		spec *synth.Spec
 		cand string
 		rule string
 	}{
-		{"an index against a newline", spec, `i < '\n' && i >= 0`, "char-mismatch"},
-		{"a character against a newline", spec, `c == '\n' && i >= 0`, ""},
-		{"the code has 10 as a number too", &ten, `i < 10 && i >= 0`, ""},
+		{"an index ordered against a newline", index, spec, `i < '\n' && i >= 0`, "char-mismatch"},
+		{"a character against a newline", index, spec, `c == '\n' && i >= 0`, ""},
+		{"the code has 10 as a number too", index, &ten, `i < 10 && i >= 0`, ""},
+		{"an index equal to a newline", index, spec, `i == '\n' || i < 0`, ""},
+		{"an int the original compares with a character", lexer, spec, `i < '\n'`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			checkRule(t, site, tc.spec, tc.cand, tc.rule)
+			checkRule(t, tc.site, tc.spec, tc.cand, tc.rule)
 		})
 	}
 }
