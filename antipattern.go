@@ -487,7 +487,7 @@ func charRange(orig, cand ast.Expr) string {
 	equal := map[string]bool{} // x + " " + 'c', tested for equality in orig
 	for _, b := range charComparisons(orig) {
 		if b.Op == token.EQL || b.Op == token.NEQ {
-			equal[b.x+" "+b.char] = true
+			equal[b.x+" "+b.lit] = true
 		}
 	}
 	if len(equal) == 0 {
@@ -505,11 +505,11 @@ func charRange(orig, cand ast.Expr) string {
 		}
 	}
 	for _, b := range charComparisons(cand) {
-		if _, ok := b.direction(); !ok || !equal[b.x+" "+b.char] {
+		if _, ok := b.direction(); !ok || !equal[b.x+" "+b.lit] {
 			continue
 		}
 		if v := ends[b.x]; !v[0] || !v[1] {
-			return fmt.Sprintf("char-range: %s turns the test of %s for the character %s into a range of characters with one end", types.ExprString(b.BinaryExpr), b.x, b.char)
+			return fmt.Sprintf("char-range: %s turns the test of %s for the character %s into a range of characters with one end", types.ExprString(b.BinaryExpr), b.x, b.lit)
 		}
 	}
 	return ""
@@ -541,30 +541,7 @@ func comparedWithNumber(src, x string) bool {
 	if err != nil {
 		return false
 	}
-	found := false
-	ast.Inspect(e, func(nd ast.Node) bool {
-		b, ok := nd.(*ast.BinaryExpr)
-		if !ok || found {
-			return !found
-		}
-		switch b.Op {
-		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
-		default:
-			return true
-		}
-		for side, lit := range []ast.Expr{b.X, b.Y} {
-			l, ok := ast.Unparen(lit).(*ast.BasicLit)
-			other := b.Y
-			if side == 1 {
-				other = b.X
-			}
-			if ok && l.Kind == token.INT && types.ExprString(other) == x {
-				found = true
-			}
-		}
-		return true
-	})
-	return found
+	return slices.ContainsFunc(literalComparisons(e, token.INT), func(b litComparison) bool { return comparison(b.Op) && b.x == x })
 }
 
 // charRangeOfCode is the rule char-range for a candidate built from the
@@ -594,7 +571,7 @@ func charRangeOfCode(spec *synth.Spec, t, n *synth.Term, c synth.Constant, other
 	return fmt.Sprintf("char-range: %s orders the character %s against %s, which the code only tests for equality: a range of characters with one end", n.Source(spec), spec.Inputs[other.Index].Expr, c.Expr)
 }
 
-// termDirection is charComparison.direction for a comparison term whose
+// termDirection is litComparison.direction for a comparison term whose
 // constant side is side (0: the constant comes first).
 func termDirection(op synth.Op, side int) (int, bool) {
 	return boundSide(op == synth.OpLt || op == synth.OpLe, op == synth.OpGt || op == synth.OpGe, side == 0)
@@ -617,35 +594,39 @@ func boundSide(upper, lower, constFirst bool) (d int, ok bool) {
 	return d, true
 }
 
-// charComparison is a comparison of an expression x with a character
-// literal, written x OP 'c' or 'c' OP x.
-type charComparison struct {
+// litComparison is a binary expression of an expression x and a
+// literal lit (a character, a number), written x OP lit or lit OP x.
+type litComparison struct {
 	*ast.BinaryExpr
-	x, char  string
+	x, lit   string
 	litFirst bool
 }
 
 // direction says which way an ordering bounds x: 0 from above (x < 'c',
 // x <= 'c'), 1 from below; ok is false for an equality.
-func (b charComparison) direction() (int, bool) {
+func (b litComparison) direction() (int, bool) {
 	return boundSide(b.Op == token.LSS || b.Op == token.LEQ, b.Op == token.GTR || b.Op == token.GEQ, b.litFirst)
 }
 
 // charComparisons lists the comparisons with a character literal in e.
-func charComparisons(e ast.Expr) []charComparison {
-	var out []charComparison
+func charComparisons(e ast.Expr) []litComparison { return literalComparisons(e, token.CHAR) }
+
+// literalComparisons lists the binary expressions of e with an operand
+// that is a literal of the given kind (token.CHAR, token.INT).
+func literalComparisons(e ast.Expr, kind token.Token) []litComparison {
+	var out []litComparison
 	ast.Inspect(e, func(n ast.Node) bool {
 		b, ok := n.(*ast.BinaryExpr)
 		if !ok {
 			return true
 		}
 		for side, lit := range []ast.Expr{b.X, b.Y} {
-			if l, ok := ast.Unparen(lit).(*ast.BasicLit); ok && l.Kind == token.CHAR {
+			if l, ok := ast.Unparen(lit).(*ast.BasicLit); ok && l.Kind == kind {
 				other := b.Y
 				if side == 1 {
 					other = b.X
 				}
-				out = append(out, charComparison{BinaryExpr: b, x: types.ExprString(other), char: l.Value, litFirst: side == 0})
+				out = append(out, litComparison{BinaryExpr: b, x: types.ExprString(other), lit: l.Value, litFirst: side == 0})
 			}
 		}
 		return true

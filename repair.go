@@ -85,8 +85,8 @@ type repairer struct {
 	// frames of its panic (panicStack).
 	stacks map[testKey][]constituent.Location
 	// traced and guesses are, per site and failing test, the outcome of
-	// the traced run that forces nothing and the evaluation sets guessed
-	// from a snapshot run: the same for every style of a site.
+	// the traced run that forces nothing and the predicates guessed from
+	// a snapshot run (by source): the same for every style of a site.
 	traced  map[siteTest]angelic.Outcome
 	guesses map[siteTest][]string
 	// guessed are, per site, the predicates of its guesses by source.
@@ -486,6 +486,15 @@ func (r *repairer) effortLeft() bool {
 			r.searchWork()-r.firstWork, r.opts.Effort, r.firstWork, minLaterWork)
 	}
 	return false
+}
+
+// laterLeft is the effort check of the later tier being searched: the
+// per-evaluation tier's own, or the other later tiers'.
+func (r *repairer) laterLeft() bool {
+	if r.perEval {
+		return r.perEvalLeft()
+	}
+	return r.effortLeft()
 }
 
 // perEvalLeft is effortLeft for the per-evaluation tier: it may start a

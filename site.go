@@ -67,7 +67,7 @@ func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion, late
 		if st.late != late || !r.strategyWanted(st) {
 			continue
 		}
-		if r.perEval && !r.perEvalLeft() || late && !r.perEval && !r.effortLeft() {
+		if (late || r.perEval) && !r.laterLeft() {
 			break // a later tier, out of effort (Options.Effort)
 		}
 		rep := r.siteReport(site, st, s.Score, "synthesis")

@@ -523,11 +523,7 @@ func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap
 		return cond(nil)
 	}
 	if p := nopolPred[id]; p != nil && snap != nil {
-		vals := make([]NopolValue, len(akinds), len(akinds)+len(kinds))
-		for i := 0; i < len(akinds); i++ {
-			vals[i] = NopolValue{K: nopolstrings.IndexByte("bifs", akinds[i]) + 1, M: true}
-		}
-		vals = append(vals, nopolSnapshot(kinds, snap)...)
+		vals := nopolAtomValues(akinds, kinds, snap)
 		written, evaluated := nopolTryValue(cond, vals[:len(akinds)])
 		v, ok := p.value(vals)
 		switch {
@@ -552,20 +548,28 @@ func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap
 		}
 		return v
 	}
-	vals := make([]NopolValue, len(akinds), len(akinds)+len(kinds))
-	for i := 0; i < len(akinds); i++ {
-		vals[i] = NopolValue{K: nopolstrings.IndexByte("bifs", akinds[i]) + 1, M: true}
-	}
-	if snap != nil {
-		vals = append(vals, nopolSnapshot(kinds, snap)...)
-	}
+	vals := nopolAtomValues(akinds, kinds, snap)
 	if forced {
-		nopolTry(cond, vals[:len(akinds)])
+		nopolTryValue(cond, vals[:len(akinds)]) // for its atoms; its value is forced
 	} else {
 		v = nopolFlipped(id, cond(vals[:len(akinds)]))
 	}
 	nopolRecordEval(id, v, vals)
 	return v
+}
+
+// nopolAtomValues are the values a snapshot records at a condition with
+// atoms: a slot per atom, missing until the condition's evaluation fills
+// it, then the observed values (none when snap is nil).
+func nopolAtomValues(akinds, kinds string, snap func(int) NopolValue) []NopolValue {
+	vals := make([]NopolValue, len(akinds), len(akinds)+len(kinds))
+	for i := 0; i < len(akinds); i++ {
+		vals[i] = nopolMissing(akinds[i])
+	}
+	if snap != nil {
+		vals = append(vals, nopolSnapshot(kinds, snap)...)
+	}
+	return vals
 }
 
 // nopolTryValue evaluates a condition for its atoms and its value; ok is
@@ -577,13 +581,6 @@ func nopolTryValue(cond func([]NopolValue) bool, atoms []NopolValue) (v, ok bool
 		}
 	}()
 	return cond(atoms), true
-}
-
-// nopolTry evaluates a forced condition for its atoms; a panic leaves
-// the atoms it did not reach missing.
-func nopolTry(cond func([]NopolValue) bool, atoms []NopolValue) {
-	defer func() { recover() }()
-	cond(atoms)
 }
 
 // NopolAPB records bool atom k of a condition into a, if not nil.
