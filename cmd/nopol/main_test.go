@@ -45,8 +45,17 @@ func TestScripts(t *testing.T) {
 		t.Skip("builds and runs test binaries")
 	}
 	env := goEnv(t)
+	// testscript removes its own root only once every script has run, so
+	// `go test -run TestScripts/one` would leave an empty go-test-script
+	// dir in TMPDIR; a root under t.TempDir is always removed (unless
+	// -testwork asks to keep the work dirs).
+	root := ""
+	if f := flag.Lookup("testwork"); f == nil || f.Value.String() != "true" {
+		root = t.TempDir()
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
+		WorkdirRoot:         root,
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup: func(e *testscript.Env) error {

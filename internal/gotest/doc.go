@@ -9,9 +9,11 @@
 // sends SIGINT to the whole group, then SIGKILL after a second or as soon
 // as the process has exited, so a test that forks a helper and hangs
 // leaves nothing behind. WaitDelay bounds the wait for pipes held open by
-// orphans. The go command gets a GOTMPDIR of its own (unless the caller
-// sets one), removed when it exits: a go command killed during a build
-// does not remove its go-build work dir itself.
+// orphans. Every process gets a TMPDIR of its own (the go command a
+// GOTMPDIR too) unless the caller sets one, removed when it exits: a test
+// that leaves files in os.TempDir(), a test binary killed before its
+// t.TempDir cleanup and a go command killed during a build (it does not
+// remove its go-build work dir itself) leave nothing behind.
 //
 // # Temp dirs
 //

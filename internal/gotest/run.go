@@ -184,16 +184,21 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 	// The group gets SIGINT, then SIGKILL after the grace, well before
 	// WaitDelay would kill the process alone.
 	exited := setProcessGroup(cmd, min(interruptGrace, cmd.WaitDelay/2))
-	if isGoCommand(inv.Path) && !hasEnv(inv.Env, "GOTMPDIR") {
-		// The go command's work dirs (go-build*) go into a dir of our
-		// own, removed below even if the go command was killed before
-		// it could remove them.
-		tmp, err := TempDir("nopol-gotmp-")
+	if !hasEnv(inv.Env, "TMPDIR") {
+		// Every process gets a temp dir of our own, removed below even if
+		// the process was killed before it could clean up: a test that
+		// leaves files in os.TempDir(), or is killed before its
+		// t.TempDir cleanup, leaves nothing behind, and the go command's
+		// work dirs (go-build*) go there too.
+		tmp, err := TempDir("nopol-tmp-")
 		if err != nil {
 			return Outcome{ExitCode: -1}, fmt.Errorf("running %s: %w", inv.String(), err)
 		}
 		defer os.RemoveAll(tmp)
-		cmd.Env = append(cmd.Env, "GOTMPDIR="+tmp)
+		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+		if isGoCommand(inv.Path) && !hasEnv(inv.Env, "GOTMPDIR") {
+			cmd.Env = append(cmd.Env, "GOTMPDIR="+tmp)
+		}
 	}
 
 	start := time.Now()

@@ -173,6 +173,27 @@ func TestCancelGoLeavesNoTemp(t *testing.T) {
 	}
 }
 
+// TestTempLeftByProcessRemoved checks that what a process leaves in its
+// os.TempDir() (a test that never cleans up) is removed when it exits.
+func TestTempLeftByProcessRemoved(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	out, err := Default.Run(context.Background(), &Invocation{
+		Path: "sh",
+		Args: []string{"-c", `mkdir "$TMPDIR/left" && echo x > "$TMPDIR/left/f" && echo "$TMPDIR"`},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.TrimSpace(string(out.Stdout))
+	if filepath.Dir(got) != tmp || got == tmp {
+		t.Errorf("process TMPDIR = %q, want a dir of its own in %s", got, tmp)
+	}
+	if es, _ := os.ReadDir(tmp); len(es) > 0 {
+		t.Errorf("left in TMPDIR: %s", es[0].Name())
+	}
+}
+
 // workDirs counts the go-build dirs under dir, at any depth.
 func workDirs(dir string) int {
 	n := 0
