@@ -87,9 +87,12 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		}
 	} else {
 		p.Choices = []angelic.Force{st.force}
-		if st.late && !r.opts.NoPerEval {
+		if (st.late || r.runaway[site.ID]) && !r.opts.NoPerEval {
 			// An exit taken at one evaluation: a nil element of a
-			// list, one bad input among good ones in one call.
+			// list, one bad input among good ones in one call. At the
+			// entry of a function a failing test recursed in without
+			// end, from the first tier: a base case leaves at some
+			// calls only.
 			p.MaxFlips = maxFlips
 		}
 	}
@@ -241,8 +244,11 @@ func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([]s
 		}
 		return nil, nil // no guesses; the search goes on
 	}
-	if res.TimedOut {
-		return nil, nil // an observed call may never end: not every state is recorded
+	if res.TimedOut && !r.runaway[site.ID] {
+		// An observed call may never end: not every state is recorded.
+		// At the entry of a runaway recursion, the test never ends:
+		// its first evaluations are what the guesses read.
+		return nil, nil
 	}
 	var evals []collect.Eval
 	for _, e := range res.Evals {

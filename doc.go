@@ -29,8 +29,15 @@
 //     was raised (its evaluation panicked: no outcome was recorded) counts
 //     as reached by the failing test, and its angelic search forces both
 //     values. A site a failing test ran only after its first failure
-//     message cannot repair it and is left out (localize.go, reach.go;
-//     site.go searches each site in its styles).
+//     message cannot repair it and is left out. A failing test that
+//     recursed without end (a stack overflow, or a stack its test timeout
+//     printed that repeats one call line of the module 20 times: its
+//     coverage run ends itself before nopol's limit to print it) puts the
+//     guard at the recursive function's entry first, searched there per
+//     evaluation from the first tier: a base case (`if visited[t] {
+//     return }`) leaves at some calls only, and the spectrum cannot see
+//     it, since passing tests run the same statements (localize.go,
+//     reach.go; site.go searches each site in its styles).
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
 //     the statement skipped, or an early return). A site where every

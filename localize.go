@@ -30,11 +30,12 @@ func (r *repairer) coverage(ctx context.Context) error {
 	r.interrupted = map[testKey]map[int]bool{}
 	r.outOfRange = map[int]bool{}
 	r.stacks = map[testKey][]constituent.Location{}
+	r.runaway = map[int]bool{}
 	tests := append(slices.Clone(r.failing), r.passing...)
 	runs := make([]collect.Run, len(tests))
 	for i, k := range tests {
 		runs[i] = collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k),
-			PrintConstituents: !r.opts.NoPurify && i < len(r.failing), PrintReach: i < len(r.failing)}
+			PrintConstituents: !r.opts.NoPurify && i < len(r.failing), PrintReach: i < len(r.failing), StackOnTimeout: i < len(r.failing)}
 	}
 	r.logf("coverage: running %s", plural(len(runs), "test"))
 	results, err := r.runAll(ctx, runs)
@@ -100,6 +101,16 @@ func (r *repairer) coverage(ctx context.Context) error {
 					}
 				}
 				r.vlogf("coverage %s: its panic interrupted the condition of %s", k.name, plural(len(ids), "site"))
+			}
+		}
+		if isFailing {
+			if entries := r.runawayEntries(k, res); len(entries) > 0 {
+				var funcs []string
+				for _, id := range entries {
+					r.runaway[id] = true
+					funcs = append(funcs, r.prog.Sites[id].Func)
+				}
+				r.logf("coverage: %s recursed without end in %s; the guards at %s entry are searched first", k.name, strings.Join(funcs, ", "), map[bool]string{true: "its", false: "their"}[len(funcs) == 1])
 			}
 		}
 		if isFailing && !r.opts.NoPurify {
@@ -175,6 +186,7 @@ func (r *repairer) localize() []angelic.Suspicion {
 		return tier
 	})
 	ranked = r.runAfterFailure(ranked)
+	ranked = entriesFirst(ranked, r.runaway)
 	r.logf("localize: %s reached by the failing tests; searching the top %d", plural(len(ranked), "site"), min(len(ranked), r.opts.MaxSites))
 	for i, s := range ranked[:min(len(ranked), 3*r.opts.MaxSites)] {
 		site := r.prog.Sites[s.Site]
@@ -230,6 +242,84 @@ func (r *repairer) panicStack(k testKey, res collect.Result) []constituent.Locat
 		stack = append(stack, loc)
 	}
 	return stack
+}
+
+// runawayDepth is how many frames of one call line make the stack that
+// ended a failing test a runaway recursion. Go prints at most 100 frames
+// at each end of a goroutine's stack.
+const runawayDepth = 20
+
+// runawayEntries are the entry guard sites (the guard before the first
+// statement) of the functions failing test k recursed in without end: its
+// coverage run res ended by a stack overflow, or by a test timeout
+// (Run.StackOnTimeout) whose stacks repeat a call line of the module's
+// code at least runawayDepth times. The fix of a runaway recursion is most
+// often a base case at the recursive function's entry (a visited set, a
+// depth bound, a nil check: go-toml's addFields recursed over a
+// self-embedding struct until `if visited[t] { return }`); the spectrum
+// cannot say so, since the passing tests run the same statements.
+func (r *repairer) runawayEntries(k testKey, res collect.Result) []int {
+	if !res.TimedOut && !strings.Contains(res.Output, "fatal error: stack overflow") {
+		return nil
+	}
+	dir := r.prog.PackageDir(k.pkg)
+	count := map[constituent.Location]int{}
+	for _, loc := range constituent.ParseOutput(res.Output) {
+		if !loc.Panic || strings.HasSuffix(loc.File, "_test.go") || collect.IsHook(loc.File) {
+			continue
+		}
+		if !filepath.IsAbs(loc.File) {
+			loc.File = filepath.Join(dir, loc.File)
+		}
+		count[constituent.Location{File: loc.File, Line: loc.Line}]++
+	}
+	type fn struct {
+		file  string
+		lines [2]int
+	}
+	recursive := map[fn]bool{}
+	for loc, n := range count {
+		if n < runawayDepth {
+			continue
+		}
+		for _, site := range r.prog.Sites {
+			if site.File == loc.File && loc.Line >= site.FuncLines[0] && loc.Line <= site.FuncLines[1] {
+				recursive[fn{site.File, site.FuncLines}] = true
+				break
+			}
+		}
+	}
+	entry := map[fn]int{}
+	for id, site := range r.prog.Sites {
+		f := fn{site.File, site.FuncLines}
+		if site.Kind != collect.Guard || !recursive[f] || !r.wanted(site) {
+			continue
+		}
+		if prev, ok := entry[f]; !ok || site.Line < r.prog.Sites[prev].Line {
+			entry[f] = id
+		}
+	}
+	return slices.Sorted(maps.Values(entry))
+}
+
+// entriesFirst moves the sites of first (runawayEntries) to the front of
+// ranked, keeping the order otherwise.
+func entriesFirst(ranked []angelic.Suspicion, first map[int]bool) []angelic.Suspicion {
+	if len(first) == 0 {
+		return ranked
+	}
+	out := make([]angelic.Suspicion, 0, len(ranked))
+	for _, s := range ranked {
+		if first[s.Site] {
+			out = append(out, s)
+		}
+	}
+	for _, s := range ranked {
+		if !first[s.Site] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // interruptedConds are the condition sites whose evaluation a failing

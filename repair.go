@@ -84,6 +84,9 @@ type repairer struct {
 	// stacks are, per failing test whose coverage run panicked, the
 	// frames of its panic (panicStack).
 	stacks map[testKey][]constituent.Location
+	// runaway are the entry guard sites of the functions a failing
+	// test recursed in without end (see runawayEntries), searched first.
+	runaway map[int]bool
 	// traced and guesses are, per site and failing test, the outcome of
 	// the traced run that forces nothing and the predicates guessed from
 	// a snapshot run (by source): the same for every style of a site.

@@ -393,6 +393,11 @@ type Run struct {
 	// evaluation of each site (cover mode): a site whose line comes after
 	// the test's first failure message was not run before it.
 	PrintReach bool
+	// StackOnTimeout has the test binary end itself a little before
+	// Timeout (-test.timeout), printing every goroutine's stack: a test
+	// that recurses without end shows where. Result.TimedOut is set as
+	// for a run killed at Timeout.
+	StackOnTimeout bool
 	// EvalLimit, when > 0, ends the test process as hung once the sites
 	// were evaluated that many times in all (Result.Hung): a forced
 	// condition that makes a loop spin is caught in milliseconds instead

@@ -68,9 +68,13 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	if r.Subtest != "" {
 		name = r.Subtest
 	}
+	limit := "-test.timeout=0"
+	if r.StackOnTimeout {
+		limit = "-test.timeout=" + stackTimeout(timeout).String()
+	}
 	inv := &gotest.Invocation{
 		Path:    bin,
-		Args:    []string{"-test.run=" + testRunPattern(r.Test, r.Subtest), "-test.count=1", gotest.VerboseFlag, "-test.timeout=0"},
+		Args:    []string{"-test.run=" + testRunPattern(r.Test, r.Subtest), "-test.count=1", gotest.VerboseFlag, limit},
 		Dir:     b.Program.pkgDir(r.Package),
 		Env:     runEnv(r, out),
 		Timeout: timeout,
@@ -83,6 +87,9 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	}
 	if strings.Contains(res.Output, HangLine) {
 		res.Hung, res.TimedOut = true, true
+	}
+	if r.StackOnTimeout && strings.Contains(res.Output, testTimeoutLine) {
+		res.TimedOut = true
 	}
 	var exit *gotest.ExitError
 	switch {
@@ -98,6 +105,16 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	}
 	res.Evals, res.Reached = evals, reached
 	return res, nil
+}
+
+// testTimeoutLine starts the panic of a test binary's -test.timeout.
+const testTimeoutLine = "panic: test timed out after "
+
+// stackTimeout is the -test.timeout of a run with Run.StackOnTimeout and
+// Timeout d: a quarter earlier (at least 300ms), so that the binary has
+// time to print its goroutines before it is killed.
+func stackTimeout(d time.Duration) time.Duration {
+	return d - max(d/4, 300*time.Millisecond)
 }
 
 // HangLine is what the hook prints when a run reaches its Run.EvalLimit,

@@ -175,6 +175,11 @@ func TestRun(t *testing.T) {
 				t.Errorf("took %v", res.Duration)
 			}
 		}},
+		{"endless loop, stacks", Run{Test: "TestCount", Force: map[int]bool{count: false}, Timeout: 2 * time.Second, StackOnTimeout: true}, false, true, func(t *testing.T, res Result) {
+			if !strings.Contains(res.Output, "panic: test timed out after 1.5s") || !strings.Contains(res.Output, "goroutine ") {
+				t.Errorf("no test timeout's stacks in the output:\n%s", res.Output)
+			}
+		}},
 		{"subtest", Run{Test: "TestAbs", Subtest: "TestAbs/#02"}, true, false, nil},
 		{"snapshot cap", Run{Test: "TestCountMany", Mode: ModeSnapshot, Sites: []int{count}}, true, false, func(t *testing.T, res Result) {
 			if len(res.Evals) != 200 {

@@ -81,8 +81,10 @@ var (
 	// "    foo_test.go:12: message" (t.Error and friends, indented by
 	// subtest depth).
 	messageRE = regexp.MustCompile(`^\s+([^\s:]+\.go):(\d+): `)
-	// "\t/abs/path/foo_test.go:12 +0x1d" (a goroutine stack frame).
-	frameRE = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$`)
+	// "\t/abs/path/foo_test.go:12 +0x1d" (a goroutine stack frame;
+	// GOTRACEBACK=system, testscript's default, adds " fp=0x… sp=0x…
+	// pc=0x…").
+	frameRE = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=0x[0-9a-f]+ sp=0x[0-9a-f]+ pc=0x[0-9a-f]+)?\s*$`)
 	// The hook's constituent line.
 	constituentRE = regexp.MustCompile(`^` + regexp.QuoteMeta(Prefix) + `(\d+) (\d+)$`)
 	// The hook's evaluation line.
@@ -160,8 +162,8 @@ func ParseOutput(output string) []Location {
 // runtime or package testing.
 func isRuntimeFrame(file string) bool {
 	f := filepath.ToSlash(file)
-	return strings.Contains(f, "/src/runtime/") || strings.Contains(f, "/src/testing/") ||
-		strings.HasPrefix(f, "runtime/") || strings.HasPrefix(f, "testing/")
+	return strings.Contains(f, "/src/runtime/") || strings.Contains(f, "/src/internal/runtime/") || strings.Contains(f, "/src/testing/") ||
+		strings.HasPrefix(f, "runtime/") || strings.HasPrefix(f, "internal/runtime/") || strings.HasPrefix(f, "testing/")
 }
 
 // Attribute returns the segment of test whose original source lines hold

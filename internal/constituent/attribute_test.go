@@ -41,6 +41,16 @@ func TestParseOutput(t *testing.T) {
 			want: []Location{{File: "/tmp/m/abs_test.go", Line: 22, Panic: true, Segment: -1, Iteration: -1}},
 		},
 		{
+			name: "frames of GOTRACEBACK=system",
+			output: "fatal error: stack overflow\n" +
+				"goroutine 18 gp=0x3fbabb2a61e0 m=2 mp=0x3fbabb1de808 [running]:\n" +
+				"runtime.mapassign_fast64ptr(0x55f0a0, 0x3fbafb30bf20, 0x3fbabb292fc0)\n" +
+				"\t/usr/local/go/src/internal/runtime/maps/runtime_fast64.go:400 +0xe5 fp=0x3fbadb30c3b8 sp=0x3fbadb30c358 pc=0x4108a5\n" +
+				"example.com/graph.walk(0x3fbabb292fc0, 0x3fbafb30bf20, 0x3fbafb30be38)\n" +
+				"\t/tmp/m/graph.go:18 +0x33 fp=0x3fbadb30c428 sp=0x3fbadb30c3b8 pc=0x52e333\n",
+			want: []Location{{File: "/tmp/m/graph.go", Line: 18, Panic: true, Segment: -1, Iteration: -1}},
+		},
+		{
 			name:   "constituent lines give the running iteration",
 			output: "nopol-constituent 1 0\nnopol-constituent 1 1\nnopol-constituent 1 2\n    a_test.go:9: bad\nnopol-constituent 1 3\n",
 			want:   []Location{{File: "a_test.go", Line: 9, Segment: 1, Iteration: 2}},
