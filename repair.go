@@ -564,7 +564,7 @@ func plural(n int, noun string) string {
 func (r *repairer) withStyles(sites []angelic.Suspicion, late bool) []angelic.Suspicion {
 	var out []angelic.Suspicion
 	for _, s := range sites {
-		if slices.ContainsFunc(stylesOf(r.prog.Sites[s.Site]), func(st style) bool { return st.late == late && r.strategyWanted(st) }) {
+		if slices.ContainsFunc(r.stylesAt(r.prog.Sites[s.Site]), func(st style) bool { return st.late == late && r.strategyWanted(st) }) {
 			out = append(out, s)
 		}
 	}

@@ -59,11 +59,30 @@ func stylesOf(s collect.Site) []style {
 	return st
 }
 
+// stylesAt is stylesOf, with the zero values searched in the first tier
+// at the entry of a runaway recursion (repairer.runaway), whatever the
+// statement (a declaration cannot be wrapped, so they are otherwise
+// late): a base case is what that failure needs. The other exits stay
+// late: at such a site every run that does not stop the recursion lasts
+// its whole time limit.
+func (r *repairer) stylesAt(s collect.Site) []style {
+	st := stylesOf(s)
+	if !r.runaway[s.ID] {
+		return st
+	}
+	for i, x := range st {
+		if x.name == "return" && x.strategy == collect.StrategyZero {
+			st[i].late = false
+		}
+	}
+	return st
+}
+
 // site searches one ranked site in each of its styles; done reports a
 // patch.
 func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion, late bool) (done bool, err error) {
 	site := r.prog.Sites[s.Site]
-	for _, st := range stylesOf(site) {
+	for _, st := range r.stylesAt(site) {
 		if st.late != late || !r.strategyWanted(st) {
 			continue
 		}
