@@ -208,14 +208,18 @@ func printedEvals(output string, site int) int {
 // forced to at each of its evaluations in failing test k
 // (angelic.Problem.Guess): those of guessPredicates, each with its
 // negation, by their source (angelic.Force.Guess; r.guessed keeps the
-// predicates), at most angelic.MaxGuesses. A predicate is left out when
-// it reads a value missing in a run of the test recorded unforced, or,
-// when that run recorded every evaluation, gives each the outcome it had
-// (at a guard, the statement runs wherever it does not hold). At a
-// condition, only predicates over what the original reads are guessed;
-// at a guard, only boolean observed expressions, none that leaves at
-// every evaluation, and of two that give the recorded evaluations the
-// same outcomes only the first.
+// predicates), at most maxPlainGuesses, then at a condition the
+// original joined with a predicate (a clause added: `original || p`,
+// `original && p`), at most maxJoinedGuesses. A predicate is left out
+// when it reads a value missing in a run of the test recorded unforced,
+// or, when that run recorded every evaluation, gives each the outcome it
+// had (at a guard, the statement runs wherever it does not hold). At a
+// condition, only predicates over what the original reads are guessed
+// alone (a condition over other values shares none of its variables);
+// joined with the original, any. At a guard, only boolean observed
+// expressions, none that leaves at every evaluation, and of two that
+// give the recorded evaluations the same outcomes only the first; so
+// for the joined ones at a condition.
 func (r *repairer) guessesOf(ctx context.Context, site collect.Site, k testKey) ([]string, error) {
 	key := siteTest{site.ID, k.id()}
 	if g, ok := r.guesses[key]; ok {
@@ -269,9 +273,10 @@ func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([]s
 	}
 	var out []string
 	seen := map[string]bool{}
+	plain, joined := 0, 0
 	for _, p := range guessPredicates(site) {
-		if len(out) >= angelic.MaxGuesses {
-			break
+		if p.Combine == collect.CombineNone && plain >= maxPlainGuesses || p.Combine != collect.CombineNone && joined >= maxJoinedGuesses {
+			continue
 		}
 		// At a guard, whose exits are searched at many sites, only the
 		// boolean observed expressions are guessed, one for each set of
@@ -282,21 +287,21 @@ func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([]s
 		// At a condition, only predicates over what the original reads:
 		// a condition synthesized from the others' values shares none of
 		// its variables and is withheld (speculative.go).
-		if site.Kind == collect.Cond && !readsOriginal(site, p) {
+		if site.Kind == collect.Cond && p.Combine == collect.CombineNone && !readsOriginal(site, p) {
 			continue
 		}
 		var outcomes []bool
 		same, all := true, true
 		for _, e := range evals {
-			holds, known := p.Holds(e.Values)
+			// Unforced, the outcome is the original's.
+			o, known := p.Outcome(e.Outcome, e.Values)
 			if !known {
 				outcomes = nil
 				break
 			}
 			// At a guard the outcome is "the statement runs".
-			o := holds
 			if site.Kind == collect.Guard {
-				o = !holds
+				o = !o
 			}
 			outcomes = append(outcomes, o)
 			same = same && o == e.Outcome
@@ -308,10 +313,18 @@ func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([]s
 		// differ. At a guard, an exit at every recorded evaluation is
 		// the constant exit, already tried.
 		key := fmt.Sprint(outcomes)
-		if outcomes == nil || complete && same || site.Kind == collect.Guard && (seen[key] || complete && all) {
+		once := site.Kind == collect.Guard || p.Combine != collect.CombineNone
+		if outcomes == nil || complete && same || once && seen[key] || site.Kind == collect.Guard && complete && all {
 			continue
 		}
-		seen[key] = true
+		if once {
+			seen[key] = true
+		}
+		if p.Combine == collect.CombineNone {
+			plain++
+		} else {
+			joined++
+		}
 		src := predicateSource(site, p)
 		r.guessed[site.ID][src] = p
 		out = append(out, src)
@@ -407,12 +420,49 @@ func guessPredicates(site collect.Site) []collect.Predicate {
 	for _, pt := range parts {
 		out = slices.Concat(out, pt[0], pt[1], pt[2])
 	}
+	if site.Kind == collect.Cond {
+		// A clause added to the original: joined with each boolean, the
+		// original's operands' first, and each comparison of an operand
+		// of the original with a constant.
+		for _, p := range slices.Concat(parts[0][0], parts[0][1], parts[1][0]) {
+			for _, c := range []collect.PredCombine{collect.CombineOr, collect.CombineAnd} {
+				q := p
+				q.Combine = c
+				out = append(out, q)
+			}
+		}
+	}
 	return out
 }
 
+// maxPlainGuesses and maxJoinedGuesses bound the predicates guessed alone
+// and joined with the original condition (guessesOf); together they are
+// angelic.MaxGuesses.
+const (
+	maxPlainGuesses  = 24
+	maxJoinedGuesses = angelic.MaxGuesses - maxPlainGuesses
+)
+
 // predicateSource is p as Go source over the site's observed
-// expressions ("n.child < 0").
+// expressions ("n.child < 0"), joined with the original condition when
+// p.Combine says so ("t.Kind() == reflect.Slice || t.Kind() == 17").
 func predicateSource(site collect.Site, p collect.Predicate) string {
+	src := plainSource(site, p)
+	orig := strings.Join(strings.Fields(site.Original), " ")
+	switch p.Combine {
+	case collect.CombineOr:
+		return orig + " || " + src
+	case collect.CombineAnd:
+		if strings.Contains(orig, "||") {
+			orig = "(" + orig + ")"
+		}
+		return orig + " && " + src
+	}
+	return src
+}
+
+// plainSource is predicateSource without the original.
+func plainSource(site collect.Site, p collect.Predicate) string {
 	x := site.Observed[p.Index].Expr
 	if p.Op == collect.PredBool {
 		if p.Negate {
@@ -423,9 +473,26 @@ func predicateSource(site collect.Site, p collect.Predicate) string {
 	y := strconv.FormatInt(p.Const, 10)
 	if p.Other >= 0 {
 		y = site.Observed[p.Other].Expr
+	} else if c, ok := constantNamed(site, site.Observed[p.Index], p.Const); ok {
+		y = c
 	}
 	op := map[collect.PredOp][2]string{collect.PredEq: {"==", "!="}, collect.PredLess: {"<", ">="}, collect.PredLessEq: {"<=", ">"}}[p.Op][boolIndex(p.Negate)]
 	return x + " " + op + " " + y
+}
+
+// constantNamed is how the code writes the integer v compared with o:
+// the constant of o's type with that value (reflect.Array for a Kind, a
+// character literal for a rune), when the site has one.
+func constantNamed(site collect.Site, o collect.Observed, v int64) (string, bool) {
+	for _, c := range site.Constants {
+		if c.Value.Kind != collect.KindInt || c.Value.Int != v || c.Factor {
+			continue
+		}
+		if o.Enum && c.Type == o.Type || o.Char && strings.HasPrefix(c.Expr, "'") {
+			return c.Expr, true
+		}
+	}
+	return "", false
 }
 
 func boolIndex(b bool) int {

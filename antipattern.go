@@ -71,6 +71,11 @@ import (
 //     as well: the states do not draw that threshold, the solver picked
 //     it among several (len(tag) > 11 where no tag is 11 or 12 long).
 //
+//     Or, synthesized, orders a value whose values have names against
+//     one of them where the original orders it against nothing
+//     (enum-order): k <= reflect.Slice && k >= reflect.Array holds for
+//     the kinds declared between them too, which no test has.
+//
 //   - conditional-deletion: a guard around a statement (`if COND { stmt }`)
 //     deletes the statement wherever COND is false, which passes a suite
 //     as easily as deleting it (Tan et al.'s anti-delete rules): it is
@@ -534,6 +539,44 @@ func charOfNumber(site collect.Site, spec *synth.Spec, n *synth.Term, c synth.Co
 	return fmt.Sprintf("char-mismatch: %s orders %s, which the original compares with a number, against the character %s", n.Source(spec), other.Source(spec), c.Expr)
 }
 
+// enumOrder is the rule enum-order: synthesized, n orders other, a value
+// whose values have names (reflect.Kind), against c, one of those names,
+// and the original condition orders it against nothing: k <=
+// reflect.Slice && k >= reflect.Array for a slice or an array holds for
+// the kinds declared between them (Chan, Func, Interface, Map, Pointer),
+// which no recorded state has. The same states fit k == reflect.Slice ||
+// k == reflect.Array; the rule makes room for it among synthesis's
+// candidates.
+func enumOrder(site collect.Site, spec *synth.Spec, n *synth.Term, c synth.Constant, other *synth.Term, synthesized bool) string {
+	if !synthesized || n.Op == synth.OpEq || n.Op == synth.OpNe || other.Op != synth.OpInput {
+		return ""
+	}
+	x := spec.Inputs[other.Index].Expr
+	if !isEnumInput(site, x) || orders(site.Original, x) {
+		return ""
+	}
+	return fmt.Sprintf("enum-order: %s orders %s, whose values have names, against %s: the names declared between the bounds are in the range too, and no recorded state has them", n.Source(spec), x, c.Expr)
+}
+
+// orders reports whether the condition src orders the expression x
+// (x < y, y >= x).
+func orders(src, x string) bool {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return false
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if ok && comparison(b.Op) && b.Op != token.EQL && b.Op != token.NEQ &&
+			(types.ExprString(unparen(b.X)) == x || types.ExprString(unparen(b.Y)) == x) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // comparedWithNumber reports whether the condition src compares the
 // expression x with an integer literal.
 func comparedWithNumber(src, x string) bool {
@@ -650,6 +693,9 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term, synthesiz
 			lit, other := n.Args[side], n.Args[1-side]
 			if lit.Op == synth.OpConst {
 				if why = charOfNumber(site, spec, n, spec.Constants[lit.Index], other); why != "" {
+					return
+				}
+				if why = enumOrder(site, spec, n, spec.Constants[lit.Index], other, synthesized); why != "" {
 					return
 				}
 				if why = charRangeOfCode(spec, t, n, spec.Constants[lit.Index], other, side); why != "" {

@@ -559,3 +559,39 @@ func TestCharMismatch(t *testing.T) {
 		})
 	}
 }
+
+// TestEnumOrder checks the rule enum-order: a synthesized ordering of a
+// value whose values have names, against one of those names, where the
+// original orders it against nothing.
+func TestEnumOrder(t *testing.T) {
+	ex := func(origin string, k int64) synth.Example {
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(k)}}
+	}
+	spec := &synth.Spec{
+		Inputs: []synth.Input{{Expr: "k", Kind: synth.Int}},
+		Constants: []synth.Constant{
+			{Expr: "reflect.Slice", Value: synth.IntValue(23)},
+			{Expr: "reflect.Array", Value: synth.IntValue(17)},
+		},
+		Examples: []synth.Example{ex("TestA", 23), ex("TestA", 17), ex("TestB", 2)},
+	}
+	observed := []collect.Observed{{Expr: "k", Kind: collect.KindInt, Type: "reflect.Kind", Enum: true}}
+	equality := collect.Site{Kind: collect.Cond, Original: "k == reflect.Slice", Observed: observed}
+	ranged := collect.Site{Kind: collect.Cond, Original: "k >= reflect.Int && k <= reflect.Int64", Observed: observed}
+	number := collect.Site{Kind: collect.Cond, Original: "k == 0", Observed: []collect.Observed{{Expr: "k", Kind: collect.KindInt, Type: "int"}}}
+	for _, tc := range []struct {
+		name string
+		site collect.Site
+		cand string
+		rule string
+	}{
+		{"a range of kinds", equality, "k <= reflect.Slice && k >= reflect.Array", "enum-order"},
+		{"two kinds", equality, "k == reflect.Slice || k == reflect.Array", ""},
+		{"the original orders the kind", ranged, "k <= reflect.Slice && k >= reflect.Array", ""},
+		{"a number, not a kind", number, "k <= reflect.Slice && k >= reflect.Array", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRule(t, tc.site, spec, tc.cand, tc.rule)
+		})
+	}
+}

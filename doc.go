@@ -132,8 +132,10 @@
 //     collect.Run.Predicates: a test that compares a whole output at its
 //     end does not say which evaluation went wrong, and an evaluation
 //     negated changes the ones after it); at a condition, predicates over
-//     what the original reads (n.child < 0 for n.child == 0); at a guard,
-//     boolean observed expressions; then one evaluation at a time, the
+//     what the original reads (n.child < 0 for n.child == 0), then the
+//     original joined with one by || or && (a clause added: k ==
+//     reflect.Slice || k == reflect.Array; collect.Predicate.Combine); at
+//     a guard, boolean observed expressions; then one evaluation at a time, the
 //     last first (angelic.Problem.MaxFlips, Guess); steps 5 and 6 follow.
 //     The conditions' per-evaluation tier has an effort of its own, half
 //     the later tiers' bound: after the exits it was reached on 4 of 119

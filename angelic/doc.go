@@ -55,7 +55,8 @@
 // table in a map) and ends that search. Then the caller's guesses
 // ([Problem.Guess], [Force.Guess]): observed predicates whose value is
 // forced as the outcome of every evaluation of the site (n.child < 0 where
-// the code has n.child == 0), since a test that compares its whole output
+// the code has n.child == 0, or the condition with a clause added: k ==
+// reflect.Slice || k == reflect.Array), since a test that compares its whole output
 // at the end says nothing of which evaluations went wrong, and negating
 // one evaluation changes those after it. Then one evaluation is negated at
 // a time, the last first, then earlier ones, at most MaxFlips runs (a

@@ -206,7 +206,7 @@ type Problem struct {
 }
 
 // MaxGuesses bounds the evaluation sets of Problem.Guess tried per test.
-const MaxGuesses = 24
+const MaxGuesses = 40
 
 // MaxDirected bounds the runs of the failure-directed per-evaluation
 // search of one test (see Problem.MaxFlips).

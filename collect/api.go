@@ -354,8 +354,9 @@ type Run struct {
 	// Predicates maps sites to an observed predicate whose value is the
 	// outcome of every evaluation of the site (a Cond site's value; at a
 	// Guard site the statement is skipped, or left by ForceExit, where
-	// it holds). An evaluation where a value it reads is missing is not
-	// forced.
+	// it holds; at a Cond site joined with the original's value when
+	// Predicate.Combine says so). An evaluation where a value it reads
+	// is missing is not forced.
 	Predicates map[int]Predicate
 	// PrintEvals are sites whose evaluations the hook prints to standard
 	// output as they happen (EvalLine), the first MaxPrintedEvals of
@@ -416,13 +417,43 @@ type Constituent struct {
 // Predicate is a test of one evaluation's observed values (indexes in
 // Site.Observed): the bool at Index (Op PredBool), or the integer at
 // Index compared (PredEq, PredLess, PredLessEq) with the integer at
-// Other, or with Const when Other is -1; negated when Negate.
+// Other, or with Const when Other is -1; negated when Negate. At a Cond
+// site, Combine joins it with the original condition's value: the
+// outcome is `original || p` or `original && p` (a clause added).
 type Predicate struct {
-	Index  int
-	Op     PredOp
-	Other  int
-	Const  int64
-	Negate bool
+	Index   int
+	Op      PredOp
+	Other   int
+	Const   int64
+	Negate  bool
+	Combine PredCombine
+}
+
+// PredCombine joins a Predicate with the original condition (Cond
+// sites).
+type PredCombine string
+
+const (
+	CombineNone PredCombine = ""
+	CombineOr   PredCombine = "or"  // original || p
+	CombineAnd  PredCombine = "and" // original && p
+)
+
+// Outcome is the value of an evaluation whose original condition had
+// the value original: p's, or p's joined with original (Combine); known
+// is false when a value p reads is missing.
+func (p Predicate) Outcome(original bool, values []Value) (outcome, known bool) {
+	holds, known := p.Holds(values)
+	if !known {
+		return false, false
+	}
+	switch p.Combine {
+	case CombineOr:
+		return original || holds, true
+	case CombineAnd:
+		return original && holds, true
+	}
+	return holds, true
 }
 
 // PredOp is the operator of a Predicate.
@@ -469,7 +500,11 @@ func (p Predicate) env() string {
 	if p.Negate {
 		neg = "1"
 	}
-	return strconv.Itoa(p.Index) + ":" + string(p.Op) + ":" + strconv.Itoa(p.Other) + ":" + strconv.FormatInt(p.Const, 10) + ":" + neg
+	env := strconv.Itoa(p.Index) + ":" + string(p.Op) + ":" + strconv.Itoa(p.Other) + ":" + strconv.FormatInt(p.Const, 10) + ":" + neg
+	if p.Combine != CombineNone {
+		env += ":" + string(p.Combine)
+	}
+	return env
 }
 
 // Eval is one evaluation of a site during a run.

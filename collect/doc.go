@@ -160,12 +160,13 @@
 // one test. NOPOL_PRINT_EVALS "id" prints constituent.EvalLine at each of
 // the first NOPOL_PRINT_EVALS_MAX evaluations of site id (Run.PrintEvals),
 // so that a failure in the output is known to follow evaluation k.
-// NOPOL_PRED "id:index:op:other:const:negate" (Run.Predicates) makes the
+// NOPOL_PRED "id:index:op:other:const:negate[:combine]" (Run.Predicates) makes the
 // value of an observed predicate the outcome of every evaluation of site
 // id: the observed value at index, a bool (op b) or an integer compared
 // (eq, lt, le) with the value at other, or with const when other is -1,
-// negated when negate is 1 (at a Guard site the statement is left where
-// it holds); an evaluation where a value it reads is missing keeps its
+// negated when negate is 1, joined with the condition as written when
+// combine is "or" (cond || p) or "and" (cond && p) (at a Guard site the
+// statement is left where it holds); an evaluation where a value it reads is missing keeps its
 // outcome. Only the snapshot build evaluates the observed values, so
 // such a run is a snapshot run (Predicate.Holds computes the same).
 //

@@ -125,6 +125,14 @@ func TestRun(t *testing.T) {
 			}
 		}},
 		{"predicate negated", Run{Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}, Predicates: map[int]Predicate{abs: {Index: 0, Op: PredLess, Other: -1, Negate: true}}}, false, false, nil},
+		// Joined with the original x > 0: x > 0 || x < 0 holds at -5,
+		// x > 0 && x < 0 does not.
+		{"predicate or original", Run{Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}, Predicates: map[int]Predicate{abs: {Index: 0, Op: PredLess, Other: -1, Combine: CombineOr}}}, true, false, func(t *testing.T, res Result) {
+			if len(res.Evals) != 1 || !res.Evals[0].Outcome {
+				t.Errorf("evals = %+v, want the outcome true", res.Evals)
+			}
+		}},
+		{"predicate and original", Run{Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}, Predicates: map[int]Predicate{abs: {Index: 0, Op: PredLess, Other: -1, Combine: CombineAnd}}}, false, false, nil},
 		// A value the predicate reads is missing: the condition as
 		// written decides.
 		{"predicate reads nothing", Run{Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}, Predicates: map[int]Predicate{abs: {Index: 99, Op: PredLess, Other: -1}}}, false, false, nil},

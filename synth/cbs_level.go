@@ -203,6 +203,24 @@ func (lv *level) wellFormed() bool {
 			}
 		}
 	}
+	// An input whose values have names is tested for equality only
+	// (Input.Enum): ops[ckCmpInt][2:4] are == and !=.
+	for _, c := range lv.comps {
+		if c.kind != ckCmpInt {
+			continue
+		}
+		for _, i := range lv.pi.inputs[Int] {
+			if !lv.pi.p.Spec.Inputs[i].Enum {
+				continue
+			}
+			eq := zc.Or(lv.is(c.op, 2), lv.is(c.op, 3))
+			for _, pt := range []*port{c.a, c.b} {
+				if contains(pt.dom, i) {
+					lv.s.Assert(lv.is(pt.loc, i).Implies(eq))
+				}
+			}
+		}
+	}
 	// A bool input is used at most once: p && (q || p) is never needed.
 	var bports []*port
 	for _, c := range lv.comps {
@@ -241,7 +259,10 @@ func (lv *level) wellFormed() bool {
 		}
 	}
 	// Negations and comparisons of the same kind are interchangeable:
-	// order them by (a, b, op).
+	// order them by (a, b, op), and two comparisons of one operand with
+	// the free literal by the literal's value (k == 17 || k == 23: the
+	// literal location is one for every component, its value each one's
+	// own).
 	for i := 1; i < len(lv.comps); i++ {
 		c, d := lv.comps[i-1], lv.comps[i]
 		if c.kind != d.kind {
@@ -251,11 +272,15 @@ func (lv *level) wellFormed() bool {
 		case c.kind == ckNot:
 			lv.s.Assert(c.a.loc.Lt(d.a.loc))
 		case c.kind.isCmp():
+			tie := c.op.Lt(d.op)
+			if c.lit != (z3.Expr{}) && d.lit != (z3.Expr{}) {
+				tie = zc.Or(tie, zc.And(c.op.Eq(d.op), lv.is(c.b.loc, lv.lit), c.lit.Lt(d.lit)))
+			}
 			lv.s.Assert(zc.Or(
 				c.a.loc.Lt(d.a.loc),
 				zc.And(c.a.loc.Eq(d.a.loc), zc.Or(
 					c.b.loc.Lt(d.b.loc),
-					zc.And(c.b.loc.Eq(d.b.loc), c.op.Lt(d.op)),
+					zc.And(c.b.loc.Eq(d.b.loc), tie),
 				)),
 			))
 		}

@@ -18,7 +18,11 @@
 // and connection constraints make the locations a program, and one copy of the
 // components' semantics per example makes it agree with the examples. The
 // component set grows level by level, smallest first, and solutions already
-// found are blocked to enumerate distinct ones.
+// found are blocked to enumerate distinct ones. Interchangeable
+// comparisons are ordered by their operands, operator and literal value,
+// so that k == 17 || k == 23 (one input compared twice with the free
+// literal) is a term. An input whose values have names (Input.Enum) is
+// compared with == and != only.
 //
 // The "enum" backend needs no cgo: it enumerates expressions bottom-up by size
 // and keeps one expression per vector of values on the examples

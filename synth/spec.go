@@ -69,6 +69,10 @@ type Input struct {
 	// Char reports an integer input of type byte or rune: an integer
 	// compared with it prints as a character literal ('_', not 95).
 	Char bool `json:"char,omitempty"`
+	// Enum reports an integer input whose values have names (reflect.Kind,
+	// time.Month): the z3 backend compares it only with == and != (an
+	// ordering holds for the names declared between its bounds too).
+	Enum bool `json:"enum,omitempty"`
 }
 
 // Value is the value of an observed expression in one execution.

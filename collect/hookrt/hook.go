@@ -477,8 +477,11 @@ func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue
 			vals = nopolSnapshot(kinds, snap)
 		}
 		v, ok := p.value(vals)
-		if !ok {
+		switch {
+		case !ok:
 			v = cond()
+		case p.combine != "":
+			v = p.join(cond(), v)
 		}
 		if nopolMode != 0 {
 			nopolRecordEval(id, v, nopolKept(id, vals))
@@ -527,7 +530,9 @@ func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap
 		written, evaluated := nopolTryValue(cond, vals[:len(akinds)])
 		v, ok := p.value(vals)
 		switch {
-		case ok:
+		case ok && p.combine != "" && evaluated:
+			v = p.join(written, v)
+		case ok && p.combine == "":
 		case evaluated:
 			v = written
 		default:
@@ -662,18 +667,25 @@ func nopolGuardHook(id int, kinds string, snap func(int) NopolValue) int {
 }
 
 // nopolPredicate is an observed predicate (NOPOL_PRED
-// "id:index:op:other:const:negate"): the value at index, a bool (op
-// "b"), or an integer compared ("eq", "lt", "le") with the value at
-// other, or with const when other is -1; negated when negate is 1.
+// "id:index:op:other:const:negate[:combine]"): the value at index, a
+// bool (op "b"), or an integer compared ("eq", "lt", "le") with the
+// value at other, or with const when other is -1; negated when negate is
+// 1; at a condition, joined with the condition's own value when combine
+// is "or" (cond || p) or "and" (cond && p).
 type nopolPredicate struct {
 	index, other int
 	op           string
 	c            int64
 	negate       bool
+	combine      string
 }
 
 func nopolParsePredicate(f string) (id int, p nopolPredicate, ok bool) {
 	parts := nopolstrings.Split(f, ":")
+	if len(parts) == 7 {
+		p.combine = parts[6]
+		parts = parts[:6]
+	}
 	if len(parts) != 6 {
 		return 0, p, false
 	}
@@ -719,6 +731,18 @@ func (p *nopolPredicate) value(vals []NopolValue) (v, ok bool) {
 		return false, false
 	}
 	return v != p.negate, true
+}
+
+// join is the outcome of an evaluation where p's value is v and the
+// condition as written has the value written (see combine).
+func (p *nopolPredicate) join(written, v bool) bool {
+	switch p.combine {
+	case "or":
+		return written || v
+	case "and":
+		return written && v
+	}
+	return v
 }
 
 // nopolKept is vals where a snapshot run records them at site id, nil
