@@ -120,6 +120,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		from := siblingOf(site, st)
 		e.Origin = fmt.Sprintf("a guard %s writes in the same place (after the same statement, or first in a loop over the same values), its condition and exit as written there", from)
 		medium = append(medium, fmt.Sprintf("a guard %s already has in the same place: the tests do not say whether this place needs all of it", from))
+	case rep.Method == "per-evaluation" && rep.joined:
+		e.Origin = "synthesized from recorded states with the values of the original condition joined with an observed predicate (a clause added) at every evaluation"
+		low = append(low, "per-evaluation angelic values: the specification comes from a guess, the original condition with a clause added")
 	case rep.Method == "per-evaluation" && rep.guessed:
 		e.Origin = "synthesized from recorded states with the values negated at the evaluations where an observed predicate holds"
 		low = append(low, "per-evaluation angelic values: the specification comes from a guess, the evaluations where an observed predicate holds")

@@ -283,9 +283,11 @@ type SiteReport struct {
 	withheld int
 	// guessed reports per-evaluation angelic values guessed from an
 	// observed predicate (angelic.Force.Guess); negated is the most
-	// evaluations a failing test's per-evaluation value negated.
-	guessed bool
-	negated int
+	// evaluations a failing test's per-evaluation value negated; joined
+	// that a guess joined the original with the predicate (a clause
+	// added, collect.Predicate.Combine).
+	guessed, joined bool
+	negated         int
 }
 
 // ConstituentReport is a constituent of a failing test (a top-level
