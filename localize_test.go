@@ -77,3 +77,44 @@ func TestInterruptedConds(t *testing.T) {
 		}
 	}
 }
+
+// TestRunawayEntries checks that a failing test whose stack repeats a
+// call line (a stack overflow, or the stacks its test timeout printed)
+// puts the guard at the recursive function's entry first, and that a
+// short stack, or a run that neither overflowed nor timed out, does not.
+func TestRunawayEntries(t *testing.T) {
+	r := &repairer{prog: &collect.Program{Dir: "/m", Sites: []collect.Site{
+		{Kind: collect.Guard, File: "/m/graph.go", Line: 19, FuncLines: [2]int{18, 24}, Original: "*out = append(*out, n.Name)"},
+		{Kind: collect.Guard, File: "/m/graph.go", Line: 18, FuncLines: [2]int{18, 24}, Original: "seen[n] = true"},
+		{Kind: collect.Cond, File: "/m/graph.go", Line: 17, FuncLines: [2]int{16, 24}, Original: "n == nil"},
+		{Kind: collect.Guard, File: "/m/graph.go", Line: 12, FuncLines: [2]int{10, 14}, Original: "walk(n, seen, &out)"},
+	}}, opts: Options{Kinds: KindCond | KindGuard}}
+	k := testKey{pkg: "example.com/m", name: "TestCycle"}
+	stack := func(head string, depth int) string {
+		s := head + "\n\ngoroutine 6 [running]:\n"
+		for range depth {
+			s += "example.com/m.walk(0x1, 0x2, 0x3)\n\t/m/graph.go:21 +0x10b\n"
+		}
+		return s + "example.com/m.Reach(0x1)\n\t/m/graph.go:12 +0x5c\nexample.com/m.TestCycle(0xc000)\n\t/m/graph_test.go:34 +0x4d\n"
+	}
+	for _, tc := range []struct {
+		name string
+		res  collect.Result
+		want string
+	}{
+		{"stack overflow", collect.Result{Output: stack("runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow", 90)}, "[1]"},
+		{"test timeout", collect.Result{Output: stack("panic: test timed out after 1s", 90), TimedOut: true}, "[1]"},
+		{"a short stack", collect.Result{Output: stack("panic: test timed out after 1s", 5), TimedOut: true}, "[]"},
+		{"a panic", collect.Result{Output: stack("panic: boom", 90)}, "[]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fmt.Sprint(r.runawayEntries(k, tc.res)); got != tc.want {
+				t.Errorf("runawayEntries = %s, want %s", got, tc.want)
+			}
+		})
+	}
+	ranked := []angelic.Suspicion{{Site: 0}, {Site: 2}, {Site: 1}, {Site: 3}}
+	if got := fmt.Sprint(entriesFirst(ranked, map[int]bool{1: true})); got != fmt.Sprint([]angelic.Suspicion{{Site: 1}, {Site: 0}, {Site: 2}, {Site: 3}}) {
+		t.Errorf("entriesFirst = %s", got)
+	}
+}
