@@ -219,29 +219,39 @@ func (r *repairer) panicStacks() [][]constituent.Location {
 }
 
 // panicStack is the stack of the panic in res, the coverage run of
-// failing test k: the frames (file:line) outside the runtime, package
-// testing, test files and nopol's hook, innermost first; a line repeated
-// (the hook's function literal around a condition) once. nil when res
-// did not panic.
+// failing test k: its module frames (moduleFrames), a line repeated (the
+// hook's function literal around a condition) once. nil when res did not
+// panic.
 func (r *repairer) panicStack(k testKey, res collect.Result) []constituent.Location {
 	if !strings.Contains(res.Output, "panic: ") {
 		return nil
 	}
-	dir := r.prog.PackageDir(k.pkg)
 	var stack []constituent.Location
-	for _, loc := range constituent.ParseOutput(res.Output) {
-		if !loc.Panic || strings.HasSuffix(loc.File, "_test.go") || collect.IsHook(loc.File) {
-			continue
-		}
-		if !filepath.IsAbs(loc.File) {
-			loc.File = filepath.Join(dir, loc.File)
-		}
+	for _, loc := range r.moduleFrames(k, res.Output) {
 		if n := len(stack); n > 0 && stack[n-1].File == loc.File && stack[n-1].Line == loc.Line {
 			continue
 		}
 		stack = append(stack, loc)
 	}
 	return stack
+}
+
+// moduleFrames are the stack frames (file:line) in output, of failing
+// test k's package, outside the runtime, package testing, test files and
+// nopol's hook, innermost first, their files absolute.
+func (r *repairer) moduleFrames(k testKey, output string) []constituent.Location {
+	dir := r.prog.PackageDir(k.pkg)
+	var out []constituent.Location
+	for _, loc := range constituent.ParseOutput(output) {
+		if !loc.Panic || strings.HasSuffix(loc.File, "_test.go") || collect.IsHook(loc.File) {
+			continue
+		}
+		if !filepath.IsAbs(loc.File) {
+			loc.File = filepath.Join(dir, loc.File)
+		}
+		out = append(out, loc)
+	}
+	return out
 }
 
 // runawayDepth is how many frames of one call line make the stack that
@@ -262,15 +272,8 @@ func (r *repairer) runawayEntries(k testKey, res collect.Result) []int {
 	if !res.TimedOut && !strings.Contains(res.Output, "fatal error: stack overflow") {
 		return nil
 	}
-	dir := r.prog.PackageDir(k.pkg)
 	count := map[constituent.Location]int{}
-	for _, loc := range constituent.ParseOutput(res.Output) {
-		if !loc.Panic || strings.HasSuffix(loc.File, "_test.go") || collect.IsHook(loc.File) {
-			continue
-		}
-		if !filepath.IsAbs(loc.File) {
-			loc.File = filepath.Join(dir, loc.File)
-		}
+	for _, loc := range r.moduleFrames(k, res.Output) {
 		count[constituent.Location{File: loc.File, Line: loc.Line}]++
 	}
 	type fn struct {

@@ -204,7 +204,8 @@ func (lv *level) wellFormed() bool {
 		}
 	}
 	// An input whose values have names is tested for equality only
-	// (Input.Enum): ops[ckCmpInt][2:4] are == and !=.
+	// (Input.Enum).
+	opEq, opNe := slices.Index(ops[ckCmpInt], OpEq), slices.Index(ops[ckCmpInt], OpNe)
 	for _, c := range lv.comps {
 		if c.kind != ckCmpInt {
 			continue
@@ -213,7 +214,7 @@ func (lv *level) wellFormed() bool {
 			if !lv.pi.p.Spec.Inputs[i].Enum {
 				continue
 			}
-			eq := zc.Or(lv.is(c.op, 2), lv.is(c.op, 3))
+			eq := zc.Or(lv.is(c.op, opEq), lv.is(c.op, opNe))
 			for _, pt := range []*port{c.a, c.b} {
 				if contains(pt.dom, i) {
 					lv.s.Assert(lv.is(pt.loc, i).Implies(eq))
