@@ -97,7 +97,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	var low, medium []string
 	var high []string
 	npefix := c.method == "npefix"
-	fallback := spec == nil && !npefix && c.method != "sibling" && c.method != "twin" && c.method != "bounds" // the fallback's mutants are not checked against recorded states
+	fallback := spec == nil && !npefix && c.method != "sibling" && c.method != "twin" && c.method != "bounds" && c.method != "nil-check" // the fallback's mutants are not checked against recorded states
 	switch {
 	case npefix:
 		e.Origin = fmt.Sprintf("NpeFix: the nil operand a failing test dereferenced is replaced where it is nil (strategy %s)", st.strategy)
@@ -112,6 +112,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case c.method == "bounds":
 		e.Origin = "the original condition with a bounds check before an index: a failing test panicked there with an index out of range"
 		high = append(high, "the check the runtime made when the failing test panicked, now in the condition")
+	case c.method == "nil-check":
+		e.Origin = "a nil check where a failing test panicked with a nil dereference: the check the runtime made, joined to the condition or as a guard before the statement"
+		medium = append(medium, "the nil is tolerated where it is dereferenced: the tests do not say whether it is a bug where it was made")
 	case c.method == "sibling":
 		from := siblingOf(site, st)
 		e.Origin = fmt.Sprintf("the guard of %s, a sibling function, its condition and exit as written there, with this function's name word in place of the sibling's", from)
@@ -155,7 +158,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 			medium = append(medium, fmt.Sprintf("a new guard that %s (`%s`)", what, st.exit))
 		}
 	}
-	if !fallback && !npefix {
+	if !fallback && !npefix && c.method != "nil-check" { // no states are recorded for those
 		switch {
 		case e.Distinct < minStates:
 			low = append(low, fmt.Sprintf("%s only", plural(e.Distinct, "distinct recorded state")))

@@ -75,5 +75,6 @@ func (r *repairer) warnGocheck(k testKey) {
 	if err != nil || !runsGocheck(src, line) {
 		return
 	}
+	r.gocheck = true
 	r.logf("warning: %s runs a gocheck suite: go test sees all of its tests as one, so the localization cannot tell their sites apart and each run of it runs them all; the repair will be slow and may find nothing. A failing gocheck test rewritten as a Go test of its own (func TestX(t *testing.T)) can be repaired", k.name)
 }

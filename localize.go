@@ -221,9 +221,9 @@ func (r *repairer) panicStacks() [][]constituent.Location {
 // panicStack is the stack of the panic in res, the coverage run of
 // failing test k: its module frames (moduleFrames), a line repeated (the
 // hook's function literal around a condition) once. nil when res did not
-// panic.
+// panic (nor a test of a gocheck suite: "... Panic: ").
 func (r *repairer) panicStack(k testKey, res collect.Result) []constituent.Location {
-	if !strings.Contains(res.Output, "panic: ") {
+	if !strings.Contains(res.Output, "panic: ") && !strings.Contains(res.Output, "\n... Panic: ") {
 		return nil
 	}
 	var stack []constituent.Location

@@ -257,7 +257,10 @@ type SiteReport struct {
 	// "mutation" (mutants of the original condition, the fallback when
 	// synthesis found no patch; see Options.NoMutants) or "npefix" (a
 	// nil operand that a failing test dereferenced, replaced where it is
-	// nil; see collect.NilFix). A patched site says "bounds" when the
+	// nil; see collect.NilFix), or "nil-check" (where a failing test
+	// panicked with a nil dereference, the check the runtime made,
+	// joined to the condition there or as a guard before the statement;
+	// see nilcheck.go). A patched site says "bounds" when the
 	// patch is the condition with the bounds check the runtime made
 	// when a failing test panicked in it (an index out of range).
 	Method string `json:"method"`
@@ -324,7 +327,7 @@ func (f ConstituentReport) String() string {
 type CandidateReport struct {
 	Site  int    `json:"site"`
 	Style string `json:"style"`
-	// Method is "synthesis", "mutation" or "npefix", as SiteReport.Method,
+	// Method is "synthesis", "mutation", "npefix" or "nil-check", as SiteReport.Method,
 	// or "sibling" (a sibling function's guard), "twin" (a guard the file
 	// writes after the same statement elsewhere) or "bounds" (a bounds
 	// check added before an index).

@@ -81,6 +81,9 @@ type repairer struct {
 	// outOfRange are the condition sites a failing test's panic
 	// interrupted with an index or a slice out of range (bounds.go).
 	outOfRange map[int]bool
+	// gocheck reports a failing test that runs a gocheck suite
+	// (warnGocheck): each of its runs runs the whole suite.
+	gocheck bool
 	// stacks are, per failing test whose coverage run panicked, the
 	// frames of its panic (panicStack).
 	stacks map[testKey][]constituent.Location
@@ -313,10 +316,21 @@ func (r *repairer) run(ctx context.Context) error {
 		snap = max(snap, screenSites)
 	}
 	r.bin.BuildSnapshots(siteIDs(searched, lateAll[:min(len(lateAll), snap)]))
+	// First, a few runs: the nil check the runtime made joined to the
+	// condition a failing test's nil dereference interrupted, and, when
+	// a failing test runs a gocheck suite (a search of one site there
+	// takes a minute), the nil guards too (nilcheck.go).
+	nils, found, err := r.nilChecks(ctx, true, r.gocheck)
+	if err != nil || found {
+		return err
+	}
 	if _, done, err := r.searchWhile(ctx, searched, false, nil); err != nil || done {
 		return err
 	}
 	reason := fmt.Sprintf("no patch at the %d most suspicious sites", len(searched))
+	if nils > 0 {
+		reason = fmt.Sprintf("no patch among %s where a failing test dereferenced nil, nor at the %d most suspicious sites", plural(nils, "nil check"), len(searched))
+	}
 	if !r.opts.NoMutants {
 		n, k, done, err := r.mutate(ctx, ranked)
 		if err != nil || done {
@@ -394,6 +408,17 @@ func (r *repairer) run(ctx context.Context) error {
 			return err
 		}
 		reason += fmt.Sprintf(", nor at %s more", plural(searched, "guard site"))
+	}
+	// Then, whatever the effort (a few runs): the nil guards where a
+	// failing test dereferenced nil. After every other tier: a guard at
+	// the dereference tolerates the nil, where the search may find the
+	// condition that lets it through, or a guard elsewhere.
+	if !r.gocheck {
+		if n, done, err := r.nilChecks(ctx, false, true); err != nil || done {
+			return err
+		} else if n > 0 {
+			reason += fmt.Sprintf(", nor %s where a failing test dereferenced nil", plural(n, "nil guard"))
+		}
 	}
 	// Last, whatever the effort (a few runs): NpeFix's replacements of
 	// a nil that a failing test dereferenced. Last, because they

@@ -90,9 +90,9 @@ func farFromOriginal(site collect.Site, c candidate) bool {
 
 // synthesizedCond reports whether c replaces site's condition with one
 // synthesized from the recorded states: not a mutant, a bounds check, a
-// sibling's guard nor a nil replacement.
+// sibling's guard, a nil check nor a nil replacement.
 func synthesizedCond(site collect.Site, c candidate) bool {
-	return site.Kind == collect.Cond && c.method != "mutation" && c.method != "bounds" && c.method != "npefix" && c.method != "sibling"
+	return site.Kind == collect.Cond && c.method != "mutation" && c.method != "bounds" && c.method != "npefix" && c.method != "sibling" && c.method != "nil-check"
 }
 
 // valuesRead are the values t reads: its inputs' expressions, with len(x)

@@ -163,6 +163,10 @@ type Site struct {
 	// NilFixes are NpeFix's replacements of the nil operands a Guard
 	// site's statement dereferences (see nilfix.go).
 	NilFixes []NilFix `json:",omitempty"`
+	// NilDerefs are the operands a Guard site's statement dereferences
+	// (at most 3), of a type that can be nil, as written: `token` for
+	// `if token.typ == yaml_BLOCK_ENTRY_TOKEN {`.
+	NilDerefs []string `json:",omitempty"`
 }
 
 // TestLocation is the file (absolute) and line where test name of package

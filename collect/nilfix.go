@@ -46,11 +46,13 @@ const (
 // dereferences (fields selected through a pointer, methods called on an
 // interface or through a pointer with a value receiver, *x, calls of a
 // function value), then of the nil-able operands it passes to declared
-// functions (NilFix.Passed). fn is the function around stmt.
-func (o *observer) nilFixes(stmt ast.Stmt, fn ast.Node) []NilFix {
+// functions (NilFix.Passed). fn is the function around stmt. derefs are
+// the operands stmt dereferences that can be tested against nil there,
+// whether or not they have a replacement.
+func (o *observer) nilFixes(stmt ast.Stmt, fn ast.Node) (fixes []NilFix, derefs []string) {
 	inner := o.pkg.Scope().Innermost(o.pos)
 	if inner == nil {
-		return nil
+		return nil, nil
 	}
 	type operand struct {
 		x      ast.Expr
@@ -79,10 +81,13 @@ func (o *observer) nilFixes(stmt ast.Stmt, fn ast.Node) []NilFix {
 			roots = []ast.Node{s.Init, s.Cond}
 		}
 	case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt:
-		return nil
+		return nil, nil
 	}
 	for _, root := range roots {
 		o.derefs(root, func(x ast.Expr) { add(x, false) })
+	}
+	for _, op := range operands {
+		derefs = append(derefs, types.ExprString(op.x))
 	}
 	// Then the nil-able arguments of the statement's calls of declared
 	// functions: the nil a callee dereferences may come from here.
@@ -103,7 +108,6 @@ func (o *observer) nilFixes(stmt ast.Stmt, fn ast.Node) []NilFix {
 	}
 
 	sig := o.signature(fn)
-	var out []NilFix
 	for _, op := range operands {
 		src := types.ExprString(op.x)
 		t := o.info.TypeOf(op.x)
@@ -112,14 +116,14 @@ func (o *observer) nilFixes(stmt ast.Stmt, fn ast.Node) []NilFix {
 			if n >= maxNilValues || v == src {
 				continue
 			}
-			out = append(out, NilFix{Operand: src, Body: src + " = " + v, Strategy: StrategyNilVar, Passed: op.passed})
+			fixes = append(fixes, NilFix{Operand: src, Body: src + " = " + v, Strategy: StrategyNilVar, Passed: op.passed})
 			n++
 		}
 		for _, v := range o.instances(t) {
-			out = append(out, NilFix{Operand: src, Body: src + " = " + v, Strategy: StrategyNilNew, Passed: op.passed})
+			fixes = append(fixes, NilFix{Operand: src, Body: src + " = " + v, Strategy: StrategyNilNew, Passed: op.passed})
 		}
 	}
-	return out
+	return fixes, derefs
 }
 
 // derefs calls add with the operands root dereferences.

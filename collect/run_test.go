@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -518,13 +519,18 @@ func TestPrintReach(t *testing.T) {
 	if i, ok := seen[neg]; !ok || i < first {
 		t.Errorf("`return -x`'s reach line is at %d (present %v), want after the first failure (%d)\n%s", i, ok, first, res.Output)
 	}
-	// Without PrintReach, no line.
+	// Without PrintReach, no line, and the same counts: a site turns
+	// quiet after its reach line and still counts every evaluation.
+	withReach := res.Reached
 	res, err = f.build.Run(context.Background(), Run{Package: "example.com/basic/calc", Test: "TestAbs", Mode: ModeCover, ForceSegment: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := len(constituent.Reach(res.Output)); n > 0 {
 		t.Errorf("%d reach lines without PrintReach", n)
+	}
+	if !reflect.DeepEqual(withReach, res.Reached) {
+		t.Errorf("counts with reach lines %v, without %v", withReach, res.Reached)
 	}
 }
 

@@ -207,7 +207,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 					}
 				}
 				s.Exits = o.exits(fn, node.(ast.Stmt), stack, src, tf, fnName)
-				s.NilFixes = o.nilFixes(node.(ast.Stmt), fn)
+				s.NilFixes, s.NilDerefs = o.nilFixes(node.(ast.Stmt), fn)
 				if !wrap && len(s.Exits) == 0 {
 					return
 				}

@@ -85,6 +85,11 @@ var (
 	// GOTRACEBACK=system, testscript's default, adds " fp=0x… sp=0x…
 	// pc=0x…").
 	frameRE = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=0x[0-9a-f]+ sp=0x[0-9a-f]+ pc=0x[0-9a-f]+)?\s*$`)
+	// "parserc.go:792" then "  in yaml_parser_split_stem_comment": a
+	// frame of the stack gocheck (gopkg.in/check.v1) prints for a panic
+	// it recovered in a suite's test, its file relative to the package.
+	gocheckFrameRE = regexp.MustCompile(`^(\S+\.go):(\d+)$`)
+	gocheckFuncRE  = regexp.MustCompile(`^  in \S+$`)
 	// The hook's constituent line.
 	constituentRE = regexp.MustCompile(`^` + regexp.QuoteMeta(Prefix) + `(\d+) (\d+)$`)
 	// The hook's evaluation line.
@@ -95,7 +100,8 @@ var (
 
 // ParseOutput returns the locations reported in the output of a go test
 // run, in order: failure messages ("    foo_test.go:12: message") and
-// frames of panic stack traces ("\t/dir/foo_test.go:12 +0x1d"). Frames of
+// frames of panic stack traces ("\t/dir/foo_test.go:12 +0x1d", or as
+// gocheck prints them: "foo.go:12" then "  in F"). Frames of
 // the Go runtime and of package testing are left out, and so are the
 // messages of a verbose run's (sub)tests reported passed or skipped
 // (t.Log).
@@ -107,8 +113,35 @@ func ParseOutput(output string) []Location {
 		passed  = map[string]bool{}
 	)
 	seg, iter, eval, reached := -1, -1, 0, 0
+	var gocheckFrame []string // the previous line, when it may be a gocheck frame
+	// stack is where the frames of the stack being read start in locs. A
+	// frame of the runtime's panic drops the frames read before it in
+	// that stack: those of deferred calls running when it panicked
+	// again (yaml.v3's handleErr recovers, then re-panics what it does
+	// not handle), above the place of the first panic.
+	stack := 0
+	frame := func(file, line string) {
+		if isRuntimeFrame(file) {
+			if strings.HasSuffix(filepath.ToSlash(file), "runtime/panic.go") {
+				locs, tests = locs[:stack], tests[:stack]
+			}
+			return
+		}
+		n, _ := strconv.Atoi(line)
+		locs = append(locs, Location{File: file, Line: n, Panic: true, Segment: seg, Iteration: iter, Eval: eval, Reached: reached})
+		tests = append(tests, current)
+	}
 	for _, line := range strings.Split(output, "\n") {
 		line = strings.TrimRight(line, "\r")
+		if strings.HasPrefix(line, "goroutine ") || strings.HasPrefix(line, "... Panic: ") {
+			stack = len(locs)
+		}
+		prev := gocheckFrame
+		gocheckFrame = gocheckFrameRE.FindStringSubmatch(line)
+		if prev != nil && gocheckFuncRE.MatchString(line) {
+			frame(prev[1], prev[2])
+			continue
+		}
 		if f, ok := gotest.ParseFraming(line); ok {
 			switch f.Verb {
 			case "RUN", "NAME", "CONT":
@@ -140,12 +173,7 @@ func ParseOutput(output string) []Location {
 			continue
 		}
 		if m := frameRE.FindStringSubmatch(line); m != nil {
-			if isRuntimeFrame(m[1]) {
-				continue
-			}
-			n, _ := strconv.Atoi(m[2])
-			locs = append(locs, Location{File: m[1], Line: n, Panic: true, Segment: seg, Iteration: iter, Eval: eval, Reached: reached})
-			tests = append(tests, current)
+			frame(m[1], m[2])
 		}
 	}
 	// A message of a (sub)test that passed is a t.Log, not a failure.

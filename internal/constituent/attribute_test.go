@@ -51,6 +51,29 @@ func TestParseOutput(t *testing.T) {
 			want: []Location{{File: "/tmp/m/graph.go", Line: 18, Panic: true, Segment: -1, Iteration: -1}},
 		},
 		{
+			name: "frames of a panic gocheck recovered",
+			output: "PANIC: decode_test.go:975: S.TestDecoderErrors\n\n" +
+				"... Panic: runtime error: invalid memory address or nil pointer dereference (PC=0x48D339)\n\n" +
+				"/usr/local/go/src/runtime/panic.go:860\n  in gopanic\n" +
+				"yaml.go:294\n  in handleErr\n" +
+				"/usr/local/go/src/runtime/panic.go:860\n  in gopanic\n" +
+				"/usr/local/go/src/runtime/signal_unix.go:931\n  in sigpanic\n" +
+				"parserc.go:792\n  in yaml_parser_split_stem_comment\n" +
+				"decode_test.go:978\n  in S.TestDecoderErrors\n" +
+				"yaml.go:12\n",
+			want: []Location{{File: "parserc.go", Line: 792, Panic: true, Segment: -1, Iteration: -1},
+				{File: "decode_test.go", Line: 978, Panic: true, Segment: -1, Iteration: -1}},
+		},
+		{
+			name: "a deferred call that panics again is above the first panic",
+			output: "panic: boom [recovered]\n\tpanic: boom\n\n" +
+				"goroutine 7 [running]:\n" +
+				"example.com/m.handle(0xc000)\n\t/tmp/m/m.go:30 +0x5c\n" +
+				"panic({0x5, 0x6})\n\t/usr/local/go/src/runtime/panic.go:792 +0x132\n" +
+				"example.com/m.parse(0xc000)\n\t/tmp/m/m.go:12 +0x5c\n",
+			want: []Location{{File: "/tmp/m/m.go", Line: 12, Panic: true, Segment: -1, Iteration: -1}},
+		},
+		{
 			name:   "constituent lines give the running iteration",
 			output: "nopol-constituent 1 0\nnopol-constituent 1 1\nnopol-constituent 1 2\n    a_test.go:9: bad\nnopol-constituent 1 3\n",
 			want:   []Location{{File: "a_test.go", Line: 9, Segment: 1, Iteration: 2}},

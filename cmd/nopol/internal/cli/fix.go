@@ -70,7 +70,11 @@ found the right places and wrong conditions there).
 When a failing test panics with an index or a slice out of range while
 a condition is evaluated, that condition with the bounds check the runtime
 made ("len(b) > i+1 &&" before the clause that reads b[i+1]) is validated
-first.
+first. When one panics with a nil dereference, before any site is
+searched, the nil check the runtime made is validated where it panicked:
+joined to the condition there ("tok == nil ||" where its branch leaves,
+"tok != nil &&" otherwise), else as a guard before the statement
+("if tok == nil { exit }" with its first exits, or "if tok != nil { stmt }").
 
 When no synthesized condition passes the suite (most often because the
 condition must change value within one test, as a flipped comparison in a
