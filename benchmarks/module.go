@@ -105,14 +105,30 @@ func CopyTree(src, dst string) error {
 	})
 }
 
-// tempTree materialises b (buggy or fixed) in a new temp dir and returns
-// it with its removal.
-func tempTree(ctx context.Context, r *Runner, b *Bug, buggy bool) (dir string, remove func(), err error) {
-	dir, err = os.MkdirTemp("", "nopol-bench-")
+// tempModuleDir makes an empty dir for a module tree, "m" in a temp dir
+// marked for removal by the next nopol process should this one be killed
+// (gotest.TempDir): the mark stays outside the module.
+func tempModuleDir() (dir string, remove func(), err error) {
+	root, err := gotest.TempDir("nopol-bench-")
 	if err != nil {
 		return "", nil, err
 	}
-	remove = func() { os.RemoveAll(dir) }
+	remove = func() { os.RemoveAll(root) }
+	dir = filepath.Join(root, "m")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		remove()
+		return "", nil, err
+	}
+	return dir, remove, nil
+}
+
+// tempTree materialises b (buggy or fixed) in a new temp dir and returns
+// it with its removal.
+func tempTree(ctx context.Context, r *Runner, b *Bug, buggy bool) (dir string, remove func(), err error) {
+	dir, remove, err = tempModuleDir()
+	if err != nil {
+		return "", nil, err
+	}
 	if err := Materialise(ctx, r, b, dir, buggy); err != nil {
 		remove()
 		return "", nil, err

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/nopol-go/nopol/internal/gotest"
 )
 
 // PurifyFunc writes the purified tests of the package pattern pkg of the
@@ -181,7 +183,7 @@ func checkGroup(ctx context.Context, opts PurifiedOptions, bugs []*Bug) []*Purif
 		}
 		return results
 	}
-	tmp, err := os.MkdirTemp("", "nopol-bench-")
+	tmp, err := gotest.TempDir("nopol-bench-")
 	if err != nil {
 		return fail(err)
 	}

@@ -13,6 +13,7 @@ import (
 type tree struct {
 	Module, Version string
 	Dir             string // the module root of the copy
+	remove          func() // removes the copy
 	runner          *Runner
 	baselines       map[string]*TestRun // by package dir
 	skipped         map[string]bool     // packages reported as not passing
@@ -29,11 +30,11 @@ func openTree(ctx context.Context, r *Runner, module, version string) (*tree, er
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "nopol-bench-")
+	dir, remove, err := tempModuleDir()
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{Module: module, Version: version, Dir: dir, runner: r, baselines: map[string]*TestRun{}, skipped: map[string]bool{}}
+	t := &tree{Module: module, Version: version, Dir: dir, remove: remove, runner: r, baselines: map[string]*TestRun{}, skipped: map[string]bool{}}
 	if err := CopyTree(src, dir); err != nil {
 		t.close()
 		return nil, err
@@ -50,7 +51,7 @@ func openTree(ctx context.Context, r *Runner, module, version string) (*tree, er
 	return t, nil
 }
 
-func (t *tree) close() { os.RemoveAll(t.Dir) }
+func (t *tree) close() { t.remove() }
 
 // baseline runs (once) the package's tests on the unmodified tree.
 func (t *tree) baseline(ctx context.Context, pkg string) (*TestRun, error) {
