@@ -73,17 +73,17 @@ func (r *repairer) nilChecks(ctx context.Context, conds, guards bool) (n int, do
 		if t.st.name == "return" {
 			name = "nil check, leaving by `" + t.st.exit + "`, if"
 		}
-		ok, _, err := r.tryPatch(ctx, t.site, t.st, t.c, name, &rep)
+		ok, sr, err := r.tryPatch(ctx, t.site, t.st, t.c, name, &rep)
 		if err != nil {
 			return i + 1, false, err
 		}
-		if !ok {
-			rep.Outcome = "tests fail"
-			r.res.Sites = append(r.res.Sites, rep)
-			continue
+		if !ok && rep.Outcome == "" {
+			rep.Outcome = nilOutcome(sr)
 		}
 		r.res.Sites = append(r.res.Sites, rep)
-		return i + 1, true, nil
+		if ok {
+			return i + 1, true, nil
+		}
 	}
 	return len(targets), false, nil
 }
