@@ -3,7 +3,6 @@ package nopol
 import (
 	"context"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"slices"
@@ -166,14 +165,31 @@ func (r *repairer) nilCheckTargets(conds, guards bool) []nilCheckTarget {
 
 // nilClauses are site's condition with a nil check of x joined to it, in
 // the order they are tried (see above); nil when the condition does not
-// read x.
+// read x. They are built and printed as the bounds checks are (bounds.go):
+// within a chain of the same operator the check is one more clause of it
+// (`x == nil || a || b`), else the condition is parenthesized as needed.
 func nilClauses(site collect.Site, x string) []string {
-	e, err := parser.ParseExpr(site.Original)
-	if err != nil || !reads(e, x) {
+	fset, orig, _, ok := parseCond(site.Original)
+	if !ok || !reads(orig, x) {
 		return nil
 	}
-	orNil := x + " == nil || " + parenthesized(site.Original, e, token.LOR)
-	andNotNil := x + " != nil && " + parenthesized(site.Original, e, token.LAND)
+	joined := func(cmp, op token.Token) string {
+		// x is printed as written: an identifier node holds the selector
+		// chain's text (c.p), as bounds.go's len does its call.
+		check := &ast.BinaryExpr{X: ast.NewIdent(x), Op: cmp, Y: ast.NewIdent("nil")}
+		root := clone(unparen(orig))
+		at := &root
+		for {
+			b, ok := (*at).(*ast.BinaryExpr)
+			if !ok || b.Op != op {
+				break
+			}
+			at = &b.X
+		}
+		*at = &ast.BinaryExpr{X: check, Op: op, Y: *at}
+		return render(fset, parenthesize(root, token.LowestPrec))
+	}
+	orNil, andNotNil := joined(token.EQL, token.LOR), joined(token.NEQ, token.LAND)
 	switch b := site.Then; {
 	case b != nil && slices.Contains(b.Derefs, x):
 		return []string{andNotNil}
@@ -196,14 +212,4 @@ func reads(e ast.Expr, x string) bool {
 		return true
 	})
 	return found
-}
-
-// parenthesized is src, the source of e, as the right operand of op: in
-// parentheses when its operator binds less tightly than op.
-func parenthesized(src string, e ast.Expr, op token.Token) string {
-	src = strings.TrimSpace(src)
-	if b, ok := e.(*ast.BinaryExpr); ok && b.Op.Precedence() < op.Precedence() {
-		return "(" + src + ")"
-	}
-	return src
 }

@@ -24,6 +24,8 @@ func TestNilClauses(t *testing.T) {
 		{"an || under && is parenthesized", "p.a || p.b", &collect.Branch{}, "p",
 			[]string{"p != nil && (p.a || p.b)", "p == nil || p.a || p.b"}},
 		{"a condition that does not read x", "q.n > 0", &collect.Branch{}, "p", nil},
+		{"a condition written over lines is one line", "p.a &&\n\tp.b", &collect.Branch{Exits: true}, "p",
+			[]string{"p == nil || p.a && p.b", "p != nil && p.a && p.b"}},
 		{"x deeper in a selector chain", "c.p.n > 0", nil, "c.p", []string{"c.p != nil && c.p.n > 0", "c.p == nil || c.p.n > 0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
