@@ -118,6 +118,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case c.method == "sibling":
 		from := siblingOf(site, st)
 		e.Origin = fmt.Sprintf("the guard of %s, a sibling function, its condition and exit as written there, with this function's name word in place of the sibling's", from)
+		if ex, ok := exitOf(site, st.guard); ok && ex.Params != "" {
+			e.Origin += " and its parameters read as this function's (" + ex.Params + ")"
+		}
 		medium = append(medium, fmt.Sprintf("a guard %s already has: the tests do not say whether this function needs all of it", from))
 	case c.method == "twin":
 		from := siblingOf(site, st)

@@ -90,6 +90,10 @@ type Exit struct {
 	// the return is, and From the sibling's name.
 	Guard string `json:"guard,omitempty"`
 	From  string `json:"from,omitempty"`
+	// Params says, for a sibling's return, which of the sibling's
+	// parameters (or fields of them) this function's parameters stand for
+	// ("vi.High as vers"), when their names differ (see paramsCarryOver).
+	Params string `json:"params,omitempty"`
 }
 
 // Bounds on the exits of one site.

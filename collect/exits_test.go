@@ -129,6 +129,12 @@ func TestSiblingExits(t *testing.T) {
 		// A word added right after the verb: the phrase of the
 		// sibling's other words gets it in front.
 		{56, `sibling-return:return fmt.Errorf("cannot parse a local datetime into %d", n)|error-new:return fmt.Errorf("parser.parseLocalDateTime: invalid s %q", s)|delegate:return p.parseDateTime(s, n)`, "n < 0 in parseDateTime"},
+		// A field of a parameter (vi.High) carries over as the
+		// parameter its uses name: isCanonical's vers, Version's
+		// prefix; not path, of the same type.
+		{81, `reuse-return:return nil|sibling-return:return &versionError{Version: vers, Err: fmt.Errorf("must be of the form v1.2.3")}|error-new:return fmt.Errorf("file.AddExclude: invalid path %q", path)`, "!isCanonical(vers) in AddRetract (vi.High as vers)"},
+		// No parameter's name is pointed to (old, new): none.
+		{86, `reuse-return:return nil|error-new:return fmt.Errorf("file.AddReplace: invalid old %q", old)`, ""},
 		// A function is no sibling of a method.
 		{43, `error-new:return fmt.Errorf("decodeLocalTime: invalid s %q", s)`, ""},
 	} {
@@ -139,7 +145,7 @@ func TestSiblingExits(t *testing.T) {
 		var got []string
 		for _, e := range site.Exits {
 			got = append(got, e.Strategy+":"+e.Body)
-			if e.Strategy == StrategySibling && e.Guard+" in "+e.From != tt.guard {
+			if e.Strategy == StrategySibling && strings.TrimSuffix(e.Guard+" in "+e.From+" ("+e.Params+")", " ()") != tt.guard {
 				t.Errorf("sib.go:%d: the sibling's exit %q has guard %q in %q, want %q", tt.line, e.Body, e.Guard, e.From, tt.guard)
 			}
 		}
@@ -189,7 +195,7 @@ func TestOneWordAway(t *testing.T) {
 			t.Fatal(err)
 		}
 		lit := f.Decls[0].(*ast.GenDecl).Specs[0].(*ast.ValueSpec).Values[0]
-		got, adapted := ch.adapt([]byte(src), fset.File(f.Pos()), lit)
+		got, adapted := ch.adapt([]byte(src), fset.File(f.Pos()), lit, nil)
 		want := ""
 		if c.adapted != "" {
 			want = strconv.Quote(c.adapted)

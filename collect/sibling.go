@@ -62,13 +62,13 @@ func (o *observer) siblingReturns(fn ast.Node, sig *types.Signature, src []byte,
 			if ret.guard == nil || len(ret.stmt.Results) != sig.Results().Len() || !builds(ret.stmt) {
 				continue
 			}
-			if !o.paramsCarryOver(ret.stmt, s.sig, sig, inner) || !o.paramsCarryOver(ret.guard, s.sig, sig, inner) {
+			subst, ok := o.paramsCarryOver([]ast.Node{ret.stmt, ret.guard}, s.sig, sig, inner)
+			if !ok {
 				continue
 			}
 			results := make([]string, len(ret.stmt.Results))
-			ok := true
 			for i, r := range ret.stmt.Results {
-				text, adapted := s.words.adapt(src, tf, r)
+				text, adapted := s.words.adapt(src, tf, r, subst)
 				t, err := o.typeAt(text)
 				if !adapted || err != nil || !types.AssignableTo(t, sig.Results().At(i).Type()) {
 					ok = false
@@ -76,11 +76,11 @@ func (o *observer) siblingReturns(fn ast.Node, sig *types.Signature, src []byte,
 				}
 				results[i] = text
 			}
-			guard, adapted := s.words.adapt(src, tf, ret.guard)
+			guard, adapted := s.words.adapt(src, tf, ret.guard, subst)
 			if !ok || !adapted || o.checkExpr(guard) != nil {
 				continue
 			}
-			out = append(out, Exit{Body: "return " + strings.Join(results, ", "), Strategy: StrategySibling, Guard: guard, From: s.decl.Name.Name})
+			out = append(out, Exit{Body: "return " + strings.Join(results, ", "), Strategy: StrategySibling, Guard: guard, From: s.decl.Name.Name, Params: carried(subst)})
 		}
 	}
 	return out
@@ -169,11 +169,23 @@ func builds(ret *ast.ReturnStmt) bool {
 	return found
 }
 
-// paramsCarryOver reports whether every variable n reads (not a field, not
-// a package variable) is a parameter or the receiver of from, and the
-// name means a parameter or the receiver of to, of the same type, at the
-// site; n declares nothing.
-func (o *observer) paramsCarryOver(n ast.Node, from, to *types.Signature, inner *types.Scope) bool {
+// paramsCarryOver reports whether every variable the nodes read (not a
+// field, not a package variable) is a parameter or the receiver of from
+// that carries over to the site, where to is the function's signature;
+// the nodes declare nothing. A name carries over as itself when it means
+// a parameter or the receiver of to, of the same type, at the site.
+// Otherwise a parameter of from, or a field path rooted at one
+// (`vi.High`), carries over as the parameter of to of its type whose name
+// its uses point to (see paramNamed), and subst maps each such
+// expression to that name: AddRetract's
+//
+//	if !isCanonicalVersion(vi.High) {
+//		return &module.InvalidVersionError{Version: vi.High, ...}
+//
+// is, in AddExclude(path, vers string), `!isCanonicalVersion(vers)` and
+// `Version: vers`: isCanonicalVersion's parameter is vers, and vers
+// begins Version; path has no such tie.
+func (o *observer) paramsCarryOver(nodes []ast.Node, from, to *types.Signature, inner *types.Scope) (subst map[ast.Node]string, ok bool) {
 	isParam := func(sig *types.Signature, v *types.Var) bool {
 		if sig.Recv() == v {
 			return true
@@ -185,18 +197,183 @@ func (o *observer) paramsCarryOver(n ast.Node, from, to *types.Signature, inner 
 		}
 		return false
 	}
-	return o.namesIn(n, func(id *ast.Ident, obj types.Object) bool {
-		v, isVar := obj.(*types.Var)
-		if !isVar || v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
-			return true // a package's constant, function, type or variable
+	paramOf := func(e ast.Expr) *types.Var {
+		id, isID := ast.Unparen(e).(*ast.Ident)
+		if !isID {
+			return nil
 		}
-		if !isParam(from, v) {
+		v, isVar := o.info.Uses[id].(*types.Var)
+		if !isVar || !isParam(from, v) {
+			return nil
+		}
+		return v
+	}
+	// The field paths rooted at a parameter, longest first, with the
+	// names their uses point to.
+	uses := map[ast.Node][]string{}
+	var paths []ast.Expr
+	for _, n := range nodes {
+		var stack []ast.Node
+		ast.Inspect(n, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			stack = append(stack, n)
+			e, isExpr := n.(ast.Expr)
+			if !isExpr {
+				return true
+			}
+			if _, isSel := e.(*ast.SelectorExpr); !isSel && paramOf(e) == nil {
+				return true
+			}
+			root, names := fieldPath(e, o.info)
+			if root == nil || paramOf(root) == nil {
+				return true
+			}
+			if len(stack) > 1 {
+				if sel, isSel := stack[len(stack)-2].(*ast.SelectorExpr); isSel && sel.X == e {
+					return true // part of a longer path
+				}
+			}
+			paths = append(paths, e)
+			uses[e] = append(names, usedAs(e, stack, o.info)...)
 			return false
+		})
+	}
+	subst = map[ast.Node]string{}
+	for _, e := range paths {
+		root, _ := fieldPath(e, o.info)
+		v := paramOf(root)
+		_, got := inner.LookupParent(root.Name, o.pos)
+		if w, isVar := got.(*types.Var); isVar && isParam(to, w) && types.Identical(w.Type(), v.Type()) {
+			continue // carried over as itself
 		}
-		_, got := inner.LookupParent(id.Name, o.pos)
-		w, isVar := got.(*types.Var)
-		return isVar && isParam(to, w) && types.Identical(w.Type(), v.Type())
-	})
+		if from.Recv() == v {
+			return nil, false
+		}
+		name := paramNamed(to, o.info.TypeOf(e), uses[e], func(name string) types.Object {
+			_, got := inner.LookupParent(name, o.pos)
+			return got
+		})
+		if name == "" {
+			return nil, false
+		}
+		subst[e] = name
+	}
+	// Any other variable read is a local of the sibling's.
+	ok = true
+	for _, n := range nodes {
+		ok = ok && o.namesIn(n, func(id *ast.Ident, obj types.Object) bool {
+			v, isVar := obj.(*types.Var)
+			if !isVar || v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				return true // a package's constant, function, type or variable
+			}
+			return isParam(from, v) // a parameter: carried over above
+		})
+	}
+	return subst, ok
+}
+
+// carried says what subst replaces ("vi.High as vers, vi.Low as vers"),
+// each once, in the order of the source.
+func carried(subst map[ast.Node]string) string {
+	var es []ast.Node
+	for e := range subst {
+		es = append(es, e)
+	}
+	slices.SortFunc(es, func(a, b ast.Node) int { return int(a.Pos() - b.Pos()) })
+	var out []string
+	for _, e := range es {
+		if s := types.ExprString(e.(ast.Expr)) + " as " + subst[e]; !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// fieldPath returns the parameter or variable a selector path of fields
+// starts from (vi of vi.High) with the path's names, last first; nil when
+// e is no such path (a method value, a package's member).
+func fieldPath(e ast.Expr, info *types.Info) (root *ast.Ident, names []string) {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x, append(names, x.Name)
+		case *ast.SelectorExpr:
+			sel := info.Selections[x]
+			if sel == nil || sel.Kind() != types.FieldVal {
+				return nil, nil
+			}
+			names = append(names, x.Sel.Name)
+			e = x.X
+		default:
+			return nil, nil
+		}
+	}
+}
+
+// usedAs are the names the place of e points to: the parameter of the
+// function it is passed to (isCanonicalVersion's vers), the field it is
+// the value of in a composite literal (Version).
+func usedAs(e ast.Expr, stack []ast.Node, info *types.Info) []string {
+	if len(stack) < 2 {
+		return nil
+	}
+	switch p := stack[len(stack)-2].(type) {
+	case *ast.CallExpr:
+		sig, ok := info.TypeOf(p.Fun).(*types.Signature)
+		if !ok {
+			return nil
+		}
+		for i, a := range p.Args {
+			if a == e && i < sig.Params().Len() && !(sig.Variadic() && i >= sig.Params().Len()-1) {
+				return []string{sig.Params().At(i).Name()}
+			}
+		}
+	case *ast.KeyValueExpr:
+		if k, ok := p.Key.(*ast.Ident); ok && p.Value == e {
+			return []string{k.Name}
+		}
+	}
+	return nil
+}
+
+// paramNamed is the parameter of sig (not its receiver) of type t, seen
+// as itself at the site (lookup), whose name the names point to best:
+// the same name (case aside), or one beginning the other with three
+// letters or more (vers, Version). "" when none does, or two do equally.
+func paramNamed(sig *types.Signature, t types.Type, names []string, lookup func(string) types.Object) string {
+	score := func(p string) int {
+		best := 0
+		p = strings.ToLower(p)
+		for _, n := range names {
+			n = strings.ToLower(n)
+			switch {
+			case n == p:
+				best = max(best, 2)
+			case min(len(n), len(p)) >= 3 && (strings.HasPrefix(n, p) || strings.HasPrefix(p, n)):
+				best = max(best, 1)
+			}
+		}
+		return best
+	}
+	best, bestScore, tie := "", 0, false
+	for p := range sig.Params().Variables() {
+		if t == nil || !types.Identical(p.Type(), t) || lookup(p.Name()) != p {
+			continue
+		}
+		switch sc := score(p.Name()); {
+		case sc > bestScore:
+			best, bestScore, tie = p.Name(), sc, false
+		case sc == bestScore && sc > 0:
+			tie = true
+		}
+	}
+	if tie || bestScore == 0 {
+		return ""
+	}
+	return best
 }
 
 // A wordChange is how a sibling's name becomes the function's: the word
@@ -263,14 +440,15 @@ func oneWordAway(sibling, fn string) (ch wordChange, shared int, ok bool) {
 	return ch, shared, true
 }
 
-// adapt returns n's source on one line with the sibling's word replaced
-// by the function's (or dropped) in its string literals and in the names
-// it uses (renameWord), and ok false
+// adapt returns n's source on one line with the expressions of subst
+// replaced by their names (see paramsCarryOver) and the sibling's word
+// replaced by the function's (or dropped) in its string literals and in
+// the names it uses (renameWord), and ok false
 // when a literal still names the sibling: its word inside another
 // ("datetime" when the word is date), or, when the function's name only
 // adds a word, any of the sibling's words but the first (a literal that
 // says "local date" cannot say which "local date time" is meant).
-func (ch wordChange) adapt(src []byte, tf *token.File, n ast.Node) (string, bool) {
+func (ch wordChange) adapt(src []byte, tf *token.File, n ast.Node, subst map[ast.Node]string) (string, bool) {
 	start := tf.Offset(n.Pos())
 	text := []byte(string(src[start:tf.Offset(n.End())]))
 	type edit struct {
@@ -280,6 +458,10 @@ func (ch wordChange) adapt(src []byte, tf *token.File, n ast.Node) (string, bool
 	var edits []edit
 	ok := true
 	ast.Inspect(n, func(n ast.Node) bool {
+		if name, ok := subst[n]; ok {
+			edits = append(edits, edit{tf.Offset(n.Pos()) - start, tf.Offset(n.End()) - start, name})
+			return false
+		}
 		if id, isID := n.(*ast.Ident); isID && ch.from != "" {
 			// durationType in decodeDuration is timeType in decodeTime
 			// (the result must type-check at the site).
