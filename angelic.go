@@ -373,6 +373,9 @@ func guessPredicates(site collect.Site) []collect.Predicate {
 		return []collect.PredOp{collect.PredEq, collect.PredLess, collect.PredLessEq}
 	}
 	for i, o := range site.Observed {
+		if o.Shadow {
+			continue // its atom's predicates are guessed
+		}
 		pt := &parts[part(i)]
 		switch o.Kind {
 		case collect.KindBool:
@@ -406,7 +409,7 @@ func guessPredicates(site collect.Site) []collect.Predicate {
 			}
 			for j := i + 1; j < len(site.Observed); j++ {
 				o2 := site.Observed[j]
-				if o2.Kind != collect.KindInt || o2.Type != o.Type || o2.Enum != o.Enum {
+				if o2.Shadow || o2.Kind != collect.KindInt || o2.Type != o.Type || o2.Enum != o.Enum {
 					continue
 				}
 				pp := &parts[max(part(i), part(j))][2]

@@ -137,6 +137,9 @@ type candidate struct {
 	// elsewhere (written.go); pointToRange one that makes an equality an
 	// ordering (mutants' last tier).
 	written, pointToRange bool
+	// added marks a mutant that adds a clause to one operand of the
+	// original (extensions).
+	added bool
 }
 
 // ruleUnrelated names the anti-pattern that ranks last instead of

@@ -411,8 +411,65 @@ func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []i
 		}
 		out = append(out, candidate{src: src, term: t, method: "mutation"})
 	}
+	// The original with a clause added at one of its operands: a boolean
+	// observed value the original does not read.
+	var clauses []string
+	orig := originalOperands(spec)
+	for i, in := range spec.Inputs {
+		if in.Kind == synth.Bool && !slices.Contains(orig, i) {
+			clauses = append(clauses, in.Expr)
+		}
+	}
+	// Those that call what the original calls first: the same check of
+	// another value (function.IsType(vf.Type(), function.Compare) beside
+	// function.IsType(vf.Type(), function.Less)).
+	called := calledFuncs(site.Original)
+	slices.SortStableFunc(clauses, func(a, b string) int {
+		ra := slices.ContainsFunc(calledFuncs(a), func(f string) bool { return slices.Contains(called, f) })
+		rb := slices.ContainsFunc(calledFuncs(b), func(f string) bool { return slices.Contains(called, f) })
+		switch {
+		case ra && !rb:
+			return -1
+		case rb && !ra:
+			return 1
+		}
+		return 0
+	})
+	n := 0
+	for _, src := range extensions(site.Original, clauses) {
+		if n == maxExtensions {
+			break
+		}
+		t, err := synth.ParseTerm(spec, src)
+		if err != nil || !readsAll(t, keep) || !synth.Satisfies(spec, t, spec.Examples) {
+			continue
+		}
+		out = append(out, candidate{src: src, term: t, method: "mutation", added: true})
+		n++
+	}
 	return out
 }
+
+// calledFuncs are the functions and methods expression src calls, as
+// written (function.IsType, vf.IsNil).
+func calledFuncs(src string) []string {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	ast.Inspect(e, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			out = append(out, types.ExprString(call.Fun))
+		}
+		return true
+	})
+	return out
+}
+
+// maxExtensions bounds the extensions of the original (a clause added)
+// that fit the recorded states and are validated at a site.
+const maxExtensions = 3
 
 // simplifications are the original condition with one clause of a && or
 // || deleted that give the failing tests' recorded states their needed

@@ -471,3 +471,91 @@ func render(fset *token.FileSet, e ast.Expr) string {
 	// multi-line check in Decoder.Decode did not compile before).
 	return types.ExprString(e)
 }
+
+// extensions are the condition cond with one clause added at one of its
+// boolean operands (the whole condition, or an operand of its &&, || and
+// !): `A` becomes `A && X` or `A || X`, X one of clauses or its
+// negation; operands in preorder, then clauses in their order, && first.
+// An && added under a || is parenthesized, as a maintainer writes it:
+// go-cmp's SortMaps, `!function.IsType(vf.Type(), function.Less) ||
+// vf.IsNil()`, needed `(!function.IsType(vf.Type(), function.Less) &&
+// !function.IsType(vf.Type(), function.Compare)) || vf.IsNil()`, the
+// check its sibling SortSlices makes. A fix often widens or narrows one
+// clause of a condition rather than the whole; the repair keeps those
+// that fit every recorded state (agreeingMutants).
+func extensions(cond string, clauses []string) []string {
+	fset, orig, base, ok := parseCond(cond)
+	if !ok {
+		return nil
+	}
+	var xs []ast.Expr
+	for _, c := range clauses {
+		x, err := parser.ParseExpr(c)
+		if err != nil {
+			continue
+		}
+		xs = append(xs, x, negate(clone(x)))
+	}
+	seen := map[string]bool{base: true}
+	var out []string
+	n := len(boolSlots(&orig, nil))
+	for i := 0; i < n; i++ {
+		for _, x := range xs {
+			for _, op := range []token.Token{token.LAND, token.LOR} {
+				root := clone(orig)
+				var parents []ast.Expr
+				slot := boolSlots(&root, &parents)[i]
+				var e ast.Expr = &ast.BinaryExpr{X: *slot, Op: op, Y: x}
+				if p, isBin := parents[i].(*ast.BinaryExpr); isBin && p.Op == op {
+					continue // `a || (b || x)` is `(a || b) || x`, added above
+				} else if isBin && p.Op == token.LOR && op == token.LAND {
+					e = &ast.ParenExpr{X: e}
+				}
+				*slot = e
+				src := render(fset, parenthesize(unparen(root), token.LowestPrec))
+				if src != "" && !seen[src] {
+					seen[src] = true
+					out = append(out, src)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// boolSlots returns the places of the boolean operands of *root that
+// extensions adds a clause to, in preorder: *root and, through
+// parentheses, the operands of && and || and of !; parents (when not
+// nil) gets the operator each is an operand of (nil for *root).
+func boolSlots(root *ast.Expr, parents *[]ast.Expr) []*ast.Expr {
+	var out []*ast.Expr
+	var walk func(p *ast.Expr, parent ast.Expr)
+	walk = func(p *ast.Expr, parent ast.Expr) {
+		out = append(out, p)
+		if parents != nil {
+			*parents = append(*parents, parent)
+		}
+		switch e := (*p).(type) {
+		case *ast.BinaryExpr:
+			if e.Op == token.LAND || e.Op == token.LOR {
+				walk(&e.X, e)
+				walk(&e.Y, e)
+			}
+		case *ast.UnaryExpr:
+			if e.Op == token.NOT {
+				if px, ok := e.X.(*ast.ParenExpr); ok {
+					walk(&px.X, e)
+				} else {
+					walk(&e.X, e)
+				}
+			}
+		case *ast.ParenExpr:
+			if b, ok := e.X.(*ast.BinaryExpr); ok && (b.Op == token.LAND || b.Op == token.LOR) {
+				walk(&b.X, b)
+				walk(&b.Y, b)
+			}
+		}
+	}
+	walk(root, nil)
+	return out
+}

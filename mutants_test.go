@@ -43,3 +43,39 @@ func TestMutants(t *testing.T) {
 		}
 	}
 }
+
+// TestExtensions: a clause added at each boolean operand of the original,
+// && under || parenthesized, no || added under a || (nor && under &&):
+// that is the clause added to the operator above.
+func TestExtensions(t *testing.T) {
+	for _, tt := range []struct {
+		cond    string
+		clauses []string
+		want    []string
+	}{
+		{"a || b", []string{"x"}, []string{
+			"(a || b) && x", "a || b || x", "(a || b) && !x", "a || b || !x",
+			"(a && x) || b", "(a && !x) || b",
+			"a || (b && x)", "a || (b && !x)",
+		}},
+		{"!f(v, L) || v.IsNil()", []string{"f(v, C)"}, []string{
+			"(!f(v, L) || v.IsNil()) && f(v, C)", "!f(v, L) || v.IsNil() || f(v, C)",
+			"(!f(v, L) || v.IsNil()) && !f(v, C)", "!f(v, L) || v.IsNil() || !f(v, C)",
+			"(!f(v, L) && f(v, C)) || v.IsNil()", "(!f(v, L) && !f(v, C)) || v.IsNil()",
+			"!(f(v, L) && f(v, C)) || v.IsNil()", "!(f(v, L) || f(v, C)) || v.IsNil()",
+			"!(f(v, L) && !f(v, C)) || v.IsNil()", "!(f(v, L) || !f(v, C)) || v.IsNil()",
+			"!f(v, L) || (v.IsNil() && f(v, C))", "!f(v, L) || (v.IsNil() && !f(v, C))",
+		}},
+		{"n > 0 && m < 2", []string{"ok"}, []string{
+			"n > 0 && m < 2 && ok", "n > 0 && m < 2 || ok", "n > 0 && m < 2 && !ok", "n > 0 && m < 2 || !ok",
+			"(n > 0 || ok) && m < 2", "(n > 0 || !ok) && m < 2",
+			"n > 0 && (m < 2 || ok)", "n > 0 && (m < 2 || !ok)",
+		}},
+		{"x +", []string{"ok"}, nil},
+	} {
+		got := extensions(tt.cond, tt.clauses)
+		if strings.Join(got, " | ") != strings.Join(tt.want, " | ") {
+			t.Errorf("extensions(%q, %q) =\n%s\nwant\n%s", tt.cond, tt.clauses, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+		}
+	}
+}

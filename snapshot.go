@@ -109,6 +109,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		results[i] = res
 	}
 	inputs, consts, keep := specInputs(site)
+	shadows := shadowsOf(site)
 	spec := &synth.Spec{Inputs: inputs, Constants: consts}
 	if site.Kind == collect.Cond {
 		spec.Original = site.Original
@@ -144,7 +145,11 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			}
 			v := make([]synth.Value, len(keep))
 			for j, oi := range keep {
-				v[j] = synthValue(e.Values[oi], site.Observed[oi].Kind)
+				ev := e.Values[oi]
+				if sh, ok := shadows[oi]; ok && ev.Missing {
+					ev = e.Values[sh] // a short circuit skipped the atom
+				}
+				v[j] = synthValue(ev, site.Observed[oi].Kind)
 			}
 			want := e.Outcome
 			if st.name == "return" {
@@ -304,7 +309,7 @@ func synthValue(v collect.Value, k collect.ValueKind) synth.Value {
 // indexes.
 func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constant, keep []int) {
 	for i, o := range site.Observed {
-		if k := synthKind(o.Kind); k != 0 && o.Expr != "" {
+		if k := synthKind(o.Kind); k != 0 && o.Expr != "" && !o.Shadow {
 			inputs = append(inputs, synth.Input{Expr: o.Expr, Kind: k, Char: o.Char, Enum: o.Enum})
 			keep = append(keep, i)
 		}
@@ -319,6 +324,21 @@ func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constan
 		consts = append(consts, synth.Constant{Expr: c.Expr, Value: synthValue(c.Value, c.Value.Kind), Factor: c.Factor, Bound: c.Bound})
 	}
 	return inputs, consts, keep
+}
+
+// shadowsOf maps the index of each atom of site's condition that has a
+// shadow (collect.Observed.Shadow) to the shadow's.
+func shadowsOf(site collect.Site) map[int]int {
+	out := map[int]int{}
+	for i, o := range site.Observed {
+		if !o.Shadow {
+			continue
+		}
+		if a := slices.IndexFunc(site.Observed, func(x collect.Observed) bool { return !x.Shadow && x.Expr == o.Expr }); a >= 0 {
+			out[a] = i
+		}
+	}
+	return out
 }
 
 // stateKey renders values canonically, for equality of states.

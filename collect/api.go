@@ -77,6 +77,14 @@ type Observed struct {
 	// Call reports a call (see calls.go): a snapshot run that times out
 	// is run again without them (Run.NoCalls).
 	Call bool `json:",omitempty"`
+	// Shadow reports a copy of an atom of the site's condition that has
+	// no side effect (vf.IsNil() in `!function.IsType(vf.Type(),
+	// function.Less) || vf.IsNil()`), evaluated by the snapshot: where
+	// the condition's evaluation skipped the atom (a short circuit), its
+	// value stands for the atom's, which would be missing (synthesis
+	// rejects a candidate that reads a missing value). It is no input of
+	// its own; it follows every other observed expression.
+	Shadow bool `json:",omitempty"`
 	// Type is the Go type of a number or a string ("int",
 	// "reflect.Kind"): only operands of one type compare or add.
 	Type string `json:",omitempty"`

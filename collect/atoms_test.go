@@ -259,3 +259,44 @@ func TestAtomsBeforeGenerics(t *testing.T) {
 		t.Errorf("passed %v, evaluations %q, want %s\n%s", res.Passed, evals, want, res.Output)
 	}
 }
+
+// TestSameLocalAndShadows: a check another function of the file makes
+// over a local defined the same way (rv := reflect.ValueOf(x)) is
+// observed; not where the local is defined otherwise. The pure calls of
+// a condition have shadows, evaluated by the snapshot where a short
+// circuit skips them.
+func TestSameLocalAndShadows(t *testing.T) {
+	f := load(t, "atoms")
+	observed := func(fn string) map[string]Observed {
+		got := map[string]Observed{}
+		for _, o := range f.condSite(t, fn).Observed {
+			if prev, ok := got[o.Expr]; ok && prev.Shadow == o.Shadow {
+				t.Errorf("%s: %s observed twice", fn, o.Expr)
+			}
+			if o.Shadow {
+				got["shadow "+o.Expr] = o
+			} else {
+				got[o.Expr] = o
+			}
+		}
+		return got
+	}
+	set := observed("Set")
+	for _, want := range []string{"rv.Len() > 1", "shadow rv.IsNil()", "shadow rv.Kind() != reflect.Slice", "rv.IsNil()"} {
+		if _, ok := set[want]; !ok {
+			t.Errorf("Set does not observe %s", want)
+		}
+	}
+	if o := set["shadow rv.IsNil()"]; !o.Call {
+		t.Errorf("Set: the shadow of rv.IsNil() is not a call")
+	}
+	for i, o := range f.condSite(t, "Set").Observed {
+		if o.Shadow && i < len(f.condSite(t, "Set").Observed)-3 {
+			t.Errorf("Set: shadow %s at %d, not after the other observed values", o.Expr, i)
+		}
+	}
+	other := observed("Other")
+	if _, ok := other["rv.Len() > 1"]; ok {
+		t.Errorf("Other observes Long's rv.Len() > 1, but its rv is another value")
+	}
+}

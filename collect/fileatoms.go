@@ -24,7 +24,12 @@ import (
 //     the site's function has too, with the same name and an identical
 //     type (a local of another function means something else), and no
 //     package variable whose reading would close an initialization
-//     cycle (initGraph);
+//     cycle (initGraph); or a local both functions define once, never
+//     assign again nor take the address of, with the same expression
+//     over such names: go-cmp's SortSlices and SortMaps both begin
+//     `vf := reflect.ValueOf(lessOrCompareFunc)`, so the one's
+//     `function.IsType(vf.Type(), function.Compare)` is the other's
+//     (sameLocal);
 //   - have no side effect: fields, len and cap, conversions, and calls
 //     the purity analysis proves pure (see purity), no index;
 //   - compile at the site and are not observed already.
@@ -43,6 +48,9 @@ type condLeaf struct {
 	count   int
 	origin  map[types.Object]bool
 	callees []*types.Func
+	// defs are the locals of the function it is written in that are
+	// defined once (singleDefs).
+	defs map[types.Object]ast.Expr
 }
 
 // fileFacts are what the sites of one file look up in the whole file,
@@ -118,7 +126,7 @@ func (d *pkgData) factsOf(f *ast.File, o *observer) *fileFacts {
 func (o *observer) condLeaves(f *ast.File) []*condLeaf {
 	var out []*condLeaf
 	bySrc := map[string]*condLeaf{}
-	leaf := func(e ast.Expr, origin map[types.Object]bool) {
+	leaf := func(e ast.Expr, origin map[types.Object]bool, defs map[types.Object]ast.Expr) {
 		if tv, ok := o.info.Types[e]; !ok || tv.Value != nil || !isBool(tv.Type) {
 			return
 		}
@@ -131,7 +139,7 @@ func (o *observer) condLeaves(f *ast.File) []*condLeaf {
 		if !o.sideEffectFree(e, &callees) {
 			return
 		}
-		l := &condLeaf{e: e, src: src, count: 1, origin: origin, callees: callees}
+		l := &condLeaf{e: e, src: src, count: 1, origin: origin, callees: callees, defs: defs}
 		bySrc[src] = l
 		out = append(out, l)
 	}
@@ -141,9 +149,10 @@ func (o *observer) condLeaves(f *ast.File) []*condLeaf {
 			continue
 		}
 		origin := o.paramObjects(fd)
+		defs := singleDefs(fd.Body, o.info)
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if ifs, ok := n.(*ast.IfStmt); ok {
-				astname.BoolAtoms(ifs.Cond, func(e ast.Expr) { leaf(e, origin) })
+				astname.BoolAtoms(ifs.Cond, func(e ast.Expr) { leaf(e, origin, defs) })
 			}
 			return true
 		})
@@ -159,6 +168,7 @@ func (o *observer) fileAtoms(fn, node ast.Node) []Observed {
 	}
 	leaves := o.facts.leaves
 	params := o.paramsOf(fn)
+	var here map[types.Object]ast.Expr // the site function's, on first need
 	type ranked struct {
 		*condLeaf
 		reads bool
@@ -171,7 +181,13 @@ func (o *observer) fileAtoms(fn, node ast.Node) []Observed {
 		}) {
 			continue
 		}
-		names, ok := o.portable(l.e, l.origin, params)
+		same := func(v *types.Var) bool {
+			if here == nil {
+				here = singleDefs(bodyOf(fn), o.info)
+			}
+			return o.sameLocal(v, l, params, here)
+		}
+		names, ok := o.portable(l.e, l.origin, params, same)
 		if !ok {
 			continue
 		}
@@ -282,9 +298,10 @@ func (o *observer) paramsOf(fn ast.Node) map[string]types.Type {
 
 // portable reports whether atom e, written in a function whose parameters
 // are origin, means the same at the site: every variable it reads is a
-// package-level one or a parameter that the site's function has, by name
-// and type (params). names are the variables it reads.
-func (o *observer) portable(e ast.Expr, origin map[types.Object]bool, params map[string]types.Type) (names []string, ok bool) {
+// package-level one, a parameter that the site's function has, by name
+// and type (params), or a local for which local (nil: none) says so.
+// names are the variables it reads.
+func (o *observer) portable(e ast.Expr, origin map[types.Object]bool, params map[string]types.Type, local func(*types.Var) bool) (names []string, ok bool) {
 	ok = true
 	ast.Inspect(e, func(n ast.Node) bool {
 		id, isID := n.(*ast.Ident)
@@ -305,7 +322,7 @@ func (o *observer) portable(e ast.Expr, origin map[types.Object]bool, params map
 				ok = false
 			}
 		default:
-			ok = false
+			ok = local != nil && local(v)
 		}
 		if !slices.Contains(names, id.Name) {
 			names = append(names, id.Name)
@@ -313,6 +330,93 @@ func (o *observer) portable(e ast.Expr, origin map[types.Object]bool, params map
 		return true
 	})
 	return names, ok
+}
+
+// sameLocal reports whether v, a local of the function leaf l is written
+// in, means the same at the site: both functions define a local of its
+// name once (here: the site function's singleDefs) with the same type and
+// the same expression, which reads only what is portable without locals,
+// and the site's is the one in scope there.
+func (o *observer) sameLocal(v *types.Var, l *condLeaf, params map[string]types.Type, here map[types.Object]ast.Expr) bool {
+	def, ok := l.defs[v]
+	if !ok {
+		return false
+	}
+	inner := o.pkg.Scope().Innermost(o.pos)
+	if inner == nil {
+		return false
+	}
+	_, w := inner.LookupParent(v.Name(), o.pos)
+	wv, ok := w.(*types.Var)
+	if !ok || !types.Identical(wv.Type(), v.Type()) {
+		return false
+	}
+	hdef, ok := here[wv]
+	if !ok || types.ExprString(hdef) != types.ExprString(def) {
+		return false
+	}
+	var callees []*types.Func
+	if !o.sideEffectFree(def, &callees) {
+		return false
+	}
+	_, ok = o.portable(def, l.origin, params, nil)
+	return ok
+}
+
+// singleDefs returns the locals body defines once, with one value
+// (`x := e`, `var x = e`), and never assigns again, increments or takes
+// the address of, with their defining expressions.
+func singleDefs(body *ast.BlockStmt, info *types.Info) map[types.Object]ast.Expr {
+	out := map[types.Object]ast.Expr{}
+	if body == nil {
+		return out
+	}
+	spoiled := map[types.Object]bool{}
+	written := func(e ast.Expr) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if obj := info.Uses[id]; obj != nil {
+				spoiled[obj] = true
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			if x.Tok == token.DEFINE && len(x.Lhs) == 1 && len(x.Rhs) == 1 {
+				if id, ok := x.Lhs[0].(*ast.Ident); ok {
+					if obj := info.Defs[id]; obj != nil {
+						out[obj] = x.Rhs[0]
+					}
+				}
+				return true
+			}
+			for _, l := range x.Lhs {
+				written(l)
+			}
+		case *ast.ValueSpec:
+			if len(x.Names) == 1 && len(x.Values) == 1 {
+				if obj := info.Defs[x.Names[0]]; obj != nil {
+					out[obj] = x.Values[0]
+				}
+			}
+		case *ast.IncDecStmt:
+			written(x.X)
+		case *ast.RangeStmt:
+			written(x.Key)
+			if x.Value != nil {
+				written(x.Value)
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				written(x.X)
+			}
+		}
+		return true
+	})
+	for obj := range spoiled {
+		delete(out, obj)
+	}
+	return out
 }
 
 // sideEffectFree reports whether e reads without writing: names, fields,

@@ -151,6 +151,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			}
 			s.Observed = o.observe(kind, node)
 			var spans []atomSpan
+			var shadows []Observed
 			natoms := 0
 			if cond, ok := node.(ast.Expr); ok && kind == Cond {
 				generics := genericsOK(tpkg.GoVersion()) && genericsOK(info.FileVersions[f])
@@ -169,6 +170,10 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 						ob.Char, ob.Enum = isChar(tv.Type), isEnum(tv.Type)
 					}
 					obs = append(obs, ob)
+					var callees []*types.Func
+					if o.sideEffectFree(a.exprs[0], &callees) && hasCall(a.exprs[0]) && !slices.ContainsFunc(callees, func(f *types.Func) bool { return f.Origin() == o.fn }) {
+						shadows = append(shadows, Observed{Expr: ob.Expr, Kind: ob.Kind, Char: ob.Char, Enum: ob.Enum, Call: true, Shadow: true})
+					}
 				}
 				natoms = len(obs)
 				if len(obs) > 0 {
@@ -186,6 +191,12 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 				cond = c
 			}
 			s.Constants = mergeConstants(o.siblingConstants(cond, outermostFunc(stack)), s.Constants)
+			// Last, outside maxObserved: the atoms' shadows.
+			for _, sh := range shadows {
+				if slices.ContainsFunc(s.Observed[:natoms], func(ob Observed) bool { return ob.Expr == sh.Expr }) {
+					s.Observed = append(s.Observed, sh)
+				}
+			}
 			for i := range s.Observed {
 				if ob := &s.Observed[i]; ob.Kind == KindInt || ob.Kind == KindFloat || ob.Kind == KindString {
 					ob.Type = o.exprType(ob.Expr)
@@ -364,6 +375,19 @@ func callsRecover(node ast.Node, info *types.Info) bool {
 					found = true
 				}
 			}
+		}
+		return !found
+	})
+	return found
+}
+
+// hasCall reports whether e calls a function (a conversion aside, as the
+// parser cannot tell: any call expression counts).
+func hasCall(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if _, ok := n.(*ast.CallExpr); ok {
+			found = true
 		}
 		return !found
 	})
