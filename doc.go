@@ -72,7 +72,12 @@
 //     test are left out in its table iterations that passed before with
 //     the other outcome: they pass either way and need neither. The
 //     mutants of the original condition that fit the same examples join
-//     them in one ranking, by token distance to the original; a
+//     them in one ranking, by token distance to the original, and so do
+//     up to three extensions that fit: the original with a clause added to
+//     one of its boolean operands, an observed boolean or its negation
+//     (`(!isType(t, less) && !isType(t, compare)) || v.IsNil()`; the
+//     clauses calling what the original calls first; mutants.go
+//     extensions); a
 //     synthesized nil test of a slice comes after its test of emptiness;
 //     candidates that break an anti-pattern are left out (candidates.go,
 //     antipattern.go; a guard around a statement is kept only against the

@@ -42,7 +42,9 @@
 // mixes two types. Calls are observed only when proven pure (see Calls);
 // then, at most 4 (fileatoms.go), the atoms of the file's if conditions
 // that read only package state and parameters the site's function has
-// too, pure, as booleans. Sites whose condition or statement calls
+// too, or locals both functions define once with the same expression
+// (vf := reflect.ValueOf(f) in go-cmp's SortSlices and SortMaps), pure,
+// as booleans. Sites whose condition or statement calls
 // recover are not instrumented: the hook's function literal would keep
 // recover from stopping the panic.
 //
@@ -88,7 +90,13 @@
 // AF, AS by kind), which returns a unchanged and, in snapshot runs,
 // stores its value in slot k of a slice private to this evaluation of
 // the condition (so recursion and goroutines need no shared state). An
-// atom that short-circuit evaluation does not reach is missing; an atom
+// atom that short-circuit evaluation does not reach is missing, unless
+// it is a pure call (see Calls; not of the site's own function): then its
+// shadow, a copy observed after everything else (Observed.Shadow),
+// evaluated by the snapshot under recover, stands for it in the
+// specification, so that a condition reading it where the original did
+// not (`(!isType(t, less) && !isType(t, compare)) || v.IsNil()` for
+// `!isType(t, less) || v.IsNil()`) can fit; an atom
 // that occurs twice (t.Kind() in t.Kind() == A || t.Kind() == B) has one
 // slot, the last value evaluated. No call is added: in plain and cover
 // runs the condition is evaluated as before (and not at all when forced);
