@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/astname"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -125,7 +126,7 @@ func boolOperands(root *ast.Expr) []boolOperand {
 func bounds(e ast.Expr) []ast.Expr {
 	var out []ast.Expr
 	check := func(x ast.Expr, op token.Token, i ast.Expr) {
-		if i == nil || calls(x) || calls(i) {
+		if i == nil || astname.HasCall(x) || astname.HasCall(i) {
 			return
 		}
 		lenX := &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{x}}
@@ -149,14 +150,3 @@ func bounds(e ast.Expr) []ast.Expr {
 	return out
 }
 
-// calls reports whether e calls a function (a conversion counts too).
-func calls(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if _, ok := n.(*ast.CallExpr); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
-}

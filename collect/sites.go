@@ -171,7 +171,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 					}
 					obs = append(obs, ob)
 					var callees []*types.Func
-					if o.sideEffectFree(a.exprs[0], &callees) && hasCall(a.exprs[0]) && !slices.ContainsFunc(callees, func(f *types.Func) bool { return f.Origin() == o.fn }) {
+					if o.sideEffectFree(a.exprs[0], &callees) && astname.HasCall(a.exprs[0]) && !slices.ContainsFunc(callees, func(f *types.Func) bool { return f.Origin() == o.fn }) {
 						shadows = append(shadows, Observed{Expr: ob.Expr, Kind: ob.Kind, Char: ob.Char, Enum: ob.Enum, Call: true, Shadow: true})
 					}
 				}
@@ -375,19 +375,6 @@ func callsRecover(node ast.Node, info *types.Info) bool {
 					found = true
 				}
 			}
-		}
-		return !found
-	})
-	return found
-}
-
-// hasCall reports whether e calls a function (a conversion aside, as the
-// parser cannot tell: any call expression counts).
-func hasCall(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if _, ok := n.(*ast.CallExpr); ok {
-			found = true
 		}
 		return !found
 	})

@@ -70,3 +70,16 @@ func BoolAtoms(e ast.Expr, yield func(ast.Expr)) {
 	}
 	yield(e)
 }
+
+// HasCall reports whether e has a call expression (a conversion counts
+// too: the syntax cannot tell them apart).
+func HasCall(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if _, ok := n.(*ast.CallExpr); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
