@@ -149,4 +149,3 @@ func bounds(e ast.Expr) []ast.Expr {
 	})
 	return out
 }
-
