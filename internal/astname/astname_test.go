@@ -48,3 +48,23 @@ func TestBoolAtoms(t *testing.T) {
 		}
 	}
 }
+
+func TestHasCall(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{"a && b.c", false},
+		{"!f(x) || v.IsNil()", true},
+		{"len(s) > 0", true},
+		{"x[i] == 'a'", false},
+	} {
+		e, err := parser.ParseExpr(tt.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := HasCall(e); got != tt.want {
+			t.Errorf("HasCall(%s) = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
