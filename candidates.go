@@ -413,10 +413,19 @@ func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []i
 	}
 	// The original with a clause added at one of its operands: a boolean
 	// observed value the original does not read.
+	// A clause over none of the original's variables would be a guess
+	// (go-toml's `!f.CanSet()` is no `!(f.CanSet() || !key.IsLast())`).
 	var clauses []string
 	orig := originalOperands(spec)
+	var shared []string
+	if e, err := parser.ParseExpr(site.Original); err == nil {
+		shared = namesOf(e)
+	}
 	for i, in := range spec.Inputs {
-		if in.Kind == synth.Bool && !slices.Contains(orig, i) {
+		if in.Kind != synth.Bool || slices.Contains(orig, i) {
+			continue
+		}
+		if e, err := parser.ParseExpr(in.Expr); err == nil && slices.ContainsFunc(namesOf(e), func(n string) bool { return slices.Contains(shared, n) }) {
 			clauses = append(clauses, in.Expr)
 		}
 	}

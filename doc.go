@@ -74,10 +74,10 @@
 //     mutants of the original condition that fit the same examples join
 //     them in one ranking, by token distance to the original, and so do
 //     up to three extensions that fit: the original with a clause added to
-//     one of its boolean operands, an observed boolean or its negation
-//     (`(!isType(t, less) && !isType(t, compare)) || v.IsNil()`; the
-//     clauses calling what the original calls first; mutants.go
-//     extensions); a
+//     one of its boolean operands, an observed boolean over a variable
+//     the original reads, or its negation (`(!isType(t, less) &&
+//     !isType(t, compare)) || v.IsNil()`; the clauses calling what the
+//     original calls first; mutants.go extensions); a
 //     synthesized nil test of a slice comes after its test of emptiness;
 //     candidates that break an anti-pattern are left out (candidates.go,
 //     antipattern.go; a guard around a statement is kept only against the
