@@ -44,7 +44,10 @@ condition as written there (twin-guard), continue (in a loop), a return statemen
 reused as written (reuse-return), a guarded return of a sibling (a
 function of the same file and receiver whose name is one word away:
 unmarshalLocalDate for unmarshalLocalTime) with that word replaced in its
-strings and names, its guard's condition tried with it (sibling-return),
+strings and names, and a parameter (or a field of one: vi.High) it reads
+replaced by the function's parameter of its type whose name its uses
+point to (AddRetract's vi.High is AddExclude's vers: isCanonicalVersion's
+parameter is vers), its guard's condition tried with it (sibling-return),
 the zero values (zero-values), zero
 values with a sentinel error the function uses (error-sentinel) or a new
 error (error-new), the result of the package's function with the same
