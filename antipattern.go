@@ -137,9 +137,9 @@ type candidate struct {
 	// elsewhere (written.go); pointToRange one that makes an equality an
 	// ordering (mutants' last tier).
 	written, pointToRange bool
-	// added marks a mutant that adds a clause to one operand of the
-	// original (extensions).
-	added bool
+	// added is, for a mutant that adds a clause to one operand of the
+	// original (extensions), that clause.
+	added string
 }
 
 // ruleUnrelated names the anti-pattern that ranks last instead of
@@ -168,6 +168,9 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 	}
 	if orig != nil {
 		if why := boundsAlone(orig, cand); why != "" {
+			return why
+		}
+		if why := mislabeled(site, orig, c.added); why != "" {
 			return why
 		}
 		why := againstOriginal(site, orig, cand, what, testsError)
@@ -1110,4 +1113,47 @@ func nilChecks(e ast.Expr) map[string]token.Token {
 		return true
 	})
 	return out
+}
+
+// mislabeled rejects a clause added to the original (candidate.added)
+// that makes a check of the original on another value, where the branch
+// reports the value the original checks: in x/mod's AddRetract, `if
+// !isCanonicalVersion(vi.Low) { return &InvalidVersionError{Version:
+// vi.Low, ...} }` with `|| !isCanonicalVersion(vi.High)` added would
+// blame vi.Low for a bad vi.High. The same call with another constant
+// (function.IsType(vf.Type(), function.Compare) beside function.Less)
+// is no such clause when the branch does not report the constant.
+func mislabeled(site collect.Site, orig ast.Expr, clause string) string {
+	if clause == "" || site.Then == nil || len(site.Then.Reports) == 0 {
+		return ""
+	}
+	x, err := parser.ParseExpr(clause)
+	if err != nil {
+		return ""
+	}
+	callsOf := func(e ast.Expr) []*ast.CallExpr {
+		var out []*ast.CallExpr
+		ast.Inspect(e, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				out = append(out, c)
+			}
+			return true
+		})
+		return out
+	}
+	for _, oc := range callsOf(orig) {
+		for _, xc := range callsOf(x) {
+			fun := types.ExprString(oc.Fun)
+			if fun != types.ExprString(xc.Fun) || len(oc.Args) != len(xc.Args) {
+				continue
+			}
+			for i := range oc.Args {
+				a, b := types.ExprString(oc.Args[i]), types.ExprString(xc.Args[i])
+				if a != b && slices.Contains(site.Then.Reports, a) && !slices.Contains(site.Then.Reports, b) {
+					return fmt.Sprintf("mislabeled: the branch reports %s, which the original checks with %s; the clause added checks %s, which it does not report", a, fun, b)
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -595,3 +595,34 @@ func TestEnumOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestMislabeled: a clause added that makes the original's check of a
+// value the branch reports on another value is rejected; the same check
+// with another constant, or where the branch reports both, is not.
+func TestMislabeled(t *testing.T) {
+	retract := collect.Site{Kind: collect.Cond, Original: "!isCanonicalVersion(vi.Low)",
+		Then: &collect.Branch{Exits: true, ReturnsError: true, Reports: []string{"vi.Low"}}}
+	both := retract
+	both.Then = &collect.Branch{Exits: true, ReturnsError: true, Reports: []string{"vi.Low", "vi.High"}}
+	sort := collect.Site{Kind: collect.Cond, Original: "!function.IsType(vf.Type(), function.Less) || vf.IsNil()",
+		Then: &collect.Branch{Exits: true, Panics: true, Reports: []string{"lessOrCompareFunc"}}}
+	for _, tc := range []struct {
+		name   string
+		site   collect.Site
+		cand   string
+		clause string
+		rule   string
+	}{
+		{"another version, the branch reports vi.Low", retract, "!isCanonicalVersion(vi.Low) || !isCanonicalVersion(vi.High)", "isCanonicalVersion(vi.High)", "mislabeled"},
+		{"the branch reports both", both, "!isCanonicalVersion(vi.Low) || !isCanonicalVersion(vi.High)", "isCanonicalVersion(vi.High)", ""},
+		{"another constant", sort, "(!function.IsType(vf.Type(), function.Less) && !function.IsType(vf.Type(), function.Compare)) || vf.IsNil()", "function.IsType(vf.Type(), function.Compare)", ""},
+		{"not an extension", retract, "!isCanonicalVersion(vi.Low) || !isCanonicalVersion(vi.High)", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := antiPattern(tc.site, nil, candidate{src: tc.cand, method: "mutation", added: tc.clause})
+			if ruleOf(got) != tc.rule {
+				t.Errorf("antiPattern(%q) = %q, want rule %q", tc.cand, got, tc.rule)
+			}
+		})
+	}
+}

@@ -445,15 +445,16 @@ func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []i
 		return 0
 	})
 	n := 0
-	for _, src := range extensions(site.Original, clauses) {
+	for _, ext := range extensions(site.Original, clauses) {
 		if n == maxExtensions {
 			break
 		}
+		src := ext.src
 		t, err := synth.ParseTerm(spec, src)
 		if err != nil || !readsAll(t, keep) || !synth.Satisfies(spec, t, spec.Examples) {
 			continue
 		}
-		out = append(out, candidate{src: src, term: t, method: "mutation", added: true})
+		out = append(out, candidate{src: src, term: t, method: "mutation", added: ext.clause})
 		n++
 	}
 	return out

@@ -106,7 +106,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		e.Origin = "a change of one operator or clause of the original, found by the mutation fallback (no angelic value fits: the condition must change value within a test)"
 		high = append(high, "a one-operator change of the original condition")
 		medium = append(medium, "checked by the test suite only, not against recorded states")
-	case c.method == "mutation" && c.added:
+	case c.method == "mutation" && c.added != "":
 		e.Origin = "the original with a clause added to one of its operands, an observed value that fits every recorded state with it"
 		medium = append(medium, "a clause added to the original condition: the tests do not say whether another observed value would do")
 	case c.method == "mutation":

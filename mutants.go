@@ -483,24 +483,26 @@ func render(fset *token.FileSet, e ast.Expr) string {
 // check its sibling SortSlices makes. A fix often widens or narrows one
 // clause of a condition rather than the whole; the repair keeps those
 // that fit every recorded state (agreeingMutants).
-func extensions(cond string, clauses []string) []string {
+func extensions(cond string, clauses []string) []extension {
 	fset, orig, base, ok := parseCond(cond)
 	if !ok {
 		return nil
 	}
 	var xs []ast.Expr
+	var from []string // the clause of each of xs
 	for _, c := range clauses {
 		x, err := parser.ParseExpr(c)
 		if err != nil {
 			continue
 		}
 		xs = append(xs, x, negate(clone(x)))
+		from = append(from, c, c)
 	}
 	seen := map[string]bool{base: true}
-	var out []string
+	var out []extension
 	n := len(boolSlots(&orig, nil))
 	for i := 0; i < n; i++ {
-		for _, x := range xs {
+		for k, x := range xs {
 			for _, op := range []token.Token{token.LAND, token.LOR} {
 				root := clone(orig)
 				var parents []ast.Expr
@@ -515,12 +517,18 @@ func extensions(cond string, clauses []string) []string {
 				src := render(fset, parenthesize(unparen(root), token.LowestPrec))
 				if src != "" && !seen[src] {
 					seen[src] = true
-					out = append(out, src)
+					out = append(out, extension{src, from[k]})
 				}
 			}
 		}
 	}
 	return out
+}
+
+// An extension is the original with a clause added (extensions): its
+// source, and the clause (an observed boolean, not negated).
+type extension struct {
+	src, clause string
 }
 
 // boolSlots returns the places of the boolean operands of *root that

@@ -73,7 +73,13 @@ func TestExtensions(t *testing.T) {
 		}},
 		{"x +", []string{"ok"}, nil},
 	} {
-		got := extensions(tt.cond, tt.clauses)
+		var got []string
+		for _, e := range extensions(tt.cond, tt.clauses) {
+			got = append(got, e.src)
+			if e.clause != tt.clauses[0] {
+				t.Errorf("extension %s: clause %q, want %q", e.src, e.clause, tt.clauses[0])
+			}
+		}
 		if strings.Join(got, " | ") != strings.Join(tt.want, " | ") {
 			t.Errorf("extensions(%q, %q) =\n%s\nwant\n%s", tt.cond, tt.clauses, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 		}

@@ -24,7 +24,14 @@ type Branch struct {
 	// Derefs are the expressions the branch dereferences, as written:
 	// x in x.f, x.m(), *x, x[i] (pointers, maps, slices, interfaces).
 	Derefs []string `json:",omitempty"`
+	// Reports are the values the branch's exit reads, as written, when it
+	// returns an error or panics: vi.Low in `return
+	// &InvalidVersionError{Version: vi.Low, ...}` (at most maxReports).
+	Reports []string `json:",omitempty"`
 }
+
+// maxReports bounds Branch.Reports.
+const maxReports = 20
 
 // thenBranch describes the body of n.
 func thenBranch(n *ast.IfStmt, info *types.Info) *Branch {
@@ -52,6 +59,9 @@ func thenBranch(n *ast.IfStmt, info *types.Info) *Branch {
 				b.Exits, b.Panics = true, true
 			}
 		}
+	}
+	if k := len(n.Body.List); k > 0 && (b.ReturnsError || b.Panics) {
+		b.Reports = valuesRead(n.Body.List[k-1], info)
 	}
 	seen := map[string]bool{}
 	deref := func(x ast.Expr) {
@@ -336,4 +346,39 @@ func readsAny(e ast.Expr, names []string) bool {
 		return !found
 	})
 	return found
+}
+
+// valuesRead are the variables and field paths (vi.Low) n reads, as
+// written, in source order, at most maxReports: not the functions it
+// calls, nor package names, types or constants.
+func valuesRead(n ast.Node, info *types.Info) []string {
+	var out []string
+	add := func(e ast.Expr) {
+		if s := types.ExprString(e); !slices.Contains(out, s) && len(out) < maxReports {
+			out = append(out, s)
+		}
+	}
+	isVar := func(id *ast.Ident) bool {
+		v, ok := info.Uses[id].(*types.Var)
+		return ok && !v.IsField() // not a composite literal's key
+	}
+	ast.Inspect(n, func(node ast.Node) bool {
+		switch e := node.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[e]; ok && sel.Kind() == types.FieldVal {
+				if root, _ := fieldPath(e, info); root != nil && isVar(root) {
+					add(e)
+					return false
+				}
+			}
+		case *ast.Ident:
+			if isVar(e) {
+				add(e)
+			}
+		}
+		return true
+	})
+	return out
 }

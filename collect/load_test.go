@@ -355,13 +355,13 @@ func TestThenBranch(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s: %+v loops=%q", s.Original, *s.Then, s.LoopVars))
 	}
 	want := []string{
-		`n == nil: {Panics:false ReturnsError:true Exits:true Errors:[errEmpty] Derefs:[]} loops=[]`,
-		`n.v < 0: {Panics:true ReturnsError:false Exits:true Errors:[] Derefs:[]} loops=[]`,
-		`n.next != nil && xs[i] > 0: {Panics:false ReturnsError:false Exits:false Errors:[] Derefs:[n.next n]} loops=["i"]`,
-		`k > 2: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[]} loops=[]`,
-		`x == j: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[]} loops=["j"]`,
-		`v > 9: {Panics:false ReturnsError:true Exits:true Errors:[] Derefs:[]} loops=[]`,
-		`c > 0 && n > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[]} loops=[]`,
+		`n == nil: {Panics:false ReturnsError:true Exits:true Errors:[errEmpty] Derefs:[] Reports:[errEmpty]} loops=[]`,
+		`n.v < 0: {Panics:true ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[]} loops=[]`,
+		`n.next != nil && xs[i] > 0: {Panics:false ReturnsError:false Exits:false Errors:[] Derefs:[n.next n] Reports:[]} loops=["i"]`,
+		`k > 2: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[]} loops=[]`,
+		`x == j: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[]} loops=["j"]`,
+		`v > 9: {Panics:false ReturnsError:true Exits:true Errors:[] Derefs:[] Reports:[v]} loops=[]`,
+		`c > 0 && n > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[]} loops=[]`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("branches:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
