@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -23,6 +24,9 @@ func (r *repairer) load(ctx context.Context) error {
 		return &EnvError{Msg: fmt.Sprintf("making a temp dir: %v; set TMPDIR to a writable directory", err)}
 	}
 	os.RemoveAll(dir)
+	if why := lowDisk(); why != "" {
+		return &EnvError{Msg: why}
+	}
 	what := strings.Join(r.opts.Patterns, " ")
 	r.logf("load: %s", what)
 	prog, err := r.c.Load(ctx, r.opts.Dir, r.opts.Patterns, r.opts.Tags)
@@ -49,6 +53,41 @@ func (r *repairer) load(ctx context.Context) error {
 		return &InputError{Msg: fmt.Sprintf("loading %s: no package with tests; nopol needs failing tests to repair", what)}
 	}
 	return nil
+}
+
+// minFree is the least free space a repair starts with on the disks of
+// the temp dir and of Go's build cache: it builds instrumented copies of
+// the packages and their test binaries there, and a build that finds the
+// disk full fails with errors that look like the module's (a go.sum
+// entry that could not be written is "missing"). A variable for the
+// tests.
+var minFree uint64 = 1 << 30
+
+// lowDisk says which disk has less than minFree left, "" when none does
+// (or the space cannot be told).
+func lowDisk() string {
+	cache := os.Getenv("GOCACHE")
+	if cache == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(d, "go-build")
+		}
+	}
+	for _, p := range []struct{ dir, what string }{{os.TempDir(), "the temp dir"}, {cache, "Go's build cache"}} {
+		if p.dir == "" || p.dir == "off" {
+			continue
+		}
+		dir := p.dir // or its closest existing parent
+		for {
+			if _, err := os.Stat(dir); err == nil || filepath.Dir(dir) == dir {
+				break
+			}
+			dir = filepath.Dir(dir)
+		}
+		if free, ok := gotest.FreeBytes(dir); ok && free < minFree {
+			return fmt.Sprintf("only %d MiB free on the disk of %s (%s): nopol builds instrumented copies of the packages and their tests there and needs %d MiB; free some space (`go clean -cache` empties Go's build cache, which every instrumented build grows) and run again", free>>20, p.dir, p.what, minFree>>20)
+		}
+	}
+	return ""
 }
 
 // baselineLimit bounds each test binary of the plain runs: a third of

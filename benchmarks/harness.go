@@ -161,6 +161,11 @@ type toolOutput struct {
 		Diff      string `json:"diff"`
 		Why       string `json:"why"`
 	} `json:"withheld"`
+	// Error is set on exit 2 and 3 (report.Error).
+	Error *struct {
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+	} `json:"error"`
 	Phases []struct {
 		Name string  `json:"name"`
 		MS   float64 `json:"ms"`
@@ -250,6 +255,14 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 		return res
 	}
 	res.Patched, res.Reason, res.Style, res.Condition, res.Diff, res.Runs = to.Patched, to.Reason, to.Style, to.Condition, to.Diff, to.Runs
+	if to.Error != nil && res.Reason == "" {
+		// Bad input or the environment: the tool's own message.
+		msg := to.Error.Message
+		if len(msg) > 500 {
+			msg = msg[:500] + " …"
+		}
+		res.Reason = to.Error.Kind + ": " + msg
+	}
 	res.Strategy, res.Exit = to.Strategy, to.Exit
 	if to.Site != nil && to.Patched {
 		res.Method = to.Site.Method

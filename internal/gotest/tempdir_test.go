@@ -55,3 +55,13 @@ func TestSweepStale(t *testing.T) {
 		t.Errorf("the new dir was swept: %v", err)
 	}
 }
+
+func TestFreeBytes(t *testing.T) {
+	free, ok := FreeBytes(t.TempDir())
+	if !ok || free == 0 {
+		t.Errorf("FreeBytes(temp dir) = %d, %v; want some space", free, ok)
+	}
+	if _, ok := FreeBytes("/no/such/dir/nopol"); ok {
+		t.Errorf("FreeBytes of a missing dir: ok")
+	}
+}

@@ -109,7 +109,8 @@ half its runs; or less often than chance explains 1 time in 1000). A test still 
 Exit status: 0 a patch was found, 1 no patch was found, 2 bad input (usage,
 the module does not compile, a bad package pattern, no failing test, every
 failing test flaky, a test that hangs, a test binary that fails before its
-tests), 3 internal or environment error (the temp dir, the go command), or
+tests), 3 internal or environment error (the temp dir, the go command, less
+than 1 GiB free on the disk of the temp dir or of Go's build cache), or
 interrupted. With -json, stdout always holds one JSON object, with an
 "error" field on exit 2 and 3.
 
