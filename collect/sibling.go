@@ -208,8 +208,8 @@ func (o *observer) paramsCarryOver(nodes []ast.Node, from, to *types.Signature, 
 		}
 		return v
 	}
-	// The field paths rooted at a parameter, longest first, with the
-	// names their uses point to.
+	// The field paths rooted at a parameter (the longest: Inspect visits
+	// vi.High before vi), with the names their uses point to.
 	uses := map[ast.Node][]string{}
 	var paths []ast.Expr
 	for _, n := range nodes {
@@ -231,13 +231,9 @@ func (o *observer) paramsCarryOver(nodes []ast.Node, from, to *types.Signature, 
 			if root == nil || paramOf(root) == nil {
 				return true
 			}
-			if len(stack) > 1 {
-				if sel, isSel := stack[len(stack)-2].(*ast.SelectorExpr); isSel && sel.X == e {
-					return true // part of a longer path
-				}
-			}
 			paths = append(paths, e)
 			uses[e] = append(names, usedAs(e, stack, o.info)...)
+			stack = stack[:len(stack)-1] // no nil call follows a false
 			return false
 		})
 	}
