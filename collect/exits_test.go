@@ -135,6 +135,9 @@ func TestSiblingExits(t *testing.T) {
 		{81, `reuse-return:return nil|sibling-return:return &versionError{Version: vers, Err: fmt.Errorf("must be of the form v1.2.3")}|error-new:return fmt.Errorf("file.AddExclude: invalid path %q", path)`, "!isCanonical(vers) in AddRetract (vi.High as vers)"},
 		// No parameter's name is pointed to (old, new): none.
 		{86, `reuse-return:return nil|error-new:return fmt.Errorf("file.AddReplace: invalid old %q", old)`, ""},
+		// A field path used as a method's receiver (s.To.ok()) and
+		// converted (string(s.To)) carries over by its own name (To).
+		{105, `reuse-return:return nil|sibling-return:return &versionError{Version: string(to), Err: fmt.Errorf("bad end")}|error-new:return fmt.Errorf("file.AddPoint: invalid from %q", from)`, "!to.ok() in AddSpan (s.To as to)"},
 		// A function is no sibling of a method.
 		{43, `error-new:return fmt.Errorf("decodeLocalTime: invalid s %q", s)`, ""},
 	} {
