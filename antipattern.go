@@ -1131,18 +1131,8 @@ func mislabeled(site collect.Site, orig ast.Expr, clause string) string {
 	if err != nil {
 		return ""
 	}
-	callsOf := func(e ast.Expr) []*ast.CallExpr {
-		var out []*ast.CallExpr
-		ast.Inspect(e, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok {
-				out = append(out, c)
-			}
-			return true
-		})
-		return out
-	}
-	for _, oc := range callsOf(orig) {
-		for _, xc := range callsOf(x) {
+	for _, oc := range astname.Calls(orig) {
+		for _, xc := range astname.Calls(x) {
 			fun := types.ExprString(oc.Fun)
 			if fun != types.ExprString(xc.Fun) || len(oc.Args) != len(xc.Args) {
 				continue

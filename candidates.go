@@ -13,6 +13,7 @@ import (
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/astname"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -433,19 +434,16 @@ func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []i
 	// another value (function.IsType(vf.Type(), function.Compare) beside
 	// function.IsType(vf.Type(), function.Less)).
 	called := calledFuncs(site.Original)
-	slices.SortStableFunc(clauses, func(a, b string) int {
-		ra := slices.ContainsFunc(calledFuncs(a), func(f string) bool { return slices.Contains(called, f) })
-		rb := slices.ContainsFunc(calledFuncs(b), func(f string) bool { return slices.Contains(called, f) })
-		switch {
-		case ra && !rb:
-			return -1
-		case rb && !ra:
-			return 1
+	var first, rest []string
+	for _, c := range clauses {
+		if slices.ContainsFunc(calledFuncs(c), func(f string) bool { return slices.Contains(called, f) }) {
+			first = append(first, c)
+		} else {
+			rest = append(rest, c)
 		}
-		return 0
-	})
+	}
 	n := 0
-	for _, ext := range extensions(site.Original, clauses) {
+	for _, ext := range extensions(site.Original, append(first, rest...)) {
 		if n == maxExtensions {
 			break
 		}
@@ -468,12 +466,9 @@ func calledFuncs(src string) []string {
 		return nil
 	}
 	var out []string
-	ast.Inspect(e, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok {
-			out = append(out, types.ExprString(call.Fun))
-		}
-		return true
-	})
+	for _, call := range astname.Calls(e) {
+		out = append(out, types.ExprString(call.Fun))
+	}
 	return out
 }
 

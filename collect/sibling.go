@@ -209,9 +209,14 @@ func (o *observer) paramsCarryOver(nodes []ast.Node, from, to *types.Signature, 
 		return v
 	}
 	// The field paths rooted at a parameter (the longest: Inspect visits
-	// vi.High before vi), with the names their uses point to.
-	uses := map[ast.Node][]string{}
-	var paths []ast.Expr
+	// vi.High before vi), with that parameter and the names their uses
+	// point to.
+	type path struct {
+		e    ast.Expr
+		root *ast.Ident
+		uses []string
+	}
+	var paths []path
 	for _, n := range nodes {
 		var stack []ast.Node
 		ast.Inspect(n, func(n ast.Node) bool {
@@ -231,31 +236,29 @@ func (o *observer) paramsCarryOver(nodes []ast.Node, from, to *types.Signature, 
 			if root == nil || paramOf(root) == nil {
 				return true
 			}
-			paths = append(paths, e)
-			uses[e] = append(names, usedAs(e, stack, o.info)...)
+			paths = append(paths, path{e, root, append(names, usedAs(e, stack, o.info)...)})
 			stack = stack[:len(stack)-1] // no nil call follows a false
 			return false
 		})
 	}
 	subst = map[ast.Node]string{}
-	for _, e := range paths {
-		root, _ := fieldPath(e, o.info)
-		v := paramOf(root)
-		_, got := inner.LookupParent(root.Name, o.pos)
+	for _, p := range paths {
+		v := paramOf(p.root)
+		_, got := inner.LookupParent(p.root.Name, o.pos)
 		if w, isVar := got.(*types.Var); isVar && isParam(to, w) && types.Identical(w.Type(), v.Type()) {
 			continue // carried over as itself
 		}
 		if from.Recv() == v {
 			return nil, false
 		}
-		name := paramNamed(to, o.info.TypeOf(e), uses[e], func(name string) types.Object {
+		name := paramNamed(to, o.info.TypeOf(p.e), p.uses, func(name string) types.Object {
 			_, got := inner.LookupParent(name, o.pos)
 			return got
 		})
 		if name == "" {
 			return nil, false
 		}
-		subst[e] = name
+		subst[p.e] = name
 	}
 	// Any other variable read is a local of the sibling's.
 	ok = true

@@ -191,12 +191,9 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 				cond = c
 			}
 			s.Constants = mergeConstants(o.siblingConstants(cond, outermostFunc(stack)), s.Constants)
-			// Last, outside maxObserved: the atoms' shadows.
-			for _, sh := range shadows {
-				if slices.ContainsFunc(s.Observed[:natoms], func(ob Observed) bool { return ob.Expr == sh.Expr }) {
-					s.Observed = append(s.Observed, sh)
-				}
-			}
+			// Last, outside maxObserved: the atoms' shadows (the atoms,
+			// first, are never cut).
+			s.Observed = append(s.Observed, shadows...)
 			for i := range s.Observed {
 				if ob := &s.Observed[i]; ob.Kind == KindInt || ob.Kind == KindFloat || ob.Kind == KindString {
 					ob.Type = o.exprType(ob.Expr)

@@ -83,3 +83,15 @@ func HasCall(e ast.Expr) bool {
 	})
 	return found
 }
+
+// Calls are the call expressions of e (conversions too), in preorder.
+func Calls(e ast.Expr) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	ast.Inspect(e, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			out = append(out, c)
+		}
+		return true
+	})
+	return out
+}
