@@ -364,58 +364,49 @@ func (o *observer) sameLocal(v *types.Var, l *condLeaf, params map[string]types.
 }
 
 // singleDefs returns the locals body defines once, with one value
-// (`x := e`, `var x = e`), and never assigns again, increments or takes
-// the address of, with their defining expressions.
+// (`x := e`, `var x = e`), whose name it never assigns again (to the
+// variable, a field or an element of it: assignedNames), increments,
+// ranges over or takes the address of, with their defining expressions.
 func singleDefs(body *ast.BlockStmt, info *types.Info) map[types.Object]ast.Expr {
 	out := map[types.Object]ast.Expr{}
 	if body == nil {
 		return out
 	}
-	spoiled := map[types.Object]bool{}
-	written := func(e ast.Expr) {
-		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-			if obj := info.Uses[id]; obj != nil {
-				spoiled[obj] = true
-			}
-		}
+	writes := map[string]int{}
+	for _, name := range assignedNames(body) {
+		writes[name]++
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			if x.Tok == token.DEFINE && len(x.Lhs) == 1 && len(x.Rhs) == 1 {
-				if id, ok := x.Lhs[0].(*ast.Ident); ok {
-					if obj := info.Defs[id]; obj != nil {
-						out[obj] = x.Rhs[0]
-					}
+		if r, ok := n.(*ast.RangeStmt); ok {
+			for _, k := range []ast.Expr{r.Key, r.Value} {
+				if id, ok := k.(*ast.Ident); ok {
+					writes[id.Name]++
 				}
-				return true
-			}
-			for _, l := range x.Lhs {
-				written(l)
-			}
-		case *ast.ValueSpec:
-			if len(x.Names) == 1 && len(x.Values) == 1 {
-				if obj := info.Defs[x.Names[0]]; obj != nil {
-					out[obj] = x.Values[0]
-				}
-			}
-		case *ast.IncDecStmt:
-			written(x.X)
-		case *ast.RangeStmt:
-			written(x.Key)
-			if x.Value != nil {
-				written(x.Value)
-			}
-		case *ast.UnaryExpr:
-			if x.Op == token.AND {
-				written(x.X)
 			}
 		}
 		return true
 	})
-	for obj := range spoiled {
-		delete(out, obj)
-	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		var id *ast.Ident
+		var val ast.Expr
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			if x.Tok == token.DEFINE && len(x.Lhs) == 1 && len(x.Rhs) == 1 {
+				id, _ = x.Lhs[0].(*ast.Ident)
+				val = x.Rhs[0]
+			}
+		case *ast.ValueSpec:
+			if len(x.Names) == 1 && len(x.Values) == 1 {
+				id, val = x.Names[0], x.Values[0]
+			}
+		}
+		if id != nil && writes[id.Name] == 1 {
+			if obj := info.Defs[id]; obj != nil {
+				out[obj] = val
+			}
+		}
+		return true
+	})
 	return out
 }
 
