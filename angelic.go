@@ -373,8 +373,8 @@ func guessPredicates(site collect.Site) []collect.Predicate {
 		return []collect.PredOp{collect.PredEq, collect.PredLess, collect.PredLessEq}
 	}
 	for i, o := range site.Observed {
-		if o.Shadow {
-			continue // its atom's predicates are guessed
+		if o.Shadow || o.NoOp {
+			continue // a shadow's atom's predicates are guessed; a no-op marker is no input
 		}
 		pt := &parts[part(i)]
 		switch o.Kind {
@@ -409,7 +409,7 @@ func guessPredicates(site collect.Site) []collect.Predicate {
 			}
 			for j := i + 1; j < len(site.Observed); j++ {
 				o2 := site.Observed[j]
-				if o2.Shadow || o2.Kind != collect.KindInt || o2.Type != o.Type || o2.Enum != o.Enum {
+				if o2.Shadow || o2.NoOp || o2.Kind != collect.KindInt || o2.Type != o.Type || o2.Enum != o.Enum {
 					continue
 				}
 				pp := &parts[max(part(i), part(j))][2]

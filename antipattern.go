@@ -83,7 +83,10 @@ import (
 //     panic, when COND tests the nil-ness of a value the statement reads
 //     (lim != nil around s += fmt.Sprint(lim.MaxConns), v != nil around
 //     reflect.TypeOf(v).String()) or the length of one it indexes or
-//     slices.
+//     slices; or, where a passing test fails with the statement skipped
+//     (deleting it does not pass the suite), when COND reads what the
+//     statement assigns: a conditional update (repairer.needed,
+//     readsAssigned).
 //   - trivial-condition: a new guard tests only what an enclosing if
 //     already established (err != nil before the return err of
 //     if err != nil { ... }): it always leaves, so it replaces the
@@ -145,6 +148,12 @@ type candidate struct {
 // ruleUnrelated names the anti-pattern that ranks last instead of
 // rejecting.
 const ruleUnrelated = "unrelated"
+
+// The rules the search looks for in a site's rejections.
+const (
+	ruleGuardDeleted        = "guard-deleted"
+	ruleConditionalDeletion = "conditional-deletion"
+)
 
 // antiPattern returns the rule c breaks at site and why, or "" when it
 // breaks none. spec may be nil (no recorded states: the rules that need
@@ -282,7 +291,35 @@ func againstGuard(site collect.Site, st style, c candidate) string {
 	if len(derefs) > 0 {
 		what = "it tests neither the nil-ness nor the length of " + strings.Join(derefs, ", ")
 	}
-	return fmt.Sprintf("conditional-deletion: %s would skip `%s` without guarding it against a panic of its own (%s)", c.src, oneLine(site.Original), what)
+	return fmt.Sprintf(ruleConditionalDeletion+": %s would skip `%s` without guarding it against a panic of its own (%s)", c.src, oneLine(site.Original), what)
+}
+
+// readsAssigned reports whether cond reads a variable, field or
+// element that stmt, an assignment, writes: a guard that decides from a
+// value whether to overwrite it is a conditional update (if x > max {
+// max = x }), not a statement deleted where a test does not look.
+func readsAssigned(stmt, cond string) bool {
+	body := parseStmts(stmt)
+	c, err := parser.ParseExpr(cond)
+	if body == nil || len(body.List) != 1 || err != nil {
+		return false
+	}
+	as, ok := body.List[0].(*ast.AssignStmt)
+	if !ok {
+		return false
+	}
+	written := map[string]bool{}
+	for _, l := range as.Lhs {
+		written[types.ExprString(ast.Unparen(l))] = true
+	}
+	found := false
+	ast.Inspect(c, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && written[types.ExprString(ast.Unparen(e))] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // leavesWithoutError reports whether exit is a return whose last result
@@ -443,7 +480,7 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 	if what != "" && !testsError {
 		for _, op := range operands(orig) {
 			if !written[op] {
-				return fmt.Sprintf("guard-deleted: the branch %s and the candidate no longer tests %s", what, op)
+				return fmt.Sprintf(ruleGuardDeleted+": the branch %s and the candidate no longer tests %s", what, op)
 			}
 		}
 	}

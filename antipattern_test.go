@@ -626,3 +626,42 @@ func TestMislabeled(t *testing.T) {
 		})
 	}
 }
+
+// TestReadsAssigned: a guard that reads what the wrapped assignment
+// writes is a conditional update.
+func TestReadsAssigned(t *testing.T) {
+	for _, tc := range []struct {
+		stmt, cond string
+		want       bool
+	}{
+		{"match.MatchErr = nil", "match.MatchErr == ErrNotFound", true},
+		{"max = x", "x > max", true},
+		{"a[i] = v", "a[i] == 0", true},
+		{"match.MatchErr = nil", "req.Host == \"\"", false},
+		{"match.MatchErr = nil", "match == nil", false}, // reads match, not the field it writes
+		{"n++", "n > 0", false},                         // no assignment
+		{"x, y = y, x", "y > x", true},
+	} {
+		if got := readsAssigned(tc.stmt, tc.cond); got != tc.want {
+			t.Errorf("readsAssigned(%q, %q) = %v, want %v", tc.stmt, tc.cond, got, tc.want)
+		}
+	}
+}
+
+// TestOnlyRule: the rejections of a site all by one rule.
+func TestOnlyRule(t *testing.T) {
+	del := "x > 0: " + ruleConditionalDeletion + ": x > 0 would skip `y = 1`"
+	for _, tc := range []struct {
+		rejected []string
+		want     bool
+	}{
+		{nil, false},
+		{[]string{del}, true},
+		{[]string{del, "3 more rejected in the search: " + ruleConditionalDeletion}, true},
+		{[]string{del, "y < 2: " + ruleGuardDeleted + ": the branch panics"}, false},
+	} {
+		if got := onlyRule(tc.rejected, ruleConditionalDeletion); got != tc.want {
+			t.Errorf("onlyRule(%q) = %v, want %v", tc.rejected, got, tc.want)
+		}
+	}
+}

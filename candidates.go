@@ -65,15 +65,36 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	// A branch that panics or returns an error keeps its check: when every
 	// candidate deleted it (the smallest fits read other values), search
 	// again over the original's operands only.
-	if len(cands) == 0 && keep == nil && len(rep.Rejected) > 0 && !slices.ContainsFunc(rep.Rejected, func(why string) bool {
-		return !strings.Contains(why, ": guard-deleted:") && !strings.HasSuffix(why, " more rejected in the search: guard-deleted")
-	}) {
+	if len(cands) == 0 && keep == nil && onlyRule(rep.Rejected, ruleGuardDeleted) {
 		if ops := originalOperands(spec); len(ops) > 0 {
 			r.logf("synthesis: every candidate deletes the branch's check; searching over the original's operands only")
 			spec = project(spec, ops)
 			for i := range ops {
 				keep = append(keep, i)
 			}
+			cands, dropped, err = r.synthesize(ctx, site, st, spec, keep, rep)
+			if err != nil && ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+		}
+	}
+	// A guard around the statement where no condition fits, or every
+	// fit is a disguised deletion: the passing tests' examples say "runs"
+	// only because nothing guarded the statement. Leave out those of the
+	// tests that pass with it skipped; if one fails, deleting it does not
+	// pass the suite, and a guard reading what it assigns may stand.
+	// Search again.
+	if len(cands) == 0 && ctx.Err() == nil && keep == nil && st.guard == collect.GuardWrap && (err != nil || onlyRule(rep.Rejected, ruleConditionalDeletion)) {
+		relaxed, either, needed, rerr := r.relaxedGuardSpec(ctx, site, st, spec)
+		if rerr != nil {
+			return false, rerr
+		}
+		if needed {
+			r.needed[site.ID] = true
+		}
+		if relaxed != nil && (len(either) > 0 || needed) {
+			rep.Relaxed, rep.Rejected = either, nil
+			spec = relaxed
 			cands, dropped, err = r.synthesize(ctx, site, st, spec, keep, rep)
 			if err != nil && ctx.Err() != nil {
 				return false, ctx.Err()
@@ -588,8 +609,19 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 	}
 	if why == "" {
 		why = againstGuard(site, st, c)
+		if strings.HasPrefix(why, ruleConditionalDeletion+":") && r.needed[site.ID] && readsAssigned(site.Original, c.src) {
+			why = "" // a conditional update (gorilla/mux: if match.MatchErr == ErrNotFound { match.MatchErr = nil })
+		}
 	}
 	return why
+}
+
+// onlyRule reports whether rejected, a SiteReport.Rejected, is not empty
+// and lists rejections by rule only.
+func onlyRule(rejected []string, rule string) bool {
+	return len(rejected) > 0 && !slices.ContainsFunc(rejected, func(why string) bool {
+		return !strings.Contains(why, ": "+rule+":") && !strings.HasSuffix(why, " more rejected in the search: "+rule)
+	})
 }
 
 func describeCandidates(cands []candidate) string {

@@ -70,7 +70,18 @@
 //     synthesize conditions that fit those examples (synth.Solve). The
 //     evaluations of a failing test forced to one value in the whole
 //     test are left out in its table iterations that passed before with
-//     the other outcome: they pass either way and need neither. The
+//     the other outcome: they pass either way and need neither. So are,
+//     at a guard around an assignment x = v, the evaluations where x == v
+//     already (collect.Observed.NoOp): skipped or not, nothing changes.
+//     At such a guard, when no condition fits or every fit is a
+//     disguised deletion (conditional-deletion), the passing tests with
+//     examples run again with the statement skipped: the examples of
+//     those that pass are left out (they ran the statement only because
+//     nothing guarded it), and if one fails, deleting the statement does
+//     not pass the suite, so a guard that reads what the statement
+//     assigns (if match.MatchErr == ErrNotFound { match.MatchErr = nil })
+//     is a conditional update, not a deletion; synthesis runs again
+//     (snapshot.go relaxedGuardSpec, SiteReport.Relaxed). The
 //     mutants of the original condition that fit the same examples join
 //     them in one ranking, by token distance to the original, and so do
 //     up to three extensions that fit: the original with a clause added to

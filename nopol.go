@@ -280,6 +280,11 @@ type SiteReport struct {
 	// Rejected are the candidates left out because they break an
 	// anti-pattern ("cond: rule: why"; see antipattern.go).
 	Rejected []string `json:"rejected,omitempty"`
+	// Relaxed are, at a guard around a statement where no condition fit
+	// the recorded states, the passing tests that also passed with the
+	// statement skipped: their examples were left out and the condition
+	// synthesized again.
+	Relaxed []string `json:"relaxed,omitempty"`
 	// Outcome says how the search of this site ended.
 	Outcome string `json:"outcome"`
 	// withheld counts the plausible candidates withheld at the site.

@@ -90,6 +90,11 @@ type repairer struct {
 	// runaway are the entry guard sites of the functions a failing
 	// test recursed in without end (see runawayEntries), searched first.
 	runaway map[int]bool
+	// needed are the guard sites around a statement where a passing test
+	// fails with the statement skipped (relaxedGuardSpec): deleting it
+	// does not pass the suite, so a guard there that reads what it
+	// assigns is no disguised deletion (antiPatternOf).
+	needed map[int]bool
 	// traced and guesses are, per site and failing test, the outcome of
 	// the traced run that forces nothing and the predicates guessed from
 	// a snapshot run (by source): the same for every style of a site.
@@ -196,7 +201,7 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 		opts.Dir = wd
 	}
 	r := &repairer{opts: opts, c: c, res: &Result{}, start: time.Now(), phases: map[string]time.Duration{},
-		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}}
+		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}, needed: map[int]bool{}}
 	tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	err := r.run(tctx)

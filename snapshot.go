@@ -110,6 +110,9 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	}
 	inputs, consts, keep := specInputs(site)
 	shadows := shadowsOf(site)
+	// An evaluation where the wrapped assignment changes nothing
+	// (collect.Observed.NoOp) passes whether the guard skips it or not.
+	noop := slices.IndexFunc(site.Observed, func(o collect.Observed) bool { return o.NoOp })
 	spec := &synth.Spec{Inputs: inputs, Constants: consts}
 	if site.Kind == collect.Cond {
 		spec.Original = site.Original
@@ -134,13 +137,17 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		if i < nFailing && needs[i].Force.Whole() && !needs[i].Force.PerEval() {
 			either = r.passedIterations(k, site.ID)
 		}
-		dropped := 0
+		dropped, noops := 0, 0
 		for _, e := range res.Evals {
 			if e.Site != site.ID || len(e.Values) != len(site.Observed) {
 				continue
 			}
 			if had, ok := either[collect.Constituent{Segment: e.Segment, Iteration: e.Iteration}]; ok && !had[collect.OutcomeIndex(e.Outcome)] {
 				dropped++
+				continue
+			}
+			if noop >= 0 && st.guard == collect.GuardWrap && e.Values[noop].Bool && !e.Values[noop].Missing {
+				noops++
 				continue
 			}
 			v := make([]synth.Value, len(keep))
@@ -160,6 +167,9 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		}
 		if dropped > 0 {
 			r.logf("snapshot: %s of %s in table iterations that passed with the other outcome left out", plural(dropped, "evaluation"), k.name)
+		}
+		if noops > 0 {
+			r.vlogf("snapshot: %s of %s where the wrapped assignment changes nothing left out", plural(noops, "evaluation"), k.name)
 		}
 	}
 	sum := angelic.Summarize(all)
@@ -309,7 +319,7 @@ func synthValue(v collect.Value, k collect.ValueKind) synth.Value {
 // indexes.
 func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constant, keep []int) {
 	for i, o := range site.Observed {
-		if k := synthKind(o.Kind); k != 0 && o.Expr != "" && !o.Shadow {
+		if k := synthKind(o.Kind); k != 0 && o.Expr != "" && !o.Shadow && !o.NoOp {
 			inputs = append(inputs, synth.Input{Expr: o.Expr, Kind: k, Char: o.Char, Enum: o.Enum})
 			keep = append(keep, i)
 		}
@@ -360,4 +370,93 @@ const snapshotReruns = 2
 // minutes.
 func snapshotRetryTimeout(d time.Duration) time.Duration {
 	return min(max(4*d, 10*time.Second), 2*time.Minute)
+}
+
+// relaxedGuardSpec runs, at a guard that wraps its statement, the
+// passing tests whose examples spec holds with the statement skipped in
+// the whole test. Those that pass did not need it to run, and say
+// nothing of the guard: relaxed is spec without their examples. A
+// passing test's evaluations are labelled "runs" only because the
+// statement had no guard (gorilla/mux's match.MatchErr = nil ran
+// whatever the error was), and where a failing test needs it skipped in
+// a like state, no condition fits. needed reports that one of them
+// failed: deleting the statement does not pass the suite. relaxed is
+// nil when what is left needs one outcome only. The runs count as
+// search work.
+func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st style, spec *synth.Spec) (relaxed *synth.Spec, either []string, needed bool, err error) {
+	failing := map[string]bool{}
+	for _, k := range r.failing {
+		failing[k.name] = true
+	}
+	origins := map[string]bool{}
+	for _, ex := range spec.Examples {
+		if !failing[ex.Origin] {
+			origins[ex.Origin] = true
+		}
+	}
+	var (
+		runs []collect.Run
+		keys []testKey
+	)
+	for _, k := range r.passing {
+		if !origins[k.name] {
+			continue
+		}
+		if c := r.cover[k].Reached[site.ID]; c[0]+c[1] == 0 {
+			continue
+		}
+		runs = append(runs, r.forcedRun(k, site, st, angelic.Force{Value: st.force.Value}, collect.ModeCover))
+		keys = append(keys, k)
+	}
+	if len(runs) == 0 {
+		return nil, nil, false, nil
+	}
+	r.logf("snapshot: running %s with the statement skipped", plural(len(runs), "passing test"))
+	results, err := r.runAll(ctx, runs)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("running passing tests with the statement skipped at site %d: %w", site.ID, err)
+	}
+	passed := map[string]bool{}
+	for i, res := range results {
+		r.ran(testWork(res.TimedOut))
+		passed[keys[i].name] = true
+	}
+	// A name run in two packages passes only if it passed in both.
+	for i, res := range results {
+		if !res.Passed {
+			passed[keys[i].name] = false
+			needed = true
+		}
+	}
+	for name, ok := range passed {
+		if ok {
+			either = append(either, name)
+		}
+	}
+	slices.Sort(either)
+	out := *spec
+	out.Examples = nil
+	var wants [2]bool
+	for _, ex := range spec.Examples {
+		if passed[ex.Origin] {
+			continue
+		}
+		out.Examples = append(out.Examples, ex)
+		wants[collect.OutcomeIndex(ex.Want)] = true
+	}
+	if !wants[0] || !wants[1] {
+		r.logf("snapshot: %s with the statement skipped; the examples left need one outcome", passes(len(either)))
+		return nil, either, needed, nil
+	}
+	r.logf("snapshot: %s with the statement skipped, and the examples of those are left out (%d left); deleting it %s the suite", passes(len(either)), len(out.Examples), map[bool]string{true: "fails", false: "passes"}[needed])
+	return &out, either, needed, nil
+}
+
+// passes says how many passing tests pass: "1 passing test passes", "2
+// passing tests pass".
+func passes(n int) string {
+	if n == 1 {
+		return "1 passing test passes"
+	}
+	return plural(n, "passing test") + " pass"
 }

@@ -85,6 +85,13 @@ type Observed struct {
 	// rejects a candidate that reads a missing value). It is no input of
 	// its own; it follows every other observed expression.
 	Shadow bool `json:",omitempty"`
+	// NoOp reports, at a guard site that can wrap the assignment
+	// "x = v", the observed "x == v": where it holds, the statement
+	// changes nothing, and the evaluation needs neither outcome of a
+	// guard around it (gorilla/mux's match.MatchErr = nil where it is nil
+	// already). It is no input; it follows every other observed
+	// expression.
+	NoOp bool `json:",omitempty"`
 	// Type is the Go type of a number or a string ("int",
 	// "reflect.Kind"): only operands of one type compare or add.
 	Type string `json:",omitempty"`

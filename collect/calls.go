@@ -2,6 +2,7 @@ package collect
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"sort"
@@ -32,7 +33,11 @@ import (
 //     IsLetter/IsSpace(r), utf8.RuneLen(r), strings (bytes).Contains/
 //     HasPrefix/HasSuffix(s, c) for the function's string constants c,
 //     strings.ContainsRune(s, r) for its rune constants, and
-//     errors.Is(err, e) for the error variables of the package.
+//     errors.Is(err, e) for the error variables of the package;
+//   - err == e for the package-level error variables e (of the package
+//     or another) that the package's own code compares an error with
+//     (match.MatchErr == ErrMethodMismatch in gorilla/mux): the package
+//     tells its sentinels apart by identity, and a fix does too.
 //
 // At most maxCalls calls are observed: one per operand in turn, the
 // operands of the site's condition or statement first, then by scope,
@@ -180,6 +185,11 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 		})
 		for _, m := range methods {
 			add(m.ob, m.rank, m.enum)
+		}
+		if types.Identical(r.t, errorType) {
+			for _, e := range o.data.comparedErrors() {
+				add(Observed{Expr: r.expr + " == " + e, Kind: KindBool}, 1, nil)
+			}
 		}
 		for _, ob := range o.stdCalls(r, imports, consts, sentinels) {
 			add(ob, 5, nil)
@@ -426,6 +436,56 @@ func (o *observer) sentinels(fn ast.Node) []string {
 	return out
 }
 
+// errorType is the predeclared error.
+var errorType = types.Universe.Lookup("error").Type()
+
+// comparedErrors returns the package-level error variables (of any
+// package) that d's own files compare an error with, by == or !=, as
+// written there ("ErrNotFound", "io.EOF"), in the order first found.
+func (d *pkgData) comparedErrors() []string {
+	if d.compared != nil {
+		return *d.compared
+	}
+	var out []string
+	seen := map[string]bool{}
+	info := d.pkg.TypesInfo
+	for _, f := range d.pkg.Syntax {
+		if info == nil {
+			break
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			be, ok := n.(*ast.BinaryExpr)
+			if !ok || (be.Op != token.EQL && be.Op != token.NEQ) {
+				return true
+			}
+			for _, side := range []ast.Expr{be.X, be.Y} {
+				side = ast.Unparen(side)
+				var id *ast.Ident
+				switch x := side.(type) {
+				case *ast.Ident:
+					id = x
+				case *ast.SelectorExpr:
+					id = x.Sel
+				}
+				if id == nil {
+					continue
+				}
+				v, ok := info.Uses[id].(*types.Var)
+				if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !types.Identical(v.Type(), errorType) {
+					continue
+				}
+				if e := types.ExprString(side); !seen[e] {
+					seen[e] = true
+					out = append(out, e)
+				}
+			}
+			return true
+		})
+	}
+	d.compared = &out
+	return out
+}
+
 // stdCalls returns the standard-library predicates over r (see the
 // comment at the top).
 func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Constant, sentinels []string) []Observed {
@@ -474,7 +534,9 @@ func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Con
 	case types.Identical(r.t, types.Universe.Lookup("error").Type()):
 		if imports["errors"] != "" {
 			for _, s := range sentinels {
-				out = append(out, Observed{Expr: call("errors", "Is", r.expr, s), Kind: KindBool})
+				if !slices.Contains(o.data.comparedErrors(), s) { // observed as r == s
+					out = append(out, Observed{Expr: call("errors", "Is", r.expr, s), Kind: KindBool})
+				}
 			}
 		}
 	}

@@ -195,3 +195,56 @@ func TestRunCalls(t *testing.T) {
 	}
 	f.checkUntouched(t)
 }
+
+// TestNoOpAndComparedErrors checks, at the guard sites around the
+// assignments of Clear, the observed "x == v" of each (Observed.NoOp),
+// last and no input of its own, with its value in a snapshot run; and
+// "err == ErrFull", an error the package compares by identity (Full),
+// and not errors.Is of it.
+func TestNoOpAndComparedErrors(t *testing.T) {
+	f := instrument(t, "calls")
+	for _, tc := range []struct {
+		line int
+		noop string
+		// values are the no-op's in TestClear's two calls.
+		values []bool
+	}{
+		{147, "n.seen == 0", []bool{true, false}},
+		{148, "err == nil", []bool{false, true}},
+	} {
+		id := f.site(t, Guard, "c.go", tc.line)
+		site := f.prog.Sites[id]
+		last := site.Observed[len(site.Observed)-1]
+		if !last.NoOp || last.Expr != tc.noop || last.Kind != KindBool {
+			t.Errorf("line %d: last observed %+v, want the no-op %s", tc.line, last, tc.noop)
+		}
+		var exprs []string
+		for _, o := range site.Observed[:len(site.Observed)-1] {
+			if o.NoOp {
+				t.Errorf("line %d: %s is a no-op too", tc.line, o.Expr)
+			}
+			exprs = append(exprs, o.Expr)
+		}
+		if !slices.Contains(exprs, "err == ErrFull") || slices.Contains(exprs, "errors.Is(err, ErrFull)") {
+			t.Errorf("line %d: err == ErrFull not observed, or errors.Is(err, ErrFull) too; observed: %s", tc.line, strings.Join(exprs, " | "))
+		}
+		res, err := f.build.Run(context.Background(), Run{Package: "example.com/calls/c", Test: "TestClear", Mode: ModeSnapshot, Sites: []int{id}, ForceSegment: -1, Timeout: 30 * time.Second})
+		if err != nil || !res.Passed {
+			t.Fatalf("line %d: snapshot run: %v\n%s", tc.line, err, res.Output)
+		}
+		var got []bool
+		for _, e := range res.Evals {
+			if e.Site == id {
+				got = append(got, e.Values[len(e.Values)-1].Bool)
+			}
+		}
+		if !slices.Equal(got, tc.values) {
+			t.Errorf("line %d: %s recorded %v, want %v", tc.line, tc.noop, got, tc.values)
+		}
+	}
+	// No no-op where the statement is no assignment of one value.
+	use := f.prog.Sites[f.site(t, Guard, "c.go", 126)]
+	if slices.ContainsFunc(use.Observed, func(o Observed) bool { return o.NoOp }) {
+		t.Errorf("Use's x++ has a no-op")
+	}
+}

@@ -38,6 +38,9 @@ type pkgData struct {
 	msets typeutil.MethodSetCache
 	// panics are found on first use (panicTests, panicsWithErrorsNew).
 	panics *pkgPanics
+	// compared are the error variables the package's code compares with
+	// == or != (comparedErrors), found on first use.
+	compared *[]string
 }
 
 // loadMode is what Load asks go/packages for. Without NeedDeps, only the

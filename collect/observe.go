@@ -709,3 +709,34 @@ func operandRoots(kind SiteKind, node ast.Node) []ast.Node {
 	}
 	return roots
 }
+
+// noOp returns the observed "x == v" of the assignment "x = v" (see
+// Observed.NoOp), when stmt is one whose sides have no side effect and
+// compare: x of a comparable type, or v the predeclared nil.
+func (o *observer) noOp(stmt ast.Stmt) (Observed, bool) {
+	as, ok := stmt.(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return Observed{}, false
+	}
+	lhs, rhs := as.Lhs[0], as.Rhs[0]
+	if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
+		return Observed{}, false
+	}
+	tv, ok := o.info.Types[lhs]
+	if !ok {
+		return Observed{}, false
+	}
+	rv, ok := o.info.Types[rhs]
+	if !ok || !(types.Comparable(tv.Type) || rv.IsNil()) {
+		return Observed{}, false
+	}
+	var callees []*types.Func
+	if !o.sideEffectFree(lhs, &callees) || !o.sideEffectFree(rhs, &callees) {
+		return Observed{}, false
+	}
+	expr := types.ExprString(lhs) + " == " + types.ExprString(rhs)
+	if o.checkExpr(expr) != nil {
+		return Observed{}, false
+	}
+	return Observed{Expr: expr, Kind: KindBool, Call: len(callees) > 0, NoOp: true}, true
+}

@@ -194,6 +194,11 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			// Last, outside maxObserved: the atoms' shadows (the atoms,
 			// first, are never cut).
 			s.Observed = append(s.Observed, shadows...)
+			if kind == Guard && wrap {
+				if ob, ok := o.noOp(node.(ast.Stmt)); ok {
+					s.Observed = append(s.Observed, ob)
+				}
+			}
 			for i := range s.Observed {
 				if ob := &s.Observed[i]; ob.Kind == KindInt || ob.Kind == KindFloat || ob.Kind == KindString {
 					ob.Type = o.exprType(ob.Expr)
