@@ -23,9 +23,7 @@
 //     differs from the plain run's runs again alone (tests that collide
 //     run alone from then on) (localize.go).
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
-//     suspiciousness (angelic.Localize; a condition by the most of its
-//     score over the tests reaching it and over those where it took each
-//     value, so that it ranks with the branch it opens); among equals, the sites of the
+//     suspiciousness (angelic.Localize); among equals, the sites of the
 //     function where a failing test panicked come first, then its
 //     callers'. A condition on the line where a failing test's panic
 //     was raised (its evaluation panicked: no outcome was recorded) counts

@@ -158,13 +158,10 @@ func (r *repairer) localize() []angelic.Suspicion {
 		if !ok {
 			continue
 		}
-		sp := angelic.Spectrum{Test: k.name, Passed: res.Passed, Outcomes: map[int][2]bool{}}
+		sp := angelic.Spectrum{Test: k.name, Passed: res.Passed}
 		for id, c := range res.Reached {
 			if c[0]+c[1] > 0 && id >= 0 && id < len(r.prog.Sites) && r.wanted(r.prog.Sites[id]) {
 				sp.Reached = append(sp.Reached, id)
-				if r.prog.Sites[id].Kind == collect.Cond {
-					sp.Outcomes[id] = [2]bool{c[0] > 0, c[1] > 0}
-				}
 			}
 		}
 		if !res.Passed {
@@ -193,12 +190,8 @@ func (r *repairer) localize() []angelic.Suspicion {
 	r.logf("localize: %s reached by the failing tests; searching the top %d", plural(len(ranked), "site"), min(len(ranked), r.opts.MaxSites))
 	for i, s := range ranked[:min(len(ranked), 3*r.opts.MaxSites)] {
 		site := r.prog.Sites[s.Site]
-		branch := ""
-		if s.Branch != "" {
-			branch = ", scored where " + s.Branch
-		}
-		r.vlogf("localize: #%d %s:%d %s %s `%s`: score %.3f (%d failing, %d passing%s), tier %d", i+1, r.relPath(site.File), site.Line, site.Func,
-			kindName(site.Kind), oneLine(site.Original), s.Score, s.Failed, s.Passed, branch, s.Tier)
+		r.vlogf("localize: #%d %s:%d %s %s `%s`: score %.3f (%d failing, %d passing), tier %d", i+1, r.relPath(site.File), site.Line, site.Func,
+			kindName(site.Kind), oneLine(site.Original), s.Score, s.Failed, s.Passed, s.Tier)
 	}
 	return ranked
 }
@@ -400,51 +393,31 @@ func splitIterations(sp angelic.Spectrum, res collect.Result, frs []angelic.Cons
 	inFailing := map[int]bool{}
 	records := map[int]int{}
 	passing := map[[2]int]map[int]bool{} // other iteration (segment, iteration) -> sites
-	// took and passingTook are the values each site took, in the failing
-	// part and in each other iteration.
-	took := map[int][2]bool{}
-	passingTook := map[[2]int]map[int][2]bool{}
 	for _, e := range res.Evals {
 		records[e.Site]++
 		it := [2]int{e.Segment, e.Iteration}
 		if !loops[e.Segment] || e.Iteration <= 0 || failingIter[it] {
 			inFailing[e.Site] = true
-			o := took[e.Site]
-			o[collect.OutcomeIndex(e.Outcome)] = true
-			took[e.Site] = o
 			continue
 		}
 		if passing[it] == nil {
 			passing[it] = map[int]bool{}
-			passingTook[it] = map[int][2]bool{}
 		}
 		passing[it][e.Site] = true
-		o := passingTook[it][e.Site]
-		o[collect.OutcomeIndex(e.Outcome)] = true
-		passingTook[it][e.Site] = o
 	}
-	failing := angelic.Spectrum{Test: sp.Test, Passed: false, Outcomes: map[int][2]bool{}}
+	failing := angelic.Spectrum{Test: sp.Test, Passed: false}
 	for _, id := range sp.Reached {
 		if inFailing[id] || records[id] >= collect.RecordCap {
 			failing.Reached = append(failing.Reached, id)
-			if o, ok := sp.Outcomes[id]; ok {
-				if records[id] < collect.RecordCap {
-					o = took[id]
-				}
-				failing.Outcomes[id] = o
-			}
 		}
 	}
 	out := []angelic.Spectrum{failing}
 	iters := slices.SortedFunc(maps.Keys(passing), func(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) })
 	for _, it := range iters {
-		p := angelic.Spectrum{Test: fmt.Sprintf("%s (iteration %d)", sp.Test, it[1]), Passed: true, Outcomes: map[int][2]bool{}}
+		p := angelic.Spectrum{Test: fmt.Sprintf("%s (iteration %d)", sp.Test, it[1]), Passed: true}
 		for _, id := range sp.Reached {
 			if passing[it][id] {
 				p.Reached = append(p.Reached, id)
-				if _, ok := sp.Outcomes[id]; ok {
-					p.Outcomes[id] = passingTook[it][id]
-				}
 			}
 		}
 		out = append(out, p)

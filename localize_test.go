@@ -14,16 +14,14 @@ import (
 // outside table iterations leave the spectrum whole.
 func TestSplitIterations(t *testing.T) {
 	evals := []collect.Eval{
-		{Site: 1, Segment: 0},                              // setup, before the loop
-		{Site: 2, Segment: 1, Iteration: 1},                // a passing iteration
-		{Site: 3, Segment: 1, Iteration: 1, Outcome: true}, // a condition
-		{Site: 3, Segment: 1, Iteration: 2},                // the failing iteration
+		{Site: 1, Segment: 0},               // setup, before the loop
+		{Site: 2, Segment: 1, Iteration: 1}, // a passing iteration
+		{Site: 3, Segment: 1, Iteration: 1},
+		{Site: 3, Segment: 1, Iteration: 2}, // the failing iteration
 		{Site: 4, Segment: 1, Iteration: 2},
 		{Site: 2, Segment: 1, Iteration: 3},
 	}
-	// The condition's values split as its evaluations: false in the
-	// failing iteration, true in the first.
-	sp := angelic.Spectrum{Test: "TestT", Reached: []int{1, 2, 3, 4}, Outcomes: map[int][2]bool{3: {true, true}}}
+	sp := angelic.Spectrum{Test: "TestT", Reached: []int{1, 2, 3, 4}}
 	res := collect.Result{Evals: evals}
 	for _, tc := range []struct {
 		name string
@@ -31,10 +29,10 @@ func TestSplitIterations(t *testing.T) {
 		want string
 	}{
 		{"one failing iteration", []angelic.Constituent{{Segment: 1, Iteration: 2}},
-			"[{TestT false [1 3 4] map[3:[true false]]} {TestT (iteration 1) true [2 3] map[3:[false true]]} {TestT (iteration 3) true [2] map[]}]"},
+			"[{TestT false [1 3 4]} {TestT (iteration 1) true [2 3]} {TestT (iteration 3) true [2]}]"},
 		{"failure outside iterations", []angelic.Constituent{{Segment: 2}},
-			"[{TestT false [1 2 3 4] map[3:[true true]]}]"},
-		{"not split", nil, "[{TestT false [1 2 3 4] map[3:[true true]]}]"},
+			"[{TestT false [1 2 3 4]}]"},
+		{"not split", nil, "[{TestT false [1 2 3 4]}]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := fmt.Sprint(splitIterations(sp, res, tc.frs))

@@ -7,7 +7,6 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -73,32 +72,6 @@ func TestLocalize(t *testing.T) {
 	}
 	if got[0].Failed != 1 || got[0].Passed != 0 || got[0].Score != 1 {
 		t.Errorf("counts %+v", got[0])
-	}
-}
-
-// TestLocalizeBranches: a condition every test evaluates scores as the
-// tests where it took the value the failing test saw (predicate
-// spectra), above a statement that passing tests reach as often; a site
-// without outcomes keeps its reach score.
-func TestLocalizeBranches(t *testing.T) {
-	spectra := []Spectrum{
-		// Condition 1 is true only in the failing test; 2 is a statement
-		// reached by it and two passing tests; 3 a condition false in
-		// the failing test and in every passing one.
-		{Test: "TestF", Reached: []int{1, 2, 3}, Outcomes: map[int][2]bool{1: {false, true}, 3: {true, false}}},
-		{Test: "TestP1", Passed: true, Reached: []int{1, 2, 3}, Outcomes: map[int][2]bool{1: {true, false}, 3: {true, false}}},
-		{Test: "TestP2", Passed: true, Reached: []int{1, 2, 3}, Outcomes: map[int][2]bool{1: {true, false}, 3: {true, false}}},
-		{Test: "TestP3", Passed: true, Reached: []int{1, 3}, Outcomes: map[int][2]bool{1: {true, false}, 3: {true, true}}},
-	}
-	got := Localize(spectra, nil)
-	var desc []string
-	for _, s := range got {
-		desc = append(desc, fmt.Sprintf("%d:%.3f:%s", s.Site, s.Score, s.Branch))
-	}
-	// 1: true in 1 failing, 0 passing = 1; 2: 1/sqrt(3); 3: reached by
-	// all four, false in all four = 1/2 either way: the reach score.
-	if want := "1:1.000:true 2:0.577: 3:0.500:"; strings.Join(desc, " ") != want {
-		t.Errorf("ranking %s, want %s", strings.Join(desc, " "), want)
 	}
 }
 

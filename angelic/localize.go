@@ -13,9 +13,6 @@ type Spectrum struct {
 	Passed bool
 	// Reached lists the IDs of the sites the test reached, in any order.
 	Reached []int
-	// Outcomes are, for the conditions among Reached, the values they
-	// took in the run ([0] false, [1] true); nil for the others.
-	Outcomes map[int][2]bool
 }
 
 // Suspicion is a site's rank in the fault localisation.
@@ -26,10 +23,6 @@ type Suspicion struct {
 	Score float64
 	// Failed and Passed count the failing and passing tests reaching the site.
 	Failed, Passed int
-	// Branch is, for a condition scored by the tests where it took one
-	// value (its branch, see Localize), that value: "true" or "false";
-	// "" when scored by the tests reaching it.
-	Branch string
 	// Tier is the caller's tie-break (lower first) for equal scores.
 	Tier int
 }
@@ -46,42 +39,12 @@ func Ochiai(ef, ep, totalFailed int) float64 {
 // suspicious first; equal scores are ordered by tier(site) (lower first; nil
 // means one tier) and then by site ID. A site reached twice by a test counts
 // once.
-//
-// A condition (a site with Spectrum.Outcomes) scores the most of its
-// Ochiai over the tests reaching it and over the tests where it took
-// each value (predicate spectra, as in statistical debugging: Liblit et
-// al., PLDI 2005). A condition that every test evaluates and only the
-// failing one finds true is as suspicious as the branch it opens
-// (gorilla/mux's `match.MatchErr == ErrMethodMismatch`, evaluated on
-// every match, true in one failing and eight passing tests); without it
-// the branch's statements rank above it, and the condition below the
-// search's cut.
 func Localize(spectra []Spectrum, tier func(site int) int) []Suspicion {
 	totalFailed := 0
 	counts := map[int]*Suspicion{}
-	// took counts, per condition and value, the failing and passing
-	// tests where it took that value.
-	type tally struct{ failed, passed [2]int }
-	took := map[int]*tally{}
 	for _, sp := range spectra {
 		if !sp.Passed {
 			totalFailed++
-		}
-		for id, o := range sp.Outcomes {
-			t := took[id]
-			if t == nil {
-				t = &tally{}
-				took[id] = t
-			}
-			for v := range 2 {
-				switch {
-				case !o[v]:
-				case sp.Passed:
-					t.passed[v]++
-				default:
-					t.failed[v]++
-				}
-			}
 		}
 		seen := make(map[int]bool, len(sp.Reached))
 		for _, id := range sp.Reached {
@@ -107,13 +70,6 @@ func Localize(spectra []Spectrum, tier func(site int) int) []Suspicion {
 			continue
 		}
 		s.Score = Ochiai(s.Failed, s.Passed, totalFailed)
-		if t := took[s.Site]; t != nil {
-			for v, name := range []string{"false", "true"} {
-				if b := Ochiai(t.failed[v], t.passed[v], totalFailed); b > s.Score {
-					s.Score, s.Branch = b, name
-				}
-			}
-		}
 		if tier != nil {
 			s.Tier = tier(s.Site)
 		}
