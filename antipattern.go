@@ -80,9 +80,11 @@ import (
 //     deletes the statement wherever COND is false, which passes a suite
 //     as easily as deleting it (Tan et al.'s anti-delete rules): it is
 //     kept only as NpeFix's skip, a guard against the statement's own
-//     panic, when COND tests the nil-ness of a value the statement reads
-//     (lim != nil around s += fmt.Sprint(lim.MaxConns), v != nil around
-//     reflect.TypeOf(v).String()) or the length of one it indexes or
+//     panic, when COND tests the nil-ness of a value the statement
+//     dereferences or passes to a call (lim != nil around s +=
+//     fmt.Sprint(lim.MaxConns), v != nil around
+//     reflect.TypeOf(v).String(); not r.handler != nil around
+//     match.Handler = r.handler, a copy) or the length of one it indexes or
 //     slices; or, where a passing test fails with the statement skipped
 //     (deleting it does not pass the suite), when COND reads what the
 //     statement assigns: a conditional update (repairer.needed,
@@ -281,9 +283,9 @@ func againstGuard(site collect.Site, st style, c candidate) string {
 	if st.name != "guard" {
 		return ""
 	}
-	derefs, reads := stmtOperands(site.Original)
+	derefs, risky := stmtOperands(site.Original)
 	nilTested, lenTested := protected(cand)
-	if slices.ContainsFunc(nilTested, func(x string) bool { return reads[x] }) ||
+	if slices.ContainsFunc(nilTested, func(x string) bool { return risky[x] }) ||
 		slices.ContainsFunc(lenTested, func(x string) bool { return slices.Contains(derefs, x) }) {
 		return ""
 	}
@@ -389,24 +391,18 @@ func protected(cand ast.Expr) (nilTested, lenTested []string) {
 
 // stmtOperands reads statement src: derefs are what it dereferences,
 // indexes or slices, as written (x in x.f, x.m(), *x, x[i], x[i:j]; a.b
-// in a.b.c), reads the expressions it reads (every subexpression but
-// what it assigns to: match.Handler is not read by match.Handler = h).
-// Nothing when src does not parse.
-func stmtOperands(src string) (derefs []string, reads map[string]bool) {
-	reads = map[string]bool{}
+// in a.b.c); risky are the values a nil would make it panic on: those,
+// and the arguments of its calls (v in reflect.TypeOf(v).String()). A
+// value it only copies is not risky: r.handler in match.Handler =
+// r.handler. Nothing when src does not parse.
+func stmtOperands(src string) (derefs []string, risky map[string]bool) {
+	risky = map[string]bool{}
 	body := parseStmts(src)
 	if body == nil {
-		return nil, reads
+		return nil, risky
 	}
-	written := map[ast.Expr]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				written[ast.Unparen(l)] = true
-			}
-		case *ast.IncDecStmt:
-			written[ast.Unparen(n.X)] = true
 		case *ast.SelectorExpr:
 			derefs = appendNew(derefs, n.X)
 		case *ast.IndexExpr:
@@ -415,13 +411,17 @@ func stmtOperands(src string) (derefs []string, reads map[string]bool) {
 			derefs = appendNew(derefs, n.X)
 		case *ast.StarExpr:
 			derefs = appendNew(derefs, n.X)
-		}
-		if x, ok := n.(ast.Expr); ok && !written[x] {
-			reads[types.ExprString(ast.Unparen(x))] = true
+		case *ast.CallExpr:
+			for _, a := range n.Args {
+				risky[types.ExprString(ast.Unparen(a))] = true
+			}
 		}
 		return true
 	})
-	return derefs, reads
+	for _, d := range derefs {
+		risky[d] = true
+	}
+	return derefs, risky
 }
 
 // appendNew appends x as written to list unless it is there.

@@ -378,6 +378,8 @@ func TestAgainstGuard(t *testing.T) {
 		{"isNil of a value dereferenced", "x := *p", nil, wrap, "!isNil(p)", ""},
 		{"a nil check of a value passed on", "out[i] = reflect.TypeOf(v).String()", nil, wrap, "v != nil", ""},
 		{"a nil check of what it assigns to", "match.Handler = r.handler", nil, wrap, "match.Handler == nil", "conditional-deletion"},
+		{"a nil check of what it only copies", "match.Handler = r.handler", nil, wrap, "r.handler != nil", "conditional-deletion"},
+		{"a nil check of what it dereferences, in a copy", "match.Handler = r.handler", nil, wrap, "r != nil", ""},
 		{"a length check of what it does not index", "n = len(a) + 1", nil, wrap, "len(a) > 0", "conditional-deletion"},
 		{"skips a decrement", "pos.Line--", nil, wrap, "lx.line != 1", "conditional-deletion"},
 		{"tests an argument, not a dereference", "b, err = enc.encodeKv(b, kv.Value)", nil, wrap, "!isEmptyValue(kv.Value)", "conditional-deletion"},
