@@ -72,36 +72,6 @@ type fileFacts struct {
 	// statement before them (twinGuards, built at the first guard site
 	// that asks).
 	guardsAfter map[string][]guardAfter
-	// fieldsRead are, per function of the file, the field selections it
-	// reads, as written (fieldsReadIn, filled as sites ask).
-	fieldsRead map[ast.Node]map[string]bool
-}
-
-// fieldsReadIn returns the field selections (r.handler, m.opts.name)
-// that fn, a function of the file, names anywhere in its body, as
-// written; a site observes the nil-ness and length of those fields with
-// the fields of basic kind, before the other fields' (addFields).
-func (ff *fileFacts) fieldsReadIn(fn ast.Node, info *types.Info) map[string]bool {
-	if fn == nil {
-		return nil
-	}
-	if m, ok := ff.fieldsRead[fn]; ok {
-		return m
-	}
-	m := map[string]bool{}
-	ast.Inspect(fn, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
-				m[types.ExprString(sel)] = true
-			}
-		}
-		return true
-	})
-	if ff.fieldsRead == nil {
-		ff.fieldsRead = map[ast.Node]map[string]bool{}
-	}
-	ff.fieldsRead[fn] = m
-	return m
 }
 
 // fileConst is a constant of another package named in the file.

@@ -48,10 +48,6 @@ type observer struct {
 	// whether a test of the program expects a panic (panics.go).
 	data       *pkgData
 	panicTests bool
-	// fieldsRead are the field selections the site's function names
-	// (fileFacts.fieldsReadIn): their nil-ness and length are observed
-	// with the basic-kind fields.
-	fieldsRead map[string]bool
 
 	seen map[string]bool
 }
@@ -228,11 +224,7 @@ func (o *observer) addFields(g *obsGroups, expr, nilGuard string, st *types.Stru
 		if f.Embedded() || f.Name() == "_" || (!f.Exported() && f.Pkg() != o.pkg) {
 			continue
 		}
-		derived := &g.derived
-		if o.fieldsRead[expr+"."+f.Name()] {
-			derived = &g.fields // the function reads it (r.handler): as likely a fix's as a number
-		}
-		o.addValue(&g.fields, derived, expr+"."+f.Name(), nilGuard, f.Type())
+		o.addValue(&g.fields, &g.derived, expr+"."+f.Name(), nilGuard, f.Type())
 	}
 }
 

@@ -149,7 +149,6 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			if fd, ok := outermostFunc(stack).(*ast.FuncDecl); ok {
 				o.fn = info.Defs[fd.Name]
 			}
-			o.fieldsRead = o.facts.fieldsReadIn(outermostFunc(stack), info)
 			s.Observed = o.observe(kind, node)
 			var spans []atomSpan
 			var shadows []Observed
