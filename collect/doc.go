@@ -107,6 +107,11 @@
 // Go 1.18 (package or file language version) only atoms of type bool,
 // int, float64 and string are recorded, by non-generic hooks.
 //
+// A guard site that can wrap an assignment x = v (sides free of side
+// effects, comparable) observes x == v last (Observed.NoOp): where it
+// holds the statement changes nothing, and the repair leaves that
+// evaluation out of the guard's examples. It is no input.
+//
 // # Instrumentation
 //
 // Instrument does not print rewritten syntax trees: it splices text into
