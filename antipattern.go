@@ -299,7 +299,8 @@ func againstGuard(site collect.Site, st style, c candidate) string {
 // readsAssigned reports whether cond reads a variable, field or
 // element that stmt, an assignment, writes: a guard that decides from a
 // value whether to overwrite it is a conditional update (if x > max {
-// max = x }), not a statement deleted where a test does not look.
+// max = x }), not a statement deleted where a test does not look. Only
+// a plain assignment: total += x always reads total.
 func readsAssigned(stmt, cond string) bool {
 	body := parseStmts(stmt)
 	c, err := parser.ParseExpr(cond)
@@ -307,8 +308,8 @@ func readsAssigned(stmt, cond string) bool {
 		return false
 	}
 	as, ok := body.List[0].(*ast.AssignStmt)
-	if !ok {
-		return false
+	if !ok || as.Tok != token.ASSIGN {
+		return false // total += x reads total: no update decided by its old value
 	}
 	written := map[string]bool{}
 	for _, l := range as.Lhs {

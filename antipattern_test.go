@@ -643,6 +643,7 @@ func TestReadsAssigned(t *testing.T) {
 		{"match.MatchErr = nil", "match == nil", false}, // reads match, not the field it writes
 		{"n++", "n > 0", false},                         // no assignment
 		{"x, y = y, x", "y > x", true},
+		{"total += x", "total <= x", false}, // an op-assignment always reads its target
 	} {
 		if got := readsAssigned(tc.stmt, tc.cond); got != tc.want {
 			t.Errorf("readsAssigned(%q, %q) = %v, want %v", tc.stmt, tc.cond, got, tc.want)
