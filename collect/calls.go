@@ -258,7 +258,7 @@ func (o *observer) methodCalls(r typedExpr, yield func(*types.Func, Observed)) {
 			call := r.expr + "." + m.Name() + "()"
 			if k := kindOf(res); k != 0 {
 				yield(m, Observed{Expr: call, Kind: k, Enum: isEnum(res)})
-			} else if types.Identical(res, types.Universe.Lookup("error").Type()) {
+			} else if types.Identical(res, errorType) {
 				yield(m, Observed{Expr: call + " != nil", Kind: KindBool})
 			}
 		}
@@ -408,12 +408,11 @@ func (o *observer) importNames() map[string]string {
 // sentinels are the package-level error variables of the site's package
 // and those the enclosing function uses.
 func (o *observer) sentinels(fn ast.Node) []string {
-	errType := types.Universe.Lookup("error").Type()
 	var out []string
 	seen := map[string]bool{}
 	scope := o.pkg.Scope()
 	for _, name := range scope.Names() {
-		if v, ok := scope.Lookup(name).(*types.Var); ok && types.Identical(v.Type(), errType) {
+		if v, ok := scope.Lookup(name).(*types.Var); ok && types.Identical(v.Type(), errorType) {
 			out = append(out, name)
 			seen[name] = true
 		}
@@ -424,7 +423,7 @@ func (o *observer) sentinels(fn ast.Node) []string {
 			if !ok {
 				return true
 			}
-			if v, ok := o.info.Uses[sel.Sel].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && v.Pkg() != o.pkg && types.Identical(v.Type(), errType) {
+			if v, ok := errorVar(sel, o.info); ok && v.Pkg() != o.pkg {
 				if e := types.ExprString(sel); !seen[e] {
 					seen[e] = true
 					out = append(out, e)
@@ -439,6 +438,25 @@ func (o *observer) sentinels(fn ast.Node) []string {
 // errorType is the predeclared error.
 var errorType = types.Universe.Lookup("error").Type()
 
+// errorVar returns the package-level variable of type error (of any
+// package) that e, an identifier or a selector, names.
+func errorVar(e ast.Expr, info *types.Info) (*types.Var, bool) {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return nil, false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !types.Identical(v.Type(), errorType) {
+		return nil, false
+	}
+	return v, true
+}
+
 // comparedErrors returns the package-level error variables (of any
 // package) that d's own files compare an error with, by == or !=, as
 // written there ("ErrNotFound", "io.EOF"), in the order first found.
@@ -448,33 +466,22 @@ func (d *pkgData) comparedErrors() []string {
 	}
 	var out []string
 	seen := map[string]bool{}
+	d.compared = &out
 	info := d.pkg.TypesInfo
+	if info == nil {
+		return out
+	}
 	for _, f := range d.pkg.Syntax {
-		if info == nil {
-			break
-		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			be, ok := n.(*ast.BinaryExpr)
 			if !ok || (be.Op != token.EQL && be.Op != token.NEQ) {
 				return true
 			}
 			for _, side := range []ast.Expr{be.X, be.Y} {
-				side = ast.Unparen(side)
-				var id *ast.Ident
-				switch x := side.(type) {
-				case *ast.Ident:
-					id = x
-				case *ast.SelectorExpr:
-					id = x.Sel
-				}
-				if id == nil {
+				if _, ok := errorVar(side, info); !ok {
 					continue
 				}
-				v, ok := info.Uses[id].(*types.Var)
-				if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !types.Identical(v.Type(), errorType) {
-					continue
-				}
-				if e := types.ExprString(side); !seen[e] {
+				if e := types.ExprString(ast.Unparen(side)); !seen[e] {
 					seen[e] = true
 					out = append(out, e)
 				}
@@ -482,7 +489,6 @@ func (d *pkgData) comparedErrors() []string {
 			return true
 		})
 	}
-	d.compared = &out
 	return out
 }
 
@@ -531,10 +537,11 @@ func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Con
 				out = append(out, Observed{Expr: call("strings", "ContainsRune", as(types.String), c.Expr), Kind: KindBool})
 			}
 		}
-	case types.Identical(r.t, types.Universe.Lookup("error").Type()):
+	case types.Identical(r.t, errorType):
 		if imports["errors"] != "" {
+			compared := o.data.comparedErrors()
 			for _, s := range sentinels {
-				if !slices.Contains(o.data.comparedErrors(), s) { // observed as r == s
+				if !slices.Contains(compared, s) { // observed as r == s
 					out = append(out, Observed{Expr: call("errors", "Is", r.expr, s), Kind: KindBool})
 				}
 			}

@@ -155,8 +155,7 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 			add(Exit{Body: zero, Strategy: StrategyZero})
 		}
 		res := sig.Results()
-		errType := types.Universe.Lookup("error").Type()
-		if ok && res.Len() > 0 && types.Identical(res.At(res.Len()-1).Type(), errType) {
+		if ok && res.Len() > 0 && types.Identical(res.At(res.Len()-1).Type(), errorType) {
 			zeros := o.zeroValues(res, res.Len()-1)
 			if zeros != nil {
 				if s := o.usedSentinel(fn); s != "" {
@@ -375,28 +374,24 @@ func (o *observer) zeroValues(res *types.Tuple, n int) []string {
 // usedSentinel is the first package-level error variable the function
 // uses (of its own package or another), "" if none.
 func (o *observer) usedSentinel(fn ast.Node) string {
-	errType := types.Universe.Lookup("error").Type()
 	found := ""
 	ast.Inspect(fn, func(n ast.Node) bool {
 		if found != "" {
 			return false
 		}
-		var id *ast.Ident
 		var expr ast.Expr
 		switch n := n.(type) {
-		case *ast.SelectorExpr:
-			id, expr = n.Sel, n
-		case *ast.Ident:
-			id, expr = n, n
+		case *ast.Ident, *ast.SelectorExpr:
+			expr = n.(ast.Expr)
 		default:
 			return true
 		}
-		v, ok := o.info.Uses[id].(*types.Var)
-		if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !types.Identical(v.Type(), errType) {
+		v, ok := errorVar(expr, o.info)
+		if !ok {
 			return true
 		}
 		if v.Pkg() == o.pkg {
-			if _, isSel := n.(*ast.SelectorExpr); !isSel {
+			if id, isID := n.(*ast.Ident); isID {
 				found = id.Name
 			}
 			return false
