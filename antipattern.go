@@ -263,7 +263,10 @@ func againstExit(site collect.Site, st style, c candidate) string {
 
 // againstGuard checks the rules of a new guard: trivial-condition for
 // every style, conditional-deletion for a guard around the statement.
-func againstGuard(site collect.Site, st style, c candidate) string {
+// needed reports that a passing test fails with the statement skipped
+// (repairer.needed): a guard around it that reads what it assigns is
+// then a conditional update.
+func againstGuard(site collect.Site, st style, c candidate, needed bool) string {
 	if site.Kind != collect.Guard || st.name != "guard" && st.name != "return" {
 		return ""
 	}
@@ -288,6 +291,9 @@ func againstGuard(site collect.Site, st style, c candidate) string {
 	if slices.ContainsFunc(nilTested, func(x string) bool { return risky[x] }) ||
 		slices.ContainsFunc(lenTested, func(x string) bool { return slices.Contains(derefs, x) }) {
 		return ""
+	}
+	if needed && readsAssigned(site.Original, c.src) {
+		return "" // a conditional update (gorilla/mux: if match.MatchErr == ErrNotFound { match.MatchErr = nil })
 	}
 	what := "the statement dereferences nothing"
 	if len(derefs) > 0 {

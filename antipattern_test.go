@@ -399,15 +399,32 @@ func TestAgainstGuard(t *testing.T) {
 				cond, _, _ = strings.Cut(cond, " {")
 				site.IfConds = strings.Split(cond, " && ")
 			}
-			got := againstGuard(site, tc.st, candidate{src: tc.cand, method: "synthesis"})
+			got := againstGuard(site, tc.st, candidate{src: tc.cand, method: "synthesis"}, false)
 			if ruleOf(got) != tc.rule {
 				t.Errorf("againstGuard(%q before `%s`) = %q, want rule %q", tc.cand, tc.original, got, tc.rule)
 			}
 		})
 	}
 	cond := collect.Site{Kind: collect.Cond, Original: "n > 0"}
-	if got := againstGuard(cond, style{name: "cond"}, candidate{src: "m > 2"}); got != "" {
+	if got := againstGuard(cond, style{name: "cond"}, candidate{src: "m > 2"}, false); got != "" {
 		t.Errorf("a condition site: %q", got)
+	}
+	// Where a passing test fails with the statement skipped (needed), a
+	// guard that reads what it assigns is a conditional update; one that
+	// does not is still a deletion, and without needed both are.
+	upd := collect.Site{Kind: collect.Guard, Original: "match.MatchErr = nil", CanWrap: true}
+	for _, tc := range []struct {
+		cand   string
+		needed bool
+		rule   string
+	}{
+		{"match.MatchErr == ErrNotFound", true, ""},
+		{`req.Host == ""`, true, ruleConditionalDeletion},
+		{"match.MatchErr == ErrNotFound", false, ruleConditionalDeletion},
+	} {
+		if got := againstGuard(upd, wrap, candidate{src: tc.cand, method: "synthesis"}, tc.needed); ruleOf(got) != tc.rule {
+			t.Errorf("againstGuard(%q, needed %v) = %q, want rule %q", tc.cand, tc.needed, got, tc.rule)
+		}
 	}
 }
 
@@ -433,7 +450,7 @@ func TestChecksSkipped(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			site := collect.Site{Kind: collect.Guard, Original: `return fmt.Errorf("leading dash")`, Holds: []string{"path[0] == '-'"}, SkippedChecks: tc.skipped}
-			got := againstGuard(site, tc.st, candidate{src: "kind == filePath", method: "synthesis"})
+			got := againstGuard(site, tc.st, candidate{src: "kind == filePath", method: "synthesis"}, false)
 			if ruleOf(got) != tc.rule {
 				t.Errorf("againstGuard = %q, want rule %q", got, tc.rule)
 			}

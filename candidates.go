@@ -608,10 +608,7 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 		why = againstExit(site, st, c)
 	}
 	if why == "" {
-		why = againstGuard(site, st, c)
-		if strings.HasPrefix(why, ruleConditionalDeletion+":") && r.needed[site.ID] && readsAssigned(site.Original, c.src) {
-			why = "" // a conditional update (gorilla/mux: if match.MatchErr == ErrNotFound { match.MatchErr = nil })
-		}
+		why = againstGuard(site, st, c, r.needed[site.ID])
 	}
 	return why
 }
