@@ -95,6 +95,9 @@ type repairer struct {
 	// does not pass the suite, so a guard there that reads what it
 	// assigns is no disguised deletion (antiPatternOf).
 	needed map[int]bool
+	// skipped are the runs of passing tests with a guard site's statement
+	// skipped (relaxedGuardSpec), by site and test.
+	skipped map[siteRun]collect.Result
 	// traced and guesses are, per site and failing test, the outcome of
 	// the traced run that forces nothing and the predicates guessed from
 	// a snapshot run (by source): the same for every style of a site.
@@ -201,7 +204,7 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 		opts.Dir = wd
 	}
 	r := &repairer{opts: opts, c: c, res: &Result{}, start: time.Now(), phases: map[string]time.Duration{},
-		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}, needed: map[int]bool{}}
+		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}, needed: map[int]bool{}, skipped: map[siteRun]collect.Result{}}
 	tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	err := r.run(tctx)

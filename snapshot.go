@@ -394,9 +394,11 @@ func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st s
 			origins[ex.Origin] = true
 		}
 	}
+	// The site's early and late guard styles skip the statement alike:
+	// a test is run skipped once per site (repairer.skipped).
 	var (
-		runs []collect.Run
-		keys []testKey
+		keys, fresh []testKey
+		runs        []collect.Run
 	)
 	for _, k := range r.passing {
 		if !origins[k.name] {
@@ -405,28 +407,36 @@ func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st s
 		if c := r.cover[k].Reached[site.ID]; c[0]+c[1] == 0 {
 			continue
 		}
-		runs = append(runs, r.forcedRun(k, site, st, angelic.Force{Value: st.force.Value}, collect.ModeCover))
 		keys = append(keys, k)
+		if _, done := r.skipped[siteRun{site.ID, k}]; !done {
+			fresh = append(fresh, k)
+			runs = append(runs, r.forcedRun(k, site, st, angelic.Force{Value: st.force.Value}, collect.ModeCover))
+		}
 	}
-	if len(runs) == 0 {
+	if len(keys) == 0 {
 		return nil, nil, false, nil
 	}
-	r.logf("snapshot: running %s with the statement skipped", plural(len(runs), "passing test"))
-	results, err := r.runAll(ctx, runs)
-	if err != nil {
-		return nil, nil, false, fmt.Errorf("running passing tests with the statement skipped at site %d: %w", site.ID, err)
+	if len(runs) > 0 {
+		r.logf("snapshot: running %s with the statement skipped", plural(len(runs), "passing test"))
+		results, err := r.runAll(ctx, runs)
+		if err != nil {
+			return nil, nil, false, fmt.Errorf("running passing tests with the statement skipped at site %d: %w", site.ID, err)
+		}
+		for i, res := range results {
+			r.ran(testWork(res.TimedOut))
+			r.skipped[siteRun{site.ID, fresh[i]}] = res
+		}
 	}
 	passed := map[string]bool{}
-	for i, res := range results {
-		r.ran(testWork(res.TimedOut))
-		passed[keys[i].name] = true
+	for _, k := range keys {
+		passed[k.name] = true
 	}
 	// A name run in two packages passes only if it passed in both. A
 	// run that timed out says neither: its examples stay, and it does
 	// not show that the statement is needed.
-	for i, res := range results {
-		if !res.Passed {
-			passed[keys[i].name] = false
+	for _, k := range keys {
+		if res := r.skipped[siteRun{site.ID, k}]; !res.Passed {
+			passed[k.name] = false
 			needed = needed || !res.TimedOut
 		}
 	}
@@ -452,6 +462,12 @@ func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st s
 	}
 	r.logf("snapshot: %s with the statement skipped, and the examples of those are left out (%d left); deleting it %s the suite", passes(len(either)), len(out.Examples), map[bool]string{true: "fails", false: "passes"}[needed])
 	return &out, either, needed, nil
+}
+
+// siteRun names a site and a test.
+type siteRun struct {
+	site int
+	k    testKey
 }
 
 // passes says how many passing tests pass: "1 passing test passes", "2
