@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/nopol-go/nopol/internal/astname"
 )
 
 // srcFile is one parsed non-test Go file of a module tree.
@@ -78,16 +80,7 @@ func nodeString(fset *token.FileSet, n ast.Node) string {
 }
 
 // ifStmts lists the if statements of body in source order.
-func ifStmts(body ast.Node) []*ast.IfStmt {
-	var ifs []*ast.IfStmt
-	ast.Inspect(body, func(n ast.Node) bool {
-		if s, ok := n.(*ast.IfStmt); ok {
-			ifs = append(ifs, s)
-		}
-		return true
-	})
-	return ifs
-}
+func ifStmts(body ast.Node) []*ast.IfStmt { return astname.All[*ast.IfStmt](body) }
 
 // lineOf is the 1-based line of byte offset off in src.
 func lineOf(src []byte, off int) int {

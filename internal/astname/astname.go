@@ -85,11 +85,14 @@ func HasCall(e ast.Expr) bool {
 }
 
 // Calls are the call expressions of e (conversions too), in preorder.
-func Calls(e ast.Expr) []*ast.CallExpr {
-	var out []*ast.CallExpr
-	ast.Inspect(e, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok {
-			out = append(out, c)
+func Calls(e ast.Expr) []*ast.CallExpr { return All[*ast.CallExpr](e) }
+
+// All are the nodes of type T under root (root included), in preorder.
+func All[T ast.Node](root ast.Node) []T {
+	var out []T
+	ast.Inspect(root, func(n ast.Node) bool {
+		if x, ok := n.(T); ok {
+			out = append(out, x)
 		}
 		return true
 	})
