@@ -84,8 +84,16 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	// tests that pass with it skipped; if one fails, deleting it does not
 	// pass the suite, and a guard reading what it assigns may stand.
 	// Search again.
-	if len(cands) == 0 && ctx.Err() == nil && keep == nil && st.guard == collect.GuardWrap && (err != nil || onlyRule(rep.Rejected, ruleConditionalDeletion)) {
-		relaxed, either, needed, rerr := r.relaxedGuardSpec(ctx, site, st, spec)
+	// At an exit taken where a guessed predicate holds, the same with
+	// the exit taken there.
+	guess := exitGuess(needs)
+	wrap := st.guard == collect.GuardWrap && (err != nil || onlyRule(rep.Rejected, ruleConditionalDeletion))
+	exit := st.guard != collect.GuardWrap && guess != "" && err != nil
+	if len(cands) == 0 && ctx.Err() == nil && keep == nil && (wrap || exit) {
+		if wrap {
+			guess = ""
+		}
+		relaxed, either, needed, rerr := r.relaxedGuardSpec(ctx, site, st, spec, guess)
 		if rerr != nil {
 			return false, rerr
 		}
