@@ -58,6 +58,21 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		r.logf("snapshot: %s; searching over the original's operands only", why)
 	}
 
+	// At an exit that a failing test needed where a guessed predicate
+	// holds (a field left out where it is empty), a passing test whose
+	// states say "the statement runs" may pass with the exit taken
+	// there too: those states are left out before any synthesis, or a
+	// condition that tells them apart by chance fits
+	// (f.OmitEmpty && len(line) != len(fields)).
+	if guess := exitGuess(needs); guess != "" && keep == nil && st.guard != collect.GuardWrap && st.guard != 0 {
+		relaxed, either, _, err := r.relaxedGuardSpec(ctx, site, st, spec, guess)
+		if err != nil {
+			return false, err
+		}
+		if relaxed != nil && len(either) > 0 {
+			rep.Relaxed, spec = either, relaxed
+		}
+	}
 	cands, dropped, err := r.synthesize(ctx, site, st, spec, keep, rep)
 	if err != nil && ctx.Err() != nil {
 		return false, ctx.Err()
@@ -84,16 +99,8 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	// tests that pass with it skipped; if one fails, deleting it does not
 	// pass the suite, and a guard reading what it assigns may stand.
 	// Search again.
-	// At an exit taken where a guessed predicate holds, the same with
-	// the exit taken there.
-	guess := exitGuess(needs)
-	wrap := st.guard == collect.GuardWrap && (err != nil || onlyRule(rep.Rejected, ruleConditionalDeletion))
-	exit := st.guard != collect.GuardWrap && guess != "" && err != nil
-	if len(cands) == 0 && ctx.Err() == nil && keep == nil && (wrap || exit) {
-		if wrap {
-			guess = ""
-		}
-		relaxed, either, needed, rerr := r.relaxedGuardSpec(ctx, site, st, spec, guess)
+	if len(cands) == 0 && ctx.Err() == nil && keep == nil && st.guard == collect.GuardWrap && (err != nil || onlyRule(rep.Rejected, ruleConditionalDeletion)) {
+		relaxed, either, needed, rerr := r.relaxedGuardSpec(ctx, site, st, spec, "")
 		if rerr != nil {
 			return false, rerr
 		}

@@ -472,3 +472,59 @@ func TestSearchPerEvaluation(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchFlipsAfterRepair: at a guard's exit, a failing test that
+// fails under the constant exit gets the guessed per-evaluation value
+// only once another failing test passed under the constant exit, in
+// whichever order the tests come; the Needs stay parallel to the tests.
+func TestSearchFlipsAfterRepair(t *testing.T) {
+	exit := Force{Value: false, Return: true}
+	for _, tc := range []struct {
+		name  string
+		tests []string // "const": passes under the exit; "guess": only where the guess holds; "never"
+		want  []string // the labels, nil: not qualified
+		by    string   // the test that rules the site out
+	}{
+		{"repaired first", []string{"const", "guess"}, []string{"return", "leave@ok"}, ""},
+		{"repaired second", []string{"guess", "const"}, []string{"leave@ok", "return"}, ""},
+		{"no test repaired by the exit", []string{"guess"}, nil, "T0"},
+		{"two without, none repaired", []string{"guess", "guess"}, nil, "T0"},
+		{"one fails under every value", []string{"const", "never"}, nil, "T1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Problem{Choices: []Force{exit}, FlipsAfterRepair: 8,
+				Guess: func(ctx context.Context, test string) ([]string, error) { return []string{"bad", "ok"}, nil }}
+			kind := map[string]string{}
+			for i, k := range tc.tests {
+				name := fmt.Sprintf("T%d", i)
+				kind[name] = k
+				p.Tests = append(p.Tests, FailingTest{Name: name, Counts: Counts{True: 3}})
+			}
+			run := func(ctx context.Context, test string, f Force) (Outcome, error) {
+				switch kind[test] {
+				case "const":
+					return Outcome{Passed: !f.PerEval()}, nil
+				case "guess":
+					return Outcome{Passed: f.Guess == "ok"}, nil
+				}
+				return Outcome{}, nil
+			}
+			v, err := Search(context.Background(), p, run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			if v.Qualified {
+				for i, nd := range v.Needs {
+					if nd.Test != p.Tests[i].Name {
+						t.Errorf("need %d is %s's, want %s's", i, nd.Test, p.Tests[i].Name)
+					}
+					got = append(got, nd.Force.Label(true))
+				}
+			}
+			if !slices.Equal(got, tc.want) || v.RuledOutBy != tc.by {
+				t.Errorf("needs %q ruled out by %q, want %q by %q (%s)", got, v.RuledOutBy, tc.want, tc.by, v.Reason)
+			}
+		})
+	}
+}
