@@ -39,10 +39,12 @@ import (
 //     (match.MatchErr == ErrMethodMismatch in gorilla/mux): the package
 //     tells its sentinels apart by identity, and a fix does too.
 //
-// At most maxCalls calls are observed: one per operand in turn, the
-// operands of the site's condition or statement first, then by scope,
-// innermost first; per operand, the package's functions (those the
-// site's function calls first, then predicates) and map elements first,
+// At most maxCalls calls are observed: first namedTurns per operand of
+// the site's condition or statement (up to half the budget), then one
+// per operand in turn, those operands first, then by scope, innermost
+// first; per operand, the package's functions (those the site's
+// function calls or its file declares first, then predicates) and map
+// elements first,
 // then its methods (boolean results first), then the standard library's
 // predicates.
 // They go after the atoms and the first observed variables, within
