@@ -253,3 +253,26 @@ func TestNoOpAndComparedErrors(t *testing.T) {
 		t.Errorf("Use's x++ has a no-op")
 	}
 }
+
+// TestCallBudget: at a guard before `line := f.Name + ... f.Values ...`,
+// the operand the statement names (f, and so f.Values) gets its calls
+// first, though the function has more operands than the budget has
+// calls; among an operand's helpers of the package, the one declared in
+// the site's file comes first.
+func TestCallBudget(t *testing.T) {
+	f := load(t, "budget")
+	s := f.prog.Sites[f.site(t, Guard, "p.go", 20)]
+	var calls []string
+	for _, o := range s.Observed {
+		if o.Call {
+			calls = append(calls, o.Expr)
+		}
+	}
+	at := func(e string) int { return slices.Index(calls, e) }
+	if at("isEmpty(f.Values)") < 0 {
+		t.Errorf("isEmpty(f.Values) not observed: the named operand's calls come first; calls: %s", strings.Join(calls, " | "))
+	}
+	if i, j := at("sameFile(prefix)"), at("elsewhere(prefix)"); i < 0 || j >= 0 && j < i {
+		t.Errorf("sameFile(prefix) at %d, elsewhere(prefix) at %d: the site's file's helper first; calls: %s", i, j, strings.Join(calls, " | "))
+	}
+}
