@@ -94,14 +94,9 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 			// end, from the first tier: a base case leaves at some
 			// calls only.
 			p.MaxFlips = maxFlips
-		} else if !r.opts.NoPerEval {
-			// Where the exit repairs one failing test, another may
-			// need it at some evaluations only (a field skipped where
-			// it is empty).
-			p.FlipsAfterRepair = maxFlips
 		}
 	}
-	if p.MaxFlips > 0 || p.FlipsAfterRepair > 0 {
+	if p.MaxFlips > 0 {
 		p.Guess = func(ctx context.Context, test string) ([]string, error) {
 			return r.guessesOf(ctx, site, r.failingByID[test])
 		}

@@ -58,21 +58,6 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		r.logf("snapshot: %s; searching over the original's operands only", why)
 	}
 
-	// At an exit that a failing test needed where a guessed predicate
-	// holds (a field left out where it is empty), a passing test whose
-	// states say "the statement runs" may pass with the exit taken
-	// there too: those states are left out before any synthesis, or a
-	// condition that tells them apart by chance fits
-	// (f.OmitEmpty && len(line) != len(fields)).
-	if guess := exitGuess(needs); guess != "" && keep == nil && st.guard != collect.GuardWrap && st.guard != 0 {
-		relaxed, either, _, err := r.relaxedGuardSpec(ctx, site, st, spec, guess)
-		if err != nil {
-			return false, err
-		}
-		if relaxed != nil && len(either) > 0 {
-			rep.Relaxed, spec = either, relaxed
-		}
-	}
 	cands, dropped, err := r.synthesize(ctx, site, st, spec, keep, rep)
 	if err != nil && ctx.Err() != nil {
 		return false, ctx.Err()
@@ -100,7 +85,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	// pass the suite, and a guard reading what it assigns may stand.
 	// Search again.
 	if len(cands) == 0 && ctx.Err() == nil && keep == nil && st.guard == collect.GuardWrap && (err != nil || onlyRule(rep.Rejected, ruleConditionalDeletion)) {
-		relaxed, either, needed, rerr := r.relaxedGuardSpec(ctx, site, st, spec, "")
+		relaxed, either, needed, rerr := r.relaxedGuardSpec(ctx, site, st, spec)
 		if rerr != nil {
 			return false, rerr
 		}

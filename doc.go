@@ -41,12 +41,7 @@
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
 //     the statement skipped, or an early return). A site where every
-//     failing test passes under some forced value qualifies. At a
-//     guard's exit that repairs one failing test (taken at every
-//     evaluation, or in its failing fragments), another failing test
-//     that fails under it is searched per evaluation as in step 8 (an
-//     exit needed at some fields only: angelic.Problem.FlipsAfterRepair).
-//     A guard
+//     failing test passes under some forced value qualifies. A guard
 //     the file writes elsewhere after the statement that precedes a site
 //     (collect.StrategyTwin) is searched here too, its condition
 //     validated first. Unless
@@ -86,12 +81,7 @@
 //     not pass the suite, so a guard that reads what the statement
 //     assigns (if match.MatchErr == ErrNotFound { match.MatchErr = nil })
 //     is a conditional update, not a deletion; synthesis runs again
-//     (snapshot.go relaxedGuardSpec, SiteReport.Relaxed). At an exit a
-//     failing test needed where a guessed predicate holds
-//     (isEmpty(fieldVal)), the passing tests with examples run with the
-//     exit taken there, before any synthesis; those that pass lose their
-//     examples where it holds (an empty field written that no test reads
-//     back): kept, a condition that tells them apart by chance fits. The
+//     (snapshot.go relaxedGuardSpec, SiteReport.Relaxed). The
 //     mutants of the original condition that fit the same examples join
 //     them in one ranking, by token distance to the original, and so do
 //     up to three extensions that fit: the original with a clause added to

@@ -383,24 +383,7 @@ func snapshotRetryTimeout(d time.Duration) time.Duration {
 // failed: deleting the statement does not pass the suite. relaxed is
 // nil when what is left needs one outcome only. The runs count as
 // search work.
-//
-// At an exit (continue, return, ...) whose angelic value for a failing
-// test was a guessed predicate (isEmpty(fieldVal)), the passing tests
-// run with the exit taken where that predicate holds instead, and those
-// that pass lose only their examples where it holds: there the exit and
-// the statement both pass them (a field written empty that no test
-// reads back). guess is that predicate, "" at a wrapping guard.
-func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st style, spec *synth.Spec, guess string) (relaxed *synth.Spec, either []string, needed bool, err error) {
-	force := angelic.Force{Value: st.force.Value}
-	var holds *synth.Term
-	if guess != "" {
-		t, err := synth.ParseTerm(spec, guess)
-		if err != nil {
-			return nil, nil, false, nil // not over the spec's inputs
-		}
-		holds, force = t, angelic.Force{Guess: guess, Value: st.force.Value, Return: st.force.Return}
-	}
-	what := map[bool]string{false: "with the statement skipped", true: "leaving where " + guess}[guess != ""]
+func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st style, spec *synth.Spec) (relaxed *synth.Spec, either []string, needed bool, err error) {
 	failing := map[string]bool{}
 	for _, k := range r.failing {
 		failing[k.name] = true
@@ -425,23 +408,23 @@ func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st s
 			continue
 		}
 		keys = append(keys, k)
-		if _, done := r.skipped[siteRun{site.ID, k, guess}]; !done {
+		if _, done := r.skipped[siteRun{site.ID, k}]; !done {
 			fresh = append(fresh, k)
-			runs = append(runs, r.forcedRun(k, site, st, force, collect.ModeCover))
+			runs = append(runs, r.forcedRun(k, site, st, angelic.Force{Value: st.force.Value}, collect.ModeCover))
 		}
 	}
 	if len(keys) == 0 {
 		return nil, nil, false, nil
 	}
 	if len(runs) > 0 {
-		r.logf("snapshot: running %s %s", plural(len(runs), "passing test"), what)
+		r.logf("snapshot: running %s with the statement skipped", plural(len(runs), "passing test"))
 		results, err := r.runAll(ctx, runs)
 		if err != nil {
-			return nil, nil, false, fmt.Errorf("running passing tests %s at site %d: %w", what, site.ID, err)
+			return nil, nil, false, fmt.Errorf("running passing tests with the statement skipped at site %d: %w", site.ID, err)
 		}
 		for i, res := range results {
 			r.ran(testWork(res.TimedOut))
-			r.skipped[siteRun{site.ID, fresh[i], guess}] = res
+			r.skipped[siteRun{site.ID, fresh[i]}] = res
 		}
 	}
 	passed := map[string]bool{}
@@ -452,7 +435,7 @@ func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st s
 	// run that timed out says neither: its examples stay, and it does
 	// not show that the statement is needed.
 	for _, k := range keys {
-		if res := r.skipped[siteRun{site.ID, k, guess}]; !res.Passed {
+		if res := r.skipped[siteRun{site.ID, k}]; !res.Passed {
 			passed[k.name] = false
 			needed = needed || !res.TimedOut
 		}
@@ -467,48 +450,24 @@ func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st s
 	out.Examples = nil
 	var wants [2]bool
 	for _, ex := range spec.Examples {
-		if passed[ex.Origin] && (holds == nil || holdsOn(spec, holds, ex)) {
+		if passed[ex.Origin] {
 			continue
 		}
 		out.Examples = append(out.Examples, ex)
 		wants[collect.OutcomeIndex(ex.Want)] = true
 	}
 	if !wants[0] || !wants[1] {
-		r.logf("snapshot: %s %s; the examples left need one outcome", passes(len(either)), what)
+		r.logf("snapshot: %s with the statement skipped; the examples left need one outcome", passes(len(either)))
 		return nil, either, needed, nil
 	}
-	if holds != nil {
-		r.logf("snapshot: %s %s, and their examples where it holds are left out (%d left)", passes(len(either)), what, len(out.Examples))
-		return &out, either, false, nil
-	}
-	r.logf("snapshot: %s %s, and the examples of those are left out (%d left); deleting it %s the suite", passes(len(either)), what, len(out.Examples), map[bool]string{true: "fails", false: "passes"}[needed])
+	r.logf("snapshot: %s with the statement skipped, and the examples of those are left out (%d left); deleting it %s the suite", passes(len(either)), len(out.Examples), map[bool]string{true: "fails", false: "passes"}[needed])
 	return &out, either, needed, nil
 }
 
-// holdsOn reports whether t is true on ex (false where it cannot be
-// evaluated: a missing value).
-func holdsOn(spec *synth.Spec, t *synth.Term, ex synth.Example) bool {
-	v, err := t.Eval(spec, &ex)
-	return err == nil && !v.Missing && v.Kind == synth.Bool && v.Bool
-}
-
-// exitGuess is the guessed predicate under which a failing test passed
-// at an exit (angelic.Force.Guess), "" when none did.
-func exitGuess(needs []angelic.Need) string {
-	for _, nd := range needs {
-		if nd.Force.Guess != "" {
-			return nd.Force.Guess
-		}
-	}
-	return ""
-}
-
-// siteRun names a site and a test, and the guessed predicate where an
-// exit was taken ("" for the statement skipped).
+// siteRun names a site and a test.
 type siteRun struct {
-	site  int
-	k     testKey
-	guess string
+	site int
+	k    testKey
 }
 
 // passes says how many passing tests pass: "1 passing test passes", "2

@@ -187,14 +187,6 @@ type Problem struct {
 	// negations by number only for tests that evaluate the site at most
 	// MaxEvaluations times; the guesses for any test.
 	MaxFlips int
-	// FlipsAfterRepair, when > 0 and MaxFlips is 0, allows the same
-	// per-evaluation values (at most FlipsAfterRepair single
-	// evaluations) to a test that fails under every constant force,
-	// once another failing test passed under a constant one: where an
-	// exit repairs one test, another may need it at some evaluations
-	// only (a field skipped where it is empty, not at every field).
-	// Those tests are searched after the others.
-	FlipsAfterRepair int
 	// Guess, when not nil, proposes for a failing test (by name)
 	// observed predicates (Force.Guess) whose value, at every evaluation
 	// of the site, is its outcome (at a guard: the exit is taken where
@@ -339,9 +331,11 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		}
 		return outs, nil
 	}
-	// constant finds a test's constant angelic value: whole test, per
-	// fragment, or per fragment of its own.
-	constant := func(t FailingTest) (Need, bool, error) {
+	for _, t := range p.Tests {
+		if !t.Reached() {
+			v.RuledOutBy, v.Reason = t.Name, "does not reach the site"
+			return v, nil
+		}
 		need := Need{Test: t.Name}
 		found := false
 		var choices []Force
@@ -354,7 +348,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		}
 		outs, err := tryAll(t, choices, false)
 		if err != nil {
-			return Need{}, false, err
+			return v, err
 		}
 		for i, f := range choices {
 			if !outs[i].Passed {
@@ -372,7 +366,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 			}
 			f, ok, err := purified(t, c, maxFragments, try)
 			if err != nil {
-				return Need{}, false, err
+				return v, err
 			}
 			if ok {
 				need.Force, need.Split, found = f, true, true
@@ -381,7 +375,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		if !found && len(t.Failing) > 1 {
 			f, ok, err := mixed(t, p.Choices, v.Attempts, try)
 			if err != nil {
-				return Need{}, false, err
+				return v, err
 			}
 			if ok {
 				need.Force, need.Split, found = f, true, true
@@ -401,19 +395,12 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 			}
 			f, ok, err := sequential(t, p.Choices, maxFragments, tryOnce)
 			if err != nil {
-				return Need{}, false, err
+				return v, err
 			}
 			if ok {
 				need.Force, need.Split, found = f, true, true
 			}
 		}
-		return need, found, nil
-	}
-	// perEvalNeed finds a per-evaluation angelic value of a test
-	// without a constant one (Problem.MaxFlips).
-	perEvalNeed := func(t FailingTest, maxFlips int) (Force, bool, error) {
-		found := false
-		var need Need
 		perEval := func(evals []int, trace bool) Force {
 			f := Force{Evals: evals, Trace: trace}
 			if len(p.Choices) == 1 {
@@ -426,19 +413,19 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		// forced at every evaluation, however many.
 		n := t.True + t.False
 		few := n <= MaxEvaluations
-		if !found && maxFlips > 0 && few {
+		if !found && p.MaxFlips > 0 && few {
 			f, ok, err := directed(perEval, func(f Force) (Outcome, error) { return try(t, f) })
 			if err != nil {
-				return Force{}, false, err
+				return v, err
 			}
 			if ok {
 				need.Force, found = f, true
 			}
 		}
-		if !found && maxFlips > 0 && p.Guess != nil {
+		if !found && p.MaxFlips > 0 && p.Guess != nil {
 			guesses, err := p.Guess(ctx, t.Name)
 			if err != nil {
-				return Force{}, false, err
+				return v, err
 			}
 			var fs []Force
 			for _, g := range guesses[:min(len(guesses), MaxGuesses)] {
@@ -448,13 +435,13 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 			}
 			outs, err := tryAll(t, fs, true)
 			if err != nil {
-				return Force{}, false, err
+				return v, err
 			}
 			if i := slices.IndexFunc(outs, func(o Outcome) bool { return o.Passed }); i >= 0 {
 				need.Force, found = fs[i], true
 			}
 		}
-		if !found && maxFlips > 0 && few {
+		if !found && p.MaxFlips > 0 && few {
 			// One evaluation at a time, the last first: the last
 			// evaluation the traced run printed when the counts of the
 			// unforced run stop at the hook's cap (counts are written at
@@ -475,80 +462,30 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				}
 			}
 			var flips []Force
-			for k := last; !found && k >= 1 && len(flips) < maxFlips; k-- {
+			for k := last; !found && k >= 1 && len(flips) < p.MaxFlips; k-- {
 				if !tried[k] {
 					flips = append(flips, perEval([]int{k}, false))
 				}
 			}
 			outs, err := tryAll(t, flips, true)
 			if err != nil {
-				return Force{}, false, err
+				return v, err
 			}
 			if i := slices.IndexFunc(outs, func(o Outcome) bool { return o.Passed }); i >= 0 {
 				need.Force, found = flips[i], true
 			}
 		}
-		return need.Force, found, nil
-	}
-	ruledOut := func(t FailingTest, maxFlips int) {
-		v.RuledOutBy, v.Reason = t.Name, "fails under every forced value"
-		if len(t.Failing) > 0 {
-			v.Reason += ", also per failing fragment"
-		}
-		if maxFlips > 0 {
-			v.Reason += ", and with any of its last evaluations negated"
-		}
-	}
-	var later []int // tests waiting for Problem.FlipsAfterRepair
-	for i, t := range p.Tests {
-		if !t.Reached() {
-			v.RuledOutBy, v.Reason = t.Name, "does not reach the site"
-			return v, nil
-		}
-		need, found, err := constant(t)
-		if err != nil {
-			return v, err
-		}
-		if !found && p.MaxFlips == 0 && p.FlipsAfterRepair > 0 {
-			later = append(later, i)
-			v.Needs = append(v.Needs, need)
-			continue
-		}
-		if !found && p.MaxFlips > 0 {
-			f, ok, err := perEvalNeed(t, p.MaxFlips)
-			if err != nil {
-				return v, err
-			}
-			need.Force, found = f, ok
-		}
 		if !found {
-			ruledOut(t, p.MaxFlips)
+			v.RuledOutBy, v.Reason = t.Name, "fails under every forced value"
+			if len(t.Failing) > 0 {
+				v.Reason += ", also per failing fragment"
+			}
+			if p.MaxFlips > 0 {
+				v.Reason += ", and with any of its last evaluations negated"
+			}
 			return v, nil
 		}
 		v.Needs = append(v.Needs, need)
-	}
-	if len(later) > 0 {
-		// Only once a constant exit repaired another failing test.
-		flips := p.FlipsAfterRepair
-		if len(later) == len(p.Tests) {
-			flips = 0
-		}
-		for _, i := range later {
-			t := p.Tests[i]
-			found := false
-			if flips > 0 {
-				f, ok, err := perEvalNeed(t, flips)
-				if err != nil {
-					return v, err
-				}
-				v.Needs[i].Force, found = f, ok
-			}
-			if !found {
-				ruledOut(t, flips)
-				v.Needs = nil
-				return v, nil
-			}
-		}
 	}
 	v.Qualified = len(p.Tests) > 0
 	if !v.Qualified {

@@ -39,12 +39,10 @@ import (
 //     (match.MatchErr == ErrMethodMismatch in gorilla/mux): the package
 //     tells its sentinels apart by identity, and a fix does too.
 //
-// At most maxCalls calls are observed: first namedTurns per operand of
-// the site's condition or statement (up to half the budget), then one
-// per operand in turn, those operands first, then by scope, innermost
-// first; per operand, the package's functions (those the site's
-// function calls or its file declares first, then predicates) and map
-// elements first,
+// At most maxCalls calls are observed: one per operand in turn, the
+// operands of the site's condition or statement first, then by scope,
+// innermost first; per operand, the package's functions (those the
+// site's function calls first, then predicates) and map elements first,
 // then its methods (boolean results first), then the standard library's
 // predicates.
 // They go after the atoms and the first observed variables, within
@@ -52,10 +50,6 @@ import (
 // run that times out (a call may never end) is run again with the calls
 // left out (Run.NoCalls).
 const maxCalls = 10
-
-// namedTurns is how many calls each operand the site names gets before
-// the others get one.
-const namedTurns = 2
 
 // typedExpr is an expression with its type.
 type typedExpr struct {
@@ -138,7 +132,7 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 		// the functions the code does not call: what the code already
 		// tests of a value is what a fix most likely tests.
 		funcRank := func(f *types.Func) int {
-			if called[f] || o.sameFile(f) {
+			if called[f] {
 				return 0
 			}
 			return 2
@@ -210,51 +204,33 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 	}
 	// One call per operand in turn, each the operand's next one that
 	// compiles at the site and is not observed already (checked only
-	// when its turn comes: most calls never get one): first the
-	// operands the site names, namedTurns each and up to half the
-	// budget (a guard tests what the statement it guards uses:
-	// isEmpty(fieldVal) before fieldVal = eindirect(fieldVal)), then all
-	// of them.
+	// when its turn comes: most calls never get one).
 	var out []Observed
 	next := make([]int, len(perRecv))
-	nNamed := 0
-	for nNamed < len(recv) && named[root(recv[nNamed].expr)] {
-		nNamed++
-	}
-	turns := func(operands, budget, rounds int) {
-		for ; len(out) < budget && rounds > 0; rounds-- {
-			added := false
-			for i, obs := range perRecv[:operands] {
-				for len(out) < budget && next[i] < len(obs) {
-					ob := obs[next[i]]
-					next[i]++
-					if !o.seen[ob.Expr] && o.checkExpr(ob.Expr) == nil {
-						o.seen[ob.Expr] = true
-						out = append(out, ob)
-						added = true
-						break
-					}
+	for len(out) < maxCalls {
+		added := false
+		for i, obs := range perRecv {
+			for len(out) < maxCalls && next[i] < len(obs) {
+				ob := obs[next[i]]
+				next[i]++
+				if !o.seen[ob.Expr] && o.checkExpr(ob.Expr) == nil {
+					o.seen[ob.Expr] = true
+					out = append(out, ob)
+					added = true
+					break
 				}
 			}
-			if !added {
-				break
-			}
+		}
+		if !added {
+			break
 		}
 	}
-	turns(nNamed, maxCalls/2, namedTurns)
-	turns(len(perRecv), maxCalls, maxCalls)
 	for _, ob := range out {
 		if t, ok := enums[ob.Expr]; ok && !slices.ContainsFunc(o.enums, func(e types.Type) bool { return types.Identical(e, t) }) {
 			o.enums = append(o.enums, t)
 		}
 	}
 	return out
-}
-
-// sameFile reports whether f is declared in the site's file: the
-// helpers written beside the code are the ones its fixes call.
-func (o *observer) sameFile(f *types.Func) bool {
-	return o.file != nil && o.file.FileStart <= f.Pos() && f.Pos() < o.file.FileEnd
 }
 
 // methodCalls calls yield with the pure methods without arguments of r

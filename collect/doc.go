@@ -65,10 +65,7 @@
 // IsLower/IsDigit/IsLetter/IsSpace, utf8.RuneLen, strings.Contains/
 // HasPrefix/HasSuffix/ContainsRune with the function's constants,
 // errors.Is with the package's error variables). Each must type-check at
-// the site. At most 10 (maxCalls) per site: the operands the site's
-// condition or statement names get two each first (namedTurns), then
-// every operand one in turn; per operand, the functions the site's
-// function calls or its file declares come first (calls.go). A call is observed only when pure (pure.go): a static
+// the site. A call is observed only when pure (pure.go): a static
 // analysis of the callee's body and, transitively, of what it calls
 // (module functions at most 4 deep, a list of standard-library functions)
 // finds no store outside its own locals, no goroutine, defer, channel or

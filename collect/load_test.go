@@ -93,7 +93,7 @@ func TestObserved(t *testing.T) {
 		{"calc.go", 29, Cond, "a != nil:1 a.Balance >= n:1 a.Balance:2?a n:2 a == nil:1 a.Name:4?a len(a.Name):2?a Calls:2 Name(a):4 Clamp(a.Balance):2 Clamp(n):2 Count(a.Balance):2 Count(n):2 generated(a.Balance):2 generated(n):2 n == 0:1 len(a.Name) > 0:1",
 			"0={2 false 0 0  false} \"\"={4 false 0 0  false} Limit={2 false 100 0  false}"},
 		{"calc.go", 56, Cond, "len(a.Name):2?a a.Name:4?a a == nil:1 a.Balance:2?a Calls:2 Clamp(a.Balance):2 Count(a.Balance):2 generated(a.Balance):2 a != nil:1", "0={2 false 0 0  false} \"\"={4 false 0 0  false} Limit={2 false 100 0  false}"},
-		{"calc.go", 43, Guard, "c:2 n:2 Calls:2 Clamp(c):2 generated(c):2 Clamp(n):2 generated(n):2 n == 0:1", "0={2 false 0 0  false} \"\"={4 false 0 0  false} Limit={2 false 100 0  false}"},
+		{"calc.go", 43, Guard, "c:2 n:2 Calls:2 Clamp(c):2 Clamp(n):2 generated(c):2 generated(n):2 n == 0:1", "0={2 false 0 0  false} \"\"={4 false 0 0  false} Limit={2 false 100 0  false}"},
 	}
 	for _, tt := range tests {
 		obs, con := render(f.site(t, tt.kind, tt.file, tt.line))

@@ -49,7 +49,7 @@ func init() {
 		"slices":       "Contains Index Equal",
 		"math/big":     "(*Int).Sign (*Int).Cmp (*Int).CmpAbs (*Int).BitLen (*Int).IsInt64 (*Int).IsUint64 (*Int).Int64 (*Int).Uint64 (*Float).Sign (*Float).IsInf (*Float).IsInt (*Rat).Sign (*Rat).IsInt",
 		"time":         "Time.IsZero Time.Before Time.After Time.Equal Time.Unix Duration.Seconds Duration.Milliseconds",
-		"reflect": "ValueOf TypeOf Zero DeepEqual Indirect Value.IsNil Value.IsValid Value.IsZero Value.Len Value.Cap Value.Kind Value.CanAddr Value.CanSet Value.CanInterface Value.NumField Value.NumMethod " +
+		"reflect": "ValueOf TypeOf Value.IsNil Value.IsValid Value.IsZero Value.Len Value.Cap Value.Kind Value.CanAddr Value.CanSet Value.CanInterface Value.NumField Value.NumMethod " +
 			"Value.Type Value.Bool Value.Int Value.Uint Value.Float Value.String Value.Field Value.Elem Value.Index Value.MapIndex Value.Interface Value.CanInt Value.CanUint Value.CanFloat " +
 			"Kind.String StructTag.Get StructTag.Lookup " +
 			// reflect.Type is an interface only package reflect implements
