@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -82,6 +83,15 @@ func TestVerifyExample(t *testing.T) {
 func TestBenchMutationExample(t *testing.T) {
 	b := loadMaxBug(t)
 	r := inProcess(t)
+	// The go test commands the harness runs, in order.
+	var goTests [][]string
+	inner := r.Exec
+	r.Exec = func(ctx context.Context, dir string, args []string) (Output, error) {
+		if len(args) > 1 && args[0] == "go" && args[1] == "test" {
+			goTests = append(goTests, args)
+		}
+		return inner(ctx, dir, args)
+	}
 	var progress bytes.Buffer
 	var done []*Result
 	results := Bench(context.Background(), BenchOptions{
@@ -94,6 +104,14 @@ func TestBenchMutationExample(t *testing.T) {
 	}
 	if !res.Patched || !res.Plausible || !res.Correct || res.Judgement != "identical" || res.Condition != "a > b" {
 		t.Fatalf("result %+v, want a correct patch a > b", res)
+	}
+	// The package's test build comes first, untimed, then the timed
+	// plain run of every test.
+	if len(goTests) < 2 || !slices.Contains(goTests[0], "^$") || slices.Contains(goTests[1], "-run") {
+		t.Errorf("go test commands %q: want the build (-run ^$) first, then a plain run", goTests)
+	}
+	if res.GoTestSeconds <= 0 {
+		t.Errorf("go_test_s = %v, want the plain run's time", res.GoTestSeconds)
 	}
 	if res.Phases["localize"] <= 0 || len(done) != 1 || !strings.Contains(progress.String(), "correct (identical)") {
 		t.Errorf("phases %v, done %d, progress %q", res.Phases, len(done), progress.String())
