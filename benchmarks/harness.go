@@ -218,8 +218,8 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 	// The package's test build first, untimed (-run '^$' runs no test):
 	// on a fresh machine the first bug of a module compiled its
 	// dependencies inside both timed runs below, and a session's times
-	// then depended on which bugs ran before (a cold build cache doubled
-	// the median time per bug of one run). Its outcome does not matter.
+	// then depended on which bugs ran before. Its outcome does not
+	// matter.
 	_, _ = GoTest(ctx, opts.Runner, dir, b.Package, "^$", testTimeout)
 	// One plain 'go test' of the package, as a developer runs it before
 	// reaching for nopol: the unit of the time ratio. Its outcome is not
