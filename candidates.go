@@ -444,7 +444,13 @@ func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []i
 		shared = namesOf(e)
 	}
 	for i, in := range spec.Inputs {
-		if in.Kind != synth.Bool || slices.Contains(orig, i) {
+		// A clause that has one value at every recorded state says
+		// nothing the tests check: added, it stands for a constant, and
+		// the extension is the original with an operand made constant
+		// (a clause dropped) in disguise (go-cmp's `&& vf.CanAddr()`,
+		// false for every function value, in place of dropping the
+		// type check the rules keep).
+		if in.Kind != synth.Bool || slices.Contains(orig, i) || oneValue(spec, i) {
 			continue
 		}
 		if e, err := parser.ParseExpr(in.Expr); err == nil && slices.ContainsFunc(namesOf(e), func(n string) bool { return slices.Contains(shared, n) }) {
@@ -477,6 +483,24 @@ func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []i
 		n++
 	}
 	return out
+}
+
+// oneValue reports whether input i of spec has the same value, or is
+// missing, at every example.
+func oneValue(spec *synth.Spec, i int) bool {
+	var first *synth.Value
+	for _, ex := range spec.Examples {
+		v := ex.Values[i]
+		if v.Missing {
+			continue
+		}
+		if first == nil {
+			first = &v
+		} else if v != *first {
+			return false
+		}
+	}
+	return true
 }
 
 // calledFuncs are the functions and methods expression src calls, as
@@ -610,7 +634,16 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 	if why == "" {
 		why = againstGuard(site, st, c, r.needed[site.ID])
 	}
+	if why != "" && st.name == "cond" && !strings.HasPrefix(why, ruleUnrelated+":") {
+		r.rejectedConds[siteCandidate{site.ID, c.src}] = why
+	}
 	return why
+}
+
+// siteCandidate names a candidate condition at a site.
+type siteCandidate struct {
+	site int
+	src  string
 }
 
 // onlyRule reports whether rejected, a SiteReport.Rejected, is not empty

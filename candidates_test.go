@@ -3,6 +3,7 @@ package nopol
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -176,5 +177,51 @@ func TestWithSibling(t *testing.T) {
 	}
 	if got := withSibling([]candidate{{src: "x"}}, nil); len(got) != 1 {
 		t.Errorf("without a sibling: %v", got)
+	}
+}
+
+// TestAgreeingMutantsOneValuedClause: a clause added to the original must
+// vary over the recorded states; one with a single value everywhere
+// stands for a constant, and the extension for a clause made constant.
+func TestAgreeingMutantsOneValuedClause(t *testing.T) {
+	spec := &synth.Spec{
+		Original: "n < 0",
+		Inputs:   []synth.Input{{Expr: "n", Kind: synth.Int}, {Expr: "isOdd(n)", Kind: synth.Bool}, {Expr: "isBig(n)", Kind: synth.Bool}},
+		Examples: []synth.Example{
+			{Values: []synth.Value{synth.IntValue(-2), synth.BoolValue(false), synth.BoolValue(false)}, Want: false},
+			{Values: []synth.Value{synth.IntValue(3), synth.BoolValue(true), synth.BoolValue(false)}, Want: false},
+			{Values: []synth.Value{synth.IntValue(5), synth.BoolValue(true), synth.MissingValue(synth.Bool)}, Want: false},
+		},
+	}
+	r := &repairer{}
+	var got []string
+	for _, c := range r.agreeingMutants(collect.Site{Kind: collect.Cond, Original: "n < 0"}, spec, nil) {
+		got = append(got, c.src)
+		if strings.Contains(c.src, "isBig") {
+			t.Errorf("candidate %q adds isBig(n), false at every state", c.src)
+		}
+	}
+	if !slices.Contains(got, "n < 0 && isOdd(n)") {
+		t.Errorf("candidates %q, want n < 0 && isOdd(n) among them", got)
+	}
+}
+
+// TestFallbackMutants: the fallback leaves out the mutants already tried,
+// and rejects those an anti-pattern rejected at the site with its
+// recorded states, with the same reason.
+func TestFallbackMutants(t *testing.T) {
+	site := collect.Site{ID: 4, Kind: collect.Cond, Original: "n <= 0"}
+	why := "guard-changed: the branch panics and the candidate changes when, where no test asks"
+	r := &repairer{rejectedConds: map[siteCandidate]string{{4, "n > 0"}: why, {5, "n == 0"}: why}}
+	cands, rejected := r.fallbackMutants(site, func(src string) bool { return src == "n < 0" })
+	var got []string
+	for _, c := range cands {
+		got = append(got, c.src)
+	}
+	if want := "n == 0 | n != 0 | n >= 0 | n <= 1"; strings.Join(got, " | ") != want {
+		t.Errorf("mutants %q, want %s", got, want)
+	}
+	if want := []string{"n > 0: " + why}; !slices.Equal(rejected, want) {
+		t.Errorf("rejected %q, want %q", rejected, want)
 	}
 }

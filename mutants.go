@@ -58,17 +58,11 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 		}
 		// The bounds candidates first (bounds.go), then the mutants.
 		t := target{s: s, cands: slices.DeleteFunc(r.boundsCandidates(site, style{name: "cond"}, nil), func(c candidate) bool { return tried(c.src) })}
-		ms := slices.DeleteFunc(mutantsOf(site.Original), func(m mutant) bool {
-			return tried(m.src) || slices.ContainsFunc(t.cands, func(c candidate) bool { return c.src == m.src })
+		var more []candidate
+		more, t.rejected = r.fallbackMutants(site, func(src string) bool {
+			return tried(src) || slices.ContainsFunc(t.cands, func(c candidate) bool { return c.src == src })
 		})
-		for _, m := range ms {
-			c := candidate{src: m.src, method: "mutation", pointToRange: m.pointToRange}
-			if why := antiPattern(site, nil, c); why != "" {
-				t.rejected = append(t.rejected, m.src+": "+why)
-				continue
-			}
-			t.cands = append(t.cands, c)
-		}
+		t.cands = append(t.cands, more...)
 		t.cands = writtenFirst(site, r.prog.Sites, t.cands)
 		for _, why := range t.rejected {
 			r.logf("rejected mutant `%s`", why)
@@ -120,10 +114,36 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 	return n, len(targets), false, nil
 }
 
+// fallbackMutants are the mutants of site's original condition that the
+// fallback validates, but those done says were tried, and those that
+// break an anti-pattern, with why (rejected). A mutant rejected at the
+// site with its recorded states (repairer.rejectedConds; the rules that
+// read states, guard-changed among them) stays rejected: the fallback
+// has no states to read.
+func (r *repairer) fallbackMutants(site collect.Site, done func(src string) bool) (cands []candidate, rejected []string) {
+	for _, m := range mutantsOf(site.Original) {
+		if done(m.src) {
+			continue
+		}
+		c := candidate{src: m.src, method: "mutation", pointToRange: m.pointToRange}
+		why := r.rejectedConds[siteCandidate{site.ID, m.src}]
+		if why == "" {
+			why = antiPattern(site, nil, c)
+		}
+		if why != "" {
+			rejected = append(rejected, m.src+": "+why)
+			continue
+		}
+		cands = append(cands, c)
+	}
+	return cands, rejected
+}
+
 // mutants returns the first-order mutants of the Go condition cond: its
 // negation (a single comparison flipped, `!` removed, or `!(cond)`),
 // every comparison operator replaced by its negation and then the others,
-// every && and || swapped, every operand of && and || dropped, every `!`
+// every && and || swapped, every operand of && and || dropped or, when
+// it is a boolean name, field, call or index, negated, every `!`
 // removed and every integer literal moved by one (an off-by-one
 // constant). They are rendered as gofmt does (redundant parentheses
 // dropped), without the original and without duplicates, the fewest
@@ -202,6 +222,26 @@ func mutantsOf(cond string) []mutant {
 				})
 				at(func(slot *ast.Expr) { *slot = (*slot).(*ast.BinaryExpr).Y })
 				at(func(slot *ast.Expr) { *slot = (*slot).(*ast.BinaryExpr).X })
+				// A `!` added to an operand that is a boolean atom: the
+				// inverse of a `!` removed (a comparison is negated by
+				// its operator, a `!x` by the removal).
+				for _, left := range []bool{true, false} {
+					operand := e.Y
+					if left {
+						operand = e.X
+					}
+					if !boolAtom(operand) {
+						continue
+					}
+					at(func(slot *ast.Expr) {
+						b := (*slot).(*ast.BinaryExpr)
+						if left {
+							b.X = &ast.UnaryExpr{Op: token.NOT, X: unparen(b.X)}
+						} else {
+							b.Y = &ast.UnaryExpr{Op: token.NOT, X: unparen(b.Y)}
+						}
+					})
+				}
 			}
 		case *ast.UnaryExpr:
 			if e.Op == token.NOT {
@@ -362,6 +402,19 @@ func negatedOp(op token.Token) (token.Token, bool) {
 		return token.GTR, true
 	}
 	return op, false
+}
+
+// boolAtom reports whether e, an operand of && or ||, is a boolean value
+// with no operator of its own: a name (not true or false), a field, a
+// call, an index.
+func boolAtom(e ast.Expr) bool {
+	switch x := unparen(e).(type) {
+	case *ast.Ident:
+		return x.Name != "true" && x.Name != "false"
+	case *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr:
+		return true
+	}
+	return false
 }
 
 // negate returns the negation of e: a comparison flipped, a `!` removed,

@@ -22,19 +22,20 @@ func TestMutants(t *testing.T) {
 		{"p == nil", []string{"p != nil"}},
 		{"ok", []string{"!ok"}},
 		{"!ok", []string{"ok"}},
-		{"!(a && b)", []string{"!(a || b)", "a && b", "!b", "!a"}},
-		{"a && b", []string{"a || b", "b", "a", "!(a && b)"}},
+		{"!(a && b)", []string{"!(a || b)", "!(!a && b)", "!(a && !b)", "a && b", "!b", "!a"}},
+		// A `!` added to a boolean operand is one token, as a swap is.
+		{"a && b", []string{"a || b", "!a && b", "a && !b", "b", "a", "!(a && b)"}},
 		{"x < lo || f(x)", []string{
-			"x < lo && f(x)", "x >= lo || f(x)", "x == lo || f(x)", "x != lo || f(x)", "x <= lo || f(x)",
+			"x < lo && f(x)", "x < lo || !f(x)", "x >= lo || f(x)", "x == lo || f(x)", "x != lo || f(x)", "x <= lo || f(x)",
 			"x > lo || f(x)", "!(x < lo || f(x))", "f(x)", "x < lo"}},
 		// Swapping the inner && of a && b && c needs parentheses.
-		{"a && b && c", []string{"a && b || c", "a && b", "b && c", "a && c", "!(a && b && c)", "(a || b) && c", "c"}},
+		{"a && b && c", []string{"a && b || c", "a && b && !c", "!a && b && c", "a && !b && c", "a && b", "b && c", "a && c", "!(a && b && c)", "(a || b) && c", "c"}},
 		// Redundant parentheses go; distances count from the original without them.
 		{"(x) > 0 && !(y)", []string{"x > 0 || !y", "x <= 0 && !y", "x == 0 && !y", "x != 0 && !y", "x < 0 && !y", "x >= 0 && !y",
 			"x > 1 && !y", "x > 0 && y", "!(x > 0 && !y)", "x > 0", "!y"}},
 		{"a ==", nil},
 		// A condition over several lines gives mutants on one line.
-		{"a &&\n\t!(b || c)", []string{"a || !(b || c)", "a && (b || c)", "a && !(b && c)", "!(b || c)", "!(a && !(b || c))", "a && !c", "a && !b", "a"}},
+		{"a &&\n\t!(b || c)", []string{"a || !(b || c)", "!a && !(b || c)", "a && (b || c)", "a && !(b && c)", "a && !(!b || c)", "a && !(b || !c)", "!(b || c)", "!(a && !(b || c))", "a && !c", "a && !b", "a"}},
 	}
 	for _, tc := range tests {
 		got := mutants(tc.cond)
