@@ -86,7 +86,9 @@
 //     them in one ranking, by token distance to the original, and so do
 //     up to three extensions that fit: the original with a clause added to
 //     one of its boolean operands, an observed boolean over a variable
-//     the original reads, or its negation (`(!isType(t, less) &&
+//     the original reads that has more than one value over the recorded
+//     states (one value everywhere, it stands for a constant), or its
+//     negation (`(!isType(t, less) &&
 //     !isType(t, compare)) || v.IsNil()`; the clauses calling what the
 //     original calls first; mutants.go extensions); a
 //     synthesized nil test of a slice comes after its test of emptiness;
@@ -109,7 +111,8 @@
 //     patch is returned as a unified diff and an [Edit] (edit.go), with an
 //     [Explanation] (explain.go, diffstates.go). A plausible patch that
 //     rests on a guess the tests do not check (an unrelated condition, a
-//     new error, a far condition among others over other values) is
+//     new error, a far condition among others over other values, a new
+//     guard's condition from two distinct states or fewer) is
 //     withheld unless Options.Speculative: noted in Result.Withheld, and
 //     the search goes on (speculative.go).
 //  7. When no synthesized condition passes (most often because no site is
@@ -118,10 +121,11 @@
 //     Options.NoMutants is set, fall back to mutation: the original
 //     conditions of the ten most suspicious Cond sites are negated, their
 //     comparison operators replaced, && and || swapped, operands of && and
-//     || and `!` dropped; the mutants, fewest changed tokens first (a
-//     comparison's negation first among equals), are
-//     validated as in step 6 (one schema for all the sites, then the
-//     patched file) (mutants.go). Then the twin guards (collect's
+//     || and `!` dropped, a `!` added to a boolean operand of && and ||;
+//     the mutants, fewest changed tokens first (a comparison's negation
+//     first among equals), are validated as in step 6 (one schema for
+//     all the sites, then the patched file), but those an anti-pattern
+//     rejected at the site with its recorded states (mutants.go). Then the twin guards (collect's
 //     StrategyTwin) of the first ten guard sites of the ranking that
 //     have one, each validated as written, whether or not its site is
 //     angelic: a twin is a whole patch, and the entries a loop must skip

@@ -83,7 +83,8 @@ When no synthesized condition passes the suite (most often because the
 condition must change value within one test, as a flipped comparison in a
 loop, which no angelic value fits), the original conditions of the ten most
 suspicious sites are mutated: negated, each comparison operator replaced,
-each && and || swapped, each of their operands and each ! dropped. The
+each && and || swapped, each of their operands and each ! dropped, a !
+added to each of their boolean operands. The
 mutants are validated as candidates: first those whose changed comparison
 the file writes in another condition (as written, or with one name in
 place of another), then the others, fewest changes first, an equality
@@ -94,7 +95,8 @@ the tests do not check is withheld: a condition that shares none of the
 original's variables, a new error the function never returns (error-new),
 a new panic where the function never panics (panic-new), a synthesized
 condition far from the original where a condition over other values fits
-the recorded states as well. The search goes on; if
+the recorded states as well, a new guard's condition synthesized from two
+distinct recorded states or fewer (few-states). The search goes on; if
 nothing else passes, nopol exits 1 and says what it withheld and why
 (-json: "withheld"). -speculative prints such a patch instead.
 
