@@ -634,16 +634,7 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 	if why == "" {
 		why = againstGuard(site, st, c, r.needed[site.ID])
 	}
-	if why != "" && st.name == "cond" && !strings.HasPrefix(why, ruleUnrelated+":") {
-		r.rejectedConds[siteCandidate{site.ID, c.src}] = why
-	}
 	return why
-}
-
-// siteCandidate names a candidate condition at a site.
-type siteCandidate struct {
-	site int
-	src  string
 }
 
 // onlyRule reports whether rejected, a SiteReport.Rejected, is not empty

@@ -124,8 +124,7 @@
 //     || and `!` dropped, a `!` added to a boolean operand of && and ||;
 //     the mutants, fewest changed tokens first (a comparison's negation
 //     first among equals), are validated as in step 6 (one schema for
-//     all the sites, then the patched file), but those an anti-pattern
-//     rejected at the site with its recorded states (mutants.go). Then the twin guards (collect's
+//     all the sites, then the patched file) (mutants.go). Then the twin guards (collect's
 //     StrategyTwin) of the first ten guard sites of the ranking that
 //     have one, each validated as written, whether or not its site is
 //     angelic: a twin is a whole patch, and the entries a loop must skip

@@ -59,7 +59,7 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 		// The bounds candidates first (bounds.go), then the mutants.
 		t := target{s: s, cands: slices.DeleteFunc(r.boundsCandidates(site, style{name: "cond"}, nil), func(c candidate) bool { return tried(c.src) })}
 		var more []candidate
-		more, t.rejected = r.fallbackMutants(site, func(src string) bool {
+		more, t.rejected = fallbackMutants(site, func(src string) bool {
 			return tried(src) || slices.ContainsFunc(t.cands, func(c candidate) bool { return c.src == src })
 		})
 		t.cands = append(t.cands, more...)
@@ -116,21 +116,19 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 
 // fallbackMutants are the mutants of site's original condition that the
 // fallback validates, but those done says were tried, and those that
-// break an anti-pattern, with why (rejected). A mutant rejected at the
-// site with its recorded states (repairer.rejectedConds; the rules that
-// read states, guard-changed among them) stays rejected: the fallback
-// has no states to read.
-func (r *repairer) fallbackMutants(site collect.Site, done func(src string) bool) (cands []candidate, rejected []string) {
+// break an anti-pattern, with why (rejected). The rules that read the
+// recorded states do not apply: the fallback runs where the states did not
+// say what a test needs. A mutant that guard-changed rejected at the site
+// with its states may be the fix (mux's `r.regexp.host == nil` for `!=
+// nil`, where no state had a nil host): keeping those rejections in the
+// fallback cost that correct patch on the training split (tried28).
+func fallbackMutants(site collect.Site, done func(src string) bool) (cands []candidate, rejected []string) {
 	for _, m := range mutantsOf(site.Original) {
 		if done(m.src) {
 			continue
 		}
 		c := candidate{src: m.src, method: "mutation", pointToRange: m.pointToRange}
-		why := r.rejectedConds[siteCandidate{site.ID, m.src}]
-		if why == "" {
-			why = antiPattern(site, nil, c)
-		}
-		if why != "" {
+		if why := antiPattern(site, nil, c); why != "" {
 			rejected = append(rejected, m.src+": "+why)
 			continue
 		}

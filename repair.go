@@ -95,10 +95,6 @@ type repairer struct {
 	// does not pass the suite, so a guard there that reads what it
 	// assigns is no disguised deletion (antiPatternOf).
 	needed map[int]bool
-	// rejectedConds are, per condition site, the candidates an
-	// anti-pattern rejected there with the site's recorded states, and
-	// why: the mutation fallback, which has no states, rejects them too.
-	rejectedConds map[siteCandidate]string
 	// skipped are the runs of passing tests with a guard site's statement
 	// skipped (relaxedGuardSpec), by site and test.
 	skipped map[siteRun]collect.Result
@@ -208,7 +204,7 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 		opts.Dir = wd
 	}
 	r := &repairer{opts: opts, c: c, res: &Result{}, start: time.Now(), phases: map[string]time.Duration{},
-		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}, needed: map[int]bool{}, rejectedConds: map[siteCandidate]string{}, skipped: map[siteRun]collect.Result{}}
+		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}, needed: map[int]bool{}, skipped: map[siteRun]collect.Result{}}
 	tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	err := r.run(tctx)
