@@ -111,8 +111,7 @@
 //     patch is returned as a unified diff and an [Edit] (edit.go), with an
 //     [Explanation] (explain.go, diffstates.go). A plausible patch that
 //     rests on a guess the tests do not check (an unrelated condition, a
-//     new error, a far condition among others over other values, a new
-//     guard's condition from two distinct states or fewer) is
+//     new error, a far condition among others over other values) is
 //     withheld unless Options.Speculative: noted in Result.Withheld, and
 //     the search goes on (speculative.go).
 //  7. When no synthesized condition passes (most often because no site is

@@ -123,8 +123,7 @@ type Options struct {
 	// the tests do not check: a condition that shares none of the
 	// original's variables, a new error the function never returns, a
 	// condition far from the original where a condition over other
-	// values fits the recorded states as well, a new guard's condition
-	// from two distinct recorded states or fewer. By default such a patch is
+	// values fits the recorded states as well. By default such a patch is
 	// withheld (Result.Withheld) and the search goes on (nopol fix
 	// -speculative).
 	Speculative bool
@@ -428,8 +427,7 @@ type WithheldPatch struct {
 	Exit      string `json:"exit,omitempty"`
 	Condition string `json:"condition"`
 	Diff      string `json:"diff"`
-	// Why names the rule ("unrelated", "error-new", "far-ambiguous",
-	// "few-states") and
+	// Why names the rule ("unrelated", "error-new", "far-ambiguous") and
 	// says what the tests left open.
 	Why string `json:"why"`
 }

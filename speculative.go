@@ -23,18 +23,15 @@ import (
 //   - unrelated: the condition shares none of the original condition's
 //     variables (ruleUnrelated): 2 correct of 10 plausible over the
 //     training runs.
-//
 //   - error-new: a new guard that returns an error the function never
 //     returns (collect.StrategyErrNew, fmt.Errorf naming the function): the
 //     tests say the function must leave there, not that this error is
 //     the one to return, nor that its callers expect it: 1 correct of 7.
-//
 //   - panic-new: the same for a new guard that panics where the function
 //     never panics (collect.StrategyPanicNew): the test expects a panic,
 //     not that these inputs are the ones that must make it (1 of 1 wrong
 //     on the training split: parser-range's guard caught the test's case,
 //     not the developer's second half).
-//
 //   - far-ambiguous: a synthesized condition far from the original
 //     (more than maxCloseTokens tokens changed), while another candidate
 //     that reads a value the patch does not read fits the recorded states
@@ -46,13 +43,6 @@ import (
 //     after it is not ambiguous. Far synthesized conditions were 2
 //     correct of 16 plausible, both on one bug a mutant fixes.
 //
-//   - few-states: a new guard's condition synthesized from at most
-//     maxFewStates distinct recorded states. With no original condition
-//     to stay close to, one state where it must leave and one where it
-//     must not are told apart by almost any value, and the solver picks
-//     one (goldmark's table transformer got `isHeader` where the fix
-//     checked the header's column count).
-//
 // Mutants of the original, bounds checks, siblings' guards and NpeFix
 // replacements are never speculative by these rules.
 const (
@@ -60,18 +50,12 @@ const (
 	specErrorNew     = "error-new"
 	specPanicNew     = "panic-new"
 	specFarAmbiguous = "far-ambiguous"
-	specFewStates    = "few-states"
 )
-
-// maxFewStates is the most distinct recorded states a new guard's
-// synthesized condition is speculative from (rule few-states).
-const maxFewStates = 2
 
 // speculative returns why the plausible patch c at site (style st) is
 // speculative, or "": ranked are the candidates of its site, failed
-// reports those the suite rejected, distinct counts the distinct
-// recorded states c was synthesized from.
-func speculative(site collect.Site, st style, c candidate, ranked []candidate, spec *synth.Spec, distinct int, failed func(src string) bool) string {
+// reports those the suite rejected.
+func speculative(site collect.Site, st style, c candidate, ranked []candidate, spec *synth.Spec, failed func(src string) bool) string {
 	switch {
 	case c.unrelated:
 		return specUnrelated + ": the condition shares none of the original condition's variables"
@@ -79,8 +63,6 @@ func speculative(site collect.Site, st style, c candidate, ranked []candidate, s
 		return specErrorNew + fmt.Sprintf(": a new error (`%s`) the function never returns elsewhere; the tests only say it must leave there", st.exit)
 	case st.strategy == collect.StrategyPanicNew:
 		return specPanicNew + fmt.Sprintf(": a new panic (`%s`) where the function never panics; the tests only say it must panic, not for which inputs", st.exit)
-	case site.Kind != collect.Cond && c.method == "synthesis" && distinct > 0 && distinct <= maxFewStates:
-		return specFewStates + fmt.Sprintf(": a new guard's condition from %s; almost any value tells them apart", plural(distinct, "distinct recorded state"))
 	}
 	if !farFromOriginal(site, c) || spec == nil || c.term == nil {
 		return ""

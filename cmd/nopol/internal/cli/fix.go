@@ -95,8 +95,7 @@ the tests do not check is withheld: a condition that shares none of the
 original's variables, a new error the function never returns (error-new),
 a new panic where the function never panics (panic-new), a synthesized
 condition far from the original where a condition over other values fits
-the recorded states as well, a new guard's condition synthesized from two
-distinct recorded states or fewer (few-states). The search goes on; if
+the recorded states as well. The search goes on; if
 nothing else passes, nopol exits 1 and says what it withheld and why
 (-json: "withheld"). -speculative prints such a patch instead.
 
