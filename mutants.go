@@ -223,22 +223,11 @@ func mutantsOf(cond string) []mutant {
 				// A `!` added to an operand that is a boolean atom: the
 				// inverse of a `!` removed (a comparison is negated by
 				// its operator, a `!x` by the removal).
-				for _, left := range []bool{true, false} {
-					operand := e.Y
-					if left {
-						operand = e.X
-					}
-					if !boolAtom(operand) {
-						continue
-					}
-					at(func(slot *ast.Expr) {
-						b := (*slot).(*ast.BinaryExpr)
-						if left {
-							b.X = &ast.UnaryExpr{Op: token.NOT, X: unparen(b.X)}
-						} else {
-							b.Y = &ast.UnaryExpr{Op: token.NOT, X: unparen(b.Y)}
-						}
-					})
+				if boolAtom(e.X) {
+					at(func(slot *ast.Expr) { b := (*slot).(*ast.BinaryExpr); b.X = negate(b.X) })
+				}
+				if boolAtom(e.Y) {
+					at(func(slot *ast.Expr) { b := (*slot).(*ast.BinaryExpr); b.Y = negate(b.Y) })
 				}
 			}
 		case *ast.UnaryExpr:
