@@ -246,10 +246,15 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 		}
 		return ""
 	}
-	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout, Reject: reject}
+	var stats synth.Stats
+	opts := synth.Options{Backend: r.opts.Backend, MaxCandidates: r.opts.MaxCandidates, Timeout: synthTimeout, Reject: reject, Stats: &stats}
 	solved, err := synth.Solve(ctx, spec, opts)
 	if err != nil && ctx.Err() != nil {
 		return nil, nil, err
+	}
+	if stats.TimeBound > 0 {
+		r.timeBound("synthesis")
+		r.vlogf("synthesis: a wall-clock bound ended the search (%s, after %.0f units of work): a faster or idler machine may find other candidates", plural(stats.TimeBound, "time"), stats.Work)
 	}
 	if more := len(seen) - maxRejectedShown; more > 0 {
 		slices.Sort(moreRules)

@@ -213,6 +213,14 @@ type Result struct {
 	Total  time.Duration `json:"-"`
 	// Runs counts the test processes run.
 	Runs int `json:"runs"`
+	// TimeBounds counts, by kind, the wall-clock bounds that decided
+	// something in the search: "synthesis", searches a time bound cut
+	// before their work bound (synth.Stats); "tier", later tiers stopped
+	// at half the time limit. Every other bound of the search is counted
+	// in work, the same on every machine: a result with no time bounds
+	// is the same on a slower or busier machine (test outcomes aside),
+	// one with some may not be.
+	TimeBounds map[string]int `json:"time_bounds,omitempty"`
 }
 
 // TestReport is one test of the baseline run.

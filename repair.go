@@ -131,10 +131,11 @@ type repairer struct {
 	work, surplus        int
 	firstWork, laterWork int
 	effortSpent          bool
-	// perEvalFrom is the search's work when the per-evaluation tier
-	// started (see perEvalLeft); perEvalSpent is set once it stopped.
-	perEvalFrom  int
-	perEvalSpent bool
+	// own is the effort of the tier being searched when it has its own
+	// (the per-evaluation tier, the deeper sites'), else nil; spent
+	// those that stopped there.
+	own   *tierEffort
+	spent []*tierEffort
 	// instrSensitive are the passing tests that fail instrumented (an
 	// allocation count, a stack depth): a schema run, which wraps the
 	// candidate in a function literal, may fail them too, so such a
@@ -311,8 +312,9 @@ func (r *repairer) run(ctx context.Context) error {
 	}
 	// The top MaxSites of the sites with conditions or the guards'
 	// first styles; their exits later (see withStyles).
-	searched := r.withStyles(ranked, false)
-	searched = searched[:min(len(searched), r.opts.MaxSites)]
+	firstAll := r.withStyles(ranked, false)
+	searched := firstAll[:min(len(firstAll), r.opts.MaxSites)]
+	deeper := firstAll[len(searched):min(len(firstAll), 2*r.opts.MaxSites)]
 	// Only these sites and the exits' may need their states recorded:
 	// the binaries that record them are built for those sites alone,
 	// in the background.
@@ -323,7 +325,7 @@ func (r *repairer) run(ctx context.Context) error {
 	if r.opts.Screen {
 		snap = max(snap, screenSites)
 	}
-	r.bin.BuildSnapshots(siteIDs(searched, lateAll[:min(len(lateAll), snap)]))
+	r.bin.BuildSnapshots(siteIDs(searched, lateAll[:min(len(lateAll), snap)], deeper))
 	// First, a few runs: the nil check the runtime made joined to the
 	// condition a failing test's nil dereference interrupted, and, when
 	// a failing test runs a gocheck suite (a search of one site there
@@ -384,10 +386,10 @@ func (r *repairer) run(ctx context.Context) error {
 	// from its start: the guards' exits before it spend theirs on most
 	// bugs, and a loop condition's per-evaluation values are the only
 	// specification synthesis can get there.
-	r.perEvalFrom = r.searchWork()
-	if len(r.noConstant) > 0 && !r.opts.NoPerEval && r.perEvalLeft() {
+	if len(r.noConstant) > 0 && !r.opts.NoPerEval {
 		ids := r.noConstant
 		r.perEval = true
+		r.own = r.tierEffort("the per-evaluation tier", 0.5)
 		r.logf("per-evaluation: %s where a failing test fails under every constant value; negating one evaluation at a time, or where an observed predicate holds", plural(len(ids), "condition"))
 		bySite := map[int]angelic.Suspicion{}
 		for _, s := range searched {
@@ -397,7 +399,8 @@ func (r *repairer) run(ctx context.Context) error {
 		for _, id := range ids {
 			sites = append(sites, bySite[id])
 		}
-		n, done, err := r.searchWhile(ctx, sites, false, r.perEvalLeft)
+		n, done, err := r.searchWhile(ctx, sites, false, r.ownLeft)
+		r.perEval, r.own = false, nil
 		if err != nil || done {
 			return err
 		}
@@ -409,7 +412,6 @@ func (r *repairer) run(ctx context.Context) error {
 	// over every field), so its suspiciousness is low; with fast tests
 	// its search costs little.
 	if more := lateAll[min(len(lateAll), r.opts.MaxSites):min(len(lateAll), 3*r.opts.MaxSites)]; len(more) > 0 && r.halfTimeLeft() && r.effortLeft() {
-		r.perEval = false
 		r.logf("exits: %s more where a guard can leave, within half the time limit", plural(len(more), "site"))
 		searched, done, err := r.searchWhile(ctx, more, true, func() bool { return r.halfTimeLeft() && r.effortLeft() })
 		if err != nil || done {
@@ -437,8 +439,27 @@ func (r *repairer) run(ctx context.Context) error {
 	} else if n > 0 {
 		reason += fmt.Sprintf(", nor among %s of a nil operand", plural(n, "replacement"))
 	}
-	if r.effortSpent || r.perEvalSpent {
-		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %d units of test runs (%g × the first tier's %d, and half that for the per-evaluation tier; raise -effort, or -effort -1 for no bound)",
+	// Last, while the first half of the time limit lasts, with an
+	// effort of its own (the later tiers' bound, counted from its
+	// start: as many sites as the first tier, searched the same way):
+	// the conditions and wraps of the next MaxSites sites in rank order.
+	// A fault in code that most passing tests run (the else branch of a
+	// route's match) ranks low; a deeper site's patch is validated and
+	// screened as any other.
+	if len(deeper) > 0 && r.halfTimeLeft() {
+		r.own = r.tierEffort("the deeper sites' tier", 1)
+		r.logf("deeper: %s ranked after the first %d, within half the time limit", plural(len(deeper), "site"), len(searched))
+		n, done, err := r.searchWhile(ctx, deeper, false, func() bool { return r.halfTimeLeft() && r.ownLeft() })
+		r.own = nil
+		if err != nil || done {
+			return err
+		}
+		if n > 0 {
+			reason += fmt.Sprintf(", nor at %s", ofSites(n, len(deeper), "deeper site"))
+		}
+	}
+	if r.effortSpent || len(r.spent) > 0 {
+		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %d units of test runs (%g × the first tier's %d; half that for the per-evaluation tier, as much again for the deeper sites; raise -effort, or -effort -1 for no bound)",
 			r.laterWork, r.opts.Effort, r.firstWork)
 	}
 	r.res.Reason = reason + r.withheldNote()
@@ -524,24 +545,40 @@ func (r *repairer) effortLeft() bool {
 	return false
 }
 
-// laterLeft is the effort check of the later tier being searched: the
-// per-evaluation tier's own, or the other later tiers'.
+// laterLeft is the effort check of the later tier being searched: its
+// own (tierEffort), or the later tiers' shared one.
 func (r *repairer) laterLeft() bool {
-	if r.perEval {
-		return r.perEvalLeft()
+	if r.own != nil {
+		return r.ownLeft()
 	}
 	return r.effortLeft()
 }
 
-// perEvalLeft is effortLeft for the per-evaluation tier: it may start a
-// site while it has done less work than half the later tiers' bound.
-func (r *repairer) perEvalLeft() bool {
-	if r.opts.Effort < 0 || r.searchWork()-r.perEvalFrom < r.laterWork/2 {
+// tierEffort is the effort of a later tier that has its own: it may
+// start a site while it has done less work than share of the later
+// tiers' bound, counted from its start (from).
+type tierEffort struct {
+	name  string
+	share float64
+	from  int
+}
+
+// tierEffort starts the effort of the tier name, share of the later
+// tiers' bound, from now.
+func (r *repairer) tierEffort(name string, share float64) *tierEffort {
+	return &tierEffort{name: name, share: share, from: r.searchWork()}
+}
+
+// ownLeft is effortLeft for the tier being searched that has its own
+// effort (r.own). The first time it may not is logged.
+func (r *repairer) ownLeft() bool {
+	t := r.own
+	if r.opts.Effort < 0 || float64(r.searchWork()-t.from) < t.share*float64(r.laterWork) {
 		return true
 	}
-	if !r.perEvalSpent {
-		r.perEvalSpent = true
-		r.logf("effort: the per-evaluation tier did %d units of test runs, half the later tiers' bound: it stops here (raise -effort)", r.searchWork()-r.perEvalFrom)
+	if !slices.Contains(r.spent, t) {
+		r.spent = append(r.spent, t)
+		r.logf("effort: %s did %d units of test runs, %g × the later tiers' bound: it stops here (raise -effort)", t.name, r.searchWork()-t.from, t.share)
 	}
 	return false
 }
@@ -570,9 +607,23 @@ func siteIDs(lists ...[]angelic.Suspicion) []int {
 	return out
 }
 
-// halfTimeLeft reports whether less than half of the time limit is used.
+// halfTimeLeft reports whether less than half of the time limit is used;
+// when not, the bound is counted (Result.TimeBounds, "tier").
 func (r *repairer) halfTimeLeft() bool {
-	return time.Since(r.start) < r.opts.Timeout/2
+	if time.Since(r.start) < r.opts.Timeout/2 {
+		return true
+	}
+	r.timeBound("tier")
+	return false
+}
+
+// timeBound counts a wall-clock bound of kind that decided something
+// (Result.TimeBounds).
+func (r *repairer) timeBound(kind string) {
+	if r.res.TimeBounds == nil {
+		r.res.TimeBounds = map[string]int{}
+	}
+	r.res.TimeBounds[kind]++
 }
 
 // suiteTime is the baseline time of all tests.

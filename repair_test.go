@@ -68,6 +68,8 @@ type fake struct {
 	// (they pass only after the tests before them in the suite).
 	aloneFails map[string]bool
 	hang       bool // forced runs hang until their timeout
+	// site1Skipped are the tests that do not evaluate site 1.
+	site1Skipped map[string]bool
 	// slowSnapshots is how many snapshot runs time out (a busy machine)
 	// when their time limit is under 10 s.
 	slowSnapshots int
@@ -242,7 +244,7 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 			}
 		}
 		ok := eval(0, n <= 0, n) == (n < 0)
-		if eval(1, false, n) {
+		if !f.site1Skipped[t.name] && eval(1, false, n) {
 			ok = false
 		}
 		if !ok {
@@ -966,6 +968,30 @@ func TestRepairEffort(t *testing.T) {
 				t.Errorf("progress says the later tiers stopped: %v\n%s", stopped, progress.String())
 			}
 		})
+	}
+}
+
+// TestRepairDeeperSites: the faulty condition ranks after the first
+// MaxSites (a site only the failing test runs ranks above it); after
+// every other tier finds nothing there, the deeper sites' tier patches
+// it, and without it (MaxSites sites, no more) the reason says so.
+func TestRepairDeeperSites(t *testing.T) {
+	f := newFake(t)
+	f.site1Skipped = map[string]bool{"TestNegative": true, "TestPositive": true}
+	var progress strings.Builder
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), MaxSites: 1, NoMutants: true}, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := progress.String()
+	if !res.Patched || res.Condition != "n < 0" || res.Site.ID != 0 {
+		t.Fatalf("patched=%v %q, want n < 0 at site 0: %s\n%s", res.Patched, res.Condition, res.Reason, log)
+	}
+	if !strings.Contains(log, "site 1/1: m.go:7") || !strings.Contains(log, "deeper: 1 site ranked after the first 1") {
+		t.Errorf("site 1 not searched first, or site 0 not in the deeper tier:\n%s", log)
+	}
+	if !slices.Contains(f.snapSites, 0) {
+		t.Errorf("snapshots built for sites %v, not the deeper site 0", f.snapSites)
 	}
 }
 

@@ -86,7 +86,7 @@ func (r *repairer) site(ctx context.Context, i, n int, s angelic.Suspicion, late
 		if st.late != late || !r.strategyWanted(st) {
 			continue
 		}
-		if (late || r.perEval) && !r.laterLeft() {
+		if (late || r.own != nil) && !r.laterLeft() {
 			break // a later tier, out of effort (Options.Effort)
 		}
 		rep := r.siteReport(site, st, s.Score, "synthesis")

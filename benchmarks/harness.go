@@ -80,6 +80,10 @@ type Result struct {
 	// Candidates validated by the tool, and test runs.
 	Candidates int `json:"candidates,omitempty"`
 	Runs       int `json:"runs,omitempty"`
+	// TimeBounds are the wall-clock bounds that decided something in
+	// the tool's search (nopol.Result.TimeBounds): a result that may
+	// differ on a faster or idler machine.
+	TimeBounds map[string]int `json:"time_bounds,omitempty"`
 
 	// Judgement by the harness.
 
@@ -149,6 +153,7 @@ type toolOutput struct {
 	Diff       string          `json:"diff"`
 	Candidates json.RawMessage `json:"candidates"`
 	Runs       int             `json:"runs"`
+	TimeBounds map[string]int  `json:"time_bounds"`
 	Site       *struct {
 		Method string `json:"method"`
 	} `json:"site"`
@@ -262,6 +267,7 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 		return res
 	}
 	res.Patched, res.Reason, res.Style, res.Condition, res.Diff, res.Runs = to.Patched, to.Reason, to.Style, to.Condition, to.Diff, to.Runs
+	res.TimeBounds = to.TimeBounds
 	if to.Error != nil && res.Reason == "" {
 		// Bad input or the environment: the tool's own message.
 		msg := to.Error.Message

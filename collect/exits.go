@@ -17,8 +17,9 @@ import (
 //
 //   - StrategyTwin: a guard the file writes after the statement that
 //     precedes the site, elsewhere, or first in a loop with the same
-//     header as the site's or over values of the same type, with its
-//     condition (twin.go).
+//     header as the site's or over values of the same type, or before
+//     the same statement, string literals aside, when its exit repeats
+//     the statement's literals, with its condition (twin.go).
 //   - StrategyContinue: `continue`, in a loop (NpeFix's "skip the
 //     iteration").
 //   - StrategyReuse: a return statement of the same function, as written,

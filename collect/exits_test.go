@@ -339,36 +339,47 @@ func TestPanicExits(t *testing.T) {
 func TestTwinGuards(t *testing.T) {
 	f := load(t, "exits")
 	for _, tt := range []struct {
+		file string // twin.go when empty
 		line int
 		want string // the twin exits, "body if guard in From", "|"-separated
 	}{
 		// Inline misses the guard Lines (and Size) write after `if
 		// empty(e) {...}`, and Name's, whose return is a string too.
-		{33, "continue if e.skip && e.size == 0 in Lines|return e.name if e.size < 0 in Name"},
+		{line: 33, want: "continue if e.skip && e.size == 0 in Lines|return e.name if e.size < 0 in Name"},
 		// Lines has its guard already; Name's return is no []string.
-		{18, ""},
-		{44, "continue if e.skip && e.size == 0 in Lines"},
+		{line: 18, want: ""},
+		{line: 44, want: "continue if e.skip && e.size == 0 in Lines"},
 		// Size has Lines' guard; Name's return is no int.
-		{59, ""},
+		{line: 59, want: ""},
 		// Nothing follows the same statement elsewhere with a guard.
-		{62, ""},
+		{line: 62, want: ""},
 		// The first statement of a loop's body follows its header: the
 		// loops with the same header start with `if empty(e)`, which
 		// Lines has already.
-		{15, ""},
+		{line: 15, want: ""},
 		// Count's loop has the same header and lacks it.
-		{104, "continue if empty(e) in Lines"},
+		{line: 104, want: "continue if empty(e) in Lines"},
 		// Pairs' second loop ranges over entries under another name:
 		// the guards of the loops over entries, read with y.
-		{120, "continue if empty(y) in Lines"},
+		{line: 120, want: "continue if empty(y) in Lines"},
 		// Its first loop has that guard; Lines' second guard follows
 		// the same statement, read with x (Name's returns no []string).
-		{117, "continue if x.skip && x.size == 0 in Lines"},
+		{line: 117, want: "continue if x.skip && x.size == 0 in Lines"},
 		// Caption has Lines' and Name's guards already, and Title's
 		// returns a message.
-		{87, ""},
+		{line: 87, want: ""},
+		// Before the same statement, its message aside: KeyEnd's guard,
+		// with Value's message (Quote's writes its own, and is none).
+		{file: "twinerr.go", line: 23, want: `return prevLine(fmt.Errorf("expected a value but got %q", r)) if r == '\n' in KeyEnd`},
+		{file: "twinerr.go", line: 31, want: `return prevLine(fmt.Errorf("expected a key but got %q", r)) if r == '\n' in KeyEnd`},
+		// KeyEnd has it already.
+		{file: "twinerr.go", line: 15, want: ""},
 	} {
-		site := guardSiteAt(t, f, "twin.go", tt.line)
+		file := "twin.go"
+		if tt.file != "" {
+			file = tt.file
+		}
+		site := guardSiteAt(t, f, file, tt.line)
 		if site == nil {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -39,6 +40,20 @@ import (
 // the function's result types) without a string literal (a message says
 // where it was written); when its condition and exit type-check at the
 // site; and when the site's block does not already hold it.
+//
+// A twin is also taken before the same statement, its string literals
+// aside, when the guard's exit repeats the literals of the statement
+// after it (and writes no other): the guard special-cases the error the
+// statement returns. BurntSushi/toml v1.5.0's lexKeyEnd has
+//
+//	if r == '\n' {
+//		return lx.errorPrevLine(fmt.Errorf("expected '.' or '=', but got %q instead", r))
+//	}
+//	return lx.errorf("expected '.' or '=', but got %q instead", r)
+//
+// and lexValue, ending in return lx.errorf("expected value but found %q
+// instead", r), missed the guard; the twin there is read with lexValue's
+// message in place of lexKeyEnd's.
 
 // maxTwinExits bounds the twin guards offered at one site.
 const maxTwinExits = 2
@@ -53,6 +68,11 @@ type guardAfter struct {
 	// loopVar is the value variable of the range loop around it, when it
 	// was indexed under a key where that name is left out (rangeKey).
 	loopVar string
+	// next is, for a twin before the same statement (afterKey), that
+	// statement, and lits its string literals, which the exit repeats:
+	// the site's own replace them.
+	next ast.Stmt
+	lits []string
 }
 
 // guardsAfter indexes the file's one-exit ifs by the one-line text of the
@@ -78,11 +98,21 @@ func (o *observer) guardsAfter(src []byte, tf *token.File) map[string][]guardAft
 			if len(stmts) > 1 {
 				loopVar, elem = o.rangeVar(append(slices.Clip(stack), n))
 			}
-			for j := 1; j < len(stmts); j++ {
-				if ifs := oneExitIf(stmts[j]); ifs != nil {
+			for j := 0; j < len(stmts); j++ {
+				ifs := oneExitIf(stmts[j])
+				if ifs == nil {
+					continue
+				}
+				if j > 0 {
 					prev := oneLineSource(src, tf, stmts[j-1])
-					add(prev, guardAfter{stmts[j-1], ifs, fd, ""})
-					add(rangeKey(elem, loopVar, prev), guardAfter{stmts[j-1], ifs, fd, loopVar})
+					add(prev, guardAfter{prev: stmts[j-1], ifs: ifs, fn: fd})
+					add(rangeKey(elem, loopVar, prev), guardAfter{prev: stmts[j-1], ifs: ifs, fn: fd, loopVar: loopVar})
+				}
+				if j+1 < len(stmts) {
+					key, lits := afterKey(src, tf, stmts[j+1])
+					if key != "" && repeatsOnly(ifs.Body, lits) {
+						add(key, guardAfter{ifs: ifs, fn: fd, next: stmts[j+1], lits: lits})
+					}
 				}
 			}
 			// The first statement of a loop's body follows the loop's
@@ -90,9 +120,9 @@ func (o *observer) guardsAfter(src []byte, tf *token.File) map[string][]guardAft
 			// of the same type.
 			if loop, body := loopOf(n); loop != nil && len(body.List) > 0 {
 				if ifs := oneExitIf(body.List[0]); ifs != nil {
-					add(loopHeader(src, tf, loop, body), guardAfter{loop, ifs, fd, ""})
+					add(loopHeader(src, tf, loop, body), guardAfter{prev: loop, ifs: ifs, fn: fd})
 					v, e := o.rangeVar([]ast.Node{loop, body})
-					add(firstKey(v, e), guardAfter{loop, ifs, fd, v})
+					add(firstKey(v, e), guardAfter{prev: loop, ifs: ifs, fn: fd, loopVar: v})
 				}
 			}
 			return true
@@ -129,6 +159,10 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 			twins = append(twins, index[key]...)
 		}
 	}
+	key, siteLits := afterKey(src, tf, stmt)
+	if key != "" {
+		twins = append(twins, index[key]...)
+	}
 	if len(twins) == 0 {
 		return nil
 	}
@@ -141,12 +175,16 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 		if len(out) >= maxTwinExits {
 			break
 		}
-		if tw.prev == prev {
+		if tw.next == nil && tw.prev == prev || tw.next == stmt {
 			continue
 		}
 		// A twin from a loop over another variable of the same type
-		// reads the site's variable.
+		// reads the site's variable; one before the same statement, the
+		// site's string literals.
 		adapt := func(text string) string {
+			if tw.next != nil {
+				return replaceLits(text, tw.lits, siteLits)
+			}
 			if tw.loopVar == "" || tw.loopVar == loopVar {
 				return text
 			}
@@ -156,12 +194,66 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 			continue
 		}
 		body, guard := adapt(oneLineSource(src, tf, tw.ifs.Body.List[0])), adapt(oneLineSource(src, tf, tw.ifs.Cond))
-		if body == "" || guard == "" || hasString(tw.ifs.Body) || slices.ContainsFunc(out, func(e Exit) bool { return e.Body == body && e.Guard == guard }) || !o.exitCompiles(tw.ifs.Body.List[0], adapt, sig, src, tf, inLoop, breakable) || !o.boolAt(guard) {
+		if body == "" || guard == "" || tw.next == nil && hasString(tw.ifs.Body) || slices.ContainsFunc(out, func(e Exit) bool { return e.Body == body && e.Guard == guard }) || !o.exitCompiles(tw.ifs.Body.List[0], adapt, sig, src, tf, inLoop, breakable) || !o.boolAt(guard) {
 			continue
 		}
 		out = append(out, Exit{Body: body, Strategy: StrategyTwin, Guard: guard, From: tw.fn.Name.Name})
 	}
 	return out
+}
+
+// afterKey is the key of a twin guard before stmt: its one-line text
+// with each string literal written ‹›, and the literals, in source
+// order; "" when it has none.
+func afterKey(src []byte, tf *token.File, stmt ast.Stmt) (string, []string) {
+	text := oneLineSource(src, tf, stmt)
+	if text == "" || strings.Contains(text, "‹›") {
+		return "", nil
+	}
+	var lits []string
+	ast.Inspect(stmt, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			lits = append(lits, lit.Value)
+		}
+		return true
+	})
+	if len(lits) == 0 {
+		return "", nil
+	}
+	return "before " + replaceLits(text, lits, slices.Repeat([]string{"‹›"}, len(lits))), lits
+}
+
+// replaceLits replaces, in the Go source text, each string literal of
+// old with the one of new at the same index; "" when new has fewer.
+func replaceLits(text string, old, new []string) string {
+	if len(new) < len(old) {
+		return ""
+	}
+	var pairs []string
+	for k, lit := range old {
+		pairs = append(pairs, lit, "\x00"+strconv.Itoa(k)+"\x00")
+	}
+	text = strings.NewReplacer(pairs...).Replace(text)
+	pairs = pairs[:0]
+	for k := range old {
+		pairs = append(pairs, "\x00"+strconv.Itoa(k)+"\x00", new[k])
+	}
+	return strings.NewReplacer(pairs...).Replace(text)
+}
+
+// repeatsOnly reports whether body writes string literals and only
+// those of lits.
+func repeatsOnly(body ast.Node, lits []string) bool {
+	n := 0
+	ok := true
+	ast.Inspect(body, func(x ast.Node) bool {
+		if lit, isLit := x.(*ast.BasicLit); isLit && lit.Kind == token.STRING {
+			n++
+			ok = ok && slices.Contains(lits, lit.Value)
+		}
+		return ok
+	})
+	return n > 0 && ok
 }
 
 // rangeVar returns the value variable of the innermost range loop whose

@@ -30,6 +30,18 @@ type Options struct {
 	// fit): a search past every rejected fit ends in larger, stranger
 	// ones (n > max || n == len(s)). nopol's anti-patterns reject this way.
 	Reject func(*Term) string
+	// Stats, when set, is filled in by the search.
+	Stats *Stats
+}
+
+// Stats is what a search did. Its bounds are counted in work (Z3's
+// resource counter), the same on every machine; wall-clock bounds back
+// them up. TimeBound counts the levels and searches a wall-clock bound
+// ended first: a search with TimeBound > 0 may find other candidates on a
+// faster or idler machine.
+type Stats struct {
+	Work      float64
+	TimeBound int
 }
 
 // rejected reports whether opts.Reject rejects t.
@@ -181,6 +193,9 @@ func Solve(ctx context.Context, spec *Spec, opts Options) ([]Candidate, error) {
 	terms, err := b.Search(ctx, p, opts)
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return nil, err
+	}
+	if opts.Stats != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		opts.Stats.TimeBound++ // opts.Timeout
 	}
 	cands := Check(p, terms)
 	if len(cands) == 0 {

@@ -48,8 +48,17 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 	if fits > 0 {
 		firstCost = 1
 	}
+	stats := opts.Stats
+	if stats == nil {
+		stats = &Stats{}
+	}
+	defer func() { stats.Work += cg.work }()
 	for _, ms := range pi.levels(opts.MaxSize) {
-		if firstCost >= 0 && (ms.cost() > firstCost+extraCost || cg.work-foundWork > afterFoundWork || time.Since(foundTime) > afterFoundTime) {
+		if firstCost >= 0 && (ms.cost() > firstCost+extraCost || cg.work-foundWork > afterFoundWork) {
+			break
+		}
+		if firstCost >= 0 && time.Since(foundTime) > afterFoundTime {
+			stats.TimeBound++
 			break
 		}
 		if cg.work > searchWork {
@@ -57,6 +66,7 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 		}
 		left := time.Until(start.Add(opts.Timeout * searchShare / 100))
 		if left <= 0 {
+			stats.TimeBound++
 			break
 		}
 		lctx, cancel := context.WithTimeout(ctx, min(levelTime, left))
@@ -67,6 +77,9 @@ func (z3Backend) Search(ctx context.Context, p *Problem, opts Options) ([]*Term,
 		}
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			return cg.found, err
+		}
+		if err != nil {
+			stats.TimeBound++ // levelTime, or the search's share
 		}
 		if cg.fits > 0 && firstCost < 0 {
 			firstCost, foundWork, foundTime = ms.cost(), cg.work, time.Now()

@@ -435,3 +435,28 @@ func TestZ3Unusual(t *testing.T) {
 		})
 	}
 }
+
+// TestZ3StatsTimeBound checks that Stats tells a search its work bounds
+// ended (the easy specs, whose terms are few and small) from one a
+// wall-clock bound cut (a large random spec with a tiny time limit).
+func TestZ3StatsTimeBound(t *testing.T) {
+	for _, tt := range z3Specs[:2] {
+		var st Stats
+		if _, err := (z3Backend{}).Search(context.Background(), mustPrepare(t, &tt.spec), Options{Timeout: time.Minute, Stats: &st}); err != nil {
+			t.Fatal(err)
+		}
+		if st.TimeBound != 0 || st.Work <= 0 {
+			t.Errorf("%s: Stats %+v, want work done and no time bound", tt.name, st)
+		}
+	}
+	spec := randomSpec(rand.New(rand.NewPCG(1, 2)), 12, 60)
+	var st Stats
+	_, err := Solve(context.Background(), spec, Options{Backend: "z3", MaxSize: 9, MaxCandidates: 1000, Timeout: 50 * time.Millisecond, Stats: &st})
+	var nc *NoCandidateError
+	if err != nil && !errors.As(err, &nc) {
+		t.Fatal(err)
+	}
+	if st.TimeBound == 0 {
+		t.Errorf("a search cut after 50ms: Stats %+v, want a time bound counted", st)
+	}
+}

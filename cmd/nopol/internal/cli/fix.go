@@ -39,7 +39,9 @@ values per whole test.
 A guard either wraps a statement (strategy skip) or leaves before it, in
 this order: a guard the file writes elsewhere after the same statement as
 the one before the site (or first in a loop with the same header, or
-over values of the same type, its loop variable renamed), its exit and
+over values of the same type, its loop variable renamed; or before the
+same statement, its string literals aside, when the exit repeats them:
+the site's literals replace them), its exit and
 condition as written there (twin-guard), continue (in a loop), a return statement of the same function
 reused as written (reuse-return), a guarded return of a sibling (a
 function of the same file and receiver whose name is one word away:
@@ -140,7 +142,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
 	fs.Float64Var(&f.effort, "effort", 2, "the later tiers (other exits, per-evaluation values, more guard sites) start a site\nonly while they did less than `n` times the first tier's work, counted in test runs\n(a hung run 21, a whole suite 10; at least 200); -1: no bound but -timeout")
-	fs.IntVar(&f.sites, "sites", 20, "search the `n` most suspicious sites (conditions and guards; as many again for the guards' other exits)")
+	fs.IntVar(&f.sites, "sites", 20, "search the `n` most suspicious sites (conditions and guards; as many again for the guards' other exits; last, the conditions and guards of the n sites after them)")
 	fs.BoolVar(&f.apply, "apply", false, "write the patch into the module")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON instead of a diff (-format json)")
 	fs.StringVar(&f.format, "format", report.Diff, "output `format`: "+strings.Join(report.Formats, ", ")+"\n(diff: for git apply; sarif: SARIF 2.1.0 with the fix; rdjsonl: reviewdog's diagnostics\nwith a suggestion; github: the Markdown of a review comment with a suggestion block)")
