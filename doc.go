@@ -170,18 +170,18 @@
 //     validated as a patched file (npefix.go). Last, because they
 //     tolerate the nil where it is dereferenced rather than fix where it
 //     comes from.
-//  11. Last, while less than half of Options.Timeout is used, the
-//     conditions and wrapping guards (steps 4-6) of the MaxSites sites
-//     ranked after the first MaxSites, with an effort of their own, the
-//     later tiers' bound again (counted from their start: as many sites
-//     as the first tier, searched the same way). A fault in code that
+//  11. Last, the conditions and wrapping guards (steps 4-6) of the
+//     MaxSites sites ranked after the first MaxSites, with an effort of
+//     their own, the later tiers' bound again (counted from their start:
+//     as many sites as the first tier, searched the same way), and no
+//     bound in time but Options.Timeout. A fault in code that
 //     most passing tests run ranks low: gorilla/mux's missing
 //     `if match.MatchErr == ErrMethodMismatch` around a statement of an
 //     else branch of Route.Match ranks 35th. Last, so that it changes
 //     nothing where an earlier tier finds a patch.
 //     SiteReport.Method says which tier found the patch.
 //
-// The wall-clock bounds (half the time limit above, synthesis's backups
+// The wall-clock bounds (step 9's half of the time limit, synthesis's backups
 // of its work bounds, synth.Stats) are counted in Result.TimeBounds: a
 // result with none is the same on a faster or busier machine, test
 // outcomes aside.

@@ -439,17 +439,17 @@ func (r *repairer) run(ctx context.Context) error {
 	} else if n > 0 {
 		reason += fmt.Sprintf(", nor among %s of a nil operand", plural(n, "replacement"))
 	}
-	// Last, while the first half of the time limit lasts, with an
-	// effort of its own (the later tiers' bound, counted from its
-	// start: as many sites as the first tier, searched the same way):
-	// the conditions and wraps of the next MaxSites sites in rank order.
-	// A fault in code that most passing tests run (the else branch of a
-	// route's match) ranks low; a deeper site's patch is validated and
-	// screened as any other.
-	if len(deeper) > 0 && r.halfTimeLeft() {
+	// Last, with an effort of its own (the later tiers' bound, counted
+	// from its start: as many sites as the first tier, searched the same
+	// way), and no bound in time but the time limit (nothing comes
+	// after it): the conditions and wraps of the next MaxSites sites in
+	// rank order. A fault in code that most passing tests run (the else
+	// branch of a route's match) ranks low; a deeper site's patch is
+	// validated and screened as any other.
+	if len(deeper) > 0 {
 		r.own = r.tierEffort("the deeper sites' tier", 1)
-		r.logf("deeper: %s ranked after the first %d, within half the time limit", plural(len(deeper), "site"), len(searched))
-		n, done, err := r.searchWhile(ctx, deeper, false, func() bool { return r.halfTimeLeft() && r.ownLeft() })
+		r.logf("deeper: %s ranked after the first %d", plural(len(deeper), "site"), len(searched))
+		n, done, err := r.searchWhile(ctx, deeper, false, r.ownLeft)
 		r.own = nil
 		if err != nil || done {
 			return err
