@@ -386,10 +386,10 @@ func (r *repairer) run(ctx context.Context) error {
 	// from its start: the guards' exits before it spend theirs on most
 	// bugs, and a loop condition's per-evaluation values are the only
 	// specification synthesis can get there.
-	if len(r.noConstant) > 0 && !r.opts.NoPerEval {
+	r.own = r.tierEffort("the per-evaluation tier", 0.5)
+	if len(r.noConstant) > 0 && !r.opts.NoPerEval && r.ownLeft() {
 		ids := r.noConstant
 		r.perEval = true
-		r.own = r.tierEffort("the per-evaluation tier", 0.5)
 		r.logf("per-evaluation: %s where a failing test fails under every constant value; negating one evaluation at a time, or where an observed predicate holds", plural(len(ids), "condition"))
 		bySite := map[int]angelic.Suspicion{}
 		for _, s := range searched {
@@ -400,20 +400,20 @@ func (r *repairer) run(ctx context.Context) error {
 			sites = append(sites, bySite[id])
 		}
 		n, done, err := r.searchWhile(ctx, sites, false, r.ownLeft)
-		r.perEval, r.own = false, nil
 		if err != nil || done {
 			return err
 		}
 		reason += fmt.Sprintf(", nor with per-evaluation values at %s", ofSites(n, len(ids), "condition"))
 	}
+	r.perEval, r.own = false, nil
 	// Last, while the first half of the time limit lasts: the exits of
 	// up to twice as many guard sites again. A missing guard's site is
 	// often run by most passing tests (the first statement of a loop
 	// over every field), so its suspiciousness is low; with fast tests
 	// its search costs little.
-	if more := lateAll[min(len(lateAll), r.opts.MaxSites):min(len(lateAll), 3*r.opts.MaxSites)]; len(more) > 0 && r.halfTimeLeft() && r.effortLeft() {
+	if more := lateAll[min(len(lateAll), r.opts.MaxSites):min(len(lateAll), 3*r.opts.MaxSites)]; len(more) > 0 && r.effortLeft() && r.halfTimeLeft() {
 		r.logf("exits: %s more where a guard can leave, within half the time limit", plural(len(more), "site"))
-		searched, done, err := r.searchWhile(ctx, more, true, func() bool { return r.halfTimeLeft() && r.effortLeft() })
+		searched, done, err := r.searchWhile(ctx, more, true, func() bool { return r.effortLeft() && r.halfTimeLeft() })
 		if err != nil || done {
 			return err
 		}
@@ -446,18 +446,16 @@ func (r *repairer) run(ctx context.Context) error {
 	// rank order. A fault in code that most passing tests run (the else
 	// branch of a route's match) ranks low; a deeper site's patch is
 	// validated and screened as any other.
-	if len(deeper) > 0 {
-		r.own = r.tierEffort("the deeper sites' tier", 1)
+	r.own = r.tierEffort("the deeper sites' tier", 1)
+	if len(deeper) > 0 && r.ownLeft() {
 		r.logf("deeper: %s ranked after the first %d", plural(len(deeper), "site"), len(searched))
 		n, done, err := r.searchWhile(ctx, deeper, false, r.ownLeft)
-		r.own = nil
 		if err != nil || done {
 			return err
 		}
-		if n > 0 {
-			reason += fmt.Sprintf(", nor at %s", ofSites(n, len(deeper), "deeper site"))
-		}
+		reason += fmt.Sprintf(", nor at %s", ofSites(n, len(deeper), "deeper site"))
 	}
+	r.own = nil
 	if r.effortSpent || len(r.spent) > 0 {
 		reason += fmt.Sprintf("; the later tiers stopped at the effort bound, %d units of test runs (%g × the first tier's %d; half that for the per-evaluation tier, as much again for the deeper sites; raise -effort, or -effort -1 for no bound)",
 			r.laterWork, r.opts.Effort, r.firstWork)
