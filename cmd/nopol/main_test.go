@@ -154,7 +154,8 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdCmpJSON compares two JSON files as values, leaving out the times
-// (every "ms" and "*_ms" member), which differ from run to run: cmpjson a b.
+// (every "ms" and "*_ms" member, and "time_bounds", the wall-clock bounds
+// that decided something), which differ from run to run: cmpjson a b.
 func cmdCmpJSON(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: cmpjson a b")
@@ -177,7 +178,7 @@ func withoutTimes(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		for k := range v {
-			if k == "ms" || strings.HasSuffix(k, "_ms") {
+			if k == "ms" || strings.HasSuffix(k, "_ms") || k == "time_bounds" {
 				delete(v, k)
 			}
 		}
