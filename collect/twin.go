@@ -210,13 +210,7 @@ func afterKey(src []byte, tf *token.File, stmt ast.Stmt) (string, []string) {
 	if text == "" || strings.Contains(text, "‹›") {
 		return "", nil
 	}
-	var lits []string
-	ast.Inspect(stmt, func(n ast.Node) bool {
-		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-			lits = append(lits, lit.Value)
-		}
-		return true
-	})
+	lits := stringLits(stmt)
 	if len(lits) == 0 {
 		return "", nil
 	}
@@ -244,16 +238,21 @@ func replaceLits(text string, old, new []string) string {
 // repeatsOnly reports whether body writes string literals and only
 // those of lits.
 func repeatsOnly(body ast.Node, lits []string) bool {
-	n := 0
-	ok := true
-	ast.Inspect(body, func(x ast.Node) bool {
-		if lit, isLit := x.(*ast.BasicLit); isLit && lit.Kind == token.STRING {
-			n++
-			ok = ok && slices.Contains(lits, lit.Value)
+	written := stringLits(body)
+	return len(written) > 0 && !slices.ContainsFunc(written, func(lit string) bool { return !slices.Contains(lits, lit) })
+}
+
+// stringLits returns the string literals written in n, as written, in
+// source order.
+func stringLits(n ast.Node) []string {
+	var lits []string
+	ast.Inspect(n, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			lits = append(lits, lit.Value)
 		}
-		return ok
+		return true
 	})
-	return n > 0 && ok
+	return lits
 }
 
 // rangeVar returns the value variable of the innermost range loop whose
@@ -385,14 +384,7 @@ func loopHeader(src []byte, tf *token.File, loop ast.Stmt, body *ast.BlockStmt) 
 // unmarshalLocalTime start alike, and the first's "datetime" in the
 // second's error is a wrong message; sibling.go adapts those words).
 func hasString(n ast.Node) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return len(stringLits(n)) > 0
 }
 
 // exitCompiles reports whether s, an exit statement of another place in
