@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -144,9 +145,24 @@ func (r *repairer) baseline(ctx context.Context) error {
 	for _, k := range failing {
 		r.warnGocheck(k)
 	}
-	if r.failing, err = r.confirmFailing(ctx, failing, limit); err != nil {
+	// A runaway recursion stopped by the time limit fails on every run,
+	// and each run takes the whole limit: it is not run again.
+	var runaway, again []testKey
+	for _, k := range failing {
+		if slices.ContainsFunc(results, func(t collect.TestResult) bool { return t.Runaway && t.Package == k.pkg && t.Test == k.name }) {
+			runaway = append(runaway, k)
+		} else {
+			again = append(again, k)
+		}
+	}
+	if len(runaway) > 0 {
+		r.logf("baseline: %s recursed until the time limit: not run again for flakiness", strings.Join(testNames(runaway), ", "))
+	}
+	confirmed, err := r.confirmFailing(ctx, again, limit)
+	if err != nil {
 		return err
 	}
+	r.failing = slices.DeleteFunc(failing, func(k testKey) bool { return !slices.Contains(confirmed, k) && !slices.Contains(runaway, k) })
 	for _, k := range r.failing {
 		r.failingByID[k.id()] = k
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/internal/constituent"
+	"github.com/nopol-go/nopol/internal/gotest"
 )
 
 // Coverage and localisation: the tests run instrumented, the sites each
@@ -254,16 +255,11 @@ func (r *repairer) moduleFrames(k testKey, output string) []constituent.Location
 	return out
 }
 
-// runawayDepth is how many frames of one call line make the stack that
-// ended a failing test a runaway recursion. Go prints at most 100 frames
-// at each end of a goroutine's stack.
-const runawayDepth = 20
-
 // runawayEntries are the entry guard sites (the guard before the first
 // statement) of the functions failing test k recursed in without end: its
 // coverage run res ended by a stack overflow, or by a test timeout
 // (Run.StackOnTimeout) whose stacks repeat a call line of the module's
-// code at least runawayDepth times. The fix of a runaway recursion is most
+// code at least gotest.RunawayDepth times. The fix of a runaway recursion is most
 // often a base case at the recursive function's entry (a visited set, a
 // depth bound, a nil check: go-toml's addFields recursed over a
 // self-embedding struct until `if visited[t] { return }`); the spectrum
@@ -282,7 +278,7 @@ func (r *repairer) runawayEntries(k testKey, res collect.Result) []int {
 	}
 	recursive := map[fn]bool{}
 	for loc, n := range count {
-		if n < runawayDepth {
+		if n < gotest.RunawayDepth {
 			continue
 		}
 		for _, site := range r.prog.Sites {

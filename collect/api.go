@@ -628,7 +628,11 @@ type TestResult struct {
 	Skipped       bool
 	// NotRun: the test has no result, another test's crash kept it from
 	// running.
-	NotRun  bool
+	NotRun bool
+	// Runaway: the test failed when the time limit stopped it deep in a
+	// recursion repeating one call line (gotest.Recursing); each run of
+	// it takes the whole limit.
+	Runaway bool
 	Elapsed time.Duration
 	// Output is the test's output, including failure messages with
 	// file:line, for attribution to a test constituent.

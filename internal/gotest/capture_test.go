@@ -74,6 +74,36 @@ func TestLineWriter(t *testing.T) {
 	}
 }
 
+func TestRecursing(t *testing.T) {
+	deep := func(test string, frames int) string {
+		var b strings.Builder
+		b.WriteString("goroutine 7 [sleep]:\ntime.Sleep(0xf4240)\n\t/usr/lib/go/src/runtime/time.go:363 +0x165\n")
+		for range frames {
+			b.WriteString("example.com/g.walk(0xc000010030, 0xc00001e0c0)\n\t/w/m/graph.go:25 +0x8f\n")
+		}
+		b.WriteString("...additional frames elided...\n")
+		fmt.Fprintf(&b, "example.com/g.%s(0xc000003a40)\n\t/w/m/graph_test.go:33 +0x10a\ntesting.tRunner(0xc000003a40, 0x5a1b88)\n\t/usr/lib/go/src/testing/testing.go:1934 +0xea\ncreated by testing.(*T).Run in goroutine 1\n\t/usr/lib/go/src/testing/testing.go:1997 +0x44b\n", test)
+		return b.String()
+	}
+	head := "panic: test timed out after 3s\n\trunning tests:\n\t\tTestCycle (3s)\n\n"
+	for _, tc := range []struct {
+		name, output string
+		want         []string
+	}{
+		{"a timeout deep in one call line", head + deep("TestCycle", 50), []string{"TestCycle"}},
+		{"beside another goroutine", head + "goroutine 1 [chan receive]:\ntesting.(*T).Run(0xc000003880)\n\t/usr/lib/go/src/testing/testing.go:2005 +0x485\n\n" + deep("TestCycle", 50), []string{"TestCycle"}},
+		{"a subtest's goroutine", head + strings.Replace(deep("TestCycle.func1", 50), "created by testing.(*T).Run", "created by example.com/g.TestCycle", 1), []string{"TestCycle"}},
+		{"a shallow recursion hangs", head + deep("TestCycle", RunawayDepth-1), nil},
+		{"a stack overflow", "runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow\n\n" + deep("TestDeep", 100), []string{"TestDeep"}},
+		{"no test on the stack", head + "goroutine 9 [running]:\n" + strings.Repeat("example.com/g.f()\n\t/w/m/g.go:3 +0x1\n", 30), nil},
+		{"no goroutines", "--- FAIL: TestX (0.00s)\n", nil},
+	} {
+		if got := Recursing(tc.output); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestCrashedTests(t *testing.T) {
 	read := func(name string) string {
 		data, err := os.ReadFile("testdata/" + name)

@@ -189,6 +189,59 @@ func CrashedTests(output string) []string {
 	return nil
 }
 
+// RunawayDepth is how many frames of one call line make a goroutine's
+// stack a runaway recursion. Go prints at most 50 frames at each end of
+// a deep stack.
+const RunawayDepth = 20
+
+// Recursing returns the top-level tests whose goroutines, in a crash's
+// goroutine dump printed in output (a stack overflow, a test timeout),
+// repeat one call line at least RunawayDepth times: a recursion that
+// would not have ended. A test that hangs in such a recursion is a test
+// that fails, not one too slow for the time limit.
+func Recursing(output string) []string {
+	var names []string
+	for _, block := range strings.Split(output, "\n\n") {
+		block = strings.TrimSpace(block)
+		if !strings.HasPrefix(block, "goroutine ") {
+			continue
+		}
+		calls := map[string]int{}
+		deepest, test := 0, ""
+		for _, line := range strings.Split(block, "\n") {
+			if call, ok := frameCall(line); ok {
+				calls[call]++
+				deepest = max(deepest, calls[call])
+				continue
+			}
+			if name := testOfFrame(strings.TrimPrefix(line, "created by ")); name != "" && test == "" {
+				test = name
+			}
+		}
+		if deepest >= RunawayDepth && test != "" && !slices.Contains(names, test) {
+			names = append(names, test)
+		}
+	}
+	return names
+}
+
+// frameCall returns the file and line of a stack frame's call line,
+// "\t/dir/a.go:12 +0x1d"; false for any other line.
+func frameCall(line string) (string, bool) {
+	rest, ok := strings.CutPrefix(line, "\t")
+	if !ok {
+		return "", false
+	}
+	if i := strings.IndexByte(rest, ' '); i >= 0 {
+		rest = rest[:i]
+	}
+	file, num, ok := strings.Cut(rest, ".go:")
+	if !ok || file == "" || num == "" || strings.Trim(num, "0123456789") != "" {
+		return "", false
+	}
+	return rest, true
+}
+
 // testOfFrame returns the test a stack frame's function belongs to:
 // "example.com/m.TestX(0xc0)" and "example.com/m.TestX.func1()" give
 // TestX; other functions give "".
