@@ -180,6 +180,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	if c.unrelated {
 		low = append(low, "shares none of the original condition's variables")
 	}
+	if r.tier == "deeper" {
+		low = append(low, fmt.Sprintf("found at a site ranked after the first %d: the failing tests point at it weakly", r.opts.MaxSites))
+	}
 	if synthesizedCond(site, c) {
 		if farFromOriginal(site, c) {
 			medium = append(medium, "far from the original condition")

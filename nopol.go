@@ -168,6 +168,13 @@ type Result struct {
 	// guard runs ("return nil, io.EOF").
 	Strategy string `json:"strategy,omitempty"`
 	Exit     string `json:"exit,omitempty"`
+	// Tier is the search tier that found the patch, in the order they run
+	// (doc.go): "nil-checks" (the runtime's nil check joined to an
+	// interrupted condition), "first" (the most suspicious sites),
+	// "mutants", "twins", "exits" (the guards' other exits),
+	// "per-evaluation", "more-exits", "nil-guards", "npefix" or
+	// "deeper" (the sites ranked after the first Options.MaxSites).
+	Tier string `json:"tier,omitempty"`
 	// Condition is the new condition (or guard) as Go source.
 	Condition string `json:"condition,omitempty"`
 	// File is the patched file, slash-separated and relative to Dir.

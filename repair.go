@@ -136,6 +136,8 @@ type repairer struct {
 	// those that stopped there.
 	own   *tierEffort
 	spent []*tierEffort
+	// tier names the tier being searched (Result.Tier).
+	tier string
 	// instrSensitive are the passing tests that fail instrumented (an
 	// allocation count, a stack depth): a schema run, which wraps the
 	// candidate in a function literal, may fail them too, so such a
@@ -330,10 +332,12 @@ func (r *repairer) run(ctx context.Context) error {
 	// condition a failing test's nil dereference interrupted, and, when
 	// a failing test runs a gocheck suite (a search of one site there
 	// takes a minute), the nil guards too (nilcheck.go).
+	r.tier = "nil-checks"
 	nils, found, err := r.nilChecks(ctx, true, r.gocheck)
 	if err != nil || found {
 		return err
 	}
+	r.tier = "first"
 	if _, done, err := r.searchWhile(ctx, searched, false, nil); err != nil || done {
 		return err
 	}
@@ -342,6 +346,7 @@ func (r *repairer) run(ctx context.Context) error {
 		reason = fmt.Sprintf("no patch among %s where a failing test dereferenced nil, nor at the %d most suspicious sites", plural(nils, "nil check"), len(searched))
 	}
 	if !r.opts.NoMutants {
+		r.tier = "mutants"
 		n, k, done, err := r.mutate(ctx, ranked)
 		if err != nil || done {
 			return err
@@ -350,6 +355,7 @@ func (r *repairer) run(ctx context.Context) error {
 			reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
 		}
 	}
+	r.tier = "twins"
 	if n, k, done, err := r.twins(ctx, ranked); err != nil || done {
 		return err
 	} else if n > 0 {
@@ -370,6 +376,7 @@ func (r *repairer) run(ctx context.Context) error {
 	if late := lateAll; len(late) > 0 {
 		late = late[:min(len(late), r.opts.MaxSites)]
 		r.logf("exits: %s where a guard can leave before the statement", plural(len(late), "site"))
+		r.tier = "exits"
 		searched, done, err := r.searchWhile(ctx, late, true, r.effortLeft)
 		if err != nil || done {
 			return err
@@ -399,6 +406,7 @@ func (r *repairer) run(ctx context.Context) error {
 		for _, id := range ids {
 			sites = append(sites, bySite[id])
 		}
+		r.tier = "per-evaluation"
 		n, done, err := r.searchWhile(ctx, sites, false, r.ownLeft)
 		if err != nil || done {
 			return err
@@ -413,6 +421,7 @@ func (r *repairer) run(ctx context.Context) error {
 	// its search costs little.
 	if more := lateAll[min(len(lateAll), r.opts.MaxSites):min(len(lateAll), 3*r.opts.MaxSites)]; len(more) > 0 && r.effortLeft() && r.halfTimeLeft() {
 		r.logf("exits: %s more where a guard can leave, within half the time limit", plural(len(more), "site"))
+		r.tier = "more-exits"
 		searched, done, err := r.searchWhile(ctx, more, true, func() bool { return r.effortLeft() && r.halfTimeLeft() })
 		if err != nil || done {
 			return err
@@ -424,6 +433,7 @@ func (r *repairer) run(ctx context.Context) error {
 	// the dereference tolerates the nil, where the search may find the
 	// condition that lets it through, or a guard elsewhere.
 	if !r.gocheck {
+		r.tier = "nil-guards"
 		if n, done, err := r.nilChecks(ctx, false, true); err != nil || done {
 			return err
 		} else if n > 0 {
@@ -434,6 +444,7 @@ func (r *repairer) run(ctx context.Context) error {
 	// a nil that a failing test dereferenced. Last, because they
 	// tolerate the nil where it is dereferenced rather than fix where
 	// it comes from; a guard or a condition is preferred.
+	r.tier = "npefix"
 	if n, done, err := r.nilFixes(ctx); err != nil || done {
 		return err
 	} else if n > 0 {
@@ -449,6 +460,7 @@ func (r *repairer) run(ctx context.Context) error {
 	r.own = r.tierEffort("the deeper sites' tier", 1)
 	if len(deeper) > 0 && r.ownLeft() {
 		r.logf("deeper: %s ranked after the first %d", plural(len(deeper), "site"), len(searched))
+		r.tier = "deeper"
 		n, done, err := r.searchWhile(ctx, deeper, false, r.ownLeft)
 		if err != nil || done {
 			return err

@@ -492,7 +492,8 @@ func TestRepairFailedSnapshot(t *testing.T) {
 	for _, tc := range []struct {
 		failures int
 		method   string
-	}{{2, "synthesis"}, {100, "mutation"}} {
+		tier     string
+	}{{2, "synthesis", "first"}, {100, "mutation", "mutants"}} {
 		f := newFake(t)
 		f.failedSnapshots = tc.failures
 		var progress strings.Builder
@@ -500,8 +501,8 @@ func TestRepairFailedSnapshot(t *testing.T) {
 		if err != nil {
 			t.Fatalf("repair: %v\n%s", err, progress.String())
 		}
-		if !res.Patched || res.Site.Method != tc.method {
-			t.Errorf("%d failures: patched %v %q by %q, want by %s (%s)\n%s", tc.failures, res.Patched, res.Condition, res.Site.Method, tc.method, res.Reason, progress.String())
+		if !res.Patched || res.Site.Method != tc.method || res.Tier != tc.tier {
+			t.Errorf("%d failures: patched %v %q by %q in tier %q, want by %s in %s (%s)\n%s", tc.failures, res.Patched, res.Condition, res.Site.Method, res.Tier, tc.method, tc.tier, res.Reason, progress.String())
 		}
 		if !strings.Contains(progress.String(), "failed with its angelic value, with which it passed in the search; running it again") {
 			t.Errorf("%d failures: no rerun reported:\n%s", tc.failures, progress.String())
@@ -984,8 +985,11 @@ func TestRepairDeeperSites(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := progress.String()
-	if !res.Patched || res.Condition != "n < 0" || res.Site.ID != 0 {
-		t.Fatalf("patched=%v %q, want n < 0 at site 0: %s\n%s", res.Patched, res.Condition, res.Reason, log)
+	if !res.Patched || res.Condition != "n < 0" || res.Site.ID != 0 || res.Tier != "deeper" {
+		t.Fatalf("patched=%v %q in tier %q, want n < 0 at site 0 in the deeper tier: %s\n%s", res.Patched, res.Condition, res.Tier, res.Reason, log)
+	}
+	if e := res.Explanation; e.Confidence != ConfidenceLow || !slices.ContainsFunc(e.Reasons, func(s string) bool { return strings.Contains(s, "ranked after the first 1") }) {
+		t.Errorf("a deeper site's patch explained with confidence %s, %q: want low, for its rank", e.Confidence, e.Reasons)
 	}
 	if !strings.Contains(log, "site 1/1: m.go:7") || !strings.Contains(log, "deeper: 1 site ranked after the first 1") {
 		t.Errorf("site 1 not searched first, or site 0 not in the deeper tier:\n%s", log)

@@ -350,6 +350,7 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 		rep.Method = c.method
 	}
 	r.res.Patched = true
+	r.res.Tier = r.tier
 	r.res.Site = rep
 	r.res.Style = st.name
 	st.exit = patchedExit(site, st, cond) // the explanation names it too

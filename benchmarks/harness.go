@@ -66,6 +66,8 @@ type Result struct {
 	// Method is how nopol found the patch: synthesis, mutation or
 	// per-evaluation (SiteReport.Method).
 	Method string `json:"method,omitempty"`
+	// Tier is the search tier that found the patch (nopol's Result.Tier).
+	Tier string `json:"tier,omitempty"`
 	// Confidence and Reasons are the patch's explanation (nopol's
 	// Explanation): "high", "medium" or "low", and the factors.
 	Confidence string   `json:"confidence,omitempty"`
@@ -154,6 +156,7 @@ type toolOutput struct {
 	Candidates json.RawMessage `json:"candidates"`
 	Runs       int             `json:"runs"`
 	TimeBounds map[string]int  `json:"time_bounds"`
+	Tier       string          `json:"tier"`
 	Site       *struct {
 		Method string `json:"method"`
 	} `json:"site"`
@@ -276,7 +279,7 @@ func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {
 		}
 		res.Reason = to.Error.Kind + ": " + msg
 	}
-	res.Strategy, res.Exit = to.Strategy, to.Exit
+	res.Strategy, res.Exit, res.Tier = to.Strategy, to.Exit, to.Tier
 	if to.Site != nil && to.Patched {
 		res.Method = to.Site.Method
 	}

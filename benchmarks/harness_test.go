@@ -294,8 +294,8 @@ func TestFlakyUnderFix(t *testing.T) {
 
 func TestWritePrecision(t *testing.T) {
 	results := []*Result{
-		{Bug: "a", Tool: "nopol", Kind: "real", Fault: "condition", Plausible: true, Correct: true, Confidence: "high"},
-		{Bug: "b", Tool: "nopol", Kind: "real", Fault: "condition", Plausible: true, Confidence: "high"},
+		{Bug: "a", Tool: "nopol", Kind: "real", Fault: "condition", Plausible: true, Correct: true, Confidence: "high", Tier: "first"},
+		{Bug: "b", Tool: "nopol", Kind: "real", Fault: "condition", Plausible: true, Confidence: "high", Tier: "deeper"},
 		{Bug: "c", Tool: "nopol", Kind: "seeded", Fault: "condition", Plausible: true, Correct: true, Confidence: "low"},
 		{Bug: "d", Tool: "nopol", Kind: "seeded", Fault: "condition"}, // no patch: not counted
 		{Bug: "a", Tool: "mutation", Kind: "real", Fault: "condition", Plausible: true, Correct: true},
@@ -308,10 +308,15 @@ func TestWritePrecision(t *testing.T) {
 		"| nopol | confidence low | 1 | 1 | 100.0% |",
 		"| nopol | kind real condition | 2 | 1 | 50.0% |",
 		"| nopol | kind seeded | 1 | 1 | 100.0% |",
+		"| nopol | tier deeper | 1 | 0 | 0.0% |",
+		"| nopol | tier first | 1 | 1 | 100.0% |",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("precision table lacks %q:\n%s", want, b.String())
 		}
+	}
+	if strings.Contains(b.String(), "mutation | tier") {
+		t.Errorf("a tier counted for a tool that reports none:\n%s", b.String())
 	}
 	if strings.Contains(b.String(), "| nopol | kind seeded | 2 |") {
 		t.Errorf("a bug without a patch counted:\n%s", b.String())

@@ -233,7 +233,8 @@ func writeRatios(w io.Writer, sums []Summary) {
 // the precision by kind and fault of bug (real conditions, seeded
 // guards, ...) and by the confidence the tool gave its patch (nopol's
 // explanation; "none" for a tool that gives none): whether a reviewer can
-// trust "high" more than "low".
+// trust "high" more than "low"; and by the search tier that found the
+// patch (nopol's Result.Tier): what each tier adds, and at what precision.
 func writePrecision(w io.Writer, results []*Result) {
 	type count struct{ plausible, correct int }
 	type row struct{ tool, group, key string }
@@ -255,6 +256,9 @@ func writePrecision(w io.Writer, results []*Result) {
 		add(r, "kind", r.Kind)
 		add(r, "kind", r.Kind+" "+r.Fault)
 		add(r, "confidence", cmp.Or(r.Confidence, "none"))
+		if r.Tier != "" {
+			add(r, "tier", r.Tier)
+		}
 	}
 	if len(counts) == 0 {
 		return
