@@ -181,8 +181,11 @@
 //     most passing tests run ranks low: gorilla/mux's missing
 //     `if match.MatchErr == ErrMethodMismatch` around a statement of an
 //     else branch of Route.Match ranks 35th. Last, so that it changes
-//     nothing where an earlier tier finds a patch.
-//     SiteReport.Method says which tier found the patch.
+//     nothing where an earlier tier finds a patch; its patch has
+//     confidence low, for its rank.
+//
+// Result.Tier names the tier that found the patch ("first", "mutants",
+// "exits", "deeper", ...), SiteReport.Method how the site was searched.
 //
 // The wall-clock bounds (step 9's half of the time limit, synthesis's backups
 // of its work bounds, synth.Stats) are counted in Result.TimeBounds: a
