@@ -185,6 +185,7 @@ func FuzzParseVerbose(f *testing.F) {
 		f.Add(string(data), true)
 	}
 	f.Add("=== RUN   TestA\n--- PASS: TestA (0.01s)\n=== RUN   TestB\n=== PAUSE TestB\n=== CONT  TestB\npanic: x\n", false)
+	f.Add("panic: test timed out after 1s\n\ngoroutine 7 [running]:\n"+strings.Repeat("m.f()\n\t/m/f.go:3 +0x1\n", RunawayDepth)+"m.TestF(0x1)\n\t/m/f_test.go:9 +0x1\n", true)
 	f.Fuzz(func(t *testing.T, out string, crashed bool) {
 		seen := map[string]bool{}
 		for _, s := range ParseVerbose(out, crashed) {
@@ -202,6 +203,11 @@ func FuzzParseVerbose(f *testing.F) {
 			}
 		}
 		CrashedTests(out)
+		for _, name := range Recursing(out) {
+			if name == "" || !strings.Contains(out, name) {
+				t.Fatalf("Recursing named %q, which the output does not", name)
+			}
+		}
 	})
 }
 
