@@ -111,7 +111,10 @@ func (r *repairer) baseline(ctx context.Context) error {
 	r.ignored = map[string]bool{}
 	r.failingByID = map[string]testKey{}
 	var allFailing, notRun []string
-	var failing []testKey
+	// runaway are the failing tests the time limit stopped deep in a
+	// recursion: they fail on every run, and each run takes the whole
+	// limit, so they are not run again (again are the others).
+	var failing, runaway, again []testKey
 	for _, t := range results {
 		k := testKey{t.Package, t.Test}
 		r.elapsed[k] = t.Elapsed
@@ -127,6 +130,11 @@ func (r *repairer) baseline(ctx context.Context) error {
 			allFailing = append(allFailing, t.Test)
 			if r.opts.Run == nil || r.opts.Run.MatchString(t.Test) {
 				failing = append(failing, k)
+				if t.Runaway {
+					runaway = append(runaway, k)
+				} else {
+					again = append(again, k)
+				}
 			} else {
 				r.ignored[t.Test] = true
 			}
@@ -144,16 +152,6 @@ func (r *repairer) baseline(ctx context.Context) error {
 	}
 	for _, k := range failing {
 		r.warnGocheck(k)
-	}
-	// A runaway recursion stopped by the time limit fails on every run,
-	// and each run takes the whole limit: it is not run again.
-	var runaway, again []testKey
-	for _, k := range failing {
-		if slices.ContainsFunc(results, func(t collect.TestResult) bool { return t.Runaway && t.Package == k.pkg && t.Test == k.name }) {
-			runaway = append(runaway, k)
-		} else {
-			again = append(again, k)
-		}
 	}
 	if len(runaway) > 0 {
 		r.logf("baseline: %s recursed until the time limit: not run again for flakiness", strings.Join(testNames(runaway), ", "))

@@ -79,6 +79,9 @@ type suiteRun struct {
 	// binary's output.
 	hung       map[string][]string
 	hungOutput map[string]string
+	// runaway are the tests a package's test timeout stopped deep in a
+	// recursion (gotest.Recursing): they failed, they did not hang.
+	runaway map[string][]string
 }
 
 // runSuite runs the tests of pkgs with `go test -json`. A test that crashes
@@ -93,6 +96,7 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 		pkgFailed:   map[string]string{},
 		hung:        map[string][]string{},
 		hungOutput:  map[string]string{},
+		runaway:     map[string][]string{},
 	}
 	for _, p := range pkgs {
 		sr.tests[p] = map[string]gotest.TestSummary{}
@@ -131,6 +135,7 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 				runaway := gotest.Recursing(out)
 				sr.hung[s.Package] = slices.DeleteFunc(slices.Clone(crashed), func(t string) bool { return slices.Contains(runaway, t) })
 				sr.hungOutput[s.Package] = out
+				sr.runaway[s.Package] = append(sr.runaway[s.Package], runaway...)
 			}
 			for _, t := range s.Tests {
 				if t.Action == "" {
@@ -243,7 +248,7 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 				Test:    name,
 				Passed:  t.Action == "pass",
 				Skipped: t.Action == "skip",
-				Runaway: t.Action == "fail" && strings.Contains(t.Output, "panic: test timed out after ") && slices.Contains(gotest.Recursing(t.Output), name),
+				Runaway: t.Action == "fail" && slices.Contains(sr.runaway[p], name),
 				Elapsed: t.Elapsed,
 				Output:  t.Output,
 			})
