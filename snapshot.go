@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -123,6 +124,8 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	var (
 		all  []angelic.Example
 		vals [][]synth.Value
+		from []int // the index in results of each example's run
+		ord  []int // the example's evaluation of the site in its run, from 1
 	)
 	for i, res := range results {
 		k := keys[i]
@@ -137,9 +140,13 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		if i < nFailing && needs[i].Force.Whole() && !needs[i].Force.PerEval() {
 			either = r.passedIterations(k, site.ID)
 		}
-		dropped, noops := 0, 0
+		dropped, noops, n := 0, 0, 0
 		for _, e := range res.Evals {
-			if e.Site != site.ID || len(e.Values) != len(site.Observed) {
+			if e.Site != site.ID {
+				continue
+			}
+			n++
+			if len(e.Values) != len(site.Observed) {
 				continue
 			}
 			if had, ok := either[collect.Constituent{Segment: e.Segment, Iteration: e.Iteration}]; ok && !had[collect.OutcomeIndex(e.Outcome)] {
@@ -164,6 +171,8 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			}
 			all = append(all, angelic.Example{State: stateKey(v), Want: want, Origin: k.name})
 			vals = append(vals, v)
+			from = append(from, i)
+			ord = append(ord, n)
 		}
 		if dropped > 0 {
 			r.logf("snapshot: %s of %s in table iterations that passed with the other outcome left out", plural(dropped, "evaluation"), k.name)
@@ -172,6 +181,14 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			r.vlogf("snapshot: %s of %s where the wrapped assignment changes nothing left out", plural(noops, "evaluation"), k.name)
 		}
 	}
+	ex := examples{all: all, vals: vals, from: from, ord: ord, nFailing: nFailing}
+	if ex, err = r.dropIndifferent(ctx, site, st, ex, keys, results); err != nil {
+		return nil, angelic.Summary{}, "", err
+	}
+	if ex, err = r.nearestAtom(ctx, site, st, spec, ex, keys, results); err != nil {
+		return nil, angelic.Summary{}, "", err
+	}
+	all, vals = ex.all, ex.vals
 	sum := angelic.Summarize(all)
 	seen := map[string]bool{}
 	for i, ex := range all {
@@ -192,6 +209,280 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		return nil, sum, fmt.Sprintf("no specification: %s (%d examples)", why, sum.Examples), nil
 	}
 	return spec, sum, why, nil
+}
+
+// maxIndifferentRuns bounds the passing tests run at a site to learn
+// whether they check its outcome (dropIndifferent, nearestAtom).
+const maxIndifferentRuns = 4
+
+// Passing tests that do not check an outcome. A passing test's examples
+// say "the original outcome here" only because the test passed with it; a
+// test that passes with the other outcome at the same evaluations does
+// not check it there, and its examples in those states specify nothing.
+// Two cases are checked, each by running the passing tests concerned with
+// those evaluations (and only those) negated, in the style's way at a
+// guard: dropIndifferent, where a failing test needs the other outcome
+// in the very same state (toml's TestEncodeTextMarshaler passes whether
+// eindirect returns a value marshaler or its address; TestEncode needs
+// the value), and nearestAtom, where one observed boolean (isMarshaler(v))
+// gives every failing test what it needs and contradicts the examples of
+// a few passing tests only. Without this, the first is a don't-care and
+// what is left may need one outcome only, and the second makes synthesis
+// add a clause that fits one test's input (`isMarshaler(v) && v.Kind() ==
+// reflect.Struct`). The examples hold, per example, its run (from: an
+// index in keys and results; the first nFailing are the failing tests')
+// and its evaluation of the site in that run (ord, from 1).
+type examples struct {
+	all      []angelic.Example
+	vals     [][]synth.Value
+	from     []int
+	ord      []int
+	nFailing int
+}
+
+// without returns ex without the examples drop reports.
+func (ex examples) without(drop func(j int) bool) examples {
+	out := examples{nFailing: ex.nFailing}
+	for j := range ex.all {
+		if drop(j) {
+			continue
+		}
+		out.all = append(out.all, ex.all[j])
+		out.vals = append(out.vals, ex.vals[j])
+		out.from = append(out.from, ex.from[j])
+		out.ord = append(out.ord, ex.ord[j])
+	}
+	return out
+}
+
+// dropIndifferent leaves out a passing test's examples in the states where
+// a failing test needs the other outcome, when the test passes with that
+// outcome there (see examples).
+func (r *repairer) dropIndifferent(ctx context.Context, site collect.Site, st style, ex examples, keys []testKey, results []collect.Result) (examples, error) {
+	// What the failing tests need, per state; a state where they
+	// disagree is left alone.
+	need := map[string]bool{}
+	mixed := map[string]bool{}
+	for j, e := range ex.all {
+		if ex.from[j] >= ex.nFailing {
+			continue
+		}
+		if w, ok := need[e.State]; ok && w != e.Want {
+			mixed[e.State] = true
+		}
+		need[e.State] = e.Want
+	}
+	conflicts := func(j int) bool {
+		w, ok := need[ex.all[j].State]
+		return ex.from[j] >= ex.nFailing && ok && !mixed[ex.all[j].State] && w != ex.all[j].Want
+	}
+	passed, err := r.negatePassing(ctx, site, st, ex, conflicts, keys, results)
+	if err != nil {
+		return ex, err
+	}
+	for _, i := range slices.Sorted(maps.Keys(passed)) {
+		if passed[i] {
+			r.logf("snapshot: %s passes with the other outcome too where a failing test needs it in the same state; those examples are left out", keys[i].name)
+		}
+	}
+	return ex.without(func(j int) bool { return passed[ex.from[j]] && conflicts(j) }), nil
+}
+
+// nearestAtom finds the observed boolean (or its negation; at a
+// condition also joined to the original: `original && !it.Custom`, a
+// clause added) that gives every failing test's example what it needs
+// and contradicts the fewest passing tests' examples; when those are few
+// (at most maxIndifferentRuns tests, and a quarter of the passing
+// examples it agrees with) and every test they come from passes with
+// those evaluations negated, they are left out (see examples). A clause
+// added ranks before an atom alone that contradicts as many. An atom that
+// contradicts no example needs nothing: synthesis finds it.
+func (r *repairer) nearestAtom(ctx context.Context, site collect.Site, st style, spec *synth.Spec, ex examples, keys []testKey, results []collect.Result) (examples, error) {
+	// The original's value per example, where it can be computed.
+	var orig []*bool
+	if spec.Original != "" {
+		if t, err := synth.ParseTerm(spec, spec.Original); err == nil {
+			orig = make([]*bool, len(ex.all))
+			for j := range ex.all {
+				if v, err := t.Eval(spec, &synth.Example{Values: ex.vals[j]}); err == nil && v.Kind == synth.Bool {
+					b := v.Bool
+					orig[j] = &b
+				}
+			}
+		}
+	}
+	type atom struct {
+		input          int
+		neg            bool
+		join           synth.Op // OpAnd, OpOr with the original; 0 alone
+		tests, against int
+	}
+	// value is a's value at example j; ok is false where it reads a
+	// missing value.
+	value := func(a atom, j int) (holds, ok bool) {
+		v := ex.vals[j][a.input]
+		if v.Missing {
+			return false, false
+		}
+		holds = v.Bool != a.neg
+		if a.join == 0 {
+			return holds, true
+		}
+		if orig[j] == nil {
+			return false, false
+		}
+		if a.join == synth.OpAnd {
+			return *orig[j] && holds, true
+		}
+		return *orig[j] || holds, true
+	}
+	joins := []synth.Op{0}
+	if orig != nil {
+		joins = []synth.Op{synth.OpAnd, synth.OpOr, 0}
+	}
+	var best *atom
+	for in := range spec.Inputs {
+		if spec.Inputs[in].Kind != synth.Bool {
+			continue
+		}
+		for _, join := range joins {
+			for _, neg := range []bool{false, true} {
+				a := atom{input: in, neg: neg, join: join}
+				fits, agree := true, 0
+				tests := map[int]bool{}
+				for j, e := range ex.all {
+					holds, ok := value(a, j)
+					if ex.from[j] < ex.nFailing {
+						if !ok || holds != e.Want {
+							fits = false
+							break
+						}
+						continue
+					}
+					switch {
+					case !ok:
+					case holds == e.Want:
+						agree++
+					default:
+						a.against++
+						tests[ex.from[j]] = true
+					}
+				}
+				a.tests = len(tests)
+				if !fits || a.against == 0 || a.tests > maxIndifferentRuns || 4*a.against > agree {
+					continue
+				}
+				if best == nil || a.tests < best.tests || a.tests == best.tests && a.against < best.against {
+					best = &a
+				}
+			}
+		}
+	}
+	if best == nil {
+		return ex, nil
+	}
+	against := func(j int) bool {
+		holds, ok := value(*best, j)
+		return ex.from[j] >= ex.nFailing && ok && holds != ex.all[j].Want
+	}
+	passed, err := r.negatePassing(ctx, site, st, ex, against, keys, results)
+	if err != nil {
+		return ex, err
+	}
+	paren := func(e string) string {
+		if strings.ContainsAny(e, " ") {
+			return "(" + e + ")"
+		}
+		return e
+	}
+	name := spec.Inputs[best.input].Expr
+	if best.neg {
+		name = "!" + paren(name)
+	}
+	switch best.join {
+	case synth.OpAnd:
+		name = paren(spec.Original) + " && " + name
+	case synth.OpOr:
+		name = paren(spec.Original) + " || " + name
+	}
+	for _, ok := range passed {
+		if !ok {
+			r.logf("snapshot: %s fits the failing tests; a passing test it contradicts fails with the other outcome there", name)
+			return ex, nil
+		}
+	}
+	if len(passed) < best.tests {
+		return ex, nil // a test whose evaluations are not all recorded
+	}
+	r.logf("snapshot: %s fits the failing tests; the %s it contradicts (%s) pass with the other outcome there too, and those examples are left out", name, plural(best.tests, "passing test"), plural(best.against, "example"))
+	return ex.without(against), nil
+}
+
+// negatePassing runs each passing test with an example for which pick
+// holds, with the evaluations of those examples negated, and reports per
+// run (an index in keys) whether it passed. A test whose evaluations of
+// the site were not all recorded (past the snapshot's cap) is not run:
+// the evaluations to negate are known only by their order. At most
+// maxIndifferentRuns tests are run, in suite order; the runs count as
+// search work.
+func (r *repairer) negatePassing(ctx context.Context, site collect.Site, st style, ex examples, pick func(j int) bool, keys []testKey, results []collect.Result) (map[int]bool, error) {
+	evals := map[int][]int{}
+	var order []int
+	for j := range ex.all {
+		if !pick(j) {
+			continue
+		}
+		i := ex.from[j]
+		if _, ok := evals[i]; !ok {
+			order = append(order, i)
+		}
+		evals[i] = append(evals[i], ex.ord[j])
+	}
+	var (
+		runs   []collect.Run
+		runIdx []int
+	)
+	for _, i := range order {
+		if len(runs) == maxIndifferentRuns {
+			break
+		}
+		c := results[i].Reached[site.ID]
+		if countEvals(results[i].Evals, site.ID) != c[0]+c[1] {
+			continue
+		}
+		// Negated at a condition; at a guard, the style's exit (or skip)
+		// where the passing test ran the statement.
+		f := angelic.Force{Evals: evals[i], Value: st.force.Value, Return: st.force.Return}
+		runs = append(runs, r.forcedRun(keys[i], site, st, f, collect.ModeCover))
+		runIdx = append(runIdx, i)
+	}
+	if len(runs) == 0 {
+		return nil, nil
+	}
+	r.logf("snapshot: running %s with the other outcome where the failing tests need it", plural(len(runs), "passing test"))
+	res, err := r.runAll(ctx, runs)
+	for _, rs := range res {
+		r.ran(testWork(rs.TimedOut))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("running passing tests with the other outcome at site %d: %w", site.ID, err)
+	}
+	passed := map[int]bool{}
+	for n, rs := range res {
+		passed[runIdx[n]] = rs.Passed
+	}
+	return passed, nil
+}
+
+// countEvals counts the evaluations of site in evals.
+func countEvals(evals []collect.Eval, site int) int {
+	n := 0
+	for _, e := range evals {
+		if e.Site == site {
+			n++
+		}
+	}
+	return n
 }
 
 // passedIterations returns, for failing test k, the outcomes the site
