@@ -76,7 +76,15 @@
 //     the other outcome: they pass either way and need neither. So are,
 //     at a guard around an assignment x = v, the evaluations where x == v
 //     already (collect.Observed.NoOp): skipped or not, nothing changes.
-//     At such a guard, when no condition fits or every fit is a
+//     A passing test's examples are left out where it does not check
+//     the outcome: in a state where a failing test needs the other
+//     outcome, and where the observed boolean nearest to fitting (alone,
+//     or at a condition joined to the original: `it.Scale > 1 &&
+//     !it.Custom`) gives every failing test what it needs and
+//     contradicts a few passing tests' examples, when those tests pass
+//     with those evaluations negated (snapshot.go dropIndifferent,
+//     nearestAtom; at most four tests run each time).
+//     At a guard around an assignment, when no condition fits or every fit is a
 //     disguised deletion (conditional-deletion), the passing tests with
 //     examples run again with the statement skipped: the examples of
 //     those that pass are left out (they ran the statement only because

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/token"
 	"go/types"
 	"maps"
 	"slices"
@@ -291,13 +292,51 @@ func (r *repairer) dropIndifferent(ctx context.Context, site collect.Site, st st
 // nearestAtom finds the observed boolean (or its negation; at a
 // condition also joined to the original: `original && !it.Custom`, a
 // clause added) that gives every failing test's example what it needs
-// and contradicts the fewest passing tests' examples; when those are few
-// (at most maxIndifferentRuns tests, and a quarter of the passing
-// examples it agrees with) and every test they come from passes with
-// those evaluations negated, they are left out (see examples). A clause
-// added ranks before an atom alone that contradicts as many. An atom that
-// contradicts no example needs nothing: synthesis finds it.
+// and contradicts the fewest passing tests' examples (pickAtom); when
+// every test those come from passes with those evaluations negated, they
+// are left out (see examples). An atom that contradicts no example needs
+// nothing: synthesis finds it.
 func (r *repairer) nearestAtom(ctx context.Context, site collect.Site, st style, spec *synth.Spec, ex examples, keys []testKey, results []collect.Result) (examples, error) {
+	a, ok := pickAtom(spec, ex)
+	if !ok {
+		return ex, nil
+	}
+	passed, err := r.negatePassing(ctx, site, st, ex, a.against, keys, results)
+	if err != nil {
+		return ex, err
+	}
+	for _, ok := range passed {
+		if !ok {
+			r.logf("snapshot: %s fits the failing tests; a passing test it contradicts fails with the other outcome there", a.src)
+			return ex, nil
+		}
+	}
+	if len(passed) < a.tests {
+		return ex, nil // a test whose evaluations are not all recorded
+	}
+	r.logf("snapshot: %s fits the failing tests; the %s it contradicts (%s) pass with the other outcome there too, and those examples are left out", a.src, plural(a.tests, "passing test"), plural(a.examples, "example"))
+	return ex.without(a.against), nil
+}
+
+// nearAtom is an observed boolean that fits the failing tests' examples
+// and contradicts a few passing tests' (pickAtom).
+type nearAtom struct {
+	src string
+	// against reports whether the atom contradicts example j, a passing
+	// test's; tests and examples count those.
+	against         func(j int) bool
+	tests, examples int
+}
+
+// pickAtom returns the observed boolean, its negation, or at a condition
+// either joined to the original with && or ||, that gives every failing
+// test's example what it needs, contradicts at least one passing test's
+// example and the fewest: at most maxIndifferentRuns tests, and no more
+// than a quarter of the passing examples it agrees with (an atom that
+// disagrees with much of the suite does not describe it). Fewer tests
+// first, then fewer examples; among equals, a clause joined to the
+// original first, then the inputs' order. ok is false when there is none.
+func pickAtom(spec *synth.Spec, ex examples) (nearAtom, bool) {
 	// The original's value per example, where it can be computed.
 	var orig []*bool
 	if spec.Original != "" {
@@ -379,43 +418,33 @@ func (r *repairer) nearestAtom(ctx context.Context, site collect.Site, st style,
 		}
 	}
 	if best == nil {
-		return ex, nil
+		return nearAtom{}, false
+	}
+	b := *best
+	// paren parenthesizes e where an operator of precedence prec
+	// applies to it.
+	paren := func(e string, prec int) string {
+		x, err := parser.ParseExpr(e)
+		if b, ok := x.(*ast.BinaryExpr); err == nil && (!ok || b.Op.Precedence() >= prec) {
+			return e
+		}
+		return "(" + e + ")"
+	}
+	src := spec.Inputs[b.input].Expr
+	if b.neg {
+		src = "!" + paren(src, token.UnaryPrec)
+	}
+	switch b.join {
+	case synth.OpAnd:
+		src = paren(spec.Original, token.LAND.Precedence()) + " && " + src
+	case synth.OpOr:
+		src = paren(spec.Original, token.LOR.Precedence()) + " || " + src
 	}
 	against := func(j int) bool {
-		holds, ok := value(*best, j)
+		holds, ok := value(b, j)
 		return ex.from[j] >= ex.nFailing && ok && holds != ex.all[j].Want
 	}
-	passed, err := r.negatePassing(ctx, site, st, ex, against, keys, results)
-	if err != nil {
-		return ex, err
-	}
-	paren := func(e string) string {
-		if strings.ContainsAny(e, " ") {
-			return "(" + e + ")"
-		}
-		return e
-	}
-	name := spec.Inputs[best.input].Expr
-	if best.neg {
-		name = "!" + paren(name)
-	}
-	switch best.join {
-	case synth.OpAnd:
-		name = paren(spec.Original) + " && " + name
-	case synth.OpOr:
-		name = paren(spec.Original) + " || " + name
-	}
-	for _, ok := range passed {
-		if !ok {
-			r.logf("snapshot: %s fits the failing tests; a passing test it contradicts fails with the other outcome there", name)
-			return ex, nil
-		}
-	}
-	if len(passed) < best.tests {
-		return ex, nil // a test whose evaluations are not all recorded
-	}
-	r.logf("snapshot: %s fits the failing tests; the %s it contradicts (%s) pass with the other outcome there too, and those examples are left out", name, plural(best.tests, "passing test"), plural(best.against, "example"))
-	return ex.without(against), nil
+	return nearAtom{src: src, against: against, tests: b.tests, examples: b.against}, true
 }
 
 // negatePassing runs each passing test with an example for which pick

@@ -97,5 +97,8 @@
 // so each evaluation's observed state and outcome is one input/output
 // example for synthesis (see [Example] and [Summarize]). A state that had
 // both outcomes in passing runs is a don't-care and is left out: a test
-// passed with each outcome there.
+// passed with each outcome there. (The repairer first runs a passing test
+// that shares such a state with a failing test with the other outcome
+// there; when it passes, its examples there are left out instead, and
+// the failing test's need stands.)
 package angelic
