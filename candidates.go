@@ -25,7 +25,7 @@ import (
 // synthesizes candidates and validates them.
 func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st style, needs []angelic.Need, rep *SiteReport) (bool, error) {
 	r.enter(phaseSnapshot)
-	spec, sum, why, err := r.snapshot(ctx, site, st, needs)
+	spec, sum, why, err := r.snapshot(ctx, site, st, needs, rep)
 	if err != nil {
 		return false, err
 	}

@@ -47,6 +47,11 @@ type Explanation struct {
 	// test has a state: behaviour changes no test checks (see
 	// diffstates.go).
 	Differences []string `json:"differences"`
+	// Unchecked are the passing tests that passed with the other outcome
+	// too at some evaluations where the failing tests needed it: their
+	// recorded outcomes there were left out of the states, so what the
+	// patch changes for them no test checks ("TestX: 2 evaluations").
+	Unchecked []string `json:"unchecked"`
 	// Confidence is "high", "medium" or "low"; Reasons say why, one
 	// factor each.
 	Confidence string   `json:"confidence"`
@@ -72,7 +77,7 @@ const maxCloseTokens = 4
 // explain builds the explanation of the patch c at the site of rep, with
 // the other candidates of the site in rank order.
 func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteReport, ranked []candidate, spec *synth.Spec) *Explanation {
-	e := &Explanation{Needs: rep.Needs, States: rep.Examples, Distinct: rep.Distinct, Rejected: rep.Rejected}
+	e := &Explanation{Needs: rep.Needs, States: rep.Examples, Distinct: rep.Distinct, Rejected: rep.Rejected, Unchecked: rep.Unchecked}
 	if spec != nil && c.term != nil {
 		var orig *synth.Term
 		if site.Kind == collect.Cond {
@@ -223,6 +228,7 @@ func (e *Explanation) fill() {
 	empty(&e.Alternatives)
 	empty(&e.Rejected)
 	empty(&e.Differences)
+	empty(&e.Unchecked)
 	empty(&e.Reasons)
 }
 
@@ -247,6 +253,9 @@ func (e *Explanation) String() string {
 	}
 	for _, d := range e.Differences {
 		fmt.Fprintf(&b, "changes untested: %s\n", d)
+	}
+	if len(e.Unchecked) > 0 {
+		fmt.Fprintf(&b, "pass either way where the failing tests need the change, not used as states: %s\n", strings.Join(e.Unchecked, ", "))
 	}
 	for _, r := range e.Rejected {
 		fmt.Fprintf(&b, "rejected: %s\n", r)

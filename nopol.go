@@ -300,6 +300,12 @@ type SiteReport struct {
 	// statement skipped: their examples were left out and the condition
 	// synthesized again.
 	Relaxed []string `json:"relaxed,omitempty"`
+	// Unchecked are the passing tests that pass with the other outcome
+	// too at some evaluations where a failing test needs it (in the same
+	// state, or where the nearest observed boolean says so): their
+	// examples there were left out ("TestX: 2 evaluations"; see
+	// snapshot.go dropIndifferent).
+	Unchecked []string `json:"unchecked,omitempty"`
 	// Outcome says how the search of this site ended.
 	Outcome string `json:"outcome"`
 	// withheld counts the plausible candidates withheld at the site.

@@ -25,7 +25,7 @@ import (
 // summary of the examples. A nil spec comes with the reason; a spec whose
 // states all need one outcome (kept only when there is an original
 // condition) comes with that remark.
-func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, needs []angelic.Need) (*synth.Spec, angelic.Summary, string, error) {
+func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, needs []angelic.Need, rep *SiteReport) (*synth.Spec, angelic.Summary, string, error) {
 	var (
 		runs []collect.Run
 		keys []testKey
@@ -189,6 +189,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	if ex, err = r.nearestAtom(ctx, site, st, spec, ex, keys, results); err != nil {
 		return nil, angelic.Summary{}, "", err
 	}
+	rep.Unchecked = ex.unchecked(from, keys)
 	all, vals = ex.all, ex.vals
 	sum := angelic.Summarize(all)
 	seen := map[string]bool{}
@@ -252,6 +253,26 @@ func (ex examples) without(drop func(j int) bool) examples {
 		out.vals = append(out.vals, ex.vals[j])
 		out.from = append(out.from, ex.from[j])
 		out.ord = append(out.ord, ex.ord[j])
+	}
+	return out
+}
+
+// unchecked names the passing tests some of whose examples (from: the
+// runs of all the examples, as in examples) ex left out, with how many:
+// "TestNotEmpty: 2 evaluations".
+func (ex examples) unchecked(from []int, keys []testKey) []string {
+	count := map[int]int{}
+	for _, i := range from {
+		count[i]++
+	}
+	for _, i := range ex.from {
+		count[i]--
+	}
+	var out []string
+	for _, i := range slices.Sorted(maps.Keys(count)) {
+		if c := count[i]; c > 0 {
+			out = append(out, keys[i].name+": "+plural(c, "evaluation"))
+		}
 	}
 	return out
 }
