@@ -127,6 +127,9 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		vals [][]synth.Value
 		from []int // the index in results of each example's run
 		ord  []int // the example's evaluation of the site in its run, from 1
+		// complete are the runs whose every evaluation of the site was
+		// recorded (the snapshot writes at most 200 per site)
+		complete = map[int]bool{}
 	)
 	for i, res := range results {
 		k := keys[i]
@@ -175,6 +178,9 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			from = append(from, i)
 			ord = append(ord, n)
 		}
+		if c := res.Reached[site.ID]; n == c[0]+c[1] {
+			complete[i] = true
+		}
 		if dropped > 0 {
 			r.logf("snapshot: %s of %s in table iterations that passed with the other outcome left out", plural(dropped, "evaluation"), k.name)
 		}
@@ -182,11 +188,11 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			r.vlogf("snapshot: %s of %s where the wrapped assignment changes nothing left out", plural(noops, "evaluation"), k.name)
 		}
 	}
-	ex := examples{all: all, vals: vals, from: from, ord: ord, nFailing: nFailing}
-	if ex, err = r.dropIndifferent(ctx, site, st, ex, keys, results); err != nil {
+	ex := examples{all: all, vals: vals, from: from, ord: ord, complete: complete, nFailing: nFailing}
+	if ex, err = r.dropIndifferent(ctx, site, st, ex, keys); err != nil {
 		return nil, angelic.Summary{}, "", err
 	}
-	if ex, err = r.nearestAtom(ctx, site, st, spec, ex, keys, results); err != nil {
+	if ex, err = r.nearestAtom(ctx, site, st, spec, ex, keys); err != nil {
 		return nil, angelic.Summary{}, "", err
 	}
 	rep.Unchecked = ex.unchecked(from, keys)
@@ -233,18 +239,20 @@ const maxIndifferentRuns = 4
 // add a clause that fits one test's input (`isMarshaler(v) && v.Kind() ==
 // reflect.Struct`). The examples hold, per example, its run (from: an
 // index in keys and results; the first nFailing are the failing tests')
-// and its evaluation of the site in that run (ord, from 1).
+// and its evaluation of the site in that run (ord, from 1); complete has
+// the runs whose every evaluation of the site was recorded.
 type examples struct {
 	all      []angelic.Example
 	vals     [][]synth.Value
 	from     []int
 	ord      []int
+	complete map[int]bool
 	nFailing int
 }
 
 // without returns ex without the examples drop reports.
 func (ex examples) without(drop func(j int) bool) examples {
-	out := examples{nFailing: ex.nFailing}
+	out := examples{complete: ex.complete, nFailing: ex.nFailing}
 	for j := range ex.all {
 		if drop(j) {
 			continue
@@ -280,7 +288,7 @@ func (ex examples) unchecked(from []int, keys []testKey) []string {
 // dropIndifferent leaves out a passing test's examples in the states where
 // a failing test needs the other outcome, when the test passes with that
 // outcome there (see examples).
-func (r *repairer) dropIndifferent(ctx context.Context, site collect.Site, st style, ex examples, keys []testKey, results []collect.Result) (examples, error) {
+func (r *repairer) dropIndifferent(ctx context.Context, site collect.Site, st style, ex examples, keys []testKey) (examples, error) {
 	// What the failing tests need, per state; a state where they
 	// disagree is left alone.
 	need := map[string]bool{}
@@ -298,7 +306,7 @@ func (r *repairer) dropIndifferent(ctx context.Context, site collect.Site, st st
 		w, ok := need[ex.all[j].State]
 		return ex.from[j] >= ex.nFailing && ok && !mixed[ex.all[j].State] && w != ex.all[j].Want
 	}
-	passed, err := r.negatePassing(ctx, site, st, ex, conflicts, keys, results)
+	passed, err := r.negatePassing(ctx, site, st, ex, conflicts, keys)
 	if err != nil {
 		return ex, err
 	}
@@ -317,12 +325,12 @@ func (r *repairer) dropIndifferent(ctx context.Context, site collect.Site, st st
 // every test those come from passes with those evaluations negated, they
 // are left out (see examples). An atom that contradicts no example needs
 // nothing: synthesis finds it.
-func (r *repairer) nearestAtom(ctx context.Context, site collect.Site, st style, spec *synth.Spec, ex examples, keys []testKey, results []collect.Result) (examples, error) {
+func (r *repairer) nearestAtom(ctx context.Context, site collect.Site, st style, spec *synth.Spec, ex examples, keys []testKey) (examples, error) {
 	a, ok := pickAtom(spec, ex)
 	if !ok {
 		return ex, nil
 	}
-	passed, err := r.negatePassing(ctx, site, st, ex, a.against, keys, results)
+	passed, err := r.negatePassing(ctx, site, st, ex, a.against, keys)
 	if err != nil {
 		return ex, err
 	}
@@ -442,25 +450,26 @@ func pickAtom(spec *synth.Spec, ex examples) (nearAtom, bool) {
 		return nearAtom{}, false
 	}
 	b := *best
-	// paren parenthesizes e where an operator of precedence prec
-	// applies to it.
-	paren := func(e string, prec int) string {
-		x, err := parser.ParseExpr(e)
-		if b, ok := x.(*ast.BinaryExpr); err == nil && (!ok || b.Op.Precedence() >= prec) {
-			return e
-		}
-		return "(" + e + ")"
+	// The atom's source, as a mutant's (mutants.go: negate, parenthesize,
+	// render).
+	// Observed expressions and the original (ParseTerm read it above)
+	// are Go source.
+	fset, x, _, ok := parseCond(spec.Inputs[b.input].Expr)
+	if !ok {
+		return nearAtom{}, false
 	}
-	src := spec.Inputs[b.input].Expr
 	if b.neg {
-		src = "!" + paren(src, token.UnaryPrec)
+		x = negate(x)
 	}
-	switch b.join {
-	case synth.OpAnd:
-		src = paren(spec.Original, token.LAND.Precedence()) + " && " + src
-	case synth.OpOr:
-		src = paren(spec.Original, token.LOR.Precedence()) + " || " + src
+	if b.join != 0 {
+		orig, err := parser.ParseExprFrom(fset, "", spec.Original, parser.SkipObjectResolution)
+		if err != nil {
+			return nearAtom{}, false
+		}
+		op := map[synth.Op]token.Token{synth.OpAnd: token.LAND, synth.OpOr: token.LOR}[b.join]
+		x = &ast.BinaryExpr{X: orig, Op: op, Y: x}
 	}
+	src := render(fset, parenthesize(unparen(x), token.LowestPrec))
 	against := func(j int) bool {
 		holds, ok := value(b, j)
 		return ex.from[j] >= ex.nFailing && ok && holds != ex.all[j].Want
@@ -475,7 +484,7 @@ func pickAtom(spec *synth.Spec, ex examples) (nearAtom, bool) {
 // the evaluations to negate are known only by their order. At most
 // maxIndifferentRuns tests are run, in suite order; the runs count as
 // search work.
-func (r *repairer) negatePassing(ctx context.Context, site collect.Site, st style, ex examples, pick func(j int) bool, keys []testKey, results []collect.Result) (map[int]bool, error) {
+func (r *repairer) negatePassing(ctx context.Context, site collect.Site, st style, ex examples, pick func(j int) bool, keys []testKey) (map[int]bool, error) {
 	evals := map[int][]int{}
 	var order []int
 	for j := range ex.all {
@@ -496,8 +505,7 @@ func (r *repairer) negatePassing(ctx context.Context, site collect.Site, st styl
 		if len(runs) == maxIndifferentRuns {
 			break
 		}
-		c := results[i].Reached[site.ID]
-		if countEvals(results[i].Evals, site.ID) != c[0]+c[1] {
+		if !ex.complete[i] {
 			continue
 		}
 		// Negated at a condition; at a guard, the style's exit (or skip)
@@ -522,17 +530,6 @@ func (r *repairer) negatePassing(ctx context.Context, site collect.Site, st styl
 		passed[runIdx[n]] = rs.Passed
 	}
 	return passed, nil
-}
-
-// countEvals counts the evaluations of site in evals.
-func countEvals(evals []collect.Eval, site int) int {
-	n := 0
-	for _, e := range evals {
-		if e.Site == site {
-			n++
-		}
-	}
-	return n
 }
 
 // passedIterations returns, for failing test k, the outcomes the site
