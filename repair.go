@@ -337,8 +337,16 @@ func (r *repairer) run(ctx context.Context) error {
 	if err != nil || found {
 		return err
 	}
+	// The first tier, then the mutants of the top conditions. When the
+	// first tier has not ended after a third of the time left when it
+	// began (slow tests: a site's angelic search there takes many
+	// seconds), the mutants come before its remaining sites: they cost a
+	// build and a few runs, and a minimal edit of the original is a
+	// likelier patch than the last sites' synthesized conditions.
 	r.tier = "first"
-	if _, done, err := r.searchWhile(ctx, searched, false, nil); err != nil || done {
+	pause := time.Now().Add((r.opts.Timeout - time.Since(r.start)) / 3)
+	started, found, err := r.searchWhile(ctx, searched, 0, false, func() bool { return r.opts.NoMutants || r.until(pause) })
+	if err != nil || found {
 		return err
 	}
 	reason := fmt.Sprintf("no patch at the %d most suspicious sites", len(searched))
@@ -346,6 +354,9 @@ func (r *repairer) run(ctx context.Context) error {
 		reason = fmt.Sprintf("no patch among %s where a failing test dereferenced nil, nor at the %d most suspicious sites", plural(nils, "nil check"), len(searched))
 	}
 	if !r.opts.NoMutants {
+		if started < len(searched) {
+			r.logf("mutation: a third of the time left is spent after %s; the mutants of the top conditions come before the others", ofSites(started, len(searched), "site"))
+		}
 		r.tier = "mutants"
 		n, k, done, err := r.mutate(ctx, ranked)
 		if err != nil || done {
@@ -353,6 +364,12 @@ func (r *repairer) run(ctx context.Context) error {
 		}
 		if n > 0 {
 			reason += fmt.Sprintf(", nor among %s of the top %s", plural(n, "mutant"), plural(k, "condition"))
+		}
+	}
+	if started < len(searched) {
+		r.tier = "first"
+		if _, done, err := r.searchWhile(ctx, searched, started, false, nil); err != nil || done {
+			return err
 		}
 	}
 	r.tier = "twins"
@@ -377,7 +394,7 @@ func (r *repairer) run(ctx context.Context) error {
 		late = late[:min(len(late), r.opts.MaxSites)]
 		r.logf("exits: %s where a guard can leave before the statement", plural(len(late), "site"))
 		r.tier = "exits"
-		searched, done, err := r.searchWhile(ctx, late, true, r.effortLeft)
+		searched, done, err := r.searchWhile(ctx, late, 0, true, r.effortLeft)
 		if err != nil || done {
 			return err
 		}
@@ -407,7 +424,7 @@ func (r *repairer) run(ctx context.Context) error {
 			sites = append(sites, bySite[id])
 		}
 		r.tier = "per-evaluation"
-		n, done, err := r.searchWhile(ctx, sites, false, r.ownLeft)
+		n, done, err := r.searchWhile(ctx, sites, 0, false, r.ownLeft)
 		if err != nil || done {
 			return err
 		}
@@ -422,7 +439,7 @@ func (r *repairer) run(ctx context.Context) error {
 	if more := lateAll[min(len(lateAll), r.opts.MaxSites):min(len(lateAll), 3*r.opts.MaxSites)]; len(more) > 0 && r.effortLeft() && r.halfTimeLeft() {
 		r.logf("exits: %s more where a guard can leave, within half the time limit", plural(len(more), "site"))
 		r.tier = "more-exits"
-		searched, done, err := r.searchWhile(ctx, more, true, func() bool { return r.effortLeft() && r.halfTimeLeft() })
+		searched, done, err := r.searchWhile(ctx, more, 0, true, func() bool { return r.effortLeft() && r.halfTimeLeft() })
 		if err != nil || done {
 			return err
 		}
@@ -461,7 +478,7 @@ func (r *repairer) run(ctx context.Context) error {
 	if len(deeper) > 0 && r.ownLeft() {
 		r.logf("deeper: %s ranked after the first %d", plural(len(deeper), "site"), len(searched))
 		r.tier = "deeper"
-		n, done, err := r.searchWhile(ctx, deeper, false, r.ownLeft)
+		n, done, err := r.searchWhile(ctx, deeper, 0, false, r.ownLeft)
 		if err != nil || done {
 			return err
 		}
@@ -492,15 +509,17 @@ func (r *repairer) withheldNote() string {
 }
 
 // searchWhile searches sites in rank order (r.site, with late for the
-// guards' late styles) while keepOn (nil: always) allows another; it
-// returns how many it started, and done when one gave a patch.
-func (r *repairer) searchWhile(ctx context.Context, sites []angelic.Suspicion, late bool, keepOn func() bool) (started int, done bool, err error) {
-	for i, s := range sites {
+// guards' late styles), from index from on, while keepOn (nil: always)
+// allows another; it returns the index after the last it started, and
+// done when one gave a patch.
+func (r *repairer) searchWhile(ctx context.Context, sites []angelic.Suspicion, from int, late bool, keepOn func() bool) (started int, done bool, err error) {
+	started = from
+	for i, s := range sites[from:] {
 		if keepOn != nil && !keepOn() {
 			break
 		}
 		started++
-		if done, err := r.site(ctx, i, len(sites), s, late); err != nil || done {
+		if done, err := r.site(ctx, from+i, len(sites), s, late); err != nil || done {
 			return started, done, err
 		}
 	}
@@ -615,6 +634,16 @@ func siteIDs(lists ...[]angelic.Suspicion) []int {
 		}
 	}
 	return out
+}
+
+// until reports whether t is still to come; when not, the bound is
+// counted (Result.TimeBounds, "first": the first tier's pause).
+func (r *repairer) until(t time.Time) bool {
+	if time.Now().Before(t) {
+		return true
+	}
+	r.timeBound("first")
+	return false
 }
 
 // halfTimeLeft reports whether less than half of the time limit is used;
