@@ -494,7 +494,7 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 	if what != "" {
 		if shared := namesOf(orig); len(shared) > 0 {
 			for _, d := range operandsOf(cand, token.LOR) {
-				if slices.ContainsFunc(site.Then.Errors, func(e string) bool { return types.ExprString(d) == e+" != nil" }) {
+				if isReturnedErrorTest(site, d) {
 					continue // the test of the error the branch returns
 				}
 				if !slices.ContainsFunc(namesOf(d), func(n string) bool { return slices.Contains(shared, n) }) {
@@ -523,13 +523,27 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 			return fmt.Sprintf("nil-check-dropped: %s == nil leaves before the code that follows uses %s", x, x)
 		}
 	}
-	// Last: the one rule that ranks instead of rejecting.
-	if shared := namesOf(orig); len(shared) > 0 {
+	// Last: the one rule that ranks instead of rejecting. A test of the
+	// error the branch returns is related to it whatever the original
+	// tested (`err != nil` for `len(b) == 0` before `return 0, nil, err`).
+	if shared := namesOf(orig); len(shared) > 0 && !testsReturnedError(site, cand) {
 		if !slices.ContainsFunc(namesOf(cand), func(n string) bool { return slices.Contains(shared, n) }) {
 			return ruleUnrelated + ": shares none of the original's variables (" + strings.Join(shared, ", ") + ")"
 		}
 	}
 	return ""
+}
+
+// isReturnedErrorTest reports whether d is `e != nil` for an error e the
+// branch of site returns.
+func isReturnedErrorTest(site collect.Site, d ast.Expr) bool {
+	return site.Then != nil && slices.ContainsFunc(site.Then.Errors, func(e string) bool { return types.ExprString(d) == e+" != nil" })
+}
+
+// testsReturnedError reports whether a clause of cand's disjunction is
+// the test of an error the branch of site returns (isReturnedErrorTest).
+func testsReturnedError(site collect.Site, cand ast.Expr) bool {
+	return slices.ContainsFunc(operandsOf(cand, token.LOR), func(d ast.Expr) bool { return isReturnedErrorTest(site, d) })
 }
 
 // charRange checks the rule char-range: the original tests x for equality

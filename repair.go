@@ -1,6 +1,7 @@
 package nopol
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -423,6 +424,13 @@ func (r *repairer) run(ctx context.Context) error {
 		for _, id := range ids {
 			sites = append(sites, bySite[id])
 		}
+		// Fewest evaluations in the failing tests first: the search of a
+		// condition evaluated in a loop makes runs that spin until their
+		// limit, each costing hungWork more, so that one such condition
+		// would spend the effort of several evaluated a few times.
+		slices.SortStableFunc(sites, func(a, b angelic.Suspicion) int {
+			return cmp.Compare(r.failingEvals(a.Site), r.failingEvals(b.Site))
+		})
 		r.tier = "per-evaluation"
 		n, done, err := r.searchWhile(ctx, sites, 0, false, r.ownLeft)
 		if err != nil || done {
@@ -506,6 +514,17 @@ func (r *repairer) withheldNote() string {
 		more = fmt.Sprintf(" (and %d more)", n)
 	}
 	return fmt.Sprintf("; withheld a plausible but speculative patch%s, `%s` at %s:%d: %s (rerun with -speculative to print it)", more, w.Condition, w.File, w.Line, w.Why)
+}
+
+// failingEvals counts the evaluations of site id in the failing tests'
+// coverage runs (lower bounds within a factor of two).
+func (r *repairer) failingEvals(id int) int {
+	n := 0
+	for _, k := range r.failing {
+		c := r.cover[k].Reached[id]
+		n += c[0] + c[1]
+	}
+	return n
 }
 
 // searchWhile searches sites in rank order (r.site, with late for the

@@ -22,7 +22,9 @@ import (
 //
 //   - unrelated: the condition shares none of the original condition's
 //     variables (ruleUnrelated): 2 correct of 10 plausible over the
-//     training runs.
+//     training runs. A test of the error the branch returns is not
+//     unrelated (`err != nil` for `len(b) == 0` before `return 0, nil,
+//     err`: the developer's fix of go-toml's parseSimpleKey).
 //   - error-new: a new guard that returns an error the function never
 //     returns (collect.StrategyErrNew, fmt.Errorf naming the function): the
 //     tests say the function must leave there, not that this error is
