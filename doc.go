@@ -134,7 +134,15 @@
 //     || and `!` dropped, a `!` added to a boolean operand of && and ||;
 //     the mutants, fewest changed tokens first (a comparison's negation
 //     first among equals), are validated as in step 6 (one schema for
-//     all the sites, then the patched file) (mutants.go). Then the twin guards (collect's
+//     all the sites, then the patched file) (mutants.go). When the
+//     first tier (steps 4 to 6 at the MaxSites most suspicious sites)
+//     has not ended after a third of the time left when it began (slow
+//     tests, whose angelic searches take many seconds a site), it pauses
+//     there: the mutants come first, and its remaining sites after them
+//     (Result.TimeBounds "first": a bound in time, not in work; without
+//     it, uniseg's seeded `state&lbCPeaFWHBit == 0`, which the mutation
+//     baseline fixes in 6 s, timed out in the first tier's angelic
+//     searches). Then the twin guards (collect's
 //     StrategyTwin) of the first ten guard sites of the ranking that
 //     have one, each validated as written, whether or not its site is
 //     angelic: a twin is a whole patch, and the entries a loop must skip
@@ -168,7 +176,9 @@
 //     last first (angelic.Problem.MaxFlips, Guess); steps 5 and 6 follow.
 //     The conditions' per-evaluation tier has an effort of its own, half
 //     the later tiers' bound: after the exits it was reached on 4 of 119
-//     bugs. (Trying the conditions' per-evaluation values before the
+//     bugs. It searches the conditions the failing tests evaluate least
+//     first: at a condition evaluated in a loop, negated evaluations make
+//     runs that spin until their limit, each costing hungWork units. (Trying the conditions' per-evaluation values before the
 //     exits' fixed golang.org/x/mod's checkPath but lost two correct
 //     exits, one of them on the validation split: the conditions used the
 //     later tiers' effort first. Not kept; benchmarks/RESULTS.md.)
