@@ -68,6 +68,8 @@ type fake struct {
 	// (they pass only after the tests before them in the suite).
 	aloneFails map[string]bool
 	hang       bool // forced runs hang until their timeout
+	// forcedDelay is how long each forced run takes (slow tests).
+	forcedDelay time.Duration
 	// site1Skipped are the tests that do not evaluate site 1.
 	site1Skipped map[string]bool
 	// slowSnapshots is how many snapshot runs time out (a busy machine)
@@ -170,6 +172,13 @@ func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
 	f.mu.Unlock()
 	for _, t := range f.tests {
 		if t.name == r.Test {
+			if f.forcedDelay > 0 && len(r.Force) > 0 {
+				select {
+				case <-ctx.Done():
+					return collect.Result{}, ctx.Err()
+				case <-time.After(f.forcedDelay):
+				}
+			}
 			if f.hang && len(r.Force) > 0 {
 				select {
 				case <-ctx.Done():
@@ -927,6 +936,38 @@ func TestRepairMutation(t *testing.T) {
 				t.Errorf("progress does not announce the mutants:\n%s", progress.String())
 			}
 		})
+	}
+}
+
+// TestRepairMutantsFirst: when the first tier has not ended after a
+// third of the time left when it began (forced runs take 2 s, the limit
+// is 6 s), the mutants come before its remaining sites, and the bound
+// in time is counted.
+func TestRepairMutantsFirst(t *testing.T) {
+	f := newFake(t)
+	f.tests = []fakeTest{
+		{name: "TestPositive", inputs: []int64{3, 200}},
+		{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
+	}
+	f.forcedDelay = 2100 * time.Millisecond
+	var progress strings.Builder
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoPurify: true, Effort: -1, Timeout: 6 * time.Second}, f)
+	if err != nil {
+		t.Fatalf("repair: %v\n%s", err, progress.String())
+	}
+	if !res.Patched || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Tier != "mutants" {
+		t.Fatalf("patched=%v tier %q method %q reason %q\nprogress:\n%s", res.Patched, res.Tier, res.Site.Method, res.Reason, progress.String())
+	}
+	var methods []string
+	for _, s := range res.Sites {
+		methods = append(methods, fmt.Sprintf("%d:%s", s.ID, s.Method))
+	}
+	// Site 1 of the first tier is not searched: the mutants came first.
+	if got := strings.Join(methods, " "); got != "0:synthesis 0:mutation" {
+		t.Errorf("sites searched: %s\n%s", got, progress.String())
+	}
+	if res.TimeBounds["first"] != 1 || !strings.Contains(progress.String(), "a third of the time left is spent after 1 of 2 sites; the mutants of the top conditions come before the others") {
+		t.Errorf("time bounds %v, progress:\n%s", res.TimeBounds, progress.String())
 	}
 }
 
