@@ -178,8 +178,9 @@
 //     the later tiers' bound: after the exits it was reached on 4 of 119
 //     bugs. It searches the conditions the failing tests evaluate least
 //     first: at a condition evaluated in a loop, negated evaluations make
-//     runs that spin until their limit, each costing hungWork units. (Trying the conditions' per-evaluation values before the
-//     exits' fixed golang.org/x/mod's checkPath but lost two correct
+//     runs that spin until their limit, each costing hungWork units.
+//     (Trying the conditions' per-evaluation values before the exits'
+//     fixed golang.org/x/mod's checkPath but lost two correct
 //     exits, one of them on the validation split: the conditions used the
 //     later tiers' effort first. Not kept; benchmarks/RESULTS.md.)
 //  9. Last, while less than half of Options.Timeout is used, the exits of
