@@ -346,7 +346,7 @@ func (r *repairer) run(ctx context.Context) error {
 	// likelier patch than the last sites' synthesized conditions.
 	r.tier = "first"
 	pause := time.Now().Add((r.opts.Timeout - time.Since(r.start)) / 3)
-	started, found, err := r.searchWhile(ctx, searched, 0, false, func() bool { return r.opts.NoMutants || r.until(pause) })
+	started, found, err := r.searchWhile(ctx, searched, 0, false, func() bool { return r.opts.NoMutants || r.until(pause, "first") })
 	if err != nil || found {
 		return err
 	}
@@ -656,23 +656,19 @@ func siteIDs(lists ...[]angelic.Suspicion) []int {
 }
 
 // until reports whether t is still to come; when not, the bound is
-// counted (Result.TimeBounds, "first": the first tier's pause).
-func (r *repairer) until(t time.Time) bool {
+// counted under kind (Result.TimeBounds).
+func (r *repairer) until(t time.Time, kind string) bool {
 	if time.Now().Before(t) {
 		return true
 	}
-	r.timeBound("first")
+	r.timeBound(kind)
 	return false
 }
 
 // halfTimeLeft reports whether less than half of the time limit is used;
 // when not, the bound is counted (Result.TimeBounds, "tier").
 func (r *repairer) halfTimeLeft() bool {
-	if time.Since(r.start) < r.opts.Timeout/2 {
-		return true
-	}
-	r.timeBound("tier")
-	return false
+	return r.until(r.start.Add(r.opts.Timeout/2), "tier")
 }
 
 // timeBound counts a wall-clock bound of kind that decided something

@@ -172,20 +172,25 @@ func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
 	f.mu.Unlock()
 	for _, t := range f.tests {
 		if t.name == r.Test {
-			if f.forcedDelay > 0 && len(r.Force) > 0 {
+			// wait sleeps d, or until ctx is done.
+			wait := func(d time.Duration) error {
 				select {
 				case <-ctx.Done():
-					return collect.Result{}, ctx.Err()
-				case <-time.After(f.forcedDelay):
+					return ctx.Err()
+				case <-time.After(d):
+					return nil
+				}
+			}
+			if f.forcedDelay > 0 && len(r.Force) > 0 {
+				if err := wait(f.forcedDelay); err != nil {
+					return collect.Result{}, err
 				}
 			}
 			if f.hang && len(r.Force) > 0 {
-				select {
-				case <-ctx.Done():
-					return collect.Result{}, ctx.Err()
-				case <-time.After(r.Timeout):
-					return collect.Result{TimedOut: true}, nil
+				if err := wait(r.Timeout); err != nil {
+					return collect.Result{}, err
 				}
+				return collect.Result{TimedOut: true}, nil
 			}
 			if r.Mode == collect.ModeSnapshot && r.Timeout < 10*time.Second && f.slowSnapshots > 0 {
 				f.mu.Lock()
