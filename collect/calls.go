@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -44,12 +45,18 @@ import (
 // innermost first; per operand, the package's functions (those the
 // site's function calls first, then predicates) and map elements first,
 // then its methods (boolean results first), then the standard library's
-// predicates.
+// predicates. The operands the site names first take turns alone, with
+// the calls the site's function makes or the file tests in a condition
+// only, up to maxSiteCalls.
 // They go after the atoms and the first observed variables, within
 // maxObserved in all. A call that panics is a missing value; a snapshot
 // run that times out (a call may never end) is run again with the calls
 // left out (Run.NoCalls).
 const maxCalls = 10
+
+// maxSiteCalls bounds the calls the operands named in the site take
+// before the others have a turn (see calls).
+const maxSiteCalls = maxCalls / 2
 
 // typedExpr is an expression with its type.
 type typedExpr struct {
@@ -109,6 +116,7 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 		enum  types.Type // a result of a named integer type of another package
 	}
 	perRecv := make([][]Observed, len(recv))
+	perRank := make([][]int, len(recv))
 	enums := map[string]types.Type{}
 	imports := o.importNames()
 	funcs, nary := o.pureFuncs()
@@ -197,6 +205,7 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 		sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank < cands[j].rank })
 		for _, c := range cands {
 			perRecv[i] = append(perRecv[i], c.ob)
+			perRank[i] = append(perRank[i], c.rank)
 			if c.enum != nil {
 				enums[c.ob.Expr] = c.enum
 			}
@@ -204,27 +213,38 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 	}
 	// One call per operand in turn, each the operand's next one that
 	// compiles at the site and is not observed already (checked only
-	// when its turn comes: most calls never get one).
+	// when its turn comes: most calls never get one). The operands the
+	// site names take their turns first, up to maxSiteCalls calls, with
+	// the calls the code already makes or tests (rank 1 at most:
+	// !f.CanAddr() for !f.CanSet(), where the file tests mv.CanAddr());
+	// then every operand, with its other calls.
 	var out []Observed
 	next := make([]int, len(perRecv))
-	for len(out) < maxCalls {
-		added := false
-		for i, obs := range perRecv {
-			for len(out) < maxCalls && next[i] < len(obs) {
-				ob := obs[next[i]]
-				next[i]++
-				if !o.seen[ob.Expr] && o.checkExpr(ob.Expr) == nil {
-					o.seen[ob.Expr] = true
-					out = append(out, ob)
-					added = true
-					break
+	turns := func(limit, maxRank int, only func(i int) bool) {
+		for len(out) < limit {
+			added := false
+			for i, obs := range perRecv {
+				if !only(i) {
+					continue
+				}
+				for len(out) < limit && next[i] < len(obs) && perRank[i][next[i]] <= maxRank {
+					ob := obs[next[i]]
+					next[i]++
+					if !o.seen[ob.Expr] && o.checkExpr(ob.Expr) == nil {
+						o.seen[ob.Expr] = true
+						out = append(out, ob)
+						added = true
+						break
+					}
 				}
 			}
-		}
-		if !added {
-			break
+			if !added {
+				return
+			}
 		}
 	}
+	turns(maxSiteCalls, 1, func(i int) bool { return named[root(recv[i].expr)] })
+	turns(maxCalls, math.MaxInt, func(int) bool { return true })
 	for _, ob := range out {
 		if t, ok := enums[ob.Expr]; ok && !slices.ContainsFunc(o.enums, func(e types.Type) bool { return types.Identical(e, t) }) {
 			o.enums = append(o.enums, t)

@@ -87,6 +87,34 @@ func TestCallsTestedFirst(t *testing.T) {
 	t.Fatal("no guard site x++ in Use")
 }
 
+// TestCallsOfSiteOperands checks that the operands a condition names
+// take their turns first, with the calls the file makes or tests, when
+// more operands than calls are in scope.
+func TestCallsOfSiteOperands(t *testing.T) {
+	f := load(t, "calls")
+	for _, s := range f.prog.Sites {
+		if s.Kind != Cond || s.Func != "Pick" {
+			continue
+		}
+		var calls []string
+		for _, o := range s.Observed {
+			if o.Call {
+				calls = append(calls, o.Expr)
+			}
+		}
+		for _, want := range []string{"b.Lit()", "b.Kind()"} {
+			if !slices.Contains(calls, want) {
+				t.Errorf("%s not observed at Pick's b.k > 0; calls: %s", want, strings.Join(calls, " | "))
+			}
+		}
+		if !slices.ContainsFunc(calls, func(e string) bool { return strings.HasPrefix(e, "n") }) {
+			t.Errorf("no call of the other operands observed at Pick; calls: %s", strings.Join(calls, " | "))
+		}
+		return
+	}
+	t.Fatal("no condition site in Pick")
+}
+
 // TestPureAcrossPackages: a function that calls another package of the
 // module is pure when that package's function is, though only the site's
 // package is loaded from source.

@@ -52,7 +52,9 @@
 //
 // Real conditions are built on calls (v.IsNil(), x.Sign() > 0,
 // !isSeparator(r), math.IsNaN(f)). Every site also observes, at most 10,
-// one per operand in turn (the site's own operands first; per operand,
+// one per operand in turn (the site's own operands first, alone, for up
+// to 5 calls that the function makes or the file tests in a condition:
+// !f.CanAddr() beside !f.CanSet(); per operand,
 // the calls its function makes first, then the methods the file calls in
 // its conditions, most called first, then the package's functions, the
 // other methods, boolean first, and the standard library's): the methods
