@@ -109,9 +109,12 @@ func (r *repairer) coverage(ctx context.Context) error {
 				var funcs []string
 				for _, id := range entries {
 					r.runaway[id] = true
-					funcs = append(funcs, r.prog.Sites[id].Func)
+					if f := r.prog.Sites[id].Func; !slices.Contains(funcs, f) {
+						funcs = append(funcs, f)
+					}
 				}
-				r.logf("coverage: %s recursed without end in %s; the guards at %s entry are searched first", k.name, strings.Join(funcs, ", "), map[bool]string{true: "its", false: "their"}[len(funcs) == 1])
+				its := map[bool]string{true: "its", false: "their"}[len(funcs) == 1]
+				r.logf("coverage: %s recursed without end in %s; the guards at %s entry and the conditions around %s calls are searched first", k.name, strings.Join(funcs, ", "), its, its)
 			}
 		}
 		if isFailing && !r.opts.NoPurify {
@@ -256,7 +259,8 @@ func (r *repairer) moduleFrames(k testKey, output string) []constituent.Location
 }
 
 // runawayEntries are the entry guard sites (the guard before the first
-// statement) of the functions failing test k recursed in without end: its
+// statement) of the functions failing test k recursed in without end, and
+// the condition sites of the ifs around its repeated calls: its
 // coverage run res ended by a stack overflow, or by a test timeout
 // (Run.StackOnTimeout) whose stacks repeat a call line of the module's
 // code at least gotest.RunawayDepth times. The fix of a runaway recursion is most
@@ -298,7 +302,46 @@ func (r *repairer) runawayEntries(k testKey, res collect.Result) []int {
 			entry[f] = id
 		}
 	}
-	return slices.Sorted(maps.Values(entry))
+	out := slices.Sorted(maps.Values(entry))
+	// The conditions that let the recursive calls run: those of the ifs
+	// around the statements whose lines repeat (go-toml's
+	// handleKeyValuePart called itself again and again under
+	// `!f.CanSet()`, which had to be `!f.CanAddr()`).
+	for loc, n := range count {
+		if n < gotest.RunawayDepth {
+			continue
+		}
+		call := -1 // the guard site of the statement on loc's line
+		for id, site := range r.prog.Sites {
+			if site.Kind == collect.Guard && site.File == loc.File && site.Line <= loc.Line && loc.Line <= site.FuncLines[1] &&
+				recursive[fn{site.File, site.FuncLines}] && (call < 0 || site.Line > r.prog.Sites[call].Line) {
+				call = id
+			}
+		}
+		if call < 0 {
+			continue
+		}
+		stmt := r.prog.Sites[call]
+		for id, site := range r.prog.Sites {
+			if site.Kind == collect.Cond && site.File == stmt.File && site.FuncLines == stmt.FuncLines && site.Line < stmt.Line &&
+				r.wanted(site) && holdsAll(stmt.Holds, site.Original) && !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// holdsAll reports whether every conjunct of cond, as written, is among
+// holds.
+func holdsAll(holds []string, cond string) bool {
+	for c := range strings.SplitSeq(cond, " && ") {
+		if !slices.Contains(holds, c) {
+			return false
+		}
+	}
+	return len(holds) > 0
 }
 
 // entriesFirst moves the sites of first (runawayEntries) to the front of

@@ -80,7 +80,8 @@ func TestInterruptedConds(t *testing.T) {
 
 // TestRunawayEntries checks that a failing test whose stack repeats a
 // call line (a stack overflow, or the stacks its test timeout printed)
-// puts the guard at the recursive function's entry first, and that a
+// puts the guard at the recursive function's entry first, with the
+// condition of the if around the repeated call (not one after it), and that a
 // short stack, or a run that neither overflowed nor timed out, does not.
 func TestRunawayEntries(t *testing.T) {
 	r := &repairer{prog: &collect.Program{Dir: "/m", Sites: []collect.Site{
@@ -88,6 +89,9 @@ func TestRunawayEntries(t *testing.T) {
 		{Kind: collect.Guard, File: "/m/graph.go", Line: 18, FuncLines: [2]int{18, 24}, Original: "seen[n] = true"},
 		{Kind: collect.Cond, File: "/m/graph.go", Line: 17, FuncLines: [2]int{16, 24}, Original: "n == nil"},
 		{Kind: collect.Guard, File: "/m/graph.go", Line: 12, FuncLines: [2]int{10, 14}, Original: "walk(n, seen, &out)"},
+		{Kind: collect.Cond, File: "/m/graph.go", Line: 20, FuncLines: [2]int{18, 24}, Original: "len(n.Out) > 0 && !seen[n]"},
+		{Kind: collect.Guard, File: "/m/graph.go", Line: 21, FuncLines: [2]int{18, 24}, Original: "walk(n.Out[0], seen, out)", Holds: []string{"!seen[n]", "len(n.Out) > 0"}},
+		{Kind: collect.Cond, File: "/m/graph.go", Line: 22, FuncLines: [2]int{18, 24}, Original: "seen[n]"},
 	}}, opts: Options{Kinds: KindCond | KindGuard}}
 	k := testKey{pkg: "example.com/m", name: "TestCycle"}
 	stack := func(head string, depth int) string {
@@ -102,8 +106,8 @@ func TestRunawayEntries(t *testing.T) {
 		res  collect.Result
 		want string
 	}{
-		{"stack overflow", collect.Result{Output: stack("runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow", 90)}, "[1]"},
-		{"test timeout", collect.Result{Output: stack("panic: test timed out after 1s", 90), TimedOut: true}, "[1]"},
+		{"stack overflow", collect.Result{Output: stack("runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow", 90)}, "[1 4]"},
+		{"test timeout", collect.Result{Output: stack("panic: test timed out after 1s", 90), TimedOut: true}, "[1 4]"},
 		{"a short stack", collect.Result{Output: stack("panic: test timed out after 1s", 5), TimedOut: true}, "[]"},
 		{"a panic", collect.Result{Output: stack("panic: boom", 90)}, "[]"},
 	} {
