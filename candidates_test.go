@@ -222,4 +222,11 @@ func TestFallbackMutants(t *testing.T) {
 	if want := "p == nil: guard-deleted: the branch panics and the candidate no longer tests n | n <= 0: guard-deleted: the branch panics and the candidate no longer tests p"; strings.Join(rejected, " | ") != want {
 		t.Errorf("rejected %q, want %s", rejected, want)
 	}
+	// A parameter the function never reads, in place of an operand:
+	// after the first-order mutants.
+	site = collect.Site{Kind: collect.Cond, Original: "i != len(fields)-1", Unread: []string{"i != total-1"}}
+	cands, _ = fallbackMutants(site, func(string) bool { return false })
+	if len(cands) == 0 || cands[len(cands)-1].src != "i != total-1" {
+		t.Errorf("mutants %v: want i != total-1 last", cands)
+	}
 }

@@ -131,7 +131,9 @@
 //     Options.NoMutants is set, fall back to mutation: the original
 //     conditions of the ten most suspicious Cond sites are negated, their
 //     comparison operators replaced, && and || swapped, operands of && and
-//     || and `!` dropped, a `!` added to a boolean operand of && and ||;
+//     || and `!` dropped, a `!` added to a boolean operand of && and ||,
+//     and last an operand replaced by a parameter the function never
+//     reads, of its type (collect.Site.Unread);
 //     the mutants, fewest changed tokens first (a comparison's negation
 //     first among equals), are validated as in step 6 (one schema for
 //     all the sites, then the patched file) (mutants.go). When the

@@ -122,8 +122,15 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 // with its states may be the fix (mux's `r.regexp.host == nil` for `!=
 // nil`, where no state had a nil host): keeping those rejections in the
 // fallback cost that correct patch on the training split (tried28).
+//
+// After them come the original with an operand replaced by a parameter
+// the function never reads (collect.Site.Unread).
 func fallbackMutants(site collect.Site, done func(src string) bool) (cands []candidate, rejected []string) {
-	for _, m := range mutantsOf(site.Original) {
+	all := mutantsOf(site.Original)
+	for _, src := range site.Unread {
+		all = append(all, mutant{src: src})
+	}
+	for _, m := range all {
 		if done(m.src) {
 			continue
 		}

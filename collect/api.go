@@ -158,6 +158,10 @@ type Site struct {
 	Constants []Constant
 	// Then describes a Cond site's then-branch; nil for a Guard.
 	Then *Branch `json:",omitempty"`
+	// Unread are a Cond site's condition with one operand replaced by a
+	// parameter of the enclosing function that its body never reads, of
+	// the operand's type (see unreadSubstitutions).
+	Unread []string `json:",omitempty"`
 	// LoopVars are the integer loop counters in scope at the site.
 	LoopVars []string `json:",omitempty"`
 	// Holds are the conditions known true at a Guard site's statement:

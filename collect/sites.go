@@ -209,6 +209,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 				if ifs, ok := stack[len(stack)-1].(*ast.IfStmt); ok && ifs.Cond == node {
 					s.Then = thenBranch(ifs, info)
 				}
+				s.Unread = unreadSubstitutions(node.(ast.Expr), stack, info, src, tf)
 			}
 			if kind == Guard {
 				s.CanWrap = wrap

@@ -86,7 +86,9 @@ condition must change value within one test, as a flipped comparison in a
 loop, which no angelic value fits), the original conditions of the ten most
 suspicious sites are mutated: negated, each comparison operator replaced,
 each && and || swapped, each of their operands and each ! dropped, a !
-added to each of their boolean operands. The
+added to each of their boolean operands; last, one operand replaced by a
+parameter of the function that its body never reads, of the operand's type
+(a function that takes a value and ignores it was meant to read it). The
 mutants are validated as candidates: first those whose changed comparison
 the file writes in another condition (as written, or with one name in
 place of another), then the others, fewest changes first, an equality

@@ -1,0 +1,105 @@
+package collect
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// unreadParams are the parameters of the innermost function around a
+// site (the last FuncDecl or FuncLit of stack) that its body never reads.
+func unreadParams(stack []ast.Node, info *types.Info) []*types.Var {
+	var ft *ast.FuncType
+	var body *ast.BlockStmt
+	for _, n := range slices.Backward(stack) {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ft, body = n.Type, n.Body
+		case *ast.FuncLit:
+			ft, body = n.Type, n.Body
+		default:
+			continue
+		}
+		break
+	}
+	if ft == nil || body == nil || ft.Params == nil {
+		return nil
+	}
+	var params []*types.Var
+	for _, field := range ft.Params.List {
+		for _, id := range field.Names {
+			if v, ok := info.Defs[id].(*types.Var); ok && id.Name != "_" {
+				params = append(params, v)
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			params = slices.DeleteFunc(params, func(v *types.Var) bool { return info.Uses[id] == v })
+		}
+		return len(params) > 0
+	})
+	return params
+}
+
+// unreadSubstitutions returns cond, as written in src (of file tf), with
+// one of its operands replaced by a parameter its function never reads,
+// of the operand's type: a function that takes a value and never reads
+// it was most likely meant to (BurntSushi/toml's eStruct passed
+// totalFields to a closure testing `fieldIndex[0] != len(fields)-1`,
+// which had to be `fieldIndex[0] != totalFields-1`). Constants, the
+// names of functions and fields, and cond as a whole are not replaced.
+func unreadSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, src []byte, tf *token.File) []string {
+	params := unreadParams(stack, info)
+	if len(params) == 0 {
+		return nil
+	}
+	start, end := tf.Offset(cond.Pos()), tf.Offset(cond.End())
+	var out []string
+	ast.Inspect(cond, func(n ast.Node) bool {
+		e, ok := n.(ast.Expr)
+		if !ok || e == cond {
+			return true
+		}
+		tv, ok := info.Types[e]
+		if !ok || tv.Value != nil || !tv.IsValue() || isCallee(cond, e) || isFieldName(cond, e) {
+			return true
+		}
+		for _, p := range params {
+			if types.Identical(tv.Type, p.Type()) {
+				s := string(src[start:tf.Offset(e.Pos())]) + p.Name() + string(src[tf.Offset(e.End()):end])
+				if !slices.Contains(out, s) {
+					out = append(out, s)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// isCallee reports whether e is the function of a call in root.
+func isCallee(root, e ast.Expr) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && c.Fun == e {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// isFieldName reports whether e is the selected name of a selector in
+// root (Sel in x.Sel).
+func isFieldName(root, e ast.Expr) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SelectorExpr); ok && s.Sel == e {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
