@@ -81,24 +81,20 @@ func unreadSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, src 
 
 // isCallee reports whether e is the function of a call in root.
 func isCallee(root, e ast.Expr) bool {
-	found := false
-	ast.Inspect(root, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && c.Fun == e {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return occurs(root, func(n ast.Node) bool { c, ok := n.(*ast.CallExpr); return ok && c.Fun == e })
 }
 
 // isFieldName reports whether e is the selected name of a selector in
 // root (Sel in x.Sel).
 func isFieldName(root, e ast.Expr) bool {
+	return occurs(root, func(n ast.Node) bool { s, ok := n.(*ast.SelectorExpr); return ok && s.Sel == e })
+}
+
+// occurs reports whether a node of root satisfies is.
+func occurs(root ast.Node, is func(ast.Node) bool) bool {
 	found := false
 	ast.Inspect(root, func(n ast.Node) bool {
-		if s, ok := n.(*ast.SelectorExpr); ok && s.Sel == e {
-			found = true
-		}
+		found = found || (n != nil && is(n))
 		return !found
 	})
 	return found
