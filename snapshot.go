@@ -1,6 +1,7 @@
 package nopol
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"go/ast"
@@ -325,27 +326,36 @@ func (r *repairer) dropIndifferent(ctx context.Context, site collect.Site, st st
 // every test those come from passes with those evaluations negated, they
 // are left out (see examples). An atom that contradicts no example needs
 // nothing: synthesis finds it.
+//
+// When a passing test an atom contradicts fails with the other outcome,
+// the next atom is tried, up to maxNearAtoms: one more observed call can
+// fit the failing tests and contradict fewer examples than the atom that
+// describes the suite (toml's eindirect observes isUnifiable(pv), whose
+// contradicted test fails, beside isMarshaler(v)).
 func (r *repairer) nearestAtom(ctx context.Context, site collect.Site, st style, spec *synth.Spec, ex examples, keys []testKey) (examples, error) {
-	a, ok := pickAtom(spec, ex)
-	if !ok {
-		return ex, nil
-	}
-	passed, err := r.negatePassing(ctx, site, st, ex, a.against, keys)
-	if err != nil {
-		return ex, err
-	}
-	for _, ok := range passed {
-		if !ok {
-			r.logf("snapshot: %s fits the failing tests; a passing test it contradicts fails with the other outcome there", a.src)
-			return ex, nil
+next:
+	for _, a := range pickAtoms(spec, ex, maxNearAtoms) {
+		passed, err := r.negatePassing(ctx, site, st, ex, a.against, keys)
+		if err != nil {
+			return ex, err
 		}
+		for _, ok := range passed {
+			if !ok {
+				r.logf("snapshot: %s fits the failing tests; a passing test it contradicts fails with the other outcome there", a.src)
+				continue next
+			}
+		}
+		if len(passed) < a.tests {
+			return ex, nil // a test whose evaluations are not all recorded
+		}
+		r.logf("snapshot: %s fits the failing tests; the %s it contradicts (%s) pass with the other outcome there too, and those examples are left out", a.src, plural(a.tests, "passing test"), plural(a.examples, "example"))
+		return ex.without(a.against), nil
 	}
-	if len(passed) < a.tests {
-		return ex, nil // a test whose evaluations are not all recorded
-	}
-	r.logf("snapshot: %s fits the failing tests; the %s it contradicts (%s) pass with the other outcome there too, and those examples are left out", a.src, plural(a.tests, "passing test"), plural(a.examples, "example"))
-	return ex.without(a.against), nil
+	return ex, nil
 }
+
+// maxNearAtoms bounds the atoms nearestAtom tries.
+const maxNearAtoms = 3
 
 // nearAtom is an observed boolean that fits the failing tests' examples
 // and contradicts a few passing tests' (pickAtom).
@@ -366,6 +376,15 @@ type nearAtom struct {
 // first, then fewer examples; among equals, a clause joined to the
 // original first, then the inputs' order. ok is false when there is none.
 func pickAtom(spec *synth.Spec, ex examples) (nearAtom, bool) {
+	atoms := pickAtoms(spec, ex, 1)
+	if len(atoms) == 0 {
+		return nearAtom{}, false
+	}
+	return atoms[0], true
+}
+
+// pickAtoms returns the first n atoms in pickAtom's order.
+func pickAtoms(spec *synth.Spec, ex examples, n int) []nearAtom {
 	// The original's value per example, where it can be computed.
 	var orig []*bool
 	if spec.Original != "" {
@@ -408,7 +427,7 @@ func pickAtom(spec *synth.Spec, ex examples) (nearAtom, bool) {
 	if orig != nil {
 		joins = []synth.Op{synth.OpAnd, synth.OpOr, 0}
 	}
-	var best *atom
+	var fit []atom
 	for in := range spec.Inputs {
 		if spec.Inputs[in].Kind != synth.Bool {
 			continue
@@ -440,41 +459,45 @@ func pickAtom(spec *synth.Spec, ex examples) (nearAtom, bool) {
 				if !fits || a.against == 0 || a.tests > maxIndifferentRuns || 4*a.against > agree {
 					continue
 				}
-				if best == nil || a.tests < best.tests || a.tests == best.tests && a.against < best.against {
-					best = &a
-				}
+				fit = append(fit, a)
 			}
 		}
 	}
-	if best == nil {
-		return nearAtom{}, false
-	}
-	b := *best
+	slices.SortStableFunc(fit, func(a, b atom) int { return cmp.Or(cmp.Compare(a.tests, b.tests), cmp.Compare(a.against, b.against)) })
 	// The atom's source, as a mutant's (mutants.go: negate, parenthesize,
 	// render).
 	// Observed expressions and the original (ParseTerm read it above)
 	// are Go source.
-	fset, x, _, ok := parseCond(spec.Inputs[b.input].Expr)
-	if !ok {
-		return nearAtom{}, false
-	}
-	if b.neg {
-		x = negate(x)
-	}
-	if b.join != 0 {
-		orig, err := parser.ParseExprFrom(fset, "", spec.Original, parser.SkipObjectResolution)
-		if err != nil {
+	renderAtom := func(b atom) (nearAtom, bool) {
+		fset, x, _, ok := parseCond(spec.Inputs[b.input].Expr)
+		if !ok {
 			return nearAtom{}, false
 		}
-		op := map[synth.Op]token.Token{synth.OpAnd: token.LAND, synth.OpOr: token.LOR}[b.join]
-		x = &ast.BinaryExpr{X: orig, Op: op, Y: x}
+		if b.neg {
+			x = negate(x)
+		}
+		if b.join != 0 {
+			orig, err := parser.ParseExprFrom(fset, "", spec.Original, parser.SkipObjectResolution)
+			if err != nil {
+				return nearAtom{}, false
+			}
+			op := map[synth.Op]token.Token{synth.OpAnd: token.LAND, synth.OpOr: token.LOR}[b.join]
+			x = &ast.BinaryExpr{X: orig, Op: op, Y: x}
+		}
+		src := render(fset, parenthesize(unparen(x), token.LowestPrec))
+		against := func(j int) bool {
+			holds, ok := value(b, j)
+			return ex.from[j] >= ex.nFailing && ok && holds != ex.all[j].Want
+		}
+		return nearAtom{src: src, against: against, tests: b.tests, examples: b.against}, true
 	}
-	src := render(fset, parenthesize(unparen(x), token.LowestPrec))
-	against := func(j int) bool {
-		holds, ok := value(b, j)
-		return ex.from[j] >= ex.nFailing && ok && holds != ex.all[j].Want
+	var out []nearAtom
+	for _, b := range fit[:min(n, len(fit))] {
+		if a, ok := renderAtom(b); ok {
+			out = append(out, a)
+		}
 	}
-	return nearAtom{src: src, against: against, tests: b.tests, examples: b.against}, true
+	return out
 }
 
 // negatePassing runs each passing test with an example for which pick

@@ -1,6 +1,7 @@
 package nopol
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/nopol-go/nopol/angelic"
@@ -69,5 +70,32 @@ func TestPickAtom(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPickAtoms: the atoms nearestAtom tries in turn, fewest
+// contradicted tests and examples first, at most n.
+func TestPickAtoms(t *testing.T) {
+	inputs := []synth.Input{{Expr: "many", Kind: synth.Bool}, {Expr: "few", Kind: synth.Bool}}
+	ex := examples{nFailing: 1}
+	// run, many, few, want: the failing run needs true where both hold;
+	// "many" contradicts two passing examples, "few" one.
+	for n, r := range [][4]int{{0, 1, 1, 1}, {1, 1, 0, 0}, {1, 1, 0, 0}, {2, 1, 1, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}, {3, 0, 0, 0}} {
+		v := []synth.Value{synth.BoolValue(r[1] == 1), synth.BoolValue(r[2] == 1)}
+		ex.all = append(ex.all, angelic.Example{State: stateKey(v), Want: r[3] == 1})
+		ex.vals = append(ex.vals, v)
+		ex.from = append(ex.from, r[0])
+		ex.ord = append(ex.ord, n+1)
+	}
+	spec := &synth.Spec{Inputs: inputs}
+	var got []string
+	for _, a := range pickAtoms(spec, ex, 3) {
+		got = append(got, fmt.Sprintf("%s:%d/%d", a.src, a.tests, a.examples))
+	}
+	if want := "[few:1/1 many:2/3]"; fmt.Sprint(got) != want {
+		t.Errorf("pickAtoms = %v, want %s", got, want)
+	}
+	if got := pickAtoms(spec, ex, 1); len(got) != 1 || got[0].src != "few" {
+		t.Errorf("pickAtoms(1) = %v, want few only", got)
 	}
 }
