@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"go/parser"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -324,7 +325,7 @@ func (r *repairer) runawayEntries(k testKey, res collect.Result) []int {
 		stmt := r.prog.Sites[call]
 		for id, site := range r.prog.Sites {
 			if site.Kind == collect.Cond && site.File == stmt.File && site.FuncLines == stmt.FuncLines && site.Line < stmt.Line &&
-				r.wanted(site) && holdsAll(stmt.Holds, site.Original) && !slices.Contains(out, id) {
+				r.wanted(site) && heldAll(stmt.Holds, site.Original) && !slices.Contains(out, id) {
 				out = append(out, id)
 			}
 		}
@@ -333,15 +334,11 @@ func (r *repairer) runawayEntries(k testKey, res collect.Result) []int {
 	return out
 }
 
-// holdsAll reports whether every conjunct of cond, as written, is among
-// holds.
-func holdsAll(holds []string, cond string) bool {
-	for c := range strings.SplitSeq(cond, " && ") {
-		if !slices.Contains(holds, c) {
-			return false
-		}
-	}
-	return len(holds) > 0
+// heldAll reports whether every conjunct of cond, the source of a
+// condition, is among holds (as allIn compares them).
+func heldAll(holds []string, cond string) bool {
+	e, err := parser.ParseExpr(cond)
+	return err == nil && allIn(holds, e) != ""
 }
 
 // entriesFirst moves the sites of first (runawayEntries) to the front of
