@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -412,6 +413,10 @@ func TestSearchPerEvaluation(t *testing.T) {
 		{"two evaluations, guessed", 5, []int{2, 4}, false, 8, "value@ok", 5, []string{"x < 0", "ok", "b"}, 0, 0},
 		{"guesses wrong, then single ones", 5, []int{3}, false, 8, "flip@eval3", 7, []string{"x < 0"}, 0, 0},
 		{"guessed but off", 5, []int{2, 4}, false, 0, "", 2, []string{"ok"}, 0, 0},
+		// Guesses that time out: MaxHung in a row end the guesses.
+		{"three hung guesses end them", 5, []int{3}, false, 8, "flip@eval3", 9, []string{"hang1", "hang2", "hang3", "ok"}, 0, 0},
+		{"two hung guesses do not", 5, []int{2, 4}, false, 8, "value@ok", 6, []string{"hang1", "hang2", "ok"}, 0, 0},
+		{"hung guesses not in a row", 5, []int{2, 4}, false, 8, "value@ok", 8, []string{"hang1", "hang2", "x", "hang3", "ok"}, 0, 0},
 		// Counts stopped at 4 by the cap; the traced run printed 6.
 		{"the traced count", 4, []int{6}, false, 8, "flip@eval6", 4, nil, 6, 0},
 		// The directed search negated 5 alone; the single ones skip it.
@@ -426,7 +431,7 @@ func TestSearchPerEvaluation(t *testing.T) {
 						return Outcome{}, nil
 					}
 					if f.Guess != "" {
-						return Outcome{Passed: f.Guess == "ok"}, nil
+						return Outcome{Passed: f.Guess == "ok", TimedOut: strings.HasPrefix(f.Guess, "hang")}, nil
 					}
 					if slices.Equal(slices.Sorted(slices.Values(f.Evals)), tc.need) {
 						return Outcome{Passed: true}, nil

@@ -61,7 +61,10 @@
 // one evaluation changes those after it. Then one evaluation is negated at
 // a time, the last first, then earlier ones, at most MaxFlips runs (a
 // bounded form of SPR's search of branch-outcome sequences, Long & Rinard
-// FSE 2015). The first that passes is the test's need; its snapshot run
+// FSE 2015). The guesses, and the single negations, stop after [MaxHung]
+// runs in a row time out: forcing a loop's exit off hangs the test under
+// every predicate over the same state, and a hung run costs a deadline.
+// The first that passes is the test's need; its snapshot run
 // records the outcome of every evaluation, the negated ones included, and
 // those outcomes are the examples synthesis must reproduce.
 //

@@ -208,6 +208,13 @@ type Problem struct {
 // MaxGuesses bounds the evaluation sets of Problem.Guess tried per test.
 const MaxGuesses = 40
 
+// MaxHung ends the guesses, or the single negations, of one test after
+// that many runs in a row timed out: a forced outcome that keeps a loop
+// from ending makes the predicates over the same state hang alike (a
+// byte scan forced on by each of c < 32, c != 127, c <= 128, …), and a
+// run that times out costs as much as a score of runs that do not.
+const MaxHung = 3
+
 // MaxDirected bounds the runs of the failure-directed per-evaluation
 // search of one test (see Problem.MaxFlips).
 const MaxDirected = 32
@@ -287,12 +294,13 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		return out, nil
 	}
 	// tryAll runs fs in waves of p.Parallel and returns their outcomes
-	// in order; with first, it stops after the wave where one passed
-	// (the outcomes of the forces not run are zero, and none is after a
-	// passing one's wave).
+	// in order; with first, it stops after the wave where one passed, or
+	// where MaxHung runs in a row timed out (the outcomes of the forces
+	// not run are zero, and none is after that wave).
 	tryAll := func(t FailingTest, fs []Force, first bool) ([]Outcome, error) {
 		outs := make([]Outcome, len(fs))
 		wave := max(p.Parallel, 1)
+		hung := 0 // the runs in a row that timed out
 		for i := 0; i < len(fs); i += wave {
 			if err := ctx.Err(); err != nil {
 				return outs, err
@@ -315,7 +323,12 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 			}
 			for k := i; k < j; k++ {
 				v.Attempts = append(v.Attempts, Attempt{Test: t.Name, Force: fs[k], Outcome: outs[k]})
-				if first && outs[k].Passed {
+				if outs[k].TimedOut {
+					hung++
+				} else {
+					hung = 0
+				}
+				if first && (outs[k].Passed || hung >= MaxHung) {
 					// The runs after it in its wave are not the
 					// search's: their outcomes are dropped.
 					v.Surplus += j - 1 - k
