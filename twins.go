@@ -24,8 +24,9 @@ import (
 const maxTwinSites = 10
 
 // twins validates the twin guards of the guard sites of ranked, site by
-// site in rank order, through one schema for them all (one build; a
-// schema per twin when it cannot be built); the first that passes the
+// site in rank order, through one schema per layer (the j-th twins of
+// the sites: one build when each site has one twin; a schema per twin
+// when a layer's cannot be built); the first that passes the
 // suite, and again as a patched file, is the patch. It returns how many
 // twins of how many sites it tried.
 func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k int, done bool, err error) {
@@ -73,20 +74,40 @@ func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k 
 	if len(targets) == 0 {
 		return 0, k, false, nil
 	}
-	var parts []collect.SchemaPart
-	for _, t := range targets {
-		parts = append(parts, collect.SchemaPart{Site: r.prog.Sites[t.s.Site], Style: t.st.guard, Candidates: []string{t.exit.Guard}})
+	// The twins of one site overlap in its source, so no schema holds two
+	// of them: the j-th twin of every site goes to layer j, one schema
+	// per layer, built when its first twin is validated (a lexer's
+	// switches offer two twins each at ten sites: two builds, not twenty).
+	var layers [][]collect.SchemaPart
+	layer, offset := make([]int, len(targets)), make([]int, len(targets))
+	perSite := map[int]int{}
+	for i, t := range targets {
+		j := perSite[t.s.Site]
+		perSite[t.s.Site]++
+		if j == len(layers) {
+			layers = append(layers, nil)
+		}
+		layer[i], offset[i] = j, len(layers[j])
+		layers[j] = append(layers[j], collect.SchemaPart{Site: r.prog.Sites[t.s.Site], Style: t.st.guard, Candidates: []string{t.exit.Guard}})
 	}
-	all, err := r.sharedSchema(ctx, parts, "twins", "twin")
-	if err != nil {
-		return 0, k, false, err
-	}
-	if all != nil {
-		defer all.Close()
-	}
+	schemas := make([]suiteRunner, len(layers))
+	built := make([]bool, len(layers))
+	defer func() {
+		for _, s := range schemas {
+			if s != nil {
+				s.Close()
+			}
+		}
+	}()
 	for i, t := range targets {
 		if err := ctx.Err(); err != nil {
 			return n, k, false, err
+		}
+		if j := layer[i]; !built[j] {
+			built[j] = true
+			if schemas[j], err = r.sharedSchema(ctx, layers[j], "twins", "twin"); err != nil {
+				return n, k, false, err
+			}
 		}
 		n++
 		site := r.prog.Sites[t.s.Site]
@@ -94,7 +115,7 @@ func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k 
 		rep := r.siteReport(site, t.st, t.s.Score, "twin")
 		r.logf("twin %d: %s:%d %s `%s`: `if %s { %s }` from %s", n, rep.File, rep.Line, site.Func, oneLine(site.Original), t.exit.Guard, t.exit.Body, t.exit.From)
 		r.ranked, r.spec = nil, nil // validated as written, not against recorded states
-		done, err := r.validateShared(ctx, all, i, site, t.st, []candidate{c}, "twin", &rep)
+		done, err := r.validateShared(ctx, schemas[layer[i]], offset[i], site, t.st, []candidate{c}, "twin", &rep)
 		r.logf("twin %d: %s", n, rep.Outcome)
 		r.res.Sites = append(r.res.Sites, rep)
 		if err != nil || done {
