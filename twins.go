@@ -91,7 +91,6 @@ func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k 
 		layers[j] = append(layers[j], collect.SchemaPart{Site: r.prog.Sites[t.s.Site], Style: t.st.guard, Candidates: []string{t.exit.Guard}})
 	}
 	schemas := make([]suiteRunner, len(layers))
-	built := make([]bool, len(layers))
 	defer func() {
 		for _, s := range schemas {
 			if s != nil {
@@ -103,9 +102,8 @@ func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k 
 		if err := ctx.Err(); err != nil {
 			return n, k, false, err
 		}
-		if j := layer[i]; !built[j] {
-			built[j] = true
-			if schemas[j], err = r.sharedSchema(ctx, layers[j], "twins", "twin"); err != nil {
+		if offset[i] == 0 { // its layer's first twin
+			if schemas[layer[i]], err = r.sharedSchema(ctx, layers[layer[i]], "twins", "twin"); err != nil {
 				return n, k, false, err
 			}
 		}
