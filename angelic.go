@@ -3,6 +3,7 @@ package nopol
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -122,6 +123,9 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		key := siteTest{site.ID, test}
 		unforced := f.Trace && len(f.Evals) == 0
 		if out, ok := r.traced[key]; ok && unforced {
+			return out, nil
+		}
+		if out, ok := r.negatedRuns[key]; ok && f.EveryEval() {
 			return out, nil
 		}
 		if !f.Whole() && !split[test] {
@@ -503,4 +507,51 @@ func boolIndex(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// negationFirst moves to the front of sites, the Cond sites of the
+// per-evaluation tier, those where every failing test passes with the
+// condition negated at every evaluation (angelic.Force.EveryEval): a
+// comparison written the wrong way round in a loop, which no constant
+// value repairs, needs a run per failing test to find, where the full
+// search of a site evaluated many times costs dozens (the tier orders
+// the sites fewest evaluations first, and its effort may end before the
+// last). The runs are those the search of each site makes first
+// (repairer.negatedRuns keeps their outcomes); they stop when the
+// tier's effort is spent.
+func (r *repairer) negationFirst(ctx context.Context, sites []angelic.Suspicion) ([]angelic.Suspicion, error) {
+	var first, rest []angelic.Suspicion
+	for i, s := range sites {
+		if !r.ownLeft() {
+			return slices.Concat(first, rest, sites[i:]), nil
+		}
+		site := r.prog.Sites[s.Site]
+		passes := true
+		for _, k := range r.failing {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			f := angelic.Force{Evals: []int{0}}
+			res, err := r.bin.Run(ctx, r.forcedRun(k, site, style{}, f, collect.ModeCover))
+			r.ran(testWork(res.TimedOut))
+			if err != nil {
+				return nil, fmt.Errorf("running %s with site %d negated: %w", k.name, site.ID, err)
+			}
+			r.negatedRuns[siteTest{site.ID, k.id()}] = angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut}
+			r.vlogf("forced %s=%s at %s:%d: passed=%v timed out=%v (%s)", k.name, f.Label(false), filepath.Base(site.File), site.Line, res.Passed, res.TimedOut, res.Duration.Round(time.Millisecond))
+			if !res.Passed {
+				passes = false
+				break
+			}
+		}
+		if passes {
+			first = append(first, s)
+		} else {
+			rest = append(rest, s)
+		}
+	}
+	if len(first) > 0 {
+		r.logf("per-evaluation: %s where the failing tests pass with the condition negated at every evaluation, first", plural(len(first), "condition"))
+	}
+	return slices.Concat(first, rest), nil
 }

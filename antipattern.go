@@ -133,7 +133,9 @@ type candidate struct {
 	// term is src over the spec's inputs; nil for the fallback's
 	// mutants, which are not read against a spec.
 	term *synth.Term
-	// method is "synthesis" or "mutation".
+	// method is "synthesis", "mutation", "guess" (withGuesses), or how
+	// another tier made it ("bounds", "sibling", "twin", "nil-check",
+	// "npefix").
 	method string
 	// unrelated marks a candidate that shares none of the original's
 	// variables (ranked last; see ruleUnrelated).

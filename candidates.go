@@ -101,7 +101,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 			}
 		}
 	}
-	cands = withBounds(withSibling(cands, sibling), bounds)
+	cands = withBounds(withSibling(r.withGuesses(site, st, spec, keep, needs, cands, rep), sibling), bounds)
 	switch {
 	case len(cands) > 0:
 	case len(rep.Rejected) > 0:
@@ -176,6 +176,56 @@ func withSibling(cands, sibling []candidate) []candidate {
 		}
 	}
 	return slices.Concat(first, sibling, rest)
+}
+
+// withGuesses adds to cands the observed predicates that a failing test
+// passed with, forced at every evaluation (angelic.Force.Guess: needs
+// from the per-evaluation search), as written: the one candidate whose
+// value at every evaluation a run checked, where synthesis finds any fit
+// of the recorded states (go-toml's Node.Child: the guess `n.child < 0`
+// passes; `n.child <= 0` fits the states too, and reads index 0 as no
+// child). A guess that fits the recorded states comes first; one that
+// does not (another failing test's values, from fragments forced
+// constant) after the candidates close to the original, before those far
+// from it (farFromOriginal: go-toml's `n.child == 0` before `n.child == 0
+// && n.Kind != KeyValue`). A guess that breaks an anti-pattern, or does
+// not read keep, is left out.
+func (r *repairer) withGuesses(site collect.Site, st style, spec *synth.Spec, keep []int, needs []angelic.Need, cands []candidate, rep *SiteReport) []candidate {
+	var fit, unfit []candidate
+	for _, nd := range needs {
+		src := nd.Force.Guess
+		if src == "" || site.Kind != collect.Cond || hasSource(fit, src) || hasSource(unfit, src) {
+			continue
+		}
+		c := candidate{src: src, method: "guess"}
+		if spec != nil {
+			t, err := synth.ParseTerm(spec, src)
+			if err != nil || !readsAll(t, keep) {
+				continue
+			}
+			c.term = t
+		}
+		if why := r.antiPatternOf(site, st, spec, c); why != "" && !strings.HasPrefix(why, ruleUnrelated+":") {
+			r.logf("rejected the guess `%s`: %s", src, why)
+			continue
+		}
+		if c.term != nil && synth.Satisfies(spec, c.term, spec.Examples) {
+			fit = append(fit, c)
+		} else {
+			unfit = append(unfit, c)
+		}
+	}
+	var close, far []candidate
+	for _, c := range cands {
+		switch {
+		case hasSource(fit, c.src) || hasSource(unfit, c.src):
+		case farFromOriginal(site, c):
+			far = append(far, c)
+		default:
+			close = append(close, c)
+		}
+	}
+	return slices.Concat(fit, close, unfit, far)
 }
 
 // withBounds ranks the bounds candidates first among cands (their
@@ -661,7 +711,9 @@ func describeCandidates(cands []candidate) string {
 	return strings.Join(srcs, " | ")
 }
 
-// hasSource reports whether a candidate of cands is src.
+// hasSource reports whether a candidate of cands is src, spaced alike or
+// not (s[i-1] is s[i - 1]).
 func hasSource(cands []candidate, src string) bool {
-	return slices.ContainsFunc(cands, func(c candidate) bool { return c.src == src })
+	n := normalExpr(src)
+	return slices.ContainsFunc(cands, func(c candidate) bool { return c.src == src || normalExpr(c.src) == n })
 }

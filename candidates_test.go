@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/synth"
 )
@@ -228,5 +229,52 @@ func TestFallbackMutants(t *testing.T) {
 	cands, _ = fallbackMutants(site, func(string) bool { return false })
 	if len(cands) == 0 || cands[len(cands)-1].src != "i != total-1" {
 		t.Errorf("mutants %v: want i != total-1 last", cands)
+	}
+}
+
+// TestWithGuesses: a guess a failing test passed with comes first when it
+// fits the recorded states, as written; one that does not, after the
+// candidates close to the original and before those far from it; one
+// that reads an input keep leaves out, not at all.
+func TestWithGuesses(t *testing.T) {
+	site := collect.Site{Kind: collect.Cond, Original: "n == 0"}
+	spec := &synth.Spec{
+		Original: "n == 0",
+		Inputs:   []synth.Input{{Expr: "n", Kind: synth.Int}, {Expr: "k", Kind: synth.Int}},
+		Examples: []synth.Example{
+			{Values: []synth.Value{synth.IntValue(-1), synth.IntValue(2)}, Want: true},
+			{Values: []synth.Value{synth.IntValue(3), synth.IntValue(2)}, Want: false},
+			{Values: []synth.Value{synth.IntValue(5), synth.IntValue(4)}, Want: false},
+		},
+	}
+	synthesized := []candidate{{src: "n <= 0", method: "synthesis"}, {src: "n <= 0 && k != 4 && k < n+9", method: "synthesis"}, {src: "n < 0", method: "synthesis"}}
+	needs := func(guesses ...string) []angelic.Need {
+		var out []angelic.Need
+		for _, g := range guesses {
+			out = append(out, angelic.Need{Test: "TestX", Force: angelic.Force{Guess: g}})
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name  string
+		needs []angelic.Need
+		keep  []int
+		want  string
+	}{
+		{"a fit first, as written", needs("n < 0"), nil, "n < 0 | n <= 0 | n <= 0 && k != 4 && k < n+9"},
+		{"spaced otherwise, one candidate", needs("n<0", "n < 0"), nil, "n<0 | n <= 0 | n <= 0 && k != 4 && k < n+9"},
+		{"not a fit: before the far ones", needs("n != k"), nil, "n <= 0 | n < 0 | n != k | n <= 0 && k != 4 && k < n+9"},
+		{"an anti-pattern: left out", needs("n != 3"), nil, "n <= 0 | n < 0 | n <= 0 && k != 4 && k < n+9"},
+		{"no guess", needs(""), nil, "n <= 0 | n < 0 | n <= 0 && k != 4 && k < n+9"},
+		{"does not read keep", needs("n < 0"), []int{1}, "n <= 0 | n < 0 | n <= 0 && k != 4 && k < n+9"},
+	} {
+		r := &repairer{opts: Options{}}
+		got := r.withGuesses(site, style{name: "cond"}, spec, tt.keep, tt.needs, slices.Clone(synthesized), &SiteReport{})
+		if s := strings.Join(sources(got), " | "); s != tt.want {
+			t.Errorf("%s: %s, want %s", tt.name, s, tt.want)
+		}
+		if tt.keep == nil && got[0].src == tt.needs[0].Force.Guess && got[0].method != "guess" {
+			t.Errorf("%s: the guess %q has method %q", tt.name, got[0].src, got[0].method)
+		}
 	}
 }

@@ -134,12 +134,18 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		from := siblingOf(site, st)
 		e.Origin = fmt.Sprintf("a guard %s writes in the same place (after the same statement, or first in a loop over the same values), its condition and exit as written there", from)
 		medium = append(medium, fmt.Sprintf("a guard %s already has in the same place: the tests do not say whether this place needs all of it", from))
+	case c.method == "guess":
+		e.Origin = "an observed predicate over the original's operands, as written: a failing test passed with its value forced at every evaluation of the site"
+		medium = append(medium, "per-evaluation angelic values: the predicate is a guess a failing test passed with")
 	case rep.Method == "per-evaluation" && rep.joined:
 		e.Origin = "synthesized from recorded states with the values of the original condition joined with an observed predicate (a clause added) at every evaluation"
 		low = append(low, "per-evaluation angelic values: the specification comes from a guess, the original condition with a clause added")
 	case rep.Method == "per-evaluation" && rep.guessed:
 		e.Origin = "synthesized from recorded states with the values negated at the evaluations where an observed predicate holds"
 		low = append(low, "per-evaluation angelic values: the specification comes from a guess, the evaluations where an observed predicate holds")
+	case rep.Method == "per-evaluation" && rep.everyEval && rep.negated == 0:
+		e.Origin = "synthesized from recorded states with the original condition negated at every evaluation"
+		medium = append(medium, "per-evaluation angelic values: the failing tests need the original condition negated at each of their evaluations")
 	case rep.Method == "per-evaluation" && rep.negated > 1:
 		e.Origin = fmt.Sprintf("synthesized from recorded states with the values of %d evaluations negated, each after which a failing test failed", rep.negated)
 		low = append(low, "per-evaluation angelic values: the specification comes from evaluations negated one failure at a time")

@@ -316,9 +316,10 @@ type SiteReport struct {
 	// observed predicate (angelic.Force.Guess); negated is the most
 	// evaluations a failing test's per-evaluation value negated; joined
 	// that a guess joined the original with the predicate (a clause
-	// added, collect.Predicate.Combine).
-	guessed, joined bool
-	negated         int
+	// added, collect.Predicate.Combine); everyEval that a failing test's
+	// value negated every evaluation (angelic.Force.EveryEval).
+	guessed, joined, everyEval bool
+	negated                    int
 }
 
 // ConstituentReport is a constituent of a failing test (a top-level

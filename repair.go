@@ -104,6 +104,10 @@ type repairer struct {
 	// a snapshot run (by source): the same for every style of a site.
 	traced  map[siteTest]angelic.Outcome
 	guesses map[siteTest][]string
+	// negatedRuns are, per Cond site and failing test, the outcome of
+	// the run with the condition negated at every evaluation
+	// (angelic.Force.EveryEval), made by negationFirst.
+	negatedRuns map[siteTest]angelic.Outcome
 	// guessed are, per site, the predicates of its guesses by source.
 	guessed map[int]map[string]collect.Predicate
 	// coverMax is, per package, the most evaluations of all sites that a
@@ -208,7 +212,7 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 		opts.Dir = wd
 	}
 	r := &repairer{opts: opts, c: c, res: &Result{}, start: time.Now(), phases: map[string]time.Duration{},
-		traced: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}, needed: map[int]bool{}, skipped: map[siteRun]collect.Result{}}
+		traced: map[siteTest]angelic.Outcome{}, negatedRuns: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}, needed: map[int]bool{}, skipped: map[siteRun]collect.Result{}}
 	tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	err := r.run(tctx)
@@ -431,6 +435,10 @@ func (r *repairer) run(ctx context.Context) error {
 		slices.SortStableFunc(sites, func(a, b angelic.Suspicion) int {
 			return cmp.Compare(r.failingEvals(a.Site), r.failingEvals(b.Site))
 		})
+		sites, err := r.negationFirst(ctx, sites)
+		if err != nil {
+			return err
+		}
 		r.tier = "per-evaluation"
 		n, done, err := r.searchWhile(ctx, sites, 0, false, r.ownLeft)
 		if err != nil || done {

@@ -157,7 +157,11 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 		rep.Needs = append(rep.Needs, k.name+"="+nd.Force.Label(site.Kind == collect.Guard))
 		rep.guessed = rep.guessed || nd.Force.Guess != ""
 		rep.joined = rep.joined || nd.Force.Guess != "" && r.guessed[site.ID][nd.Force.Guess].Combine != collect.CombineNone
-		rep.negated = max(rep.negated, len(nd.Force.Evals))
+		if nd.Force.EveryEval() {
+			rep.everyEval = true
+		} else {
+			rep.negated = max(rep.negated, len(nd.Force.Evals))
+		}
 		if nd.Split {
 			rep.Fragments = append(rep.Fragments, r.fragmentReports(k, nd.Force, site.Kind == collect.Guard)...)
 		}

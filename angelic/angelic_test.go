@@ -401,26 +401,30 @@ func TestSearchPerEvaluation(t *testing.T) {
 		// when not 0, the evaluation every traced run failed after.
 		traced, failedAfter int
 	}{
-		{"directed: two evaluations", 5, []int{2, 4}, true, 8, "flip@eval2+4", 5, nil, 0, 0},
-		{"directed: the last evaluation", 5, []int{5}, true, 8, "flip@eval5", 4, nil, 0, 0},
-		{"last evaluation, failure not located", 5, []int{5}, false, 8, "flip@eval5", 4, nil, 0, 0},
-		{"an earlier one, not located", 5, []int{3}, false, 8, "flip@eval3", 6, nil, 0, 0},
-		{"beyond the bound", 20, []int{3}, false, 8, "", 11, nil, 0, 0},
-		{"two evaluations, not located", 5, []int{2, 4}, false, 8, "", 8, nil, 0, 0},
+		{"directed: two evaluations", 5, []int{2, 4}, true, 8, "flip@eval2+4", 6, nil, 0, 0},
+		{"directed: the last evaluation", 5, []int{5}, true, 8, "flip@eval5", 5, nil, 0, 0},
+		{"last evaluation, failure not located", 5, []int{5}, false, 8, "flip@eval5", 5, nil, 0, 0},
+		{"an earlier one, not located", 5, []int{3}, false, 8, "flip@eval3", 7, nil, 0, 0},
+		{"beyond the bound", 20, []int{3}, false, 8, "", 12, nil, 0, 0},
+		{"two evaluations, not located", 5, []int{2, 4}, false, 8, "", 9, nil, 0, 0},
 		{"off", 5, []int{5}, true, 0, "", 2, nil, 0, 0},
+		// The condition negated at every evaluation: one run, first,
+		// however many evaluations.
+		{"every evaluation negated", 5, []int{0}, true, 8, "flip@every", 3, nil, 0, 0},
+		{"every evaluation negated, beyond the bound", 20, []int{0}, false, 8, "flip@every", 3, []string{"ok"}, 0, 0},
 		// A failure seen at the end only: the states' guesses, in order,
 		// before single evaluations.
-		{"two evaluations, guessed", 5, []int{2, 4}, false, 8, "value@ok", 5, []string{"x < 0", "ok", "b"}, 0, 0},
-		{"guesses wrong, then single ones", 5, []int{3}, false, 8, "flip@eval3", 7, []string{"x < 0"}, 0, 0},
+		{"two evaluations, guessed", 5, []int{2, 4}, false, 8, "value@ok", 6, []string{"x < 0", "ok", "b"}, 0, 0},
+		{"guesses wrong, then single ones", 5, []int{3}, false, 8, "flip@eval3", 8, []string{"x < 0"}, 0, 0},
 		{"guessed but off", 5, []int{2, 4}, false, 0, "", 2, []string{"ok"}, 0, 0},
 		// Guesses that time out: MaxHung in a row end the guesses.
-		{"three hung guesses end them", 5, []int{3}, false, 8, "flip@eval3", 9, []string{"hang1", "hang2", "hang3", "ok"}, 0, 0},
-		{"two hung guesses do not", 5, []int{2, 4}, false, 8, "value@ok", 6, []string{"hang1", "hang2", "ok"}, 0, 0},
-		{"hung guesses not in a row", 5, []int{2, 4}, false, 8, "value@ok", 8, []string{"hang1", "hang2", "x", "hang3", "ok"}, 0, 0},
+		{"three hung guesses end them", 5, []int{3}, false, 8, "flip@eval3", 10, []string{"hang1", "hang2", "hang3", "ok"}, 0, 0},
+		{"two hung guesses do not", 5, []int{2, 4}, false, 8, "value@ok", 7, []string{"hang1", "hang2", "ok"}, 0, 0},
+		{"hung guesses not in a row", 5, []int{2, 4}, false, 8, "value@ok", 9, []string{"hang1", "hang2", "x", "hang3", "ok"}, 0, 0},
 		// Counts stopped at 4 by the cap; the traced run printed 6.
-		{"the traced count", 4, []int{6}, false, 8, "flip@eval6", 4, nil, 6, 0},
+		{"the traced count", 4, []int{6}, false, 8, "flip@eval6", 5, nil, 6, 0},
 		// The directed search negated 5 alone; the single ones skip it.
-		{"directed's single not run again", 5, []int{3}, true, 8, "flip@eval3", 6, nil, 0, 5},
+		{"directed's single not run again", 5, []int{3}, true, 8, "flip@eval3", 7, nil, 0, 5},
 	} {
 		for _, parallel := range []int{1, 2} {
 			t.Run(fmt.Sprintf("%s/parallel=%d", tc.name, parallel), func(t *testing.T) {

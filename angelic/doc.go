@@ -45,6 +45,8 @@
 // one), nor a guard that must leave at the evaluations meeting a nil
 // pointer and at no other: Nopol's limit. With [Problem.MaxFlips], a test
 // that fails under every constant value (whole and per fragment) is first
+// run, at a condition, with every evaluation negated ([Force.EveryEval]:
+// one run, the comparison written the wrong way round in a loop), then
 // searched failure-directed: it runs traced ([Force.Trace]: the hook prints
 // each evaluation of the site, so the failure printed next lies after a
 // known evaluation), the evaluation after which it failed is negated

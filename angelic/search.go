@@ -39,7 +39,8 @@ type Force struct {
 	// Evals, when not empty, negate the outcome of these evaluations of
 	// the site (from 1, in the test's order) and force nothing else;
 	// Value is then ignored (at a guard, Value and Return say how the
-	// flipped evaluations leave). See Problem.MaxFlips.
+	// flipped evaluations leave). See Problem.MaxFlips. Evaluation 0
+	// stands for every one (EveryEval): the condition negated.
 	Evals []int
 	// Trace asks the Runner to report after which evaluation of the site
 	// the test failed (Outcome.FailedAfter); with Evals empty nothing is
@@ -56,6 +57,10 @@ type Force struct {
 // rather than a constant value.
 func (f Force) PerEval() bool { return len(f.Evals) > 0 || f.Trace || f.Guess != "" }
 
+// EveryEval reports whether f negates every evaluation of the site
+// (Evals is [0]).
+func (f Force) EveryEval() bool { return len(f.Evals) == 1 && f.Evals[0] == 0 }
+
 // Whole reports whether f applies to the whole test.
 func (f Force) Whole() bool { return len(f.Fragments) == 0 }
 
@@ -71,6 +76,9 @@ func (f Force) Label(guard bool) string {
 			return "leave@" + f.Guess
 		}
 		return "value@" + f.Guess
+	}
+	if f.EveryEval() {
+		return "flip@every"
 	}
 	if f.PerEval() {
 		s := "flip@eval"
@@ -175,7 +183,7 @@ type Problem struct {
 	MaxFragments int
 	// MaxFlips, when > 0, allows per-evaluation angelic values: a test
 	// that fails under every constant force (whole and per fragment) is
-	// run traced, and the evaluation after which it failed is negated;
+	// run, at a condition, with every evaluation negated; then traced, and the evaluation after which it failed is negated;
 	// while it fails after a new evaluation, that one is negated too (a
 	// nil pointer met in several calls needs a guard's exit at each),
 	// at most MaxDirected runs. Then the sets of Guess; then one evaluation's
@@ -426,6 +434,20 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		// forced at every evaluation, however many.
 		n := t.True + t.False
 		few := n <= MaxEvaluations
+		// At a condition, first the condition negated at every
+		// evaluation: one run, and the likeliest sequence (a comparison
+		// written the wrong way round, in a loop whose passing tests
+		// never reach the case). At a guard that is the constant exit.
+		if !found && p.MaxFlips > 0 && len(p.Choices) > 1 {
+			f := perEval([]int{0}, false)
+			out, err := try(t, f)
+			if err != nil {
+				return v, err
+			}
+			if out.Passed {
+				need.Force, found = f, true
+			}
+		}
 		if !found && p.MaxFlips > 0 && few {
 			f, ok, err := directed(perEval, func(f Force) (Outcome, error) { return try(t, f) })
 			if err != nil {

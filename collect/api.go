@@ -372,7 +372,8 @@ type Run struct {
 	// FlipEval maps sites to the evaluations (from 1, in the order the
 	// test process evaluates the site) whose outcome is negated (a Cond
 	// site) or at which the statement is skipped or left by ForceExit (a
-	// Guard site); the other evaluations are not forced.
+	// Guard site); the other evaluations are not forced. Evaluation 0
+	// stands for every evaluation: a Cond site's condition negated.
 	FlipEval map[int][]int
 	// Predicates maps sites to an observed predicate whose value is the
 	// outcome of every evaluation of the site (a Cond site's value; at a

@@ -125,6 +125,21 @@ func TestRun(t *testing.T) {
 				t.Errorf("evals = %+v, want x = -5 recorded with the outcome true", res.Evals)
 			}
 		}},
+		// Evaluation 0 negates every evaluation: !(x > 0) holds at -5,
+		// as the fix does; so in a snapshot run, the negated outcome
+		// recorded with the values.
+		{"every evaluation negated", Run{Test: "TestAbsNegative", FlipEval: map[int][]int{abs: {0}}}, true, false, nil},
+		{"every evaluation negated, snapshot", Run{Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}, FlipEval: map[int][]int{abs: {0}}}, true, false, func(t *testing.T, res Result) {
+			if len(res.Evals) != 1 || !res.Evals[0].Outcome || res.Evals[0].Values[0].Int != -5 {
+				t.Errorf("evals = %+v, want x = -5 recorded with the outcome true", res.Evals)
+			}
+		}},
+		// -2, 3 and 0: each outcome negated, -2 and 0 true.
+		{"every evaluation negated, three evaluations", Run{Test: "TestAbs", FlipEval: map[int][]int{abs: {0}}}, true, false, func(t *testing.T, res Result) {
+			if res.Reached[abs] != [2]int{1, 2} {
+				t.Errorf("reached = %v, want 1 false and 2 true", res.Reached[abs])
+			}
+		}},
 		{"predicate negated", Run{Test: "TestAbsNegative", Mode: ModeSnapshot, Sites: []int{abs}, Predicates: map[int]Predicate{abs: {Index: 0, Op: PredLess, Other: -1, Negate: true}}}, false, false, nil},
 		// Joined with the original x > 0: x > 0 || x < 0 holds at -5,
 		// x > 0 && x < 0 does not.

@@ -80,7 +80,7 @@ var (
 	nopolLast    [nopolNumSites][2]int64 // per site and outcome: the epoch of the constituent last recorded
 	nopolSeen    map[[4]int64]bool
 	// nopolFlip is, per site, the evaluations (from 1) whose outcome is
-	// negated (NOPOL_FLIP "id:k,id:k2"), nil for none; nopolEvals counts
+	// negated (NOPOL_FLIP "id:k,id:k2"), 0 for every one, nil for none; nopolEvals counts
 	// the evaluations of each site flipped or printed; nopolPrintEvals
 	// marks the sites whose evaluations are printed (NOPOL_PRINT_EVALS),
 	// the first nopolMaxPrinted of each.
@@ -250,7 +250,7 @@ func nopolSetup() {
 		id, k, ok := nopolstrings.Cut(f, ":")
 		n, err1 := nopolstrconv.Atoi(id)
 		e, err2 := nopolstrconv.Atoi(k)
-		if ok && err1 == nil && err2 == nil && n >= 0 && n < nopolNumSites && e > 0 {
+		if ok && err1 == nil && err2 == nil && n >= 0 && n < nopolNumSites && e >= 0 {
 			if nopolFlip[n] == nil {
 				nopolFlip[n] = map[int64]bool{}
 			}
@@ -521,7 +521,7 @@ func nopolFlipped(id int, v bool) bool {
 	if nopolPrintEvals[id] && n <= nopolMaxPrinted {
 		nopolos.Stdout.WriteString("nopol-eval " + nopolstrconv.Itoa(id) + " " + nopolstrconv.FormatInt(n, 10) + "\n")
 	}
-	if nopolFlip[id][n] {
+	if nopolFlip[id][n] || nopolFlip[id][0] {
 		return !v
 	}
 	return v
