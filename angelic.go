@@ -509,9 +509,9 @@ func boolIndex(b bool) int {
 	return 0
 }
 
-// negationFirst moves to the front of sites, the Cond sites of the
-// per-evaluation tier, those where every failing test passes with the
-// condition negated at every evaluation (angelic.Force.EveryEval): a
+// negationFirst reorders sites, the Cond sites of the per-evaluation
+// tier: first those where every failing test passes with the condition
+// negated at every evaluation (angelic.Force.EveryEval), in their order. A
 // comparison written the wrong way round in a loop, which no constant
 // value repairs, needs a run per failing test to find, where the full
 // search of a site evaluated many times costs dozens (the tier orders

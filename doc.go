@@ -163,7 +163,9 @@
 //     Then the exits, at the same sites as step 4 (or the screen's),
 //     and (unless
 //     Options.NoPerEval) at the conditions where a failing test failed
-//     under every constant value, per-evaluation angelic values: the
+//     under every constant value, per-evaluation angelic values: at a
+//     condition, first the condition negated at every evaluation (one
+//     run: a comparison written the wrong way round in a loop); then the
 //     evaluation after which the test failed is negated, while failures
 //     move later; then observed predicates guessed from the states
 //     recorded at the site, each forced as the outcome of every
@@ -180,7 +182,14 @@
 //     the later tiers' bound: after the exits it was reached on 4 of 119
 //     bugs. It searches the conditions the failing tests evaluate least
 //     first: at a condition evaluated in a loop, negated evaluations make
-//     runs that spin until their limit, each costing hungWork units.
+//     runs that spin until their limit, each costing hungWork units. But
+//     before any, it runs each condition negated at every evaluation, and
+//     those where every failing test then passes go first (negationFirst:
+//     levenshtein's `s2[i-1] == s1[j-1]`, evaluated most, was never
+//     reached). A guess a failing test passed with is itself validated,
+//     as written, first when it fits the recorded states (withGuesses:
+//     go-toml's `n.child < 0`, where synthesis's own first fit was
+//     `n.child <= 0`).
 //     (Trying the conditions' per-evaluation values before the exits'
 //     fixed golang.org/x/mod's checkPath but lost two correct
 //     exits, one of them on the validation split: the conditions used the
