@@ -194,7 +194,7 @@ func (r *repairer) withGuesses(site collect.Site, st style, spec *synth.Spec, ke
 	var fit, unfit []candidate
 	for _, nd := range needs {
 		src := nd.Force.Guess
-		if src == "" || site.Kind != collect.Cond || hasSource(fit, src) || hasSource(unfit, src) {
+		if src == "" || site.Kind != collect.Cond || hasForm(fit, src) || hasForm(unfit, src) {
 			continue
 		}
 		c := candidate{src: src, method: "guess"}
@@ -218,7 +218,7 @@ func (r *repairer) withGuesses(site collect.Site, st style, spec *synth.Spec, ke
 	var close, far []candidate
 	for _, c := range cands {
 		switch {
-		case hasSource(fit, c.src) || hasSource(unfit, c.src):
+		case hasForm(fit, c.src) || hasForm(unfit, c.src):
 		case farFromOriginal(site, c):
 			far = append(far, c)
 		default:
@@ -312,7 +312,7 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 	}
 	for _, c := range solved { // each passed reject
 		t := namedConstants(spec, types, c.Term)
-		if src := t.Source(spec); !hasSource(cands, src) {
+		if src := t.Source(spec); !hasForm(cands, src) {
 			cands = append(cands, candidate{src: src, term: t, method: "synthesis"})
 		}
 	}
@@ -711,9 +711,17 @@ func describeCandidates(cands []candidate) string {
 	return strings.Join(srcs, " | ")
 }
 
-// hasSource reports whether a candidate of cands is src, spaced alike or
-// not (s[i-1] is s[i - 1]).
+// hasSource reports whether a candidate of cands is src.
 func hasSource(cands []candidate, src string) bool {
+	return slices.ContainsFunc(cands, func(c candidate) bool { return c.src == src })
+}
+
+// hasForm reports whether a candidate of cands is src, spaced alike or
+// not: synthesis reads s[i-1] (an atom of the original) and s[i - 1] (an
+// observed value) as two inputs, and finds the same condition over each.
+// (A mutant written as the original is, that synthesis found spaced
+// otherwise, is not dropped for it: hasSource; withMutants.)
+func hasForm(cands []candidate, src string) bool {
 	n := normalExpr(src)
 	return slices.ContainsFunc(cands, func(c candidate) bool { return c.src == src || normalExpr(c.src) == n })
 }

@@ -278,3 +278,19 @@ func TestWithGuesses(t *testing.T) {
 		}
 	}
 }
+
+// TestSpacedCandidates: synthesis's fits that differ in spacing only are
+// one candidate (the first); a mutant written as the original is, that
+// synthesis found spaced otherwise, keeps its own spelling.
+func TestSpacedCandidates(t *testing.T) {
+	if !hasForm([]candidate{{src: "s2[i-1] != s1[j-1]"}}, "s2[i - 1] != s1[j - 1]") {
+		t.Error("hasForm: s2[i - 1] != s1[j - 1] is not s2[i-1] != s1[j-1]")
+	}
+	if hasForm([]candidate{{src: "s2[i-1] != s1[j-1]"}}, "s2[i-1] == s1[j-1]") {
+		t.Error("hasForm: == is !=")
+	}
+	got := withMutants([]candidate{{src: "lastIdx >= len(lines) - 1", method: "synthesis"}}, []candidate{{src: "lastIdx >= len(lines)-1", method: "mutation"}}, "lastIdx > len(lines)-1")
+	if s := strings.Join(sources(got), " | "); !strings.HasPrefix(s, "lastIdx >= len(lines)-1") {
+		t.Errorf("withMutants: %s, want the mutant as written first", s)
+	}
+}
