@@ -134,6 +134,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		from := siblingOf(site, st)
 		e.Origin = fmt.Sprintf("a guard %s writes in the same place (after the same statement, or first in a loop over the same values), its condition and exit as written there", from)
 		medium = append(medium, fmt.Sprintf("a guard %s already has in the same place: the tests do not say whether this place needs all of it", from))
+	case c.method == "guess" && r.guessed[site.ID][c.src].Combine != collect.CombineNone:
+		e.Origin = "the original condition joined with an observed predicate (a clause added), as written: a failing test passed with its value forced at every evaluation of the site"
+		medium = append(medium, "per-evaluation angelic values: the clause is a guess a failing test passed with")
 	case c.method == "guess":
 		e.Origin = "an observed predicate over the original's operands, as written: a failing test passed with its value forced at every evaluation of the site"
 		medium = append(medium, "per-evaluation angelic values: the predicate is a guess a failing test passed with")
