@@ -101,7 +101,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 			}
 		}
 	}
-	cands = withBounds(withSibling(r.withGuesses(site, st, spec, keep, needs, cands, rep), sibling), bounds)
+	cands = withBounds(withSibling(r.withGuesses(site, st, spec, keep, needs, cands), sibling), bounds)
 	switch {
 	case len(cands) > 0:
 	case len(rep.Rejected) > 0:
@@ -186,11 +186,11 @@ func withSibling(cands, sibling []candidate) []candidate {
 // passes; `n.child <= 0` fits the states too, and reads index 0 as no
 // child). A guess that fits the recorded states comes first; one that
 // does not (another failing test's values, from fragments forced
-// constant) after the candidates close to the original, before those far
-// from it (farFromOriginal: go-toml's `n.child == 0` before `n.child == 0
-// && n.Kind != KeyValue`). A guess that breaks an anti-pattern, or does
-// not read keep, is left out.
-func (r *repairer) withGuesses(site collect.Site, st style, spec *synth.Spec, keep []int, needs []angelic.Need, cands []candidate, rep *SiteReport) []candidate {
+// constant) before the first candidate far from the original
+// (farFromOriginal: go-toml's `n.child == 0` before `n.child == 0 &&
+// n.Kind != KeyValue`). The other candidates keep their order. A guess
+// that breaks an anti-pattern, or does not read keep, is left out.
+func (r *repairer) withGuesses(site collect.Site, st style, spec *synth.Spec, keep []int, needs []angelic.Need, cands []candidate) []candidate {
 	var fit, unfit []candidate
 	for _, nd := range needs {
 		src := nd.Force.Guess
@@ -215,17 +215,15 @@ func (r *repairer) withGuesses(site collect.Site, st style, spec *synth.Spec, ke
 			unfit = append(unfit, c)
 		}
 	}
-	var close, far []candidate
-	for _, c := range cands {
-		switch {
-		case hasForm(fit, c.src) || hasForm(unfit, c.src):
-		case farFromOriginal(site, c):
-			far = append(far, c)
-		default:
-			close = append(close, c)
-		}
+	if len(fit)+len(unfit) == 0 {
+		return cands
 	}
-	return slices.Concat(fit, close, unfit, far)
+	rest := slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return hasForm(fit, c.src) || hasForm(unfit, c.src) })
+	at := slices.IndexFunc(rest, func(c candidate) bool { return farFromOriginal(site, c) })
+	if at < 0 {
+		at = len(rest)
+	}
+	return slices.Concat(fit, rest[:at], unfit, rest[at:])
 }
 
 // withBounds ranks the bounds candidates first among cands (their

@@ -233,9 +233,9 @@ func TestFallbackMutants(t *testing.T) {
 }
 
 // TestWithGuesses: a guess a failing test passed with comes first when it
-// fits the recorded states, as written; one that does not, after the
-// candidates close to the original and before those far from it; one
-// that reads an input keep leaves out, not at all.
+// fits the recorded states, as written; one that does not, before the
+// first candidate far from the original; one that breaks an anti-pattern
+// or does not read keep, not at all; the others keep their order.
 func TestWithGuesses(t *testing.T) {
 	site := collect.Site{Kind: collect.Cond, Original: "n == 0"}
 	spec := &synth.Spec{
@@ -263,13 +263,13 @@ func TestWithGuesses(t *testing.T) {
 	}{
 		{"a fit first, as written", needs("n < 0"), nil, "n < 0 | n <= 0 | n <= 0 && k != 4 && k < n+9"},
 		{"spaced otherwise, one candidate", needs("n<0", "n < 0"), nil, "n<0 | n <= 0 | n <= 0 && k != 4 && k < n+9"},
-		{"not a fit: before the far ones", needs("n != k"), nil, "n <= 0 | n < 0 | n != k | n <= 0 && k != 4 && k < n+9"},
-		{"an anti-pattern: left out", needs("n != 3"), nil, "n <= 0 | n < 0 | n <= 0 && k != 4 && k < n+9"},
-		{"no guess", needs(""), nil, "n <= 0 | n < 0 | n <= 0 && k != 4 && k < n+9"},
-		{"does not read keep", needs("n < 0"), []int{1}, "n <= 0 | n < 0 | n <= 0 && k != 4 && k < n+9"},
+		{"not a fit: before the first far one", needs("n != k"), nil, "n <= 0 | n != k | n <= 0 && k != 4 && k < n+9 | n < 0"},
+		{"an anti-pattern: left out, the order kept", needs("n != 3"), nil, "n <= 0 | n <= 0 && k != 4 && k < n+9 | n < 0"},
+		{"no guess: the order kept", needs(""), nil, "n <= 0 | n <= 0 && k != 4 && k < n+9 | n < 0"},
+		{"does not read keep", needs("n < 0"), []int{1}, "n <= 0 | n <= 0 && k != 4 && k < n+9 | n < 0"},
 	} {
 		r := &repairer{opts: Options{}}
-		got := r.withGuesses(site, style{name: "cond"}, spec, tt.keep, tt.needs, slices.Clone(synthesized), &SiteReport{})
+		got := r.withGuesses(site, style{name: "cond"}, spec, tt.keep, tt.needs, slices.Clone(synthesized))
 		if s := strings.Join(sources(got), " | "); s != tt.want {
 			t.Errorf("%s: %s, want %s", tt.name, s, tt.want)
 		}
