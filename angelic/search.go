@@ -183,8 +183,9 @@ type Problem struct {
 	MaxFragments int
 	// MaxFlips, when > 0, allows per-evaluation angelic values: a test
 	// that fails under every constant force (whole and per fragment) is
-	// run, at a condition, with every evaluation negated; then traced, and the evaluation after which it failed is negated;
-	// while it fails after a new evaluation, that one is negated too (a
+	// run, at a condition, with every evaluation negated; then traced,
+	// and the evaluation after which it failed is negated; while it
+	// fails after a new evaluation, that one is negated too (a
 	// nil pointer met in several calls needs a guard's exit at each),
 	// at most MaxDirected runs. Then the sets of Guess; then one evaluation's
 	// outcome is negated at a time, the last evaluation first, then
