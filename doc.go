@@ -138,13 +138,13 @@
 //     first among equals), are validated as in step 6 (one schema for
 //     all the sites, then the patched file) (mutants.go). When the
 //     first tier (steps 4 to 6 at the MaxSites most suspicious sites)
-//     has not ended after a third of the time left when it began (slow
-//     tests, whose angelic searches take many seconds a site), it pauses
-//     there: the mutants come first, and its remaining sites after them
-//     (Result.TimeBounds "first": a bound in time, not in work; without
-//     it, uniseg's seeded `state&lbCPeaFWHBit == 0`, which the mutation
+//     has done 100 units of work (test runs, counted as for
+//     Options.Effort) without a patch, it pauses there: the mutants come
+//     first, and its remaining sites after them (without the pause,
+//     uniseg's seeded `state&lbCPeaFWHBit == 0`, which the mutation
 //     baseline fixes in 6 s, timed out in the first tier's angelic
-//     searches). Then the twin guards (collect's
+//     searches). Counted, not timed, the pause falls at the same site on
+//     every machine. Then the twin guards (collect's
 //     StrategyTwin) of the first ten guard sites of the ranking that
 //     have one, each validated as written, whether or not its site is
 //     angelic: a twin is a whole patch, and the entries a loop must skip

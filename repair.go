@@ -46,6 +46,16 @@ const (
 // variable for the tests.
 var minLaterWork = 200
 
+// firstPauseWork is the work (in units of test runs, see ran) after
+// which the first tier pauses for the mutants of the top conditions: a
+// site starts after them once the tier has done this much. Counted, not
+// timed, the pause falls at the same site on every machine and under any
+// load. On the training split, every patch of the first tier came from a
+// site started within 91 units, and the searches that the wall-clock
+// pause before it (a third of the time left) stopped had done 97 to 383
+// units; a variable for the tests.
+var firstPauseWork = 100
+
 // repairer holds the state of one repair.
 type repairer struct {
 	opts  Options
@@ -343,14 +353,14 @@ func (r *repairer) run(ctx context.Context) error {
 		return err
 	}
 	// The first tier, then the mutants of the top conditions. When the
-	// first tier has not ended after a third of the time left when it
-	// began (slow tests: a site's angelic search there takes many
-	// seconds), the mutants come before its remaining sites: they cost a
-	// build and a few runs, and a minimal edit of the original is a
-	// likelier patch than the last sites' synthesized conditions.
+	// first tier has done firstPauseWork without a patch (slow searches:
+	// sites evaluated in loops, runs that hang), the mutants come before
+	// its remaining sites: they cost a build and a few runs, and a
+	// minimal edit of the original is a likelier patch than the last
+	// sites' synthesized conditions.
 	r.tier = "first"
-	pause := time.Now().Add((r.opts.Timeout - time.Since(r.start)) / 3)
-	started, found, err := r.searchWhile(ctx, searched, 0, false, func() bool { return r.opts.NoMutants || r.until(pause, "first") })
+	from := r.searchWork()
+	started, found, err := r.searchWhile(ctx, searched, 0, false, func() bool { return r.opts.NoMutants || r.searchWork()-from < firstPauseWork })
 	if err != nil || found {
 		return err
 	}
@@ -360,7 +370,7 @@ func (r *repairer) run(ctx context.Context) error {
 	}
 	if !r.opts.NoMutants {
 		if started < len(searched) {
-			r.logf("mutation: a third of the time left is spent after %s; the mutants of the top conditions come before the others", ofSites(started, len(searched), "site"))
+			r.logf("mutation: the first tier did %d units of test runs at %s; the mutants of the top conditions come before the others", r.searchWork()-from, ofSites(started, len(searched), "site"))
 		}
 		r.tier = "mutants"
 		n, k, done, err := r.mutate(ctx, ranked)

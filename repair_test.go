@@ -68,8 +68,6 @@ type fake struct {
 	// (they pass only after the tests before them in the suite).
 	aloneFails map[string]bool
 	hang       bool // forced runs hang until their timeout
-	// forcedDelay is how long each forced run takes (slow tests).
-	forcedDelay time.Duration
 	// site1Skipped are the tests that do not evaluate site 1.
 	site1Skipped map[string]bool
 	// slowSnapshots is how many snapshot runs time out (a busy machine)
@@ -179,11 +177,6 @@ func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
 					return ctx.Err()
 				case <-time.After(d):
 					return nil
-				}
-			}
-			if f.forcedDelay > 0 && len(r.Force) > 0 {
-				if err := wait(f.forcedDelay); err != nil {
-					return collect.Result{}, err
 				}
 			}
 			if f.hang && len(r.Force) > 0 {
@@ -944,35 +937,51 @@ func TestRepairMutation(t *testing.T) {
 	}
 }
 
-// TestRepairMutantsFirst: when the first tier has not ended after a
-// third of the time left when it began (forced runs take 2 s, the limit
-// is 6 s), the mutants come before its remaining sites, and the bound
-// in time is counted.
+// TestRepairMutantsFirst: when the first tier has done firstPauseWork
+// without a patch (here 1 unit: the first site's search), the mutants
+// come before its remaining sites; the pause is counted in work, so no
+// bound in time is counted.
 func TestRepairMutantsFirst(t *testing.T) {
-	f := newFake(t)
-	f.tests = []fakeTest{
-		{name: "TestPositive", inputs: []int64{3, 200}},
-		{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
-	}
-	f.forcedDelay = 2100 * time.Millisecond
-	var progress strings.Builder
-	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoPurify: true, Effort: -1, Timeout: 6 * time.Second}, f)
-	if err != nil {
-		t.Fatalf("repair: %v\n%s", err, progress.String())
-	}
-	if !res.Patched || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Tier != "mutants" {
-		t.Fatalf("patched=%v tier %q method %q reason %q\nprogress:\n%s", res.Patched, res.Tier, res.Site.Method, res.Reason, progress.String())
-	}
-	var methods []string
-	for _, s := range res.Sites {
-		methods = append(methods, fmt.Sprintf("%d:%s", s.ID, s.Method))
-	}
-	// Site 1 of the first tier is not searched: the mutants came first.
-	if got := strings.Join(methods, " "); got != "0:synthesis 0:mutation" {
-		t.Errorf("sites searched: %s\n%s", got, progress.String())
-	}
-	if res.TimeBounds["first"] != 1 || !strings.Contains(progress.String(), "a third of the time left is spent after 1 of 2 sites; the mutants of the top conditions come before the others") {
-		t.Errorf("time bounds %v, progress:\n%s", res.TimeBounds, progress.String())
+	defer func(n int) { firstPauseWork = n }(firstPauseWork)
+	for _, tc := range []struct {
+		name  string
+		pause int
+		// sites are the sites searched and how, in order.
+		sites, tier, log string
+	}{
+		{name: "paused", pause: 1, sites: "0:synthesis 0:mutation", tier: "mutants", log: "at 1 of 2 sites; the mutants of the top conditions come before the others"},
+		{name: "not paused", pause: 1 << 20, sites: "0:synthesis 1:synthesis 0:mutation", tier: "mutants"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			firstPauseWork = tc.pause
+			f := newFake(t)
+			f.tests = []fakeTest{
+				{name: "TestPositive", inputs: []int64{3, 200}},
+				{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
+			}
+			var progress strings.Builder
+			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoPurify: true, Effort: -1}, f)
+			if err != nil {
+				t.Fatalf("repair: %v\n%s", err, progress.String())
+			}
+			if !res.Patched || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Tier != tc.tier {
+				t.Fatalf("patched=%v tier %q method %q reason %q\nprogress:\n%s", res.Patched, res.Tier, res.Site.Method, res.Reason, progress.String())
+			}
+			var methods []string
+			for _, s := range res.Sites {
+				methods = append(methods, fmt.Sprintf("%d:%s", s.ID, s.Method))
+			}
+			if got := strings.Join(methods, " "); got != tc.sites {
+				t.Errorf("sites searched: %s, want %s\n%s", got, tc.sites, progress.String())
+			}
+			paused := strings.Contains(progress.String(), "mutation: the first tier did ")
+			if paused != (tc.log != "") || !strings.Contains(progress.String(), tc.log) {
+				t.Errorf("progress does not say %q:\n%s", tc.log, progress.String())
+			}
+			if len(res.TimeBounds) != 0 {
+				t.Errorf("time bounds %v: the pause is counted in work", res.TimeBounds)
+			}
+		})
 	}
 }
 
