@@ -49,6 +49,43 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.F
 	return run
 }
 
+// runForced runs a forced run of a failing test (forcedRun). A run that
+// its time limit stopped, not its evaluation limit, runs again once with
+// a longer limit (retryTimeout; retried): a busy machine can slow a test
+// that a forced value makes do more past the limit, and the outcome must
+// not depend on the load. Its caller counts the work of the outcome alone (testWork),
+// and the run again in Result.Runs only, so that the work bounds do not
+// depend on the load either.
+func (r *repairer) runForced(ctx context.Context, run collect.Run) (res collect.Result, retried bool, err error) {
+	res, err = r.bin.Run(ctx, run)
+	if err != nil || !res.TimedOut || res.Hung || ctx.Err() != nil {
+		return res, false, err
+	}
+	run.Timeout = retryTimeout(run.Timeout)
+	res, err = r.bin.Run(ctx, run)
+	return res, true, err
+}
+
+// retryTimeout is the limit of a forced run again after limit d stopped
+// it: twice d, at most 3 s more. The time limit of a forced run
+// (runTimeout) has a margin of twenty times the test's plain run, which
+// no load exhausts, but also a floor of 1.5 s that a busy machine can:
+// the retry doubles the floor, and a run that blocks for good costs at
+// most 3 s more.
+func retryTimeout(d time.Duration) time.Duration {
+	return d + min(d, 3*time.Second)
+}
+
+// forcedRan counts a forced run that runForced made, retried or not, and
+// logs the retry.
+func (r *repairer) forcedRan(res collect.Result, retried bool, test string) {
+	if retried {
+		r.res.Runs++
+		r.vlogf("forced %s: stopped by its time limit, not its evaluation limit; run again with a longer limit: timed out=%v", test, res.TimedOut)
+	}
+	r.ran(testWork(res.TimedOut))
+}
+
 // Forced runs are taken as hung past evalLimitBase evaluations of all
 // sites, plus evalLimitFactor times the most that the test, or any test
 // of its package, evaluated in its coverage run.
@@ -134,9 +171,9 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 				k.name, describeFragments(r.fragmentReports(k, angelic.Force{Fragments: r.failed[k]}, guard)))
 		}
 		mu.Unlock()
-		res, err := r.bin.Run(ctx, r.forcedRun(k, site, st, f, collect.ModeCover))
+		res, retried, err := r.runForced(ctx, r.forcedRun(k, site, st, f, collect.ModeCover))
 		mu.Lock()
-		r.ran(testWork(res.TimedOut)) // a hung run (Hung) has TimedOut set too
+		r.forcedRan(res, retried, k.name) // a hung run (Hung) has TimedOut set too
 		if err != nil {
 			return angelic.Outcome{}, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
 		}
@@ -532,8 +569,8 @@ func (r *repairer) negationFirst(ctx context.Context, sites []angelic.Suspicion)
 				return nil, err
 			}
 			f := angelic.Force{Evals: []int{0}}
-			res, err := r.bin.Run(ctx, r.forcedRun(k, site, style{}, f, collect.ModeCover))
-			r.ran(testWork(res.TimedOut))
+			res, retried, err := r.runForced(ctx, r.forcedRun(k, site, style{}, f, collect.ModeCover))
+			r.forcedRan(res, retried, k.name)
 			if err != nil {
 				return nil, fmt.Errorf("running %s with site %d negated: %w", k.name, site.ID, err)
 			}

@@ -220,7 +220,12 @@
 // The wall-clock bounds (step 9's half of the time limit, synthesis's backups
 // of its work bounds, synth.Stats) are counted in Result.TimeBounds: a
 // result with none is the same on a faster or busier machine, test
-// outcomes aside.
+// outcomes aside. A forced run of the angelic search that its time limit
+// stops (twenty times the test's plain run, and 1.5 s), not its
+// evaluation limit, runs again once with twice the limit, at most 3 s
+// more (runForced): a busy machine slows a test that a forced value
+// makes do more, and the outcome, and the work counted (that of the
+// outcome), are then an idle machine's.
 //
 // Steps 8 and 9, the later tiers, start a site (and a style of a site)
 // only while they have done less work than Options.Effort times that

@@ -73,6 +73,10 @@ type fake struct {
 	// slowSnapshots is how many snapshot runs time out (a busy machine)
 	// when their time limit is under 10 s.
 	slowSnapshots int
+	// slowForced: forced runs of the angelic search (not snapshot runs)
+	// whose time limit is under 2 s time out,
+	// not at their evaluation limit (a busy machine).
+	slowForced bool
 	// failedSnapshots is how many snapshot runs of a forced test fail
 	// (a race of the test's goroutines).
 	failedSnapshots int
@@ -183,6 +187,9 @@ func (f *fake) Run(ctx context.Context, r collect.Run) (collect.Result, error) {
 				if err := wait(r.Timeout); err != nil {
 					return collect.Result{}, err
 				}
+				return collect.Result{TimedOut: true}, nil
+			}
+			if f.slowForced && r.Mode == collect.ModeCover && len(r.Force)+len(r.FlipEval) > 0 && r.Timeout < 2*time.Second {
 				return collect.Result{TimedOut: true}, nil
 			}
 			if r.Mode == collect.ModeSnapshot && r.Timeout < 10*time.Second && f.slowSnapshots > 0 {
@@ -488,6 +495,55 @@ func TestRepairSlowSnapshot(t *testing.T) {
 	}
 	if long == 0 {
 		t.Errorf("no snapshot run with a longer limit")
+	}
+}
+
+// TestRepairSlowForced: a forced run that its time limit stops, not its
+// evaluation limit (a busy machine slows it), runs again with a longer
+// limit. The repair gives the patch it gives on an idle machine, and its
+// work is counted as there: the effort spent is the same.
+func TestRepairSlowForced(t *testing.T) {
+	var idle struct {
+		res  *Result
+		work int
+	}
+	for _, slow := range []bool{false, true} {
+		f := newFake(t)
+		f.slowForced = slow
+		var progress strings.Builder
+		res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), Verbose: true}, f)
+		if err != nil {
+			t.Fatalf("slow %v: repair: %v\n%s", slow, err, progress.String())
+		}
+		if !res.Patched || res.Condition != "n < 0" || res.Site.Method != "synthesis" {
+			t.Fatalf("slow %v: patched %v %q by %q (%s)\n%s", slow, res.Patched, res.Condition, res.Site.Method, res.Reason, progress.String())
+		}
+		var forced, retried int
+		for _, r := range f.runs {
+			if len(r.Force)+len(r.FlipEval) > 0 && r.Mode == collect.ModeCover {
+				forced++
+				if r.Timeout >= 2*time.Second {
+					retried++
+				}
+			}
+		}
+		retries := strings.Count(progress.String(), "run again with a longer limit: timed out=false")
+		if !slow {
+			idle.res, idle.work = res, forced
+			if retries != 0 || retried != 0 {
+				t.Errorf("idle: %d retries logged, %d runs with a longer limit\n%s", retries, retried, progress.String())
+			}
+			continue
+		}
+		if retried == 0 || retries != retried || forced != 2*idle.work {
+			t.Errorf("busy: %d forced runs (idle %d), %d with a longer limit, %d retries logged\n%s", forced, idle.work, retried, retries, progress.String())
+		}
+		if res.Runs != idle.res.Runs+retried {
+			t.Errorf("busy: %d runs counted, want the idle %d and the %d runs again", res.Runs, idle.res.Runs, retried)
+		}
+		if fmt.Sprint(res.Sites) != fmt.Sprint(idle.res.Sites) {
+			t.Errorf("busy: sites %+v\nidle: %+v", res.Sites, idle.res.Sites)
+		}
 	}
 }
 

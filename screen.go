@@ -223,8 +223,11 @@ func (r *repairer) screenSite(ctx context.Context, s angelic.Suspicion, tests []
 		return 0, 0, 0, nil
 	}
 	for i, k := range tests {
-		res, err := r.bin.Run(ctx, r.forcedRun(k, site, st, st.force, collect.ModeCover))
+		res, retried, err := r.runForced(ctx, r.forcedRun(k, site, st, st.force, collect.ModeCover))
 		runs++
+		if retried {
+			runs++
+		}
 		units += testWork(res.TimedOut)
 		if err != nil {
 			return passed, runs, units, fmt.Errorf("running %s with site %d forced: %w", k.name, site.ID, err)
