@@ -53,9 +53,9 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.F
 // its time limit stopped, not its evaluation limit, runs again once with
 // a longer limit (retryTimeout; retried): a busy machine can slow a test
 // that a forced value makes do more past the limit, and the outcome must
-// not depend on the load. Its caller counts the work of the outcome alone (testWork),
-// and the run again in Result.Runs only, so that the work bounds do not
-// depend on the load either.
+// not depend on the load. Its caller counts the work of the outcome
+// alone (testWork) and the run again in Result.Runs only (forcedRan), so
+// that the work bounds do not depend on the load either.
 func (r *repairer) runForced(ctx context.Context, run collect.Run) (res collect.Result, retried bool, err error) {
 	res, err = r.bin.Run(ctx, run)
 	if err != nil || !res.TimedOut || res.Hung || ctx.Err() != nil {
