@@ -74,8 +74,8 @@ type fake struct {
 	// when their time limit is under 10 s.
 	slowSnapshots int
 	// slowForced: forced runs of the angelic search (not snapshot runs)
-	// whose time limit is under 2 s time out,
-	// not at their evaluation limit (a busy machine).
+	// whose time limit is under 2 s time out, not at their evaluation
+	// limit (a busy machine).
 	slowForced bool
 	// failedSnapshots is how many snapshot runs of a forced test fail
 	// (a race of the test's goroutines).
@@ -504,8 +504,8 @@ func TestRepairSlowSnapshot(t *testing.T) {
 // work is counted as there: the effort spent is the same.
 func TestRepairSlowForced(t *testing.T) {
 	var idle struct {
-		res  *Result
-		work int
+		res    *Result
+		forced int
 	}
 	for _, slow := range []bool{false, true} {
 		f := newFake(t)
@@ -529,14 +529,14 @@ func TestRepairSlowForced(t *testing.T) {
 		}
 		retries := strings.Count(progress.String(), "run again with a longer limit: timed out=false")
 		if !slow {
-			idle.res, idle.work = res, forced
+			idle.res, idle.forced = res, forced
 			if retries != 0 || retried != 0 {
 				t.Errorf("idle: %d retries logged, %d runs with a longer limit\n%s", retries, retried, progress.String())
 			}
 			continue
 		}
-		if retried == 0 || retries != retried || forced != 2*idle.work {
-			t.Errorf("busy: %d forced runs (idle %d), %d with a longer limit, %d retries logged\n%s", forced, idle.work, retried, retries, progress.String())
+		if retried == 0 || retries != retried || forced != 2*idle.forced {
+			t.Errorf("busy: %d forced runs (idle %d), %d with a longer limit, %d retries logged\n%s", forced, idle.forced, retried, retries, progress.String())
 		}
 		if res.Runs != idle.res.Runs+retried {
 			t.Errorf("busy: %d runs counted, want the idle %d and the %d runs again", res.Runs, idle.res.Runs, retried)
@@ -1003,10 +1003,10 @@ func TestRepairMutantsFirst(t *testing.T) {
 		name  string
 		pause int
 		// sites are the sites searched and how, in order.
-		sites, tier, log string
+		sites, log string
 	}{
-		{name: "paused", pause: 1, sites: "0:synthesis 0:mutation", tier: "mutants", log: "at 1 of 2 sites; the mutants of the top conditions come before the others"},
-		{name: "not paused", pause: 1 << 20, sites: "0:synthesis 1:synthesis 0:mutation", tier: "mutants"},
+		{name: "paused", pause: 1, sites: "0:synthesis 0:mutation", log: "at 1 of 2 sites; the mutants of the top conditions come before the others"},
+		{name: "not paused", pause: 1 << 20, sites: "0:synthesis 1:synthesis 0:mutation"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			firstPauseWork = tc.pause
@@ -1020,7 +1020,7 @@ func TestRepairMutantsFirst(t *testing.T) {
 			if err != nil {
 				t.Fatalf("repair: %v\n%s", err, progress.String())
 			}
-			if !res.Patched || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Tier != tc.tier {
+			if !res.Patched || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Tier != "mutants" {
 				t.Fatalf("patched=%v tier %q method %q reason %q\nprogress:\n%s", res.Patched, res.Tier, res.Site.Method, res.Reason, progress.String())
 			}
 			var methods []string
