@@ -108,6 +108,8 @@ func (r *repairer) baseline(ctx context.Context) error {
 		return r.baselineError(ctx, err)
 	}
 	r.elapsed = map[testKey]time.Duration{}
+	r.suiteOrder = map[string][]string{}
+	r.suiteFailure = map[testKey]string{}
 	r.ignored = map[string]bool{}
 	r.failingByID = map[string]testKey{}
 	var allFailing, notRun []string
@@ -118,6 +120,12 @@ func (r *repairer) baseline(ctx context.Context) error {
 	for _, t := range results {
 		k := testKey{t.Package, t.Test}
 		r.elapsed[k] = t.Elapsed
+		if !t.NotRun {
+			r.suiteOrder[t.Package] = append(r.suiteOrder[t.Package], t.Test)
+		}
+		if !t.NotRun && !t.Passed && !t.Skipped {
+			r.suiteFailure[k] = t.Output
+		}
 		switch {
 		case t.Skipped:
 			continue

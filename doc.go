@@ -24,7 +24,16 @@
 //     compiled in the background once step 3 has ranked them).
 //     Re-run each failing test there with coverage; a test whose result
 //     differs from the plain run's runs again alone (tests that collide
-//     run alone from then on) (localize.go).
+//     run alone from then on) (localize.go). A test that still does not
+//     give its suite result (a failing one passes or fails with other
+//     messages, a passing one fails) runs once after the tests the
+//     baseline ran before it, in one process (collect.Run.Before: the
+//     hook forces and records nothing until the test starts); if that
+//     gives its suite result, every later run of it does so
+//     (collect.Program.RunAfter; after.go). A failing test that passed a
+//     rerun alone is checked the same way, when no failing test failed
+//     every rerun: one that then fails on every run is repaired, not
+//     called flaky (flaky.go failAfterOthers).
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
 //     suspiciousness (angelic.Localize); among equals, the sites of the
 //     function where a failing test panicked come first, then its

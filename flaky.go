@@ -3,6 +3,7 @@ package nopol
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -93,10 +94,25 @@ func (r *repairer) confirmFailing(ctx context.Context, failing []testKey, limit 
 	if err != nil {
 		return nil, fmt.Errorf("checking the failing tests: %w", err)
 	}
+	// Tests that fail only after the tests before them are repaired so
+	// when no failing test fails alone: a failure that shows alone is
+	// the one to repair, and a patch cannot do both when they differ
+	// (the tests before may just leave a state behind that they should
+	// not).
+	var after map[testKey]bool
+	if !slices.ContainsFunc(failing, func(k testKey) bool {
+		return counts[collect.TestID{Package: k.pkg, Test: k.name}].Passes == 0
+	}) {
+		var err error
+		if after, err = r.failAfterOthers(ctx, failing, counts, limit); err != nil {
+			return nil, err
+		}
+	}
 	var out []testKey
 	for _, k := range failing {
 		c := counts[collect.TestID{Package: k.pkg, Test: k.name}]
 		switch {
+		case after[k]:
 		case c.Passes > 0 && c.Fails == 0:
 			// Not random: the test fails after the tests before it in
 			// the suite (a global they set), and nopol runs it alone.
@@ -163,6 +179,56 @@ func (r *repairer) checkStable(ctx context.Context, ks []testKey) error {
 		}
 	}
 	return nil
+}
+
+// failAfterOthers runs the tests among failing that passed a run of the
+// check again, after the tests the baseline ran before them, as many
+// times: those that then fail on every run fail on identical runs, and
+// depend on the tests before them (see after.go), so they are not flaky.
+func (r *repairer) failAfterOthers(ctx context.Context, failing []testKey, counts map[collect.TestID]collect.Repeats, limit time.Duration) (map[testKey]bool, error) {
+	var suspects []testKey
+	names := map[string][]string{} // per package, the tests to run
+	for _, k := range failing {
+		if counts[collect.TestID{Package: k.pkg, Test: k.name}].Passes == 0 {
+			continue
+		}
+		before := r.suiteBefore(k)
+		if len(before) == 0 {
+			continue
+		}
+		suspects = append(suspects, k)
+		for _, t := range append(before, k.name) {
+			if !slices.Contains(names[k.pkg], t) {
+				names[k.pkg] = append(names[k.pkg], t)
+			}
+		}
+	}
+	if len(suspects) == 0 {
+		return nil, nil
+	}
+	var ids []collect.TestID
+	var keys []testKey
+	for _, pkg := range slices.Sorted(maps.Keys(names)) {
+		for _, t := range names[pkg] {
+			ids = append(ids, collect.TestID{Package: pkg, Test: t})
+			keys = append(keys, testKey{pkg, t})
+		}
+	}
+	n := r.repeats(keys, failRepeats)
+	r.logf("baseline: running %s again %s after the tests before them in the suite", strings.Join(testNames(suspects), ", "), plural(n, "time"))
+	again, err := r.c.Rerun(ctx, r.prog, nil, ids, n, limit)
+	r.ran(suiteWork)
+	if err != nil {
+		return nil, fmt.Errorf("checking the failing tests after the tests before them: %w", err)
+	}
+	out := map[testKey]bool{}
+	for _, k := range suspects {
+		if c := again[collect.TestID{Package: k.pkg, Test: k.name}]; c.Passes == 0 && c.Fails == n {
+			out[k] = true
+			r.logf("baseline: %s fails on every run after the tests before it, as in the suite: it depends on them, and is repaired as it runs after them", k.name)
+		}
+	}
+	return out, nil
 }
 
 // repeats is how many times the tests ks run in one flakiness check: at

@@ -69,6 +69,9 @@ func (r *repairer) coverage(ctx context.Context) error {
 			r.logf("coverage: %s gives its plain result when run alone; it runs alone from now on", tests[i].name)
 		}
 	}
+	if err := r.runAfterOthers(ctx, tests, runs, results); err != nil {
+		return err
+	}
 	var failing []testKey
 	for i, k := range tests {
 		res := results[i]

@@ -70,6 +70,10 @@ type repairer struct {
 	bin  testBinary
 	// elapsed is each test's baseline duration.
 	elapsed map[testKey]time.Duration
+	// suiteOrder are, per package, the tests the baseline ran, in the
+	// order it ran them; suiteFailure is each failing test's output there.
+	suiteOrder   map[string][]string
+	suiteFailure map[testKey]string
 	// failing are the failing tests to repair, ignored the other failing
 	// tests (by name), passing the passing tests, in baseline order.
 	failing, passing []testKey
@@ -729,7 +733,7 @@ func (r *repairer) withStyles(sites []angelic.Suspicion, late bool) []angelic.Su
 
 // timeout is the limit of one instrumented run of test k.
 func (r *repairer) timeout(k testKey) time.Duration {
-	return runTimeout(r.elapsed[k])
+	return runTimeout(r.runTime(k))
 }
 
 // relPath is file relative to the module root, slash-separated.

@@ -75,7 +75,7 @@ func (r *repairer) screenExit(site collect.Site) (style, bool) {
 func (r *repairer) screenCap(tests []testKey) int {
 	var per time.Duration
 	for _, k := range tests {
-		per += r.elapsed[k] + 5*time.Millisecond // a process start
+		per += r.runTime(k) + 5*time.Millisecond // a process start
 	}
 	if per <= 0 {
 		return screenSites

@@ -157,19 +157,33 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 	}
 	var names []string
 	var total time.Duration
-	for _, t := range r.failing {
-		if t.pkg == site.Package {
+	add := func(t testKey) {
+		if !slices.Contains(names, t.name) {
 			names = append(names, t.name)
 			total += r.elapsed[t]
+		}
+	}
+	for _, t := range r.failing {
+		if t.pkg == site.Package {
+			add(t)
 		}
 	}
 	if len(names) == 0 {
 		return sr, false, 0, nil
 	}
 	for _, t := range r.killers(site.Package) {
-		names = append(names, t.name)
-		total += r.elapsed[t]
+		add(t)
 		killers++
+	}
+	// A test that runs after the tests before it in the suite runs after
+	// those of them that pass or are repaired here too (one process runs
+	// the names in the suite's order).
+	for _, name := range slices.Clone(names) {
+		for _, t := range r.prog.RunsAfter(collect.TestID{Package: site.Package, Test: name}) {
+			if k := (testKey{site.Package, t}); slices.Contains(r.passing, k) || r.isFailing(k) {
+				add(k)
+			}
+		}
 	}
 	// One process runs them all: one run's limit for their total time,
 	// and half a second more per further test (not the sum of their

@@ -239,6 +239,10 @@ type Program struct {
 	// gcflags are the go command flags of the instrumented builds (see
 	// inliningFlags), set by Instrument.
 	gcflags []string
+	// after are the tests each test runs after (see RunAfter), under
+	// afterMu.
+	afterMu sync.Mutex
+	after   map[TestID][]string
 }
 
 // ExcludedFile is a file whose code nopol does not change.
@@ -428,6 +432,14 @@ type Run struct {
 	// condition that makes a loop spin is caught in milliseconds instead
 	// of at Timeout.
 	EvalLimit int64
+	// Before are top-level tests of Package run first, in this order and
+	// in the same process, so that a test that needs the state the tests
+	// before it in the suite leave (a package variable they set) runs as
+	// in the whole suite. Until Test starts nothing is forced, flipped or
+	// recorded: the Result is Test's own. It needs Test's markers
+	// (Program.Marked) and no Subtest; otherwise it is ignored. Nil takes
+	// the tests Program.RunAfter gave Test.
+	Before []string
 }
 
 // Constituent names a test constituent (see internal/constituent): Segment is

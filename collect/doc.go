@@ -241,6 +241,17 @@
 // of the run: a forced condition that makes a loop spin is a hang found
 // in milliseconds instead of at the run's timeout.
 //
+// A test that reads what the tests before it set runs after them
+// (Run.Before, Program.RunAfter; after.go): -test.run names them and the
+// test, and NOPOL_AFTER n holds the hook until the start of the (n+1)-th
+// marked test, the run's own (n counts the tests before it that carry
+// markers; the test itself must). Held, the hook evaluates every site as
+// written and records, forces, flips and prints nothing; the counts the
+// quiet sites made are zeroed when the hold ends, and the output is cut
+// to the test's own, from its === RUN line. A test before it that fails
+// does not make the run fail. Parallel tests before it that resume after
+// it starts are not held; no Subtest run uses it.
+//
 // # Validation
 //
 // BuildSchema compiles all candidate conditions of one site into a single

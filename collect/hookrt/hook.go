@@ -107,7 +107,33 @@ var (
 	// observed at a site may reach other sites, which then neither record
 	// nor snapshot nor apply forcing.
 	nopolObserving *int32
+	// nopolPending, shared, holds the run while it is not negative: the
+	// tests of Run.Before are running (NOPOL_AFTER is the number of them
+	// with markers). Held, the sites neither record, force, flip nor
+	// print, and the counts of quiet sites are zeroed when the test of the
+	// run starts (nopolStart).
+	nopolPending *int64
 )
+
+// nopolHeld reports whether the run is held: a test of Run.Before runs.
+func nopolHeld() bool {
+	return nopolatomic.LoadInt64(nopolPending) >= 0
+}
+
+// nopolStart counts the start of a marked test in a held run and reports
+// whether the run is still held. The start that ends the hold is that of
+// the run's test: the counts the quiet sites made before it are zeroed,
+// so that every count, record and forced value is the test's own.
+func nopolStart() bool {
+	if nopolatomic.AddInt64(nopolPending, -1) >= 0 {
+		return true
+	}
+	for k := range nopolCount {
+		nopolatomic.StoreInt64(&nopolCount[k], 0)
+		nopolatomic.StoreInt64(&nopolFlushed[k], 0)
+	}
+	return false
+}
 
 // nopolInObservation reports whether a snapshot is being evaluated.
 func nopolInObservation() bool {
@@ -150,7 +176,7 @@ func nopolShare() []interface{} {
 	const key = "nopol.shared.state"
 	if f := nopolflag.Lookup(key); f != nil {
 		if g, ok := f.Value.(nopolflag.Getter); ok {
-			if v, ok := g.Get().([]interface{}); ok && len(v) == 5 {
+			if v, ok := g.Get().([]interface{}); ok && len(v) == 6 {
 				return v
 			}
 		}
@@ -166,7 +192,11 @@ func nopolShare() []interface{} {
 	if counts != nil {
 		counts[nopolMappedLen-2], counts[nopolMappedLen-1] = -1, -1 // no constituent yet
 	}
-	v := []interface{}{&[3]int64{-1, -1, 1}, new(nopolsync.Mutex), out, new(int32), counts}
+	pending := int64(-1)
+	if after := nopolos.Getenv("NOPOL_AFTER"); after != "" {
+		pending = int64(nopolAtoi(after, -1))
+	}
+	v := []interface{}{&[3]int64{-1, -1, 1}, new(nopolsync.Mutex), out, new(int32), counts, &pending}
 	nopolflag.Var(&nopolShared{v}, key, "nopol internal state")
 	return v
 }
@@ -203,6 +233,11 @@ func nopolSetup() {
 	nopolOut, _ = nopolState[2].(*nopolos.File)
 	nopolObserving, _ = nopolState[3].(*int32)
 	mapped, _ := nopolState[4].([]int64)
+	nopolPending, _ = nopolState[5].(*int64)
+	if nopolPending == nil {
+		nopolPending = new(int64)
+		*nopolPending = -1
+	}
 	nopolCountsMapped = mapped != nil
 	if !nopolCountsMapped {
 		mapped = make([]int64, nopolMappedLen)
@@ -404,6 +439,9 @@ func nopolCountLine(n int64) bool {
 // function; the iteration restarts at 0.
 func NopolSegment(k int) {
 	nopolOnce.Do(nopolSetup)
+	if nopolHeld() && (k != 0 || nopolStart()) {
+		return
+	}
 	nopolFlush(int64(k), 0)
 	nopolatomic.StoreInt64(&nopolCurrent[1], 0)
 	nopolatomic.StoreInt64(&nopolCurrent[0], int64(k))
@@ -417,6 +455,9 @@ func NopolSegment(k int) {
 // table loop of a test function.
 func NopolIteration() {
 	nopolOnce.Do(nopolSetup)
+	if nopolHeld() {
+		return
+	}
 	nopolFlush(nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])+1)
 	i := nopolatomic.AddInt64(&nopolCurrent[1], 1)
 	nopolatomic.AddInt64(&nopolCurrent[2], 1)
@@ -477,7 +518,7 @@ func nopolForced(id int) (value, forced bool) {
 // value without evaluating it.
 func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue) bool {
 	nopolOnce.Do(nopolSetup)
-	if nopolInObservation() {
+	if nopolInObservation() || nopolHeld() {
 		return cond()
 	}
 	var vals []NopolValue
@@ -534,7 +575,7 @@ func nopolFlipped(id int, v bool) bool {
 // evaluated there, under recover, for its atoms, and its value ignored.
 func NopolCondA(id int, cond func([]NopolValue) bool, akinds, kinds string, snap func(int) NopolValue) bool {
 	nopolOnce.Do(nopolSetup)
-	if nopolInObservation() {
+	if nopolInObservation() || nopolHeld() {
 		return cond(nil)
 	}
 	if p := nopolPred[id]; p != nil && snap != nil {
@@ -646,7 +687,7 @@ func NopolGuard(id int, kinds string, snap func(int) NopolValue) int {
 // nopolGuardHook is NopolGuard at a site that is not quiet.
 func nopolGuardHook(id int, kinds string, snap func(int) NopolValue) int {
 	nopolOnce.Do(nopolSetup)
-	if nopolInObservation() {
+	if nopolInObservation() || nopolHeld() {
 		return 0
 	}
 	var vals []NopolValue

@@ -1,0 +1,29 @@
+package nopol
+
+import "testing"
+
+func TestSameFailure(t *testing.T) {
+	suite := "=== RUN   TestFprint\n    color_test.go:512: want \"\\x1b[31mfoobar\\x1b[0m\"\n         got: \"\\x1b[31mfoobar\"\n--- FAIL: TestFprint (0.00s)\n"
+	tests := []struct {
+		name  string
+		alone string
+		same  bool
+	}{
+		{"the same, framed for test2json, with hook lines and another time",
+			"\x16=== RUN   TestFprint\nnopol-constituent 0 0\n    color_test.go:512: want \"\\x1b[31mfoobar\\x1b[0m\"\n         got: \"\\x1b[31mfoobar\"\n\x16--- FAIL: TestFprint (0.02s)\n", true},
+		{"another message", "=== RUN   TestFprint\n    color_test.go:512: want \"\\x1b[31mfoobar\\x1b[0m\"\n         got: \"foobar\"\n--- FAIL: TestFprint (0.00s)\n", false},
+		{"a message less", "=== RUN   TestFprint\n    color_test.go:512: want \"\\x1b[31mfoobar\\x1b[0m\"\n--- FAIL: TestFprint (0.00s)\n", false},
+		{"no message", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sameFailure(suite, tt.alone); got != tt.same {
+				t.Errorf("sameFailure = %v, want %v (messages %q and %q)", got, tt.same, failureMessages(suite), failureMessages(tt.alone))
+			}
+		})
+	}
+	// Addresses and times differ from run to run.
+	if !sameFailure("    x_test.go:3: p = 0xc000012345 after 1.5ms (0.01s)", "    x_test.go:3: p = 0xc0000abcde after 1.5ms (2.30s)") {
+		t.Error("an address or a time makes two failures differ")
+	}
+}
