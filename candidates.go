@@ -101,6 +101,11 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 			}
 		}
 	}
+	if simpler, relaxed, err := r.simplerGuard(ctx, site, st, spec, keep, cands, rep); err != nil {
+		return false, err
+	} else if simpler != nil {
+		cands, spec = append(simpler, cands...), relaxed
+	}
 	cands = withBounds(withSibling(r.withGuesses(site, st, spec, keep, needs, cands), sibling), bounds)
 	switch {
 	case len(cands) > 0:
@@ -117,6 +122,46 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	r.logf("synthesis: %d examples (%d distinct), %s: %s", rep.Examples, rep.Distinct, plural(len(cands), "candidate"), describeCandidates(cands))
 	r.ranked, r.spec = cands, spec
 	return r.validate(ctx, site, st, cands, rep)
+}
+
+// simplerGuard returns, at a new guard around a statement or before it
+// (an exit), whose first candidate joins clauses, the smaller candidates that fit
+// once the passing tests that pass with the statement skipped are left
+// out (relaxedGuardSpec), and that spec: their examples say "runs" only
+// because nothing guarded the statement, and the clause a fit adds for
+// them fits their inputs, not a need (color's unset: `c.isNoColorSet() &&
+// len(colorsCache) <= 0` where the developer wrote c.isNoColorSet()).
+// They are validated first. nil when there is nothing smaller.
+func (r *repairer) simplerGuard(ctx context.Context, site collect.Site, st style, spec *synth.Spec, keep []int, cands []candidate, rep *SiteReport) ([]candidate, *synth.Spec, error) {
+	if len(cands) == 0 || cands[0].term == nil || keep != nil || (st.name != "guard" && st.name != "return") || ctx.Err() != nil {
+		return nil, nil, nil
+	}
+	if op := cands[0].term.Op; op != synth.OpAnd && op != synth.OpOr {
+		return nil, nil, nil
+	}
+	relaxed, either, needed, err := r.relaxedGuardSpec(ctx, site, st, spec)
+	if err != nil || relaxed == nil || len(either) == 0 {
+		return nil, nil, err
+	}
+	if needed {
+		r.needed[site.ID] = true
+	}
+	var sub SiteReport
+	simpler, _, err := r.synthesize(ctx, site, st, relaxed, nil, &sub)
+	if err != nil && ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	size := cands[0].term.Size()
+	simpler = slices.DeleteFunc(simpler, func(c candidate) bool { return c.term == nil || c.term.Size() >= size })
+	if len(simpler) == 0 {
+		return nil, nil, nil
+	}
+	rep.Relaxed = either
+	for _, t := range either {
+		rep.Unchecked = append(rep.Unchecked, t+": every evaluation, with the statement skipped")
+	}
+	r.logf("synthesis: %s fits once the passing tests that pass with the statement skipped are left out (%s); validated before %s", simpler[0].src, strings.Join(either, ", "), cands[0].src)
+	return simpler, relaxed, nil
 }
 
 // siblingGuard is, for a sibling's return (collect.StrategySibling), that

@@ -94,19 +94,9 @@ func (r *repairer) confirmFailing(ctx context.Context, failing []testKey, limit 
 	if err != nil {
 		return nil, fmt.Errorf("checking the failing tests: %w", err)
 	}
-	// Tests that fail only after the tests before them are repaired so
-	// when no failing test fails alone: a failure that shows alone is
-	// the one to repair, and a patch cannot do both when they differ
-	// (the tests before may just leave a state behind that they should
-	// not).
-	var after map[testKey]bool
-	if !slices.ContainsFunc(failing, func(k testKey) bool {
-		return counts[collect.TestID{Package: k.pkg, Test: k.name}].Passes == 0
-	}) {
-		var err error
-		if after, err = r.failAfterOthers(ctx, failing, counts, limit); err != nil {
-			return nil, err
-		}
+	after, err := r.failAfterOthers(ctx, failing, counts, limit)
+	if err != nil {
+		return nil, err
 	}
 	var out []testKey
 	for _, k := range failing {
@@ -188,8 +178,18 @@ func (r *repairer) checkStable(ctx context.Context, ks []testKey) error {
 func (r *repairer) failAfterOthers(ctx context.Context, failing []testKey, counts map[collect.TestID]collect.Repeats, limit time.Duration) (map[testKey]bool, error) {
 	var suspects []testKey
 	names := map[string][]string{} // per package, the tests to run
+	// A test that passed every run fails only after the tests before
+	// it: it is repaired so when no failing test fails every run, for a
+	// failure that shows without them is the one to repair, and a patch
+	// cannot do both when they differ (the tests before may just leave
+	// behind a state that they should not). One that failed some runs
+	// may fail after another failing test the check ran before it.
+	ordinary := slices.ContainsFunc(failing, func(k testKey) bool {
+		return counts[collect.TestID{Package: k.pkg, Test: k.name}].Passes == 0
+	})
 	for _, k := range failing {
-		if counts[collect.TestID{Package: k.pkg, Test: k.name}].Passes == 0 {
+		c := counts[collect.TestID{Package: k.pkg, Test: k.name}]
+		if c.Passes == 0 || (c.Fails == 0 && ordinary) {
 			continue
 		}
 		before := r.suiteBefore(k)

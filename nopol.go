@@ -296,9 +296,10 @@ type SiteReport struct {
 	// anti-pattern ("cond: rule: why"; see antipattern.go).
 	Rejected []string `json:"rejected,omitempty"`
 	// Relaxed are, at a guard around a statement where no condition fit
-	// the recorded states, the passing tests that also passed with the
-	// statement skipped: their examples were left out and the condition
-	// synthesized again.
+	// the recorded states, or where the first fit joins clauses (the
+	// smaller fits are then validated first), the passing tests that also
+	// passed with the statement skipped: their examples were left out and
+	// the condition synthesized again.
 	Relaxed []string `json:"relaxed,omitempty"`
 	// Unchecked are the passing tests that pass with the other outcome
 	// too at some evaluations where a failing test needs it (in the same
