@@ -94,6 +94,11 @@ func (r *repairer) runAfterOthers(ctx context.Context, tests []testKey, runs []c
 		}
 		r.prog.RunAfter(collect.TestID{Package: k.pkg, Test: k.name}, before)
 		results[i] = res
+		for j, t := range r.res.Tests {
+			if t.Package == k.pkg && t.Name == k.name {
+				r.res.Tests[j].RunsAfter = len(before)
+			}
+		}
 		r.logf("coverage: %s %s but gives its suite result after the %s before it (they set what it reads); it runs after them from now on", k.name, alone, plural(len(before), "test"))
 	}
 	return nil

@@ -243,6 +243,10 @@ type TestReport struct {
 	// NotRun reports that the test has no result in the plain run: other
 	// tests' crashes kept it from running. A patch must not make it fail.
 	NotRun bool `json:"not_run,omitempty"`
+	// RunsAfter is, for a test that gives its suite result only after
+	// the tests the suite runs before it, how many of them each of its
+	// runs ran first (collect.Run.Before).
+	RunsAfter int `json:"runs_after,omitempty"`
 	// File (relative to the module root) and Line are where the test
 	// function is declared, when known.
 	File string `json:"file,omitempty"`
