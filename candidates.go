@@ -125,13 +125,14 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 }
 
 // simplerGuard returns, at a new guard around a statement or before it
-// (an exit), whose first candidate joins clauses, the smaller candidates that fit
-// once the passing tests that pass with the statement skipped are left
-// out (relaxedGuardSpec), and that spec: their examples say "runs" only
-// because nothing guarded the statement, and the clause a fit adds for
-// them fits their inputs, not a need (color's unset: `c.isNoColorSet() &&
-// len(colorsCache) <= 0` where the developer wrote c.isNoColorSet()).
-// They are validated first. nil when there is nothing smaller.
+// (an exit) whose first candidate joins clauses, the smaller candidates
+// that fit once the passing tests that pass with the statement skipped
+// are left out (relaxedGuardSpec), and that spec: their examples say
+// "runs" only because nothing guarded the statement, and the clause a fit
+// adds for them fits their inputs, not a need (color's unset:
+// `c.isNoColorSet() && len(colorsCache) <= 0` where the developer wrote
+// c.isNoColorSet()). They are validated first. nil when there is nothing
+// smaller.
 func (r *repairer) simplerGuard(ctx context.Context, site collect.Site, st style, spec *synth.Spec, keep []int, cands []candidate, rep *SiteReport) ([]candidate, *synth.Spec, error) {
 	if len(cands) == 0 || cands[0].term == nil || keep != nil || (st.name != "guard" && st.name != "return") || ctx.Err() != nil {
 		return nil, nil, nil
