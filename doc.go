@@ -101,7 +101,13 @@
 //     not pass the suite, so a guard that reads what the statement
 //     assigns (if match.MatchErr == ErrNotFound { match.MatchErr = nil })
 //     is a conditional update, not a deletion; synthesis runs again
-//     (snapshot.go relaxedGuardSpec, SiteReport.Relaxed). The
+//     (snapshot.go relaxedGuardSpec, SiteReport.Relaxed). At a new guard
+//     or exit whose first fit joins clauses, the same runs leave out the
+//     tests that pass with the statement skipped, and the fits smaller
+//     than the first are validated before it (candidates.go
+//     simplerGuard: color's unset, `c.isNoColorSet() &&
+//     len(colorsCache) <= 0` before, the developer's c.isNoColorSet()
+//     now). The
 //     mutants of the original condition that fit the same examples join
 //     them in one ranking, by token distance to the original, and so do
 //     up to three extensions that fit: the original with a clause added to
