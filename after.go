@@ -181,9 +181,7 @@ var (
 
 // failureMessages are the lines of a test's output that its messages
 // print, normalised: the framing lines of go test (=== RUN, --- FAIL)
-// and the hook's lines are left out, addresses and times blanked. A
-// panic's first line ends them: its stack names the files where the
-// binary was built, which differ between the plain and instrumented runs.
+// and the hook's lines are left out, addresses and times blanked.
 func failureMessages(out string) []string {
 	var msgs []string
 	for _, line := range strings.Split(out, "\n") {
@@ -193,9 +191,6 @@ func failureMessages(out string) []string {
 		}
 		t = hexAddress.ReplaceAllString(t, "0x")
 		msgs = append(msgs, duration.ReplaceAllString(t, "()"))
-		if strings.HasPrefix(t, "panic: ") {
-			break
-		}
 	}
 	return msgs
 }
