@@ -68,17 +68,22 @@ func (r *repairer) runAfterOthers(ctx context.Context, tests []testKey, runs []c
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		res, ok, err := r.runAfter(ctx, k, runs[i], failing, before)
-		if err != nil {
-			return err
+		run := runs[i]
+		run.Before = before
+		d := r.elapsed[k]
+		for _, t := range before {
+			d += r.elapsed[testKey{k.pkg, t}]
 		}
-		if !ok {
+		run.Timeout = runTimeout(d)
+		res, err := r.bin.Run(ctx, run)
+		r.ran(testWork(res.TimedOut))
+		r.res.Runs++
+		if err != nil {
+			return fmt.Errorf("running %s after the tests before it: %w", k.name, err)
+		}
+		if !r.givesSuiteResult(k, failing, res) {
 			r.vlogf("coverage: %s does not give its suite result after the %s before it either", k.name, plural(len(before), "test"))
 			continue
-		}
-		all := len(before)
-		if before, res, err = r.fewerBefore(ctx, k, runs[i], failing, before, res); err != nil {
-			return err
 		}
 		alone := "fails alone"
 		switch {
@@ -94,67 +99,9 @@ func (r *repairer) runAfterOthers(ctx context.Context, tests []testKey, runs []c
 				r.res.Tests[j].RunsAfter = len(before)
 			}
 		}
-		if len(before) < all {
-			r.logf("coverage: %s %s but gives its suite result after %s of the %d tests before it (%s: they set what it reads); it runs after them from now on", k.name, alone, plural(len(before), "test"), all, strings.Join(before, ", "))
-		} else {
-			r.logf("coverage: %s %s but gives its suite result after the %s before it (they set what it reads); it runs after them from now on", k.name, alone, plural(len(before), "test"))
-		}
+		r.logf("coverage: %s %s but gives its suite result after the %s before it (they set what it reads); it runs after them from now on", k.name, alone, plural(len(before), "test"))
 	}
 	return nil
-}
-
-// runAfter runs run after the tests before and reports whether it gave
-// k's suite result.
-func (r *repairer) runAfter(ctx context.Context, k testKey, run collect.Run, failing bool, before []string) (collect.Result, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return collect.Result{}, false, err
-	}
-	run.Before = before
-	d := r.elapsed[k]
-	for _, t := range before {
-		d += r.elapsed[testKey{k.pkg, t}]
-	}
-	run.Timeout = runTimeout(d)
-	res, err := r.bin.Run(ctx, run)
-	r.ran(testWork(res.TimedOut))
-	r.res.Runs++
-	if err != nil {
-		return res, false, fmt.Errorf("running %s after the tests before it: %w", k.name, err)
-	}
-	return res, r.givesSuiteResult(k, failing, res), nil
-}
-
-// fewerBefore narrows before, after which k gave its suite result res,
-// to a half that still gives it, the later half first, as long as one
-// does: every run of k runs them. It narrows only tests before that take
-// longer than k and 20ms in the baseline: faster ones cost less than
-// the runs that would narrow them.
-func (r *repairer) fewerBefore(ctx context.Context, k testKey, run collect.Run, failing bool, before []string, res collect.Result) ([]string, collect.Result, error) {
-	var d time.Duration
-	for _, t := range before {
-		d += r.elapsed[testKey{k.pkg, t}]
-	}
-	if d <= max(r.elapsed[k], 20*time.Millisecond) {
-		return before, res, nil
-	}
-	for len(before) > 1 {
-		half := len(before) / 2
-		narrowed := false
-		for _, part := range [][]string{before[half:], before[:half]} {
-			pres, ok, err := r.runAfter(ctx, k, run, failing, part)
-			if err != nil {
-				return before, res, err
-			}
-			if ok {
-				before, res, narrowed = part, pres, true
-				break
-			}
-		}
-		if !narrowed {
-			break
-		}
-	}
-	return before, res, nil
 }
 
 // testOutput is what test printed in the -test.v output of a test
