@@ -128,7 +128,9 @@ var (
 
 // failureMessages are the lines of a test's output that its messages
 // print, normalised: the framing lines of go test (=== RUN, --- FAIL)
-// and the hook's lines are left out, addresses and times blanked.
+// and the hook's lines are left out, addresses and times blanked. A
+// panic's first line ends them: its stack names the files where the
+// binary was built, which differ between the plain and instrumented runs.
 func failureMessages(out string) []string {
 	var msgs []string
 	for _, line := range strings.Split(out, "\n") {
@@ -138,6 +140,9 @@ func failureMessages(out string) []string {
 		}
 		t = hexAddress.ReplaceAllString(t, "0x")
 		msgs = append(msgs, duration.ReplaceAllString(t, "()"))
+		if strings.HasPrefix(t, "panic: ") {
+			break
+		}
 	}
 	return msgs
 }
