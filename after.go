@@ -23,8 +23,14 @@ import (
 // runTime is the time k's runs take: its baseline time, and that of the
 // tests it runs after.
 func (r *repairer) runTime(k testKey) time.Duration {
+	return r.timeAfter(k, r.prog.RunsAfter(collect.TestID{Package: k.pkg, Test: k.name}))
+}
+
+// timeAfter is the baseline time of k and of the tests before of its
+// package.
+func (r *repairer) timeAfter(k testKey, before []string) time.Duration {
 	d := r.elapsed[k]
-	for _, t := range r.prog.RunsAfter(collect.TestID{Package: k.pkg, Test: k.name}) {
+	for _, t := range before {
 		d += r.elapsed[testKey{k.pkg, t}]
 	}
 	return d
@@ -70,11 +76,7 @@ func (r *repairer) runAfterOthers(ctx context.Context, tests []testKey, runs []c
 		}
 		run := runs[i]
 		run.Before = before
-		d := r.elapsed[k]
-		for _, t := range before {
-			d += r.elapsed[testKey{k.pkg, t}]
-		}
-		run.Timeout = runTimeout(d)
+		run.Timeout = runTimeout(r.timeAfter(k, before))
 		res, err := r.bin.Run(ctx, run)
 		r.ran(testWork(res.TimedOut))
 		r.res.Runs++
