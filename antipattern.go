@@ -196,7 +196,7 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 		if why := againstStates(site, spec, c.term, c.method == "synthesis"); why != "" {
 			return why
 		}
-		if what != "" && !testsError {
+		if what != "" && !testsError && !isNegation(site.Original, c.src) {
 			if orig, err := synth.ParseTerm(spec, site.Original); err == nil {
 				if d := unasked(spec, orig, c.term); d != "" {
 					return fmt.Sprintf("guard-changed: the branch %s and the candidate changes when, where no test asks (%s)", what, d)
@@ -205,6 +205,25 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 		}
 	}
 	return soft
+}
+
+// isNegation reports whether cand is the negation of the Go condition
+// original (negate: a comparison flipped, a ! removed or added). It
+// fits the recorded states only where each needs the other outcome than
+// the original's, and it raises the error in every state the original
+// did not: guard-changed does not apply (mux's URLHost: `r.regexp.host
+// == nil` for `!= nil`, where no state has a nil host; the mutants' fallback
+// drops that rule too, see fallbackMutants).
+func isNegation(original, cand string) bool {
+	o, err := parser.ParseExpr(original)
+	if err != nil {
+		return false
+	}
+	c, err := parser.ParseExpr(cand)
+	if err != nil {
+		return false
+	}
+	return types.ExprString(unparen(negate(o))) == types.ExprString(unparen(c))
 }
 
 // errorGuard says what the then-branch of a Cond site does when it panics

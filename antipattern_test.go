@@ -120,6 +120,31 @@ func TestGuardChanged(t *testing.T) {
 	}
 }
 
+// TestGuardChangedNegation checks that the original's negation is not
+// guard-changed: mux's URLHost raised its error on `r.regexp.host !=
+// nil`, every failing test needs it not raised, and no state has a nil
+// host; `r.regexp.host == nil` raises it where the original did not, as
+// any fix of an inverted check does.
+func TestGuardChangedNegation(t *testing.T) {
+	ex := func(origin string, x int64) synth.Example {
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(x), synth.BoolValue(false)}, Want: false}
+	}
+	spec := &synth.Spec{
+		Inputs:   []synth.Input{{Expr: "x", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}},
+		Examples: []synth.Example{ex("TestA", 5), ex("TestB", 3)},
+	}
+	errs := &collect.Branch{ReturnsError: true, Exits: true}
+	for _, tc := range []struct{ original, cand, rule string }{
+		{"p != nil", "p == nil", ""},
+		{"!(p == nil)", "p == nil", ""},
+		{"x > 0", "x <= 0", ""},
+	} {
+		t.Run(tc.original+" to "+tc.cand, func(t *testing.T) {
+			checkRule(t, collect.Site{Kind: collect.Cond, Original: tc.original, Then: errs}, spec, tc.cand, tc.rule)
+		})
+	}
+}
+
 // TestGuardChangedBool checks guard-changed one step from a recorded
 // state by a boolean input: go-cmp's SortMaps panics on `!less || isNil`
 // (less: the function has the type of a less function), and its failing

@@ -25,10 +25,11 @@ import (
 // synthesizes candidates and validates them.
 func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st style, needs []angelic.Need, rep *SiteReport) (bool, error) {
 	r.enter(phaseSnapshot)
-	spec, sum, why, err := r.snapshot(ctx, site, st, needs, rep)
+	snapped, err := r.snapshot(ctx, site, st, needs, rep)
 	if err != nil {
 		return false, err
 	}
+	spec, sum, why := snapped.spec, snapped.sum, snapped.why
 	rep.Examples, rep.Distinct = sum.Examples, sum.Distinct
 	sibling := r.siblingGuard(site, st, spec)
 	bounds := r.boundsCandidates(site, st, spec)
@@ -46,14 +47,17 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	// its operands, has a claim to be the fix.
 	var keep []int
 	if sum.Constant() {
-		ops := originalOperands(spec)
-		if len(ops) == 0 {
+		// Where the original had that outcome already, the angelic
+		// value changed nothing (snap.changed): those states do not
+		// say the fix has it there.
+		if snapped.changed != nil {
+			r.logf("snapshot: %s of failing tests left out: their forced value is the original's", plural(snapped.unforced, "evaluation"))
+			spec, snapped.changed = snapped.changed, nil
+			rep.Examples, rep.Distinct = snapped.changedSum.Examples, snapped.changedSum.Distinct
+		}
+		if spec, keep = onOriginalOperands(spec); keep == nil {
 			rep.Outcome = "no specification: " + why + " and the original's operands are not observed"
 			return false, nil
-		}
-		spec = project(spec, ops)
-		for i := range ops {
-			keep = append(keep, i)
 		}
 		r.logf("snapshot: %s; searching over the original's operands only", why)
 	}
@@ -66,15 +70,34 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	// candidate deleted it (the smallest fits read other values), search
 	// again over the original's operands only.
 	if len(cands) == 0 && keep == nil && onlyRule(rep.Rejected, ruleGuardDeleted) {
-		if ops := originalOperands(spec); len(ops) > 0 {
+		if only, ops := onOriginalOperands(spec); ops != nil {
 			r.logf("synthesis: every candidate deletes the branch's check; searching over the original's operands only")
-			spec = project(spec, ops)
-			for i := range ops {
-				keep = append(keep, i)
-			}
+			spec, keep = only, ops
 			cands, dropped, err = r.synthesize(ctx, site, st, spec, keep, rep)
 			if err != nil && ctx.Err() != nil {
 				return false, ctx.Err()
+			}
+		}
+	}
+	// No fit, or none a maintainer would merge: leave out the failing
+	// tests' evaluations their angelic value did not change (snap.changed)
+	// and search again.
+	if len(cands) == 0 && ctx.Err() == nil && snapped.changed != nil {
+		r.logf("synthesis: %s; searching again without the %s of failing tests whose forced value is the original's", synthFailure(err, rep.Rejected), plural(snapped.unforced, "evaluation"))
+		changed, changedKeep := snapped.changed, []int(nil)
+		if snapped.changedSum.Constant() {
+			changed, changedKeep = onOriginalOperands(changed)
+		}
+		if changedKeep != nil || !snapped.changedSum.Constant() {
+			var sub SiteReport
+			more, moreDropped, moreErr := r.synthesize(ctx, site, st, changed, changedKeep, &sub)
+			if moreErr != nil && ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			if len(more) > 0 {
+				cands, dropped, err, spec, keep = more, moreDropped, nil, changed, changedKeep
+				rep.Examples, rep.Distinct = snapped.changedSum.Examples, snapped.changedSum.Distinct
+				rep.Rejected = sub.Rejected
 			}
 		}
 	}
@@ -122,6 +145,18 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	r.logf("synthesis: %d examples (%d distinct), %s: %s", rep.Examples, rep.Distinct, plural(len(cands), "candidate"), describeCandidates(cands))
 	r.ranked, r.spec = cands, spec
 	return r.validate(ctx, site, st, cands, rep)
+}
+
+// synthFailure says why a synthesis gave no candidate: err, or the
+// anti-patterns of every fit (rejected).
+func synthFailure(err error, rejected []string) string {
+	switch {
+	case len(rejected) > 0:
+		return "every fit breaks an anti-pattern"
+	case err != nil:
+		return "no fit"
+	}
+	return "no fit reads all of the original's operands"
 }
 
 // simplerGuard returns, at a new guard around a statement or before it

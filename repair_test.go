@@ -1203,3 +1203,63 @@ func TestStrategyWantedPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestOnOriginalOperands checks that an operand inside another (str in
+// len(str)) is kept in the spec but not required of a candidate: reading
+// len(str) reads str.
+func TestOnOriginalOperands(t *testing.T) {
+	spec := &synth.Spec{
+		Original: "len(str) > length",
+		Inputs: []synth.Input{
+			{Expr: "len(str)", Kind: synth.Int},
+			{Expr: "str", Kind: synth.String},
+			{Expr: "state", Kind: synth.Int},
+			{Expr: "length", Kind: synth.Int},
+		},
+	}
+	only, keep := onOriginalOperands(spec)
+	var got []string
+	for _, in := range only.Inputs {
+		got = append(got, in.Expr)
+	}
+	if fmt.Sprint(got) != "[len(str) str length]" || fmt.Sprint(keep) != "[0 2]" {
+		t.Errorf("inputs %q, keep %v; want [len(str) str length], [0 2]", got, keep)
+	}
+	if _, keep := onOriginalOperands(&synth.Spec{Original: "ok", Inputs: spec.Inputs}); keep != nil {
+		t.Errorf("no operand observed: keep %v, want nil", keep)
+	}
+}
+
+// TestChangedOnly checks that the failing tests' examples whose outcome
+// is the original's are left out, and the passing tests' are kept.
+func TestChangedOnly(t *testing.T) {
+	spec := &synth.Spec{Original: "n > 0", Inputs: []synth.Input{{Expr: "n", Kind: synth.Int}}}
+	ex := examples{nFailing: 1}
+	add := func(from int, n int64, want bool) {
+		v := []synth.Value{synth.IntValue(n)}
+		ex.all = append(ex.all, angelic.Example{State: stateKey(v), Want: want, Origin: fmt.Sprint("run", from)})
+		ex.vals = append(ex.vals, v)
+		ex.from = append(ex.from, from)
+		ex.ord = append(ex.ord, len(ex.all))
+	}
+	add(0, 3, false)  // failing, forced false where the original is true: kept
+	add(0, -1, false) // failing, false as the original: left out
+	add(1, -2, false) // passing: kept
+	add(1, 5, true)   // passing: kept
+	changed, sum, n := changedOnly(spec, ex)
+	if changed == nil || n != 1 || sum.Distinct != 3 {
+		t.Fatalf("changed %v, %d left out, %d distinct; want 1 left out, 3 distinct", changed, n, sum.Distinct)
+	}
+	for _, e := range changed.Examples {
+		if e.Values[0].Int == -1 {
+			t.Errorf("the unforced example n=-1 is kept")
+		}
+	}
+	ex.all, ex.vals, ex.from, ex.ord = ex.all[:1], ex.vals[:1], ex.from[:1], ex.ord[:1]
+	if changed, _, n := changedOnly(spec, ex); changed != nil || n != 0 {
+		t.Errorf("every failing example changed: got a spec (%d left out), want none", n)
+	}
+	if changed, _, _ := changedOnly(&synth.Spec{Original: "m > 0", Inputs: spec.Inputs}, ex); changed != nil {
+		t.Error("an original that reads what is not observed: got a spec, want none")
+	}
+}

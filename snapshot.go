@@ -23,10 +23,8 @@ import (
 
 // snapshot runs every test reaching the site in snapshot mode (failing
 // tests with their angelic value) and builds the synthesis spec, with a
-// summary of the examples. A nil spec comes with the reason; a spec whose
-// states all need one outcome (kept only when there is an original
-// condition) comes with that remark.
-func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, needs []angelic.Need, rep *SiteReport) (*synth.Spec, angelic.Summary, string, error) {
+// summary of the examples (see snap).
+func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, needs []angelic.Need, rep *SiteReport) (snap, error) {
 	var (
 		runs []collect.Run
 		keys []testKey
@@ -52,7 +50,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	results, err := r.runAll(ctx, runs)
 	r.res.Runs += len(runs)
 	if err != nil {
-		return nil, angelic.Summary{}, "", fmt.Errorf("recording states at site %d: %w", site.ID, err)
+		return snap{}, fmt.Errorf("recording states at site %d: %w", site.ID, err)
 	}
 	if b, ok := r.bin.(interface{ SnapshotError() error }); ok && !r.snapWarned {
 		if err := b.SnapshotError(); err != nil {
@@ -94,7 +92,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			r.logf("snapshot: %s timed out after %s; running it again with %s", keys[i].name, runs[i].Timeout.Round(time.Millisecond), how)
 			var err error
 			if res, err = rerun(again); err != nil {
-				return nil, angelic.Summary{}, "", err
+				return snap{}, err
 			}
 		}
 		// A failing test passed with its angelic value in the search: a
@@ -106,7 +104,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			r.logf("snapshot: %s failed with its angelic value, with which it passed in the search; running it again", keys[i].name)
 			var err error
 			if res, err = rerun(runs[i]); err != nil {
-				return nil, angelic.Summary{}, "", err
+				return snap{}, err
 			}
 		}
 		results[i] = res
@@ -136,7 +134,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		k := keys[i]
 		if !res.Passed {
 			if i < nFailing {
-				return nil, angelic.Summary{}, fmt.Sprintf("%s failed in its snapshot run with the angelic value (timed out: %v)", k.name, res.TimedOut), nil
+				return snap{why: fmt.Sprintf("%s failed in its snapshot run with the angelic value (timed out: %v)", k.name, res.TimedOut)}, nil
 			}
 			r.vlogf("snapshot %s failed; its states are left out", k.name)
 			continue
@@ -191,33 +189,92 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 	}
 	ex := examples{all: all, vals: vals, from: from, ord: ord, complete: complete, nFailing: nFailing}
 	if ex, err = r.dropIndifferent(ctx, site, st, ex, keys); err != nil {
-		return nil, angelic.Summary{}, "", err
+		return snap{}, err
 	}
 	if ex, err = r.nearestAtom(ctx, site, st, spec, ex, keys); err != nil {
-		return nil, angelic.Summary{}, "", err
+		return snap{}, err
 	}
 	rep.Unchecked = ex.unchecked(from, keys)
-	all, vals = ex.all, ex.vals
-	sum := angelic.Summarize(all)
-	seen := map[string]bool{}
-	for i, ex := range all {
-		if seen[ex.State] || sum.IsDontCare(ex.State) || len(spec.Examples) >= maxExamples {
-			continue
-		}
-		seen[ex.State] = true
-		spec.Examples = append(spec.Examples, synth.Example{Values: vals[i], Want: ex.Want, Origin: ex.Origin})
-	}
+	sum := fillExamples(spec, ex)
 	if len(sum.DontCare) > 0 {
 		r.logf("snapshot: %d states had both outcomes in passing runs and are left out (%s)", len(sum.DontCare), sum.Conflict)
 	}
 	if len(inputs) == 0 {
-		return nil, sum, "no specification: nothing observable at the site", nil
+		return snap{sum: sum, why: "no specification: nothing observable at the site"}, nil
 	}
-	why := sum.Trivial()
-	if why != "" && !(sum.Constant() && spec.Original != "") {
-		return nil, sum, fmt.Sprintf("no specification: %s (%d examples)", why, sum.Examples), nil
+	s := snap{spec: spec, sum: sum, why: sum.Trivial()}
+	if site.Kind == collect.Cond && st.name == "cond" {
+		s.changed, s.changedSum, s.unforced = changedOnly(spec, ex)
 	}
-	return spec, sum, why, nil
+	if s.why != "" && !(sum.Constant() && spec.Original != "") {
+		s.spec, s.why = nil, fmt.Sprintf("no specification: %s (%d examples)", s.why, sum.Examples)
+	}
+	return s, nil
+}
+
+// snap is what snapshot learned at a site: the spec (nil, with why, when
+// there is none), the summary of its examples, and a remark (every state
+// needs one outcome) with a spec. changed is the spec without the
+// failing tests' evaluations their angelic value left as the original
+// condition had them (unforced counts those; see changedOnly); nil when
+// there are none, or at a guard; changedSum summarizes its examples.
+type snap struct {
+	spec     *synth.Spec
+	sum      angelic.Summary
+	why      string
+	changed    *synth.Spec
+	changedSum angelic.Summary
+	unforced   int
+}
+
+// fillExamples adds ex's examples to spec, one per state, the states
+// where passing runs had both outcomes left out, and returns their
+// summary.
+func fillExamples(spec *synth.Spec, ex examples) angelic.Summary {
+	sum := angelic.Summarize(ex.all)
+	seen := map[string]bool{}
+	for i, e := range ex.all {
+		if seen[e.State] || sum.IsDontCare(e.State) || len(spec.Examples) >= maxExamples {
+			continue
+		}
+		seen[e.State] = true
+		spec.Examples = append(spec.Examples, synth.Example{Values: ex.vals[i], Want: e.Want, Origin: e.Origin})
+	}
+	return sum
+}
+
+// changedOnly returns a copy of spec built from ex without the failing
+// tests' examples whose outcome is the one the original condition gives
+// in their state, and how many it left out. A failing test passes with
+// its angelic value forced in the whole test (or a fragment): where that
+// value is the original's, the force changed nothing, and nothing says
+// the test needs it there. Such an example is often only a coincidence
+// of the forced run (semver's TestParseRange passes with `err == nil`
+// forced false, also where err is set and the developer's `err != nil`
+// is true; uniseg's FirstSentenceInString, forced false, passes also
+// where the original was false already). The spec is synthesized from
+// when the whole one gives no candidate; the suite validates what it
+// gives. nil when there is no such example, or the original cannot be
+// evaluated on the states.
+func changedOnly(spec *synth.Spec, ex examples) (*synth.Spec, angelic.Summary, int) {
+	orig, err := synth.ParseTerm(spec, spec.Original)
+	if err != nil {
+		return nil, angelic.Summary{}, 0
+	}
+	unforced := func(j int) bool {
+		if ex.from[j] >= ex.nFailing {
+			return false
+		}
+		v, err := orig.Eval(spec, &synth.Example{Values: ex.vals[j]})
+		return err == nil && v.Kind == synth.Bool && v.Bool == ex.all[j].Want
+	}
+	kept := ex.without(unforced)
+	n := len(ex.all) - len(kept.all)
+	if n == 0 || len(kept.all) == 0 {
+		return nil, angelic.Summary{}, 0
+	}
+	changed := &synth.Spec{Inputs: spec.Inputs, Constants: spec.Constants, Original: spec.Original, PredicateEquality: spec.PredicateEquality}
+	return changed, fillExamples(changed, kept), n
 }
 
 // maxIndifferentRuns bounds the passing tests run at a site to learn
@@ -609,6 +666,45 @@ func originalOperands(spec *synth.Spec) []int {
 		}
 	}
 	return out
+}
+
+// onOriginalOperands returns spec restricted to the original's operands
+// (originalOperands) and the indexes of those a candidate must read: all
+// but the operands inside another (str in len(str): reading len(str)
+// reads str). keep is nil when no operand is observed.
+func onOriginalOperands(spec *synth.Spec) (only *synth.Spec, keep []int) {
+	ops := originalOperands(spec)
+	if len(ops) == 0 {
+		return spec, nil
+	}
+	only = project(spec, ops)
+	exprs := make([]ast.Expr, len(only.Inputs))
+	for i, in := range only.Inputs {
+		exprs[i], _ = parser.ParseExpr(in.Expr)
+	}
+	for i, e := range exprs {
+		inner := e != nil && slices.ContainsFunc(exprs, func(o ast.Expr) bool { return o != nil && o != e && containsExpr(o, e) })
+		if !inner {
+			keep = append(keep, i)
+		}
+	}
+	return only, keep
+}
+
+// containsExpr reports whether inner is a strict subexpression of outer.
+func containsExpr(outer, inner ast.Expr) bool {
+	want := types.ExprString(inner)
+	if types.ExprString(outer) == want {
+		return false
+	}
+	found := false
+	ast.Inspect(outer, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && !found && types.ExprString(e) == want {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // project restricts spec to the inputs idx.

@@ -3,6 +3,7 @@ package synth
 import (
 	"go/ast"
 	"go/parser"
+	"go/token"
 	"go/types"
 	"slices"
 	"sort"
@@ -53,11 +54,15 @@ func Rank(spec *Spec, cands []Candidate) {
 }
 
 // tieKey orders terms of equal cost: the smaller token edit distance to the
-// original, then the longer common token prefix with it (the original kept
-// and a clause appended), then fewer backward comparisons (see flips), then
-// the source.
+// original, then the original's negation (a comparison whose operator is
+// the original's complement: `len(s) <= n` for `len(s) > n`, before
+// `len(s) < n`, one token away too; the mutants' order, see nopol's
+// mutantsOf), then the longer common token prefix with it (the original
+// kept and a clause appended), then fewer backward comparisons (see
+// flips), then the source.
 type tieKey struct {
 	dist, prefix, flips int
+	negation            bool
 	term                *Term
 	src                 string // computed when needed
 }
@@ -65,16 +70,52 @@ type tieKey struct {
 func (m *costModel) tie(t *Term) tieKey {
 	toks := t.tokens(m.spec)
 	return tieKey{
-		dist:   tokenDistance(toks, m.origTokens),
-		prefix: commonPrefix(toks, m.origTokens),
-		flips:  flips(t),
-		term:   t,
+		dist:     tokenDistance(toks, m.origTokens),
+		negation: m.negation != nil && slices.Equal(toks, m.negation),
+		prefix:   commonPrefix(toks, m.origTokens),
+		flips:    flips(t),
+		term:     t,
 	}
+}
+
+// complement is the comparison operator that negates a comparison.
+var complement = map[token.Token]token.Token{
+	token.LSS: token.GEQ, token.GEQ: token.LSS, token.GTR: token.LEQ, token.LEQ: token.GTR,
+	token.EQL: token.NEQ, token.NEQ: token.EQL,
+}
+
+// negationTokens returns the tokens of the original condition src negated
+// by its operator's complement when it is one comparison (a > b: a <= b),
+// or nil.
+func negationTokens(src string) []string {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return nil
+	}
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			break
+		}
+		e = p.X
+	}
+	b, ok := e.(*ast.BinaryExpr)
+	if !ok {
+		return nil
+	}
+	op, ok := complement[b.Op]
+	if !ok {
+		return nil
+	}
+	return goTokens(types.ExprString(&ast.BinaryExpr{X: b.X, Op: op, Y: b.Y}))
 }
 
 func (m *costModel) less(a, b *tieKey) bool {
 	if a.dist != b.dist {
 		return a.dist < b.dist
+	}
+	if a.negation != b.negation {
+		return a.negation
 	}
 	if a.prefix != b.prefix {
 		return a.prefix > b.prefix
@@ -138,14 +179,16 @@ type costModel struct {
 	spec       *Spec
 	orig       original
 	origTokens []string
-	input      []int // costNewOperand or 0, per input
-	negated    []int // for equality inputs, the cost of the operator of their negation; else -1
-	constant   []int // costCodeConst or 0, per constant
-	operator   [OpMul + 1]int
+	// negation holds the tokens of the original's negation (negationTokens).
+	negation []string
+	input    []int // costNewOperand or 0, per input
+	negated  []int // for equality inputs, the cost of the operator of their negation; else -1
+	constant []int // costCodeConst or 0, per constant
+	operator [OpMul + 1]int
 }
 
 func newCostModel(spec *Spec) *costModel {
-	m := &costModel{spec: spec, orig: parseOriginal(spec.Original), origTokens: goTokens(spec.Original)}
+	m := &costModel{spec: spec, orig: parseOriginal(spec.Original), origTokens: goTokens(spec.Original), negation: negationTokens(spec.Original)}
 	m.input = make([]int, len(spec.Inputs))
 	m.negated = make([]int, len(spec.Inputs))
 	for i, in := range spec.Inputs {
@@ -213,6 +256,11 @@ func (m *costModel) cost(t *Term) int {
 		}
 	}
 	walk(t)
+	// The original's negation, its comparison's operator complemented,
+	// is one edit, as the mirror is none: it costs no new operator.
+	if _, ok := mirror[t.Op]; ok && m.negation != nil && slices.Equal(t.tokens(m.spec), m.negation) {
+		c -= m.operator[t.Op]
+	}
 	return c
 }
 

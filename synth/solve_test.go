@@ -174,6 +174,33 @@ func TestRankFormatting(t *testing.T) {
 	}
 }
 
+// TestRankNegation checks that among candidates one operator away from
+// the original, its negation comes first (uniseg's `len(str) > length`,
+// whose fix is `len(str) <= length`, not `len(str) < length`).
+func TestRankNegation(t *testing.T) {
+	for _, tt := range []struct{ original, want string }{
+		{"len(s) > n", "len(s) <= n"},
+		{"(len(s) < n)", "len(s) >= n"},
+		{"len(s) != n", "len(s) == n"},
+		{"len(s) > n && ok", "len(s) > n"}, // not one comparison: a clause dropped
+	} {
+		spec := &synth.Spec{
+			Inputs:   []synth.Input{{Expr: "len(s)", Kind: synth.Int}, {Expr: "n", Kind: synth.Int}},
+			Original: tt.original,
+		}
+		var cands []synth.Candidate
+		for _, op := range []synth.Op{synth.OpLt, synth.OpLe, synth.OpGe, synth.OpEq, synth.OpGt, synth.OpNe} {
+			term := bin(op, in(0), in(1))
+			cands = append(cands, synth.Candidate{Term: term, Source: term.Source(spec), Size: term.Size()})
+		}
+		cands = slices.DeleteFunc(cands, func(c synth.Candidate) bool { return c.Source == strings.Trim(tt.original, "()") })
+		synth.Rank(spec, cands)
+		if cands[0].Source != tt.want {
+			t.Errorf("original %s: first %q, want %q (%q)", tt.original, cands[0].Source, tt.want, sources(cands))
+		}
+	}
+}
+
 // TestRankNegatedInput checks that !(p == nil), printed p != nil, costs
 // nothing more than the original p != nil itself.
 func TestRankNegatedInput(t *testing.T) {
