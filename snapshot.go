@@ -219,9 +219,9 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 // condition had them (unforced counts those; see changedOnly); nil when
 // there are none, or at a guard; changedSum summarizes its examples.
 type snap struct {
-	spec     *synth.Spec
-	sum      angelic.Summary
-	why      string
+	spec       *synth.Spec
+	sum        angelic.Summary
+	why        string
 	changed    *synth.Spec
 	changedSum angelic.Summary
 	unforced   int
