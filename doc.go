@@ -93,6 +93,21 @@
 //     contradicts a few passing tests' examples, when those tests pass
 //     with those evaluations negated (snapshot.go dropIndifferent,
 //     nearestAtom; at most four tests run each time).
+//     At a condition, a failing test's evaluations whose forced value is
+//     the one the original gives in their state are unforced: the force
+//     changed nothing there, and a test that passes with every
+//     evaluation false may pass with some of them true as well. When
+//     every state needs one outcome, they are left out before the
+//     search over the original's operands (which need not read an
+//     operand inside another: str in len(str)); otherwise synthesis runs
+//     once more without them when the whole spec gives no candidate, or
+//     none that breaks no anti-pattern (snapshot.go changedOnly:
+//     semver's `err == nil` became `err != nil`, where the failing
+//     TestParseRange passed with false forced also where err was set).
+//     Among candidates as far from the original, its negation (a
+//     comparison's operator complemented) ranks first and costs no new
+//     operator (synth/rank.go); it is not guard-changed (antipattern.go
+//     isNegation).
 //     At a guard around an assignment, when no condition fits or every fit is a
 //     disguised deletion (conditional-deletion), the passing tests with
 //     examples run again with the statement skipped: the examples of

@@ -429,7 +429,9 @@ type nearAtom struct {
 // test's example what it needs, contradicts at least one passing test's
 // example and the fewest: at most maxIndifferentRuns tests, and no more
 // than a quarter of the passing examples it agrees with (an atom that
-// disagrees with much of the suite does not describe it). Fewer tests
+// disagrees with much of the suite does not describe it), unless it
+// contradicts one example only: color's Fprint has one passing example,
+// which `err != nil` contradicts, and one run of its test settles it. Fewer tests
 // first, then fewer examples; among equals, a clause joined to the
 // original first, then the inputs' order. ok is false when there is none.
 func pickAtom(spec *synth.Spec, ex examples) (nearAtom, bool) {
@@ -513,7 +515,7 @@ func pickAtoms(spec *synth.Spec, ex examples, n int) []nearAtom {
 					}
 				}
 				a.tests = len(tests)
-				if !fits || a.against == 0 || a.tests > maxIndifferentRuns || 4*a.against > agree {
+				if !fits || a.against == 0 || a.tests > maxIndifferentRuns || a.against > 1 && 4*a.against > agree {
 					continue
 				}
 				fit = append(fit, a)
