@@ -50,16 +50,19 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		// Where the original had that outcome already, the angelic
 		// value changed nothing (snap.changed): those states do not
 		// say the fix has it there.
-		if snapped.changed != nil {
-			r.logf("snapshot: %s of failing tests left out: their forced value is the original's", plural(snapped.unforced, "evaluation"))
-			spec, snapped.changed = snapped.changed, nil
-			rep.Examples, rep.Distinct = snapped.changedSum.Examples, snapped.changedSum.Distinct
-		}
-		if spec, keep = onOriginalOperands(spec); keep == nil {
+		only, ops := onOriginalOperands(spec)
+		if ops == nil {
 			rep.Outcome = "no specification: " + why + " and the original's operands are not observed"
 			return false, nil
 		}
 		r.logf("snapshot: %s; searching over the original's operands only", why)
+		spec, keep = only, ops
+		if snapped.changed != nil {
+			r.logf("snapshot: %s of failing tests left out: their forced value is the original's", plural(snapped.unforced, "evaluation"))
+			spec, _ = onOriginalOperands(snapped.changed)
+			rep.Examples, rep.Distinct = snapped.changedSum.Examples, snapped.changedSum.Distinct
+			snapped.changed = nil
+		}
 	}
 
 	cands, dropped, err := r.synthesize(ctx, site, st, spec, keep, rep)
@@ -347,6 +350,15 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 	// rejected, len(s) > 5 || len(s) < 1 found).
 	seen := map[string]bool{}
 	var moreRules []string // the rules of the rejections not listed
+	// The original with an operand of its && or || deleted reads less
+	// than all of it and is still a change of it (mux's Route.Schemes:
+	// `r.buildScheme == "" && len(schemes) > 0` made len(schemes) > 0).
+	var deleted []string
+	if keep != nil && site.Kind == collect.Cond {
+		for _, d := range deletions(site.Original) {
+			deleted = append(deleted, normalizeCond(d))
+		}
+	}
 	reject := func(t *synth.Term) string {
 		named := namedConstants(spec, types, t)
 		src := named.Source(spec)
@@ -354,7 +366,7 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 			r.vlogf("synthesis: %s dropped: %s", src, why)
 			return why
 		}
-		if !readsAll(t, keep) {
+		if !readsAll(t, keep) && !slices.Contains(deleted, normalizeCond(src)) {
 			if !slices.Contains(dropped, src) {
 				dropped = append(dropped, src)
 			}
@@ -803,4 +815,14 @@ func hasSource(cands []candidate, src string) bool {
 func hasForm(cands []candidate, src string) bool {
 	n := normalExpr(src)
 	return slices.ContainsFunc(cands, func(c candidate) bool { return c.src == src || normalExpr(c.src) == n })
+}
+
+// normalizeCond is the Go condition src as types.ExprString prints it,
+// outer parentheses dropped; src itself when it does not parse.
+func normalizeCond(src string) string {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return src
+	}
+	return types.ExprString(unparen(e))
 }

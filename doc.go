@@ -92,7 +92,10 @@
 //     !it.Custom`) gives every failing test what it needs and
 //     contradicts a few passing tests' examples, when those tests pass
 //     with those evaluations negated (snapshot.go dropIndifferent,
-//     nearestAtom; at most four tests run each time).
+//     nearestAtom; at most four tests run each time); at a condition the
+//     original with an operand of its && or || deleted is such an atom
+//     too, and a candidate equal to it need not read every operand of
+//     the original when every state needs one outcome.
 //     At a condition, a failing test's evaluations whose forced value is
 //     the one the original gives in their state are unforced: the force
 //     changed nothing there, and a test that passes with every

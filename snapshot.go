@@ -431,9 +431,17 @@ type nearAtom struct {
 // than a quarter of the passing examples it agrees with (an atom that
 // disagrees with much of the suite does not describe it), unless it
 // contradicts one example only: color's Fprint has one passing example,
-// which `err != nil` contradicts, and one run of its test settles it. Fewer tests
+// which `err != nil` contradicts, and one run of its test settles it.
+// At a condition, the original with an operand of one of its && and ||
+// deleted (mutants.go deletions) is tried as well, after the observed
+// booleans and without the quarter's bound: a clause the developer
+// dropped was true or false in the passing tests' states for nothing
+// they check (mux's Route.Schemes: `r.buildScheme == "" &&
+// len(schemes) > 0` made len(schemes) > 0, which TestSchemes' six
+// evaluations contradict and which it passes negated). Fewer tests
 // first, then fewer examples; among equals, a clause joined to the
-// original first, then the inputs' order. ok is false when there is none.
+// original first, then the inputs' order, then the deletions. ok is
+// false when there is none.
 func pickAtom(spec *synth.Spec, ex examples) (nearAtom, bool) {
 	atoms := pickAtoms(spec, ex, 1)
 	if len(atoms) == 0 {
@@ -462,10 +470,21 @@ func pickAtoms(spec *synth.Spec, ex examples, n int) []nearAtom {
 		neg            bool
 		join           synth.Op // OpAnd, OpOr with the original; 0 alone
 		tests, against int
+		// deletion, when not nil, is the original with an operand of
+		// one of its && and || deleted (src), in place of an input.
+		deletion *synth.Term
+		src      string
 	}
 	// value is a's value at example j; ok is false where it reads a
 	// missing value.
 	value := func(a atom, j int) (holds, ok bool) {
+		if a.deletion != nil {
+			v, err := a.deletion.Eval(spec, &synth.Example{Values: ex.vals[j]})
+			if err != nil || v.Kind != synth.Bool {
+				return false, false
+			}
+			return v.Bool, true
+		}
 		v := ex.vals[j][a.input]
 		if v.Missing {
 			return false, false
@@ -486,41 +505,55 @@ func pickAtoms(spec *synth.Spec, ex examples, n int) []nearAtom {
 	if orig != nil {
 		joins = []synth.Op{synth.OpAnd, synth.OpOr, 0}
 	}
-	var fit []atom
-	for in := range spec.Inputs {
-		if spec.Inputs[in].Kind != synth.Bool {
-			continue
-		}
-		for _, join := range joins {
-			for _, neg := range []bool{false, true} {
-				a := atom{input: in, neg: neg, join: join}
-				fits, agree := true, 0
-				tests := map[int]bool{}
-				for j, e := range ex.all {
-					holds, ok := value(a, j)
-					if ex.from[j] < ex.nFailing {
-						if !ok || holds != e.Want {
-							fits = false
-							break
-						}
-						continue
-					}
-					switch {
-					case !ok:
-					case holds == e.Want:
-						agree++
-					default:
-						a.against++
-						tests[ex.from[j]] = true
+	candidates := func(yield func(atom) bool) {
+		for in := range spec.Inputs {
+			if spec.Inputs[in].Kind != synth.Bool {
+				continue
+			}
+			for _, join := range joins {
+				for _, neg := range []bool{false, true} {
+					if !yield(atom{input: in, neg: neg, join: join}) {
+						return
 					}
 				}
-				a.tests = len(tests)
-				if !fits || a.against == 0 || a.tests > maxIndifferentRuns || a.against > 1 && 4*a.against > agree {
-					continue
-				}
-				fit = append(fit, a)
 			}
 		}
+		if orig == nil {
+			return
+		}
+		for _, src := range deletions(spec.Original) {
+			if t, err := synth.ParseTerm(spec, src); err == nil && !yield(atom{deletion: t, src: src}) {
+				return
+			}
+		}
+	}
+	var fit []atom
+	for a := range candidates {
+		fits, agree := true, 0
+		tests := map[int]bool{}
+		for j, e := range ex.all {
+			holds, ok := value(a, j)
+			if ex.from[j] < ex.nFailing {
+				if !ok || holds != e.Want {
+					fits = false
+					break
+				}
+				continue
+			}
+			switch {
+			case !ok:
+			case holds == e.Want:
+				agree++
+			default:
+				a.against++
+				tests[ex.from[j]] = true
+			}
+		}
+		a.tests = len(tests)
+		if !fits || a.against == 0 || a.tests > maxIndifferentRuns || a.deletion == nil && a.against > 1 && 4*a.against > agree {
+			continue
+		}
+		fit = append(fit, a)
 	}
 	slices.SortStableFunc(fit, func(a, b atom) int { return cmp.Or(cmp.Compare(a.tests, b.tests), cmp.Compare(a.against, b.against)) })
 	// The atom's source, as a mutant's (mutants.go: negate, parenthesize,
@@ -528,6 +561,13 @@ func pickAtoms(spec *synth.Spec, ex examples, n int) []nearAtom {
 	// Observed expressions and the original (ParseTerm read it above)
 	// are Go source.
 	renderAtom := func(b atom) (nearAtom, bool) {
+		against := func(j int) bool {
+			holds, ok := value(b, j)
+			return ex.from[j] >= ex.nFailing && ok && holds != ex.all[j].Want
+		}
+		if b.deletion != nil {
+			return nearAtom{src: b.src, against: against, tests: b.tests, examples: b.against}, true
+		}
 		fset, x, _, ok := parseCond(spec.Inputs[b.input].Expr)
 		if !ok {
 			return nearAtom{}, false
@@ -544,10 +584,6 @@ func pickAtoms(spec *synth.Spec, ex examples, n int) []nearAtom {
 			x = &ast.BinaryExpr{X: orig, Op: op, Y: x}
 		}
 		src := render(fset, parenthesize(unparen(x), token.LowestPrec))
-		against := func(j int) bool {
-			holds, ok := value(b, j)
-			return ex.from[j] >= ex.nFailing && ok && holds != ex.all[j].Want
-		}
 		return nearAtom{src: src, against: against, tests: b.tests, examples: b.against}, true
 	}
 	var out []nearAtom
