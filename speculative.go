@@ -85,9 +85,14 @@ func speculative(site collect.Site, st style, c candidate, ranked []candidate, s
 
 // farFromOriginal reports whether c, a synthesized replacement of site's
 // condition (synthesizedCond), changes more than maxCloseTokens tokens of
-// it.
+// it. The original with an operand of its && or || deleted is close,
+// however long the operand (`len(s) > 0` for `r.scheme == "" && len(s) >
+// 0`).
 func farFromOriginal(site collect.Site, c candidate) bool {
-	return synthesizedCond(site, c) && synth.EditDistance(site.Original, c.src) > maxCloseTokens
+	if !synthesizedCond(site, c) || synth.EditDistance(site.Original, c.src) <= maxCloseTokens {
+		return false
+	}
+	return !slices.ContainsFunc(deletions(site.Original), func(d string) bool { return normalizeCond(d) == normalizeCond(c.src) })
 }
 
 // synthesizedCond reports whether c replaces site's condition with one
