@@ -59,6 +59,10 @@ func TestSpeculative(t *testing.T) {
 			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == "" && value.Data == nil`), "", specFarAmbiguous},
 		{"far, the other alternative failed the suite", cond, condStyle, cand(`c == nil || c.Name == "" && value.Data == nil`),
 			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == "" && value.Data == nil`), `c == nil || c.Name == "" && key.IsLast()`, ""},
+		{"an operand of the original deleted", collect.Site{Kind: collect.Cond, Original: `c.Name != "" && len(c.Name) > 0`}, condStyle, cand("len(c.Name) > 0"),
+			cands("len(c.Name) > 0", "key.IsLast()"), "", ""},
+		{"far from the original's deletions", collect.Site{Kind: collect.Cond, Original: `c.Name != "" && len(c.Name) > 0`}, condStyle, cand("len(c.Name) > 1"),
+			cands("len(c.Name) > 1", "key.IsLast()"), "", specFarAmbiguous},
 		{"far mutant", cond, condStyle, mutant, append(cands(`c == nil || c.Name == "" && value.Data == nil`), mutant), "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
