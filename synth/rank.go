@@ -92,14 +92,7 @@ func negationTokens(src string) []string {
 	if err != nil {
 		return nil
 	}
-	for {
-		p, ok := e.(*ast.ParenExpr)
-		if !ok {
-			break
-		}
-		e = p.X
-	}
-	b, ok := e.(*ast.BinaryExpr)
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
 	if !ok {
 		return nil
 	}
