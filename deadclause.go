@@ -123,7 +123,10 @@ func constantValues(site collect.Site) map[string]constant.Value {
 }
 
 // boundsAlone returns why cand, a deletion of clauses of orig, keeps only
-// the length checks of the values the deleted clauses index, or "".
+// the length checks of the values the deleted clauses index, or "". A
+// kept length check may be written otherwise than orig's, negated
+// included: `!(len(b) < 2)` for `len(b) > 1 && b[1] == '\n'` keeps the
+// check of b as much as `len(b) > 1` does.
 func boundsAlone(orig, cand ast.Expr) string {
 	kept := operandsOf(cand, token.LAND)
 	all := operandsOf(orig, token.LAND)
@@ -139,15 +142,10 @@ func boundsAlone(orig, cand ast.Expr) string {
 		return ""
 	}
 	var checked []string
-	for _, k := range keptText {
-		if !slices.Contains(allText, k) {
-			return "" // not a deletion
-		}
-	}
 	for _, k := range kept {
 		x := lengthChecked(k)
-		if x == "" {
-			return ""
+		if x == "" || !slices.ContainsFunc(all, func(o ast.Expr) bool { return lengthChecked(o) == x }) {
+			return "" // not only length checks orig makes
 		}
 		checked = append(checked, x)
 	}
@@ -167,6 +165,9 @@ func boundsAlone(orig, cand ast.Expr) string {
 // lengthChecked returns x for a comparison of len(x) (either side) with
 // an ordering or an equality, "" otherwise.
 func lengthChecked(e ast.Expr) string {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		return lengthChecked(u.X)
+	}
 	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
 	if !ok || !comparison(b.Op) {
 		return ""

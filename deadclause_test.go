@@ -24,6 +24,9 @@ func TestDeadClause(t *testing.T) {
 		{"x == 1 || x != 1", "x == 1 || x != 1 || y > 0", ""},         // the original's own dead clause
 		{"x == 1 || x == 2", "x == \"a\" || x != 2", ""},              // does not compile; no panic
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1", ruleBoundsAlone},
+		{"len(b) > 1 && b[1] == '\\n'", "!(len(b) < 2)", ruleBoundsAlone}, // the same check, negated
+		{"len(b) > 1 && b[1] == '\\n'", "len(b) >= 2", ruleBoundsAlone},
+		{"len(b) > 1 && b[1] == '\\n'", "cap(b) > 1", ""}, // not a length check
 		{"len(b) > 1 && b[1] == '\\n'", "b[1] == '\\n'", ""},
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1 && b[1] != '\\n'", ""},
 		{"r.buildScheme == \"\" && len(schemes) > 0", "len(schemes) > 0", ""}, // nothing of schemes dropped
