@@ -392,6 +392,16 @@ func (r *repairer) dropIndifferent(ctx context.Context, site collect.Site, st st
 func (r *repairer) nearestAtom(ctx context.Context, site collect.Site, st style, spec *synth.Spec, ex examples, keys []testKey) (examples, error) {
 next:
 	for _, a := range pickAtoms(spec, ex, maxNearAtoms) {
+		// A deletion that would be rejected as a candidate cannot be
+		// the fix it stands for (go-toml's seeded fusedConsumeEOL:
+		// `len(b) > 1`, the bounds check alone, cost the one state
+		// that told the developer's fix from len(b) >= 2).
+		if a.deletion {
+			if why := antiPattern(site, nil, candidate{src: a.src, method: "synthesis"}); why != "" && !strings.HasPrefix(why, ruleUnrelated+":") {
+				r.vlogf("snapshot: %s fits the failing tests, but as a patch it breaks an anti-pattern (%s)", a.src, why)
+				continue
+			}
+		}
 		passed, err := r.negatePassing(ctx, site, st, ex, a.against, keys)
 		if err != nil {
 			return ex, err
@@ -418,6 +428,9 @@ const maxNearAtoms = 3
 // and contradicts a few passing tests' (pickAtom).
 type nearAtom struct {
 	src string
+	// deletion: the original with an operand deleted, not an observed
+	// boolean.
+	deletion bool
 	// against reports whether the atom contradicts example j, a passing
 	// test's; tests and examples count those.
 	against         func(j int) bool
@@ -429,9 +442,11 @@ type nearAtom struct {
 // test's example what it needs, contradicts at least one passing test's
 // example and the fewest: at most maxIndifferentRuns tests, and no more
 // than a quarter of the passing examples it agrees with (an atom that
-// disagrees with much of the suite does not describe it), unless it
-// contradicts one example only: color's Fprint has one passing example,
-// which `err != nil` contradicts, and one run of its test settles it.
+// disagrees with much of the suite does not describe it; one
+// contradicted example and none agreeing is too little as well: color's
+// seeded Fprint would get `err != nil` from it, but go-toml's seeded
+// fusedConsumeEOL lost the one state that told `len(b) > 1 && b[1] ==
+// '\n'` from len(b) >= 2).
 // At a condition, the original with an operand of one of its && and ||
 // deleted (mutants.go deletions) is tried as well, after the observed
 // booleans and without the quarter's bound: a clause the developer
@@ -550,7 +565,7 @@ func pickAtoms(spec *synth.Spec, ex examples, n int) []nearAtom {
 			}
 		}
 		a.tests = len(tests)
-		if !fits || a.against == 0 || a.tests > maxIndifferentRuns || a.deletion == nil && a.against > 1 && 4*a.against > agree {
+		if !fits || a.against == 0 || a.tests > maxIndifferentRuns || a.deletion == nil && 4*a.against > agree {
 			continue
 		}
 		fit = append(fit, a)
@@ -566,7 +581,7 @@ func pickAtoms(spec *synth.Spec, ex examples, n int) []nearAtom {
 			return ex.from[j] >= ex.nFailing && ok && holds != ex.all[j].Want
 		}
 		if b.deletion != nil {
-			return nearAtom{src: b.src, against: against, tests: b.tests, examples: b.against}, true
+			return nearAtom{src: b.src, deletion: true, against: against, tests: b.tests, examples: b.against}, true
 		}
 		fset, x, _, ok := parseCond(spec.Inputs[b.input].Expr)
 		if !ok {
