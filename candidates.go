@@ -356,7 +356,7 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 	var deleted []string
 	if keep != nil && site.Kind == collect.Cond {
 		for _, d := range deletions(site.Original) {
-			deleted = append(deleted, normalizeCond(d))
+			deleted = append(deleted, normalExpr(d))
 		}
 	}
 	reject := func(t *synth.Term) string {
@@ -366,7 +366,7 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 			r.vlogf("synthesis: %s dropped: %s", src, why)
 			return why
 		}
-		if !readsAll(t, keep) && !slices.Contains(deleted, normalizeCond(src)) {
+		if !readsAll(t, keep) && !slices.Contains(deleted, normalExpr(src)) {
 			if !slices.Contains(dropped, src) {
 				dropped = append(dropped, src)
 			}
@@ -815,14 +815,4 @@ func hasSource(cands []candidate, src string) bool {
 func hasForm(cands []candidate, src string) bool {
 	n := normalExpr(src)
 	return slices.ContainsFunc(cands, func(c candidate) bool { return c.src == src || normalExpr(c.src) == n })
-}
-
-// normalizeCond is the Go condition src as types.ExprString prints it,
-// outer parentheses dropped; src itself when it does not parse.
-func normalizeCond(src string) string {
-	e, err := parser.ParseExpr(src)
-	if err != nil {
-		return src
-	}
-	return types.ExprString(unparen(e))
 }
