@@ -353,11 +353,9 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 	// The original with an operand of its && or || deleted reads less
 	// than all of it and is still a change of it (mux's Route.Schemes:
 	// `r.buildScheme == "" && len(schemes) > 0` made len(schemes) > 0).
-	var deleted []string
+	isDeletion := func(string) bool { return false }
 	if keep != nil && site.Kind == collect.Cond {
-		for _, d := range deletions(site.Original) {
-			deleted = append(deleted, normalExpr(d))
-		}
+		isDeletion = deletionOf(site.Original)
 	}
 	reject := func(t *synth.Term) string {
 		named := namedConstants(spec, types, t)
@@ -366,7 +364,7 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 			r.vlogf("synthesis: %s dropped: %s", src, why)
 			return why
 		}
-		if !readsAll(t, keep) && !slices.Contains(deleted, normalExpr(src)) {
+		if !readsAll(t, keep) && !isDeletion(src) {
 			if !slices.Contains(dropped, src) {
 				dropped = append(dropped, src)
 			}

@@ -275,6 +275,16 @@ func parseCond(cond string) (fset *token.FileSet, orig ast.Expr, base string, ok
 	return fset, orig, render(fset, parenthesize(unparen(clone(orig)), token.LowestPrec)), true
 }
 
+// deletionOf returns a report of whether a condition is one of cond's
+// deletions, in any layout (normalExpr).
+func deletionOf(cond string) func(src string) bool {
+	set := map[string]bool{}
+	for _, d := range deletions(cond) {
+		set[normalExpr(d)] = true
+	}
+	return func(src string) bool { return set[normalExpr(src)] }
+}
+
 // deletions are cond with one operand of one of its && and || deleted,
 // in the order of the operators in cond.
 func deletions(cond string) []string {

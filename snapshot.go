@@ -257,24 +257,41 @@ func fillExamples(spec *synth.Spec, ex examples) angelic.Summary {
 // gives. nil when there is no such example, or the original cannot be
 // evaluated on the states.
 func changedOnly(spec *synth.Spec, ex examples) (*synth.Spec, angelic.Summary, int) {
-	orig, err := synth.ParseTerm(spec, spec.Original)
-	if err != nil {
+	orig := originalOutcomes(spec, ex)
+	if orig == nil {
 		return nil, angelic.Summary{}, 0
 	}
-	unforced := func(j int) bool {
-		if ex.from[j] >= ex.nFailing {
-			return false
-		}
-		v, err := orig.Eval(spec, &synth.Example{Values: ex.vals[j]})
-		return err == nil && v.Kind == synth.Bool && v.Bool == ex.all[j].Want
-	}
-	kept := ex.without(unforced)
+	kept := ex.without(func(j int) bool {
+		return ex.from[j] < ex.nFailing && orig[j] != nil && *orig[j] == ex.all[j].Want
+	})
 	n := len(ex.all) - len(kept.all)
 	if n == 0 || len(kept.all) == 0 {
 		return nil, angelic.Summary{}, 0
 	}
 	changed := &synth.Spec{Inputs: spec.Inputs, Constants: spec.Constants, Original: spec.Original, PredicateEquality: spec.PredicateEquality}
 	return changed, fillExamples(changed, kept), n
+}
+
+// originalOutcomes returns the original condition's value at each of
+// ex's examples (nil where it reads a missing value or does not
+// evaluate to a bool), or nil when spec has no original or it does not
+// parse over spec's inputs.
+func originalOutcomes(spec *synth.Spec, ex examples) []*bool {
+	if spec.Original == "" {
+		return nil
+	}
+	t, err := synth.ParseTerm(spec, spec.Original)
+	if err != nil {
+		return nil
+	}
+	out := make([]*bool, len(ex.all))
+	for j := range ex.all {
+		if v, err := t.Eval(spec, &synth.Example{Values: ex.vals[j]}); err == nil && v.Kind == synth.Bool {
+			b := v.Bool
+			out[j] = &b
+		}
+	}
+	return out
 }
 
 // maxIndifferentRuns bounds the passing tests run at a site to learn
@@ -468,18 +485,7 @@ func pickAtom(spec *synth.Spec, ex examples) (nearAtom, bool) {
 // pickAtoms returns the first n atoms in pickAtom's order.
 func pickAtoms(spec *synth.Spec, ex examples, n int) []nearAtom {
 	// The original's value per example, where it can be computed.
-	var orig []*bool
-	if spec.Original != "" {
-		if t, err := synth.ParseTerm(spec, spec.Original); err == nil {
-			orig = make([]*bool, len(ex.all))
-			for j := range ex.all {
-				if v, err := t.Eval(spec, &synth.Example{Values: ex.vals[j]}); err == nil && v.Kind == synth.Bool {
-					b := v.Bool
-					orig[j] = &b
-				}
-			}
-		}
-	}
+	orig := originalOutcomes(spec, ex)
 	type atom struct {
 		input          int
 		neg            bool
@@ -731,33 +737,23 @@ func onOriginalOperands(spec *synth.Spec) (only *synth.Spec, keep []int) {
 		return spec, nil
 	}
 	only = project(spec, ops)
-	exprs := make([]ast.Expr, len(only.Inputs))
+	text := make([]string, len(only.Inputs))            // "" when it does not parse
+	within := make([]map[string]bool, len(only.Inputs)) // subexprs
 	for i, in := range only.Inputs {
-		exprs[i], _ = parser.ParseExpr(in.Expr)
+		if e, err := parser.ParseExpr(in.Expr); err == nil {
+			text[i], within[i] = types.ExprString(ast.Unparen(e)), subexprs(e)
+		}
 	}
-	for i, e := range exprs {
-		inner := e != nil && slices.ContainsFunc(exprs, func(o ast.Expr) bool { return o != nil && o != e && containsExpr(o, e) })
+	for i := range text {
+		inner := false
+		for k := range text {
+			inner = inner || text[i] != "" && text[k] != text[i] && within[k][text[i]]
+		}
 		if !inner {
 			keep = append(keep, i)
 		}
 	}
 	return only, keep
-}
-
-// containsExpr reports whether inner is a strict subexpression of outer.
-func containsExpr(outer, inner ast.Expr) bool {
-	want := types.ExprString(inner)
-	if types.ExprString(outer) == want {
-		return false
-	}
-	found := false
-	ast.Inspect(outer, func(n ast.Node) bool {
-		if e, ok := n.(ast.Expr); ok && !found && types.ExprString(e) == want {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // project restricts spec to the inputs idx.

@@ -92,7 +92,7 @@ func farFromOriginal(site collect.Site, c candidate) bool {
 	if !synthesizedCond(site, c) || synth.EditDistance(site.Original, c.src) <= maxCloseTokens {
 		return false
 	}
-	return !slices.ContainsFunc(deletions(site.Original), func(d string) bool { return normalExpr(d) == normalExpr(c.src) })
+	return !deletionOf(site.Original)(c.src)
 }
 
 // synthesizedCond reports whether c replaces site's condition with one
