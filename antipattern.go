@@ -52,6 +52,13 @@ import (
 //   - nil-check-dropped: the original tests x against nil, the branch
 //     dereferences x (x != nil) or leaves (x == nil), and the candidate no
 //     longer tests x against nil.
+//   - length-check-dropped: a conjunct of the original bounds len(x)
+//     from below (len(schemes) > 0), the branch indexes x, and no
+//     conjunct of the candidate bounds len(x) from below: the branch may
+//     now index an empty x. In mux, r.buildScheme == "" &&
+//     len(schemes) > 0 { r.buildScheme = schemes[0] } became
+//     r.buildScheme == "" || len(schemes) > 0, which panics on a route
+//     with a build scheme and no schemes; the fix was len(schemes) > 0.
 //   - invented-constant: the candidate tests for equality with a number
 //     the code does not have (t.Hour == 10, date.Year == 2023: it singles
 //     out the tests' inputs, however many tests reach it); or compares an
@@ -543,6 +550,9 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 		if op == token.EQL && site.Then.Exits {
 			return fmt.Sprintf("nil-check-dropped: %s == nil leaves before the code that follows uses %s", x, x)
 		}
+	}
+	if why := lengthCheckDropped(site, orig, cand); why != "" {
+		return why
 	}
 	// Last: the one rule that ranks instead of rejecting. A test of the
 	// error the branch returns is related to it whatever the original
@@ -1225,4 +1235,80 @@ func mislabeled(site collect.Site, orig ast.Expr, clause string) string {
 		}
 	}
 	return ""
+}
+
+// lengthCheckDropped checks the rule length-check-dropped: a conjunct of
+// orig bounds len(x) from below for an x the branch of site indexes (or
+// dereferences), and no conjunct of cand does.
+func lengthCheckDropped(site collect.Site, orig, cand ast.Expr) string {
+	if site.Then == nil {
+		return ""
+	}
+	kept := map[string]bool{}
+	for _, c := range operandsOf(cand, token.LAND) {
+		kept[lowerBound(c)] = true
+	}
+	for _, c := range operandsOf(orig, token.LAND) {
+		x := lowerBound(c)
+		if x != "" && !kept[x] && slices.Contains(site.Then.Derefs, x) {
+			return fmt.Sprintf("length-check-dropped: %s protects the branch's index of %s and the candidate no longer implies it", types.ExprString(ast.Unparen(c)), x)
+		}
+	}
+	return ""
+}
+
+// lowerBound returns x when e bounds len(x) from below: len(x) > k,
+// len(x) >= k, len(x) != 0, either side, or the negation of len(x) < k,
+// len(x) <= k, len(x) == 0; "" otherwise.
+func lowerBound(e ast.Expr) string {
+	negated := false
+	for {
+		u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+		if !ok || u.Op != token.NOT {
+			break
+		}
+		negated, e = !negated, u.X
+	}
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok {
+		return ""
+	}
+	op, other := b.Op, b.Y
+	x, ok := builtinArg(b.X, "len")
+	if !ok {
+		if x, ok = builtinArg(b.Y, "len"); !ok {
+			return ""
+		}
+		op, other = mirroredOp(op), b.X
+	}
+	if negated {
+		if op, ok = negatedOp(op); !ok {
+			return ""
+		}
+	}
+	switch op {
+	case token.GTR, token.GEQ:
+		return x
+	case token.NEQ:
+		if lit, ok := ast.Unparen(other).(*ast.BasicLit); ok && lit.Value == "0" {
+			return x
+		}
+	}
+	return ""
+}
+
+// mirroredOp returns the operator that compares the same with its sides
+// swapped (> for <).
+func mirroredOp(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
 }

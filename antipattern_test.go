@@ -17,10 +17,10 @@ func TestAntiPattern(t *testing.T) {
 	// States: x and y ints, p == nil a bool; TestA has x = 7, TestB and
 	// TestC have x in {2, 3} (near 4).
 	ex := func(origin string, x, y int64, pnil bool) synth.Example {
-		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(x), synth.IntValue(y), synth.BoolValue(pnil), synth.IntValue(x), synth.IntValue('a' + x), synth.BoolValue(y > 0)}}
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(x), synth.IntValue(y), synth.BoolValue(pnil), synth.IntValue(x), synth.IntValue('a' + x), synth.BoolValue(y > 0), synth.IntValue(y)}}
 	}
 	spec := &synth.Spec{
-		Inputs: []synth.Input{{Expr: "x", Kind: synth.Int}, {Expr: "y", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}, {Expr: "i", Kind: synth.Int}, {Expr: "c", Kind: synth.Int, Char: true}, {Expr: "ok", Kind: synth.Bool}},
+		Inputs: []synth.Input{{Expr: "x", Kind: synth.Int}, {Expr: "y", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}, {Expr: "i", Kind: synth.Int}, {Expr: "c", Kind: synth.Int, Char: true}, {Expr: "ok", Kind: synth.Bool}, {Expr: "len(p)", Kind: synth.Int}},
 		Examples: []synth.Example{
 			ex("TestA", 7, 1, false), ex("TestB", 2, 1, false), ex("TestB", 3, 5, true), ex("TestC", 3, 0, true),
 		},
@@ -56,6 +56,11 @@ func TestAntiPattern(t *testing.T) {
 		{"one variable shared", cond("x > y", nil), "x > 1 && p != nil", ""},
 		{"nil check protecting a dereference dropped", cond("p != nil && x > 0", derefs), "x > 0", "nil-check-dropped"},
 		{"nil check protecting a dereference kept", cond("p != nil && x > 0", derefs), "p != nil && x > 1", ""},
+		{"length check protecting an index made a disjunct", cond("ok && len(p) > 0", derefs), "ok || len(p) > 0", "length-check-dropped"},
+		{"length check protecting an index kept alone", cond("ok && len(p) > 0", derefs), "len(p) > 0", ""},
+		{"length check protecting an index written otherwise", cond("0 < len(p) && x > 0", derefs), "!(len(p) == 0) && x > 1", ""},
+		{"length check of what the branch does not index", cond("ok && len(p) > 0", &collect.Branch{Derefs: []string{"q"}}), "ok || len(p) > 0", ""},
+		{"length equality is no lower bound", cond("len(p) == 0 && x > 0", derefs), "x > 1", ""},
 		{"nil check before an exit dropped", cond("p == nil || y > 3", &collect.Branch{Exits: true}), "y > 3", "nil-check-dropped"},
 		{"invented constant of one test", guard, "x == 7", "invented-constant"},
 		{"invented constant no test has", cond("x > y", nil), "x != 5 && y > 0", "invented-constant"},

@@ -716,16 +716,18 @@ func withSimplifications(cands, simpler []candidate, orig []int) []candidate {
 
 // withMutants is one ranking of the synthesized candidates (in synth.Rank
 // order) and the mutants (fewest changes first): merged by token edit
-// distance to the original, a mutant first on a tie, so that a minimal
-// edit of the original is validated before a synthesized condition
-// further from it. A mutant that synthesis also found keeps its place
+// distance to the original, then by length (fewer tokens first), a mutant
+// first on a tie, so that a minimal edit of the original is validated
+// before a synthesized condition further from it. A mutant that synthesis also found keeps its place
 // among the synthesized.
 func withMutants(synthesized, muts []candidate, original string) []candidate {
 	muts = slices.DeleteFunc(muts, func(m candidate) bool { return hasSource(synthesized, m.src) })
-	dist := func(cs []candidate) []int {
-		d := make([]int, len(cs))
+	// Each candidate's distance to the original, then its length, both
+	// in tokens.
+	dist := func(cs []candidate) [][2]int {
+		d := make([][2]int, len(cs))
 		for k, c := range cs {
-			d[k] = synth.EditDistance(c.src, original)
+			d[k] = [2]int{synth.EditDistance(c.src, original), synth.EditDistance(c.src, "")}
 		}
 		return d
 	}
@@ -733,7 +735,7 @@ func withMutants(synthesized, muts []candidate, original string) []candidate {
 	out := make([]candidate, 0, len(synthesized)+len(muts))
 	i, j := 0, 0
 	for i < len(synthesized) || j < len(muts) {
-		if j < len(muts) && (i == len(synthesized) || dm[j] <= ds[i]) {
+		if j < len(muts) && (i == len(synthesized) || slices.Compare(dm[j][:], ds[i][:]) <= 0) {
 			out = append(out, muts[j])
 			j++
 		} else {
