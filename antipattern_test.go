@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/types"
+	"slices"
 	"strings"
 	"testing"
 
@@ -713,5 +714,74 @@ func TestOnlyRule(t *testing.T) {
 		if got := onlyRule(tc.rejected, ruleConditionalDeletion); got != tc.want {
 			t.Errorf("onlyRule(%q) = %v, want %v", tc.rejected, got, tc.want)
 		}
+	}
+}
+
+func TestDeletionsCloser(t *testing.T) {
+	// hcl's alignedItems: every recorded state (i=0, one key) needs
+	// true; the original is false there.
+	spec := &synth.Spec{
+		Inputs: []synth.Input{{Expr: "i", Kind: synth.Int}, {Expr: "len(keys)", Kind: synth.Int}, {Expr: "ok", Kind: synth.Bool}},
+		Examples: []synth.Example{
+			{Values: []synth.Value{synth.IntValue(0), synth.IntValue(1), synth.BoolValue(true)}, Want: true},
+			{Values: []synth.Value{synth.IntValue(0), synth.IntValue(1), synth.BoolValue(false)}, Want: true},
+		},
+	}
+	mut := func(src string) candidate { return candidate{src: src, method: "mutation"} }
+	for _, tc := range []struct {
+		name, orig string
+		cands      []string
+		want       []string
+	}{
+		{
+			"the deletion changes less than the swap",
+			"i == len(keys)-2 && len(keys) == 1",
+			[]string{"i == len(keys)-2 || len(keys) == 1", "i != len(keys)-2 && len(keys) == 1", "len(keys) == 1"},
+			[]string{"len(keys) == 1", "i == len(keys)-2 || len(keys) == 1", "i != len(keys)-2 && len(keys) == 1"},
+		},
+		{
+			// len(keys) == 2 differs from the swap on the recorded
+			// states: the suite tells them apart, the order stays.
+			"a deletion the recorded states tell apart stays",
+			"ok && len(keys) == 2",
+			[]string{"ok || len(keys) == 2", "len(keys) == 2"},
+			[]string{"ok || len(keys) == 2", "len(keys) == 2"},
+		},
+		{
+			// len(keys) == 1 changes the original at i=-1, as i <= 0
+			// does, and at i=1: it is no closer.
+			"a deletion that changes more stays",
+			"i == 0 && len(keys) == 1",
+			[]string{"i <= 0 && len(keys) == 1", "len(keys) == 1"},
+			[]string{"i <= 0 && len(keys) == 1", "len(keys) == 1"},
+		},
+		{
+			// The swap changes i=-1 and len(keys)=0, the deletion i=-1
+			// and i=1: neither changes less.
+			"a deletion that changes otherwise stays",
+			"i == 0 && len(keys) == 1",
+			[]string{"i <= 0 && len(keys) <= 1", "len(keys) == 1"},
+			[]string{"i <= 0 && len(keys) <= 1", "len(keys) == 1"},
+		},
+		{
+			"only a deletion moves",
+			"i == len(keys)-2 && len(keys) == 1",
+			[]string{"i == len(keys)-2 || len(keys) == 1", "len(keys) == 1 && i < 1"},
+			[]string{"i == len(keys)-2 || len(keys) == 1", "len(keys) == 1 && i < 1"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var cands []candidate
+			for _, c := range tc.cands {
+				cands = append(cands, mut(c))
+			}
+			var got []string
+			for _, c := range deletionsCloser(spec, cands, tc.orig) {
+				got = append(got, c.src)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("deletionsCloser(%q) = %q, want %q", tc.cands, got, tc.want)
+			}
+		})
 	}
 }

@@ -410,7 +410,15 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 		cands = withMutants(cands, r.agreeingMutants(site, spec, keep), site.Original)
 		cands = withSimplifications(cands, r.simplifications(site, spec, keep, cands), originalOperands(spec))
 	}
-	return r.rejectAntiPatterns(site, st, spec, cands, rep), dropped, err
+	cands = r.rejectAntiPatterns(site, st, spec, cands, rep)
+	if site.Kind == collect.Cond {
+		closer := deletionsCloser(spec, cands, site.Original)
+		if !slices.EqualFunc(closer, cands, func(a, b candidate) bool { return a.src == b.src }) {
+			r.vlogf("ranking: a deletion of the original changes its outcome on fewer states near the recorded ones than a candidate before it: %s", describeCandidates(closer))
+		}
+		cands = closer
+	}
+	return cands, dropped, err
 }
 
 // maxRejectedShown bounds the candidates a site's report lists as
