@@ -104,6 +104,19 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 			}
 		}
 	}
+	// Every fit broke an anti-pattern (the smallest delete the branch's
+	// check): the original with a clause synthesized for one of its
+	// operands (clauses.go), over every observed value. Where nothing
+	// fit at all, the recorded states do not say the fix is here.
+	if len(cands) == 0 && ctx.Err() == nil && site.Kind == collect.Cond && snapped.spec != nil && len(rep.Rejected) > 0 {
+		r.logf("synthesis: %s; synthesizing a clause for one of the original's operands", synthFailure(err, rep.Rejected))
+		var sub SiteReport
+		if more := r.clauseCandidates(ctx, site, st, snapped.spec, &sub); len(more) > 0 {
+			cands, err, spec, keep = more, nil, snapped.spec, nil
+			rep.Examples, rep.Distinct = sum.Examples, sum.Distinct
+			rep.Rejected = sub.Rejected
+		}
+	}
 	// A guard around the statement where no condition fits, or every
 	// fit is a disguised deletion: the passing tests' examples say "runs"
 	// only because nothing guarded the statement. Leave out those of the

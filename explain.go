@@ -114,6 +114,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case c.method == "mutation" && c.added != "":
 		e.Origin = "the original with a clause added to one of its operands, an observed value that fits every recorded state with it"
 		medium = append(medium, "a clause added to the original condition: the tests do not say whether another observed value would do")
+	case c.method == "synthesis" && c.added != "":
+		e.Origin = fmt.Sprintf("the original with a clause, %s, synthesized for one of its operands from the recorded states where the clause decides the outcome", c.added)
+		medium = append(medium, "a clause added to the original condition: the tests do not say whether another clause would do")
 	case c.method == "mutation":
 		e.Origin = "a change of one operator or clause of the original that fits every recorded state"
 		high = append(high, "a one-operator change of the original condition")
