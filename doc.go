@@ -125,9 +125,19 @@
 //     than the first are validated before it (candidates.go
 //     simplerGuard: color's unset, `c.isNoColorSet() &&
 //     len(colorsCache) <= 0` before, the developer's c.isNoColorSet()
-//     now). The
+//     now). At a condition where every fit breaks an anti-pattern, the
+//     original becomes a template with a hole at one of its boolean
+//     operands (A && X, A || X), and the clause X is synthesized from
+//     the states where it decides the outcome, each wanting the value
+//     that gives the needed one (clauses.go: go-cmp's `!isType(t, less)
+//     || v.IsNil()` became `(!isType(t, less) && !isType(t, compare)) ||
+//     v.IsNil()` under synthesis alone); a clause with one value at every
+//     state stands for a constant and is not kept, and at a branch that
+//     panics or returns an error only a clause that exempts states from
+//     it is. The
 //     mutants of the original condition that fit the same examples join
-//     them in one ranking, by token distance to the original, and so do
+//     them in one ranking, by token distance to the original (then by
+//     length: of two edits as far, the shorter), and so do
 //     up to three extensions that fit: the original with a clause added to
 //     one of its boolean operands, an observed boolean over a variable
 //     the original reads that has more than one value over the recorded
@@ -139,6 +149,10 @@
 //     candidates that break an anti-pattern are left out (candidates.go,
 //     antipattern.go; a guard around a statement is kept only against the
 //     statement's own panic, and a guard that always leaves is not kept).
+//     A deletion of the original that gives the same outcomes as an
+//     earlier candidate at every recorded state and changes the
+//     original's outcome at fewer of the states one step from them is
+//     validated before it (diffstates.go deletionsCloser).
 //  6. Validate the candidates in rank order on the affected package's whole
 //     suite. The first is written into the source and its suite run with
 //     the patched file (collect.VerifyPatch): most often it is the patch,
