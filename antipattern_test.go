@@ -255,13 +255,7 @@ func TestDifferences(t *testing.T) {
 			{Values: []synth.Value{synth.IntValue(5), synth.BoolValue(false), synth.BoolValue(true)}},
 		},
 	}
-	parse := func(src string) *synth.Term {
-		term, err := synth.ParseTerm(spec, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return term
-	}
+	parse := func(src string) *synth.Term { return mustParseTerm(t, spec, src) }
 	for _, tc := range []struct {
 		orig, cand string // orig "" for a new guard
 		want       string

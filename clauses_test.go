@@ -73,13 +73,7 @@ func TestNarrower(t *testing.T) {
 			{Values: []synth.Value{synth.IntValue(12), synth.IntValue(10)}, Want: false},
 		},
 	}
-	parse := func(src string) *synth.Term {
-		term, err := synth.ParseTerm(spec, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return term
-	}
+	parse := func(src string) *synth.Term { return mustParseTerm(t, spec, src) }
 	for _, tc := range []struct {
 		cand string
 		want bool
@@ -92,4 +86,14 @@ func TestNarrower(t *testing.T) {
 			t.Errorf("narrower(%q) = %v, want %v", tc.cand, got, tc.want)
 		}
 	}
+}
+
+// mustParseTerm parses src over spec's inputs or fails the test.
+func mustParseTerm(t *testing.T, spec *synth.Spec, src string) *synth.Term {
+	t.Helper()
+	term, err := synth.ParseTerm(spec, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return term
 }
