@@ -104,11 +104,13 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 			}
 		}
 	}
-	// Every fit broke an anti-pattern (the smallest delete the branch's
-	// check): the original with a clause synthesized for one of its
-	// operands (clauses.go), over every observed value. Where nothing
-	// fit at all, the recorded states do not say the fix is here.
-	if len(cands) == 0 && ctx.Err() == nil && site.Kind == collect.Cond && snapped.spec != nil && len(rep.Rejected) > 0 {
+	// At a check whose branch panics or returns an error, every fit
+	// broke an anti-pattern (the smallest delete the check): the original
+	// with a clause synthesized for one of its operands that exempts
+	// states from the error (clauses.go), over every observed value.
+	// Where nothing fit at all, the recorded states do not say the fix
+	// is here.
+	if len(cands) == 0 && ctx.Err() == nil && errorCheck(site) && snapped.spec != nil && len(rep.Rejected) > 0 {
 		r.logf("synthesis: %s; synthesizing a clause for one of the original's operands", synthFailure(err, rep.Rejected))
 		var sub SiteReport
 		if more := r.clauseCandidates(ctx, site, st, snapped.spec, &sub); len(more) > 0 {

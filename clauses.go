@@ -13,10 +13,11 @@ import (
 	"github.com/nopol-go/nopol/synth"
 )
 
-// A clause synthesized for one operand of the original condition. When
-// every condition that fits the recorded states breaks an anti-pattern
-// (the smallest delete the branch's check, and the original's operands
-// alone fit nothing a maintainer would merge), the fix is often the original with one
+// A clause synthesized for one operand of the original condition. At a
+// check whose branch panics or returns an error, when every condition
+// that fits the recorded states breaks an anti-pattern (the smallest
+// delete the check, and the original's operands alone fit nothing a
+// maintainer would merge), the fix is often the original with one
 // clause added: go-cmp's SortMaps needed `!function.IsType(vf.Type(),
 // function.Less) || vf.IsNil()` to become `(!function.IsType(vf.Type(),
 // function.Less) && !function.IsType(vf.Type(), function.Compare)) ||
@@ -28,7 +29,13 @@ import (
 // where it does not, the state says nothing of X; a state the template
 // gets wrong whatever X is rules the place out. A hole that the states
 // ask to be true only, or false only, stands for a constant (the operand
-// deleted or made constant) and is not searched.
+// deleted or made constant) and is not searched. The clause may exempt
+// states from the error, not add a reason for it: a new reason belongs
+// to its own check, with its own message (`n > max || n == len(s)` would
+// call an empty port "too large"). Elsewhere (an if that only leaves or
+// assigns) the recorded states are too thin to choose a clause: at
+// color's Fprint, `if err == nil { return }` needed `err != nil`, and
+// with err nil in every state, `err == nil && NoColor` fit.
 
 // holeName is the boolean input that stands for the hole in a template.
 const holeName = "nopolClause"
@@ -45,7 +52,11 @@ const (
 // synthesized for one of its operands, each fitting every example of
 // spec, anti-patterns left out (noted in rep).
 func (r *repairer) clauseCandidates(ctx context.Context, site collect.Site, st style, spec *synth.Spec, rep *SiteReport) []candidate {
-	if site.Kind != collect.Cond || spec == nil || len(spec.Examples) == 0 {
+	if !errorCheck(site) || spec == nil || len(spec.Examples) == 0 {
+		return nil
+	}
+	orig, err := synth.ParseTerm(spec, site.Original)
+	if err != nil {
 		return nil
 	}
 	holed := *spec
@@ -60,18 +71,6 @@ func (r *repairer) clauseCandidates(ctx context.Context, site collect.Site, st s
 		templates = templates[:maxClauseTemplates]
 	}
 	types := operandTypes(site)
-	// At a branch that panics or returns an error, a clause may exempt
-	// states from the error (go-cmp's Compare functions), not add a
-	// reason for it: a new reason belongs to its own check, with its own
-	// message (`n > max || n == len(s)` would call an empty port "too
-	// large").
-	var orig *synth.Term
-	if site.Then != nil && (site.Then.Panics || site.Then.ReturnsError) {
-		var err error
-		if orig, err = synth.ParseTerm(spec, site.Original); err != nil {
-			return nil
-		}
-	}
 	var out []candidate
 	seen := map[string]bool{}
 	for k, tmpl := range templates {
@@ -101,7 +100,7 @@ func (r *repairer) clauseCandidates(ctx context.Context, site collect.Site, st s
 			}
 			seen[src] = true
 			t, err := synth.ParseTerm(spec, src)
-			if err != nil || !synth.Satisfies(spec, t, spec.Examples) || orig != nil && !narrower(spec, t, orig) {
+			if err != nil || !synth.Satisfies(spec, t, spec.Examples) || !narrower(spec, t, orig) {
 				continue
 			}
 			found = append(found, candidate{src: src, term: t, method: "synthesis", added: x})
@@ -181,4 +180,10 @@ func narrower(spec *synth.Spec, t, orig *synth.Term) bool {
 		}
 	}
 	return true
+}
+
+// errorCheck reports whether site is an if whose branch panics or returns
+// an error.
+func errorCheck(site collect.Site) bool {
+	return site.Kind == collect.Cond && site.Then != nil && (site.Then.Panics || site.Then.ReturnsError)
 }

@@ -125,16 +125,16 @@
 //     than the first are validated before it (candidates.go
 //     simplerGuard: color's unset, `c.isNoColorSet() &&
 //     len(colorsCache) <= 0` before, the developer's c.isNoColorSet()
-//     now). At a condition where every fit breaks an anti-pattern, the
-//     original becomes a template with a hole at one of its boolean
+//     now). At an if whose branch panics or returns an error, where
+//     every fit breaks an anti-pattern, the original becomes a template with a hole at one of its boolean
 //     operands (A && X, A || X), and the clause X is synthesized from
 //     the states where it decides the outcome, each wanting the value
 //     that gives the needed one (clauses.go: go-cmp's `!isType(t, less)
 //     || v.IsNil()` became `(!isType(t, less) && !isType(t, compare)) ||
 //     v.IsNil()` under synthesis alone); a clause with one value at every
-//     state stands for a constant and is not kept, and at a branch that
-//     panics or returns an error only a clause that exempts states from
-//     it is. The
+//     state stands for a constant and is not kept, nor is a clause that
+//     adds a reason for the error rather than exempting states from it.
+//     The
 //     mutants of the original condition that fit the same examples join
 //     them in one ranking, by token distance to the original (then by
 //     length: of two edits as far, the shorter), and so do
