@@ -27,9 +27,9 @@ import (
 // synthesized on its own: at each recorded state where X decides the
 // template's outcome, X must take the value that gives the needed one;
 // where it does not, the state says nothing of X; a state the template
-// gets wrong whatever X is rules the place out. A hole that the states
-// ask to be true only, or false only, stands for a constant (the operand
-// deleted or made constant) and is not searched. The clause may exempt
+// gets wrong whatever X is rules the place out. A clause with one value
+// at every recorded state stands for a constant (the operand deleted or
+// made constant in disguise) and is not kept. The clause may exempt
 // states from the error, not add a reason for it: a new reason belongs
 // to its own check, with its own message (`n > max || n == len(s)` would
 // call an empty port "too large"). Elsewhere (an if that only leaves or
@@ -114,15 +114,13 @@ func (r *repairer) clauseCandidates(ctx context.Context, site collect.Site, st s
 // inputs, the last of which is the hole): spec's inputs, and an example
 // for each state of spec where the hole decides tmpl's outcome, wanting
 // the value that gives the needed one. False when a state gets the wrong
-// outcome whatever the hole is, or the hole must be true only or false
-// only.
+// outcome whatever the hole is, or the hole decides none.
 func holeSpec(spec, holed *synth.Spec, tmpl string) (*synth.Spec, bool) {
 	t, err := synth.ParseTerm(holed, tmpl)
 	if err != nil {
 		return nil, false
 	}
 	sub := &synth.Spec{Inputs: spec.Inputs, Constants: spec.Constants, PredicateEquality: spec.PredicateEquality}
-	var wants [2]bool
 	for _, ex := range spec.Examples {
 		var got [2]bool
 		for b := range 2 {
@@ -137,9 +135,7 @@ func holeSpec(spec, holed *synth.Spec, tmpl string) (*synth.Spec, bool) {
 		case got[0] == got[1] && got[0] != ex.Want:
 			return nil, false
 		case got[0] != got[1]:
-			need := got[1] == ex.Want
-			wants[b2i(need)] = true
-			sub.Examples = append(sub.Examples, synth.Example{Values: ex.Values, Want: need, Origin: ex.Origin})
+			sub.Examples = append(sub.Examples, synth.Example{Values: ex.Values, Want: got[1] == ex.Want, Origin: ex.Origin})
 		}
 	}
 	return sub, len(sub.Examples) > 0

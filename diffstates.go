@@ -336,9 +336,8 @@ const (
 // token) also writes "=" after the second-to-last of several keys, the
 // deletion `len(item.Keys) == 1` does not (there it leaves the loop's i
 // unused and does not compile; the fix was -1 for -2). Only a deletion
-// moves: it
-// reads nothing the original does not, so fewer changes cannot come from
-// a test's input singled out. The first maxCloserWindow candidates are
+// moves: it reads nothing the original does not, so fewer changes cannot
+// come from a test's input singled out. The first maxCloserWindow candidates are
 // compared; cands is returned reordered.
 func deletionsCloser(spec *synth.Spec, cands []candidate, original string) []candidate {
 	if spec == nil || len(cands) < 2 {
