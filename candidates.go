@@ -741,8 +741,8 @@ func withSimplifications(cands, simpler []candidate, orig []int) []candidate {
 // order) and the mutants (fewest changes first): merged by token edit
 // distance to the original, then by length (fewer tokens first), a mutant
 // first on a tie, so that a minimal edit of the original is validated
-// before a synthesized condition further from it. A mutant that synthesis also found keeps its place
-// among the synthesized.
+// before a synthesized condition further from it. A mutant that
+// synthesis also found keeps its place among the synthesized.
 func withMutants(synthesized, muts []candidate, original string) []candidate {
 	muts = slices.DeleteFunc(muts, func(m candidate) bool { return hasSource(synthesized, m.src) })
 	// Each candidate's distance to the original, then its length, both

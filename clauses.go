@@ -71,6 +71,14 @@ func (r *repairer) clauseCandidates(ctx context.Context, site collect.Site, st s
 		templates = templates[:maxClauseTemplates]
 	}
 	types := operandTypes(site)
+	// A clause with one value at every recorded state says nothing the
+	// tests check: added, it stands for a constant.
+	constant := func(t *synth.Term) string {
+		if vs := outcomes(spec, t); vs == nil || !slices.ContainsFunc(vs, func(v synth.Value) bool { return v != vs[0] }) {
+			return "one value at every recorded state"
+		}
+		return ""
+	}
 	var out []candidate
 	seen := map[string]bool{}
 	for k, tmpl := range templates {
@@ -82,14 +90,6 @@ func (r *repairer) clauseCandidates(ctx context.Context, site collect.Site, st s
 			continue
 		}
 		r.vlogf("clause synthesis: template %d of %d, %s, from %d recorded states", k+1, len(templates), tmpl, len(sub.Examples))
-		// A clause with one value at every recorded state says nothing
-		// the tests check: added, it stands for a constant.
-		constant := func(t *synth.Term) string {
-			if vs := outcomes(spec, t); vs == nil || !slices.ContainsFunc(vs, func(v synth.Value) bool { return v != vs[0] }) {
-				return "one value at every recorded state"
-			}
-			return ""
-		}
 		solved, _ := synth.Solve(ctx, sub, synth.Options{Backend: r.opts.Backend, MaxCandidates: maxClauseCandidates, Timeout: clauseTimeout, Reject: constant})
 		var found []candidate
 		for _, c := range solved {

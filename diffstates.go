@@ -383,6 +383,12 @@ func deletionsCloser(spec *synth.Spec, cands []candidate, original string) []can
 	}
 	// changed[i][s]: candidate i's outcome differs from the original's
 	// at state s; nil when one cannot be evaluated.
+	was := make([]bool, len(states))
+	for s := range states {
+		if was[s], err = outcome(spec, orig, &states[s]); err != nil {
+			return cands
+		}
+	}
 	changed := make([][]bool, n)
 	for i, t := range terms {
 		if t == nil {
@@ -390,13 +396,12 @@ func deletionsCloser(spec *synth.Spec, cands []candidate, original string) []can
 		}
 		ch := make([]bool, len(states))
 		for s := range states {
-			was, err1 := outcome(spec, orig, &states[s])
-			now, err2 := outcome(spec, t, &states[s])
-			if err1 != nil || err2 != nil {
+			now, err := outcome(spec, t, &states[s])
+			if err != nil {
 				ch = nil
 				break
 			}
-			ch[s] = was != now
+			ch[s] = was[s] != now
 		}
 		changed[i] = ch
 	}
