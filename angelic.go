@@ -162,7 +162,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		if out, ok := r.traced[key]; ok && unforced {
 			return out, nil
 		}
-		if out, ok := r.negatedRuns[key]; ok && f.EveryEval() {
+		if out, ok := r.negatedRuns[key]; ok && f.EveryEval() && f.Whole() {
 			return out, nil
 		}
 		if !f.Whole() && !split[test] {
@@ -193,8 +193,11 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 		if len(f.Values) > 0 {
 			r.logf("angelic: %s with its own value forced in each fragment, %s: %s", k.name, describeFragments(r.fragmentReports(k, f, guard)), passFail(res))
 		} else if !f.Whole() {
-			r.logf("angelic: %s with %s forced in %s: %s", k.name, angelic.Force{Value: f.Value, Return: f.Return}.Label(guard),
-				describeFragments(r.fragmentReports(k, f, guard)), passFail(res))
+			what := angelic.Force{Value: f.Value, Return: f.Return}.Label(guard) + " forced"
+			if f.EveryEval() {
+				what = "the condition negated"
+			}
+			r.logf("angelic: %s with %s in %s: %s", k.name, what, describeFragments(r.fragmentReports(k, f, guard)), passFail(res))
 		} else {
 			r.vlogf("forced %s=%s: passed=%v timed out=%v (hung %v) failed after evaluation %d (%s)", k.name, f.Label(guard), res.Passed, res.TimedOut, res.Hung, out.FailedAfter, res.Duration.Round(time.Millisecond))
 		}

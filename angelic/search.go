@@ -40,7 +40,8 @@ type Force struct {
 	// the site (from 1, in the test's order) and force nothing else;
 	// Value is then ignored (at a guard, Value and Return say how the
 	// flipped evaluations leave). See Problem.MaxFlips. Evaluation 0
-	// stands for every one (EveryEval): the condition negated.
+	// stands for every one (EveryEval): the condition negated, in
+	// Fragments only when there are some.
 	Evals []int
 	// Trace asks the Runner to report after which evaluation of the site
 	// the test failed (Outcome.FailedAfter); with Evals empty nothing is
@@ -78,7 +79,11 @@ func (f Force) Label(guard bool) string {
 		return "value@" + f.Guess
 	}
 	if f.EveryEval() {
-		return "flip@every"
+		s := "flip@every"
+		for _, fr := range f.Fragments {
+			s += "@" + fr.String()
+		}
+		return s
 	}
 	if f.PerEval() {
 		s := "flip@eval"
@@ -183,7 +188,8 @@ type Problem struct {
 	MaxFragments int
 	// MaxFlips, when > 0, allows per-evaluation angelic values: a test
 	// that fails under every constant force (whole and per fragment) is
-	// run, at a condition, with every evaluation negated; then traced,
+	// run, at a condition, with every evaluation negated (then, when it
+	// was purified, with those in its failing fragments); then traced,
 	// and the evaluation after which it failed is negated; while it
 	// fails after a new evaluation, that one is negated too (a
 	// nil pointer met in several calls needs a guard's exit at each),
@@ -447,6 +453,20 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 			}
 			if out.Passed {
 				need.Force, found = f, true
+			}
+			// Then negated in the failing fragments only: a table
+			// whose other cases need the condition as written (an
+			// index compared with the wrong length, wrong at both
+			// fields of one case).
+			if !found && len(t.Failing) > 0 {
+				f.Fragments = t.Failing
+				out, err := try(t, f)
+				if err != nil {
+					return v, err
+				}
+				if out.Passed {
+					need.Force, found = f, true
+				}
 			}
 		}
 		if !found && p.MaxFlips > 0 && few {

@@ -377,7 +377,8 @@ type Run struct {
 	// test process evaluates the site) whose outcome is negated (a Cond
 	// site) or at which the statement is skipped or left by ForceExit (a
 	// Guard site); the other evaluations are not forced. Evaluation 0
-	// stands for every evaluation: a Cond site's condition negated.
+	// stands for every evaluation: a Cond site's condition negated (with
+	// ForceConstituents, while one of them runs only).
 	FlipEval map[int][]int
 	// Predicates maps sites to an observed predicate whose value is the
 	// outcome of every evaluation of the site (a Cond site's value; at a

@@ -170,9 +170,10 @@
 //
 // NOPOL_FLIP "id:k,id:k2" negates the k-th and k2-th evaluations (from 1,
 // in the process) of site id (a Guard site's statement is then skipped or
-// left), every evaluation when k is 0, and forces nothing else: the per-evaluation angelic search of
-// package angelic uses it for a condition that must change value within
-// one test. NOPOL_PRINT_EVALS "id" prints constituent.EvalLine at each of
+// left), every evaluation when k is 0 (with NOPOL_FORCE_SEG, every one
+// within its constituents), and forces nothing else: the per-evaluation
+// angelic search of package angelic uses it for a condition that must
+// change value within one test. NOPOL_PRINT_EVALS "id" prints constituent.EvalLine at each of
 // the first NOPOL_PRINT_EVALS_MAX evaluations of site id (Run.PrintEvals),
 // so that a failure in the output is known to follow evaluation k.
 // NOPOL_PRED "id:index:op:other:const:negate[:combine]" (Run.Predicates) makes the

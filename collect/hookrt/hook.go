@@ -499,19 +499,26 @@ func nopolForced(id int) (value, forced bool) {
 	}
 	value, forced = nopolForce[id] == 2, true
 	if nopolSegOnly {
-		seg, iter := nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])
-		forced = false
-		for _, c := range nopolSegs {
-			if c[0] == seg && (c[1] < 0 || c[1] == iter) {
-				forced = true
-				if c[2] != 0 {
-					value = c[2] == 2
-				}
-				break
-			}
+		own, in := nopolInSegs()
+		forced = in
+		if own != 0 {
+			value = own == 2
 		}
 	}
 	return value, forced
+}
+
+// nopolInSegs reports whether the running constituent is one of
+// NOPOL_FORCE_SEG's, and its own forced value there (0 the site's, 1
+// false, 2 true).
+func nopolInSegs() (own int64, in bool) {
+	seg, iter := nopolatomic.LoadInt64(&nopolCurrent[0]), nopolatomic.LoadInt64(&nopolCurrent[1])
+	for _, c := range nopolSegs {
+		if c[0] == seg && (c[1] < 0 || c[1] == iter) {
+			return c[2], true
+		}
+	}
+	return 0, false
 }
 
 // NopolCond evaluates the condition of site id, or returns its forced
@@ -552,7 +559,8 @@ func NopolCond(id int, cond func() bool, kinds string, snap func(int) NopolValue
 }
 
 // nopolFlipped counts an evaluation of site id and returns v, negated at
-// the evaluations NOPOL_FLIP names; it prints the evaluation when
+// the evaluations NOPOL_FLIP names (evaluation 0: every one, within the
+// constituents of NOPOL_FORCE_SEG when it names some); it prints the evaluation when
 // NOPOL_PRINT_EVALS names the site.
 func nopolFlipped(id int, v bool) bool {
 	if id < 0 || id >= len(nopolFlip) || (nopolFlip[id] == nil && !nopolPrintEvals[id]) {
@@ -562,8 +570,15 @@ func nopolFlipped(id int, v bool) bool {
 	if nopolPrintEvals[id] && n <= nopolMaxPrinted {
 		nopolos.Stdout.WriteString("nopol-eval " + nopolstrconv.Itoa(id) + " " + nopolstrconv.FormatInt(n, 10) + "\n")
 	}
-	if nopolFlip[id][n] || nopolFlip[id][0] {
+	if nopolFlip[id][n] {
 		return !v
+	}
+	if nopolFlip[id][0] {
+		// Every evaluation; with NOPOL_FORCE_SEG, every one in its
+		// constituents only.
+		if _, in := nopolInSegs(); in || !nopolSegOnly {
+			return !v
+		}
 	}
 	return v
 }
