@@ -481,3 +481,58 @@ func TestSearchPerEvaluation(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchNegatedInFragments: a purified test whose failing case needs
+// the condition negated at each of its evaluations, while its other cases
+// need it as written (an index compared with the wrong length), passes
+// with the condition negated in its failing fragment only; that run comes
+// right after the condition negated in the whole test, and is not made
+// when the whole-test negation passes or when the test is not purified.
+func TestSearchNegatedInFragments(t *testing.T) {
+	failing := []Constituent{{Segment: 1, Iteration: 47}}
+	for _, tc := range []struct {
+		name      string
+		failing   []Constituent
+		wholePass bool // the condition negated in the whole test passes
+		want      string
+	}{
+		{"negated in the failing fragment", failing, false, "flip@every@1.47"},
+		{"negated in the whole test first", failing, true, "flip@every"},
+		{"not purified", nil, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var labels []string
+			run := func(ctx context.Context, test string, f Force) (Outcome, error) {
+				labels = append(labels, f.Label(false))
+				switch {
+				case f.EveryEval() && f.Whole():
+					return Outcome{Passed: tc.wholePass}, nil
+				case f.EveryEval():
+					return Outcome{Passed: slices.Equal(f.Fragments, failing)}, nil
+				case !f.Whole():
+					return Outcome{Failing: f.Fragments}, nil
+				}
+				return Outcome{}, nil
+			}
+			p := Problem{Choices: []Force{{Value: true}, {Value: false}}, MaxFlips: 2,
+				Tests: []FailingTest{{Name: "TestEncode", Counts: Counts{True: 3, False: 2}, Failing: tc.failing}}}
+			v, err := Search(context.Background(), p, run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if v.Qualified {
+				got = v.Needs[0].Force.Label(false)
+			}
+			if got != tc.want {
+				t.Errorf("angelic value %q, want %q (runs %q)", got, tc.want, labels)
+			}
+			if i := slices.Index(labels, "flip@every"); tc.want != "" && (i < 0 || tc.want != "flip@every" && (i+1 >= len(labels) || labels[i+1] != tc.want)) {
+				t.Errorf("runs %q: want flip@every, then %s", labels, tc.want)
+			}
+			if slices.Contains(labels, "flip@every@1.47") && tc.want != "flip@every@1.47" {
+				t.Errorf("runs %q: the fragment negated, though not needed", labels)
+			}
+		})
+	}
+}

@@ -46,7 +46,10 @@
 // pointer and at no other: Nopol's limit. With [Problem.MaxFlips], a test
 // that fails under every constant value (whole and per fragment) is first
 // run, at a condition, with every evaluation negated ([Force.EveryEval]:
-// one run, the comparison written the wrong way round in a loop), then
+// one run, the comparison written the wrong way round in a loop), then,
+// for a purified test, with every evaluation in its failing fragments
+// negated (one run: a table case whose fields are all on the wrong side
+// of an index compared with the wrong length, the other cases right), then
 // searched failure-directed: it runs traced ([Force.Trace]: the hook prints
 // each evaluation of the site, so the failure printed next lies after a
 // known evaluation), the evaluation after which it failed is negated

@@ -346,7 +346,8 @@ func TestBaselineBuildFailure(t *testing.T) {
 }
 
 // TestForceConstituents checks forcing a site in several test
-// constituents at once, and in every iteration of a table loop.
+// constituents at once, and in every iteration of a table loop; and
+// negating it at every evaluation in some constituents only.
 func TestForceConstituents(t *testing.T) {
 	f := instrument(t, "multiseg")
 	const pkg = "example.com/multiseg/abs"
@@ -374,6 +375,12 @@ func TestForceConstituents(t *testing.T) {
 		{"one iteration, all failing", Run{Test: "TestAllNegative", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{1, 1}}}, false},
 		{"ForceIteration -1", Run{Test: "TestAllNegative", Force: force, ForceSegment: 1, ForceIteration: -1}, true},
 		{"no valid constituent", Run{Test: "TestAllNegative", Force: force, ForceSegment: -1, ForceConstituents: []Constituent{{-1, 0}}}, false},
+		// Every evaluation negated (FlipEval 0): in the constituents
+		// only, when there are some.
+		{"negated everywhere", Run{Test: "TestSegments", FlipEval: map[int][]int{abs: {0}}, ForceSegment: -1}, false},
+		{"negated in the failing segments", Run{Test: "TestSegments", FlipEval: map[int][]int{abs: {0}}, ForceSegment: -1, ForceConstituents: []Constituent{{0, 0}, {2, 0}}}, true},
+		{"negated in the wrong segments", Run{Test: "TestSegments", FlipEval: map[int][]int{abs: {0}}, ForceSegment: -1, ForceConstituents: []Constituent{{0, 0}, {1, 0}}}, false},
+		{"negated in the failing iterations", Run{Test: "TestTable", FlipEval: map[int][]int{abs: {0}}, ForceSegment: -1, ForceConstituents: []Constituent{{0, 1}, {0, 3}}}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
