@@ -80,6 +80,9 @@ func forceFragments(run *collect.Run, frs []angelic.Constituent, values []bool) 
 // fragmentReports describes the fragments of test k forced as f.
 func (r *repairer) fragmentReports(k testKey, f angelic.Force, guard bool) []ConstituentReport {
 	value := angelic.Force{Value: f.Value, Return: f.Return}.Label(guard)
+	if f.EveryEval() {
+		value = "negated" // every evaluation in the fragment
+	}
 	cons := r.bin.Constituents(k.pkg)
 	var out []ConstituentReport
 	for i, fr := range f.Fragments {

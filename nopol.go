@@ -322,6 +322,9 @@ type SiteReport struct {
 	// added, collect.Predicate.Combine); everyEval that a failing test's
 	// value negated every evaluation (angelic.Force.EveryEval).
 	guessed, joined, everyEval bool
+	// everyEvalIn says that a failing test needed it negated in its
+	// failing fragments only.
+	everyEvalIn bool
 	negated                    int
 }
 
@@ -339,7 +342,9 @@ type ConstituentReport struct {
 	// root).
 	File string `json:"file,omitempty"`
 	Line int    `json:"line,omitempty"`
-	// Value is the forced value: "true", "false", "skip" or "return".
+	// Value is the forced value: "true", "false", "skip" or "return";
+	// "negated" where the condition was negated at each evaluation in
+	// the fragment.
 	Value string `json:"value"`
 }
 

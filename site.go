@@ -159,6 +159,7 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 		rep.joined = rep.joined || nd.Force.Guess != "" && r.guessed[site.ID][nd.Force.Guess].Combine != collect.CombineNone
 		if nd.Force.EveryEval() {
 			rep.everyEval = true
+			rep.everyEvalIn = rep.everyEvalIn || !nd.Force.Whole()
 		} else {
 			rep.negated = max(rep.negated, len(nd.Force.Evals))
 		}

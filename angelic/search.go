@@ -465,7 +465,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 					return v, err
 				}
 				if out.Passed {
-					need.Force, found = f, true
+					need.Force, need.Split, found = f, true, true
 				}
 			}
 		}
