@@ -325,7 +325,7 @@ type SiteReport struct {
 	// everyEvalIn says that a failing test needed it negated in its
 	// failing fragments only.
 	everyEvalIn bool
-	negated                    int
+	negated     int
 }
 
 // ConstituentReport is a constituent of a failing test (a top-level
