@@ -461,14 +461,7 @@ func TestSearchPerEvaluation(t *testing.T) {
 				if tc.guesses != nil {
 					p.Guess = func(ctx context.Context, test string) ([]string, error) { return tc.guesses, nil }
 				}
-				v, err := Search(context.Background(), p, run)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got := ""
-				if v.Qualified {
-					got = v.Needs[0].Force.Label(false)
-				}
+				got, v := searchLabel(t, p, run)
 				if got != tc.want {
 					t.Errorf("angelic value %q, want %q (verdict %+v)", got, tc.want, v)
 				}
@@ -516,15 +509,7 @@ func TestSearchNegatedInFragments(t *testing.T) {
 			}
 			p := Problem{Choices: []Force{{Value: true}, {Value: false}}, MaxFlips: 2,
 				Tests: []FailingTest{{Name: "TestEncode", Counts: Counts{True: 3, False: 2}, Failing: tc.failing}}}
-			v, err := Search(context.Background(), p, run)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := ""
-			if v.Qualified {
-				got = v.Needs[0].Force.Label(false)
-			}
-			if got != tc.want {
+			if got, _ := searchLabel(t, p, run); got != tc.want {
 				t.Errorf("angelic value %q, want %q (runs %q)", got, tc.want, labels)
 			}
 			if i := slices.Index(labels, "flip@every"); tc.want != "" && (i < 0 || tc.want != "flip@every" && (i+1 >= len(labels) || labels[i+1] != tc.want)) {
@@ -535,4 +520,19 @@ func TestSearchNegatedInFragments(t *testing.T) {
 			}
 		})
 	}
+}
+
+// searchLabel runs Search and returns the label of the first failing
+// test's angelic value ("" when the site does not qualify) with the
+// verdict.
+func searchLabel(t *testing.T, p Problem, run Runner) (string, Verdict) {
+	t.Helper()
+	v, err := Search(context.Background(), p, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Qualified {
+		return "", v
+	}
+	return v.Needs[0].Force.Label(false), v
 }
