@@ -212,7 +212,10 @@
 //     Options.NoPerEval) at the conditions where a failing test failed
 //     under every constant value, per-evaluation angelic values: at a
 //     condition, first the condition negated at every evaluation (one
-//     run: a comparison written the wrong way round in a loop); then the
+//     run: a comparison written the wrong way round in a loop), then, for
+//     a purified test, at every evaluation in its failing fragments only
+//     (one run: a table case wrong at each of its evaluations, the other
+//     cases right, as an index compared with the wrong length); then the
 //     evaluation after which the test failed is negated, while failures
 //     move later; then observed predicates guessed from the states
 //     recorded at the site, each forced as the outcome of every
