@@ -19,11 +19,13 @@ import (
 // site forced (see package angelic).
 
 // forcedRun is the run of failing test k with site forced as f. Forced
-// in fragments, the hook prints the running constituent, for attributing
-// further failures to fragments.
+// in fragments, or negated at every evaluation, the hook prints the
+// running constituent, for attributing failures to fragments (the
+// negation in the failing fragments only is tried when the negation
+// everywhere broke other fragments only).
 func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.Force, mode collect.Mode) collect.Run {
 	run := collect.Run{Package: k.pkg, Test: k.name, Mode: mode, Timeout: r.timeout(k),
-		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && !f.Whole(), EvalLimit: r.evalLimit(k)}
+		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && (!f.Whole() || f.EveryEval()), EvalLimit: r.evalLimit(k)}
 	if f.PerEval() {
 		run.Force = nil
 		if len(f.Evals) > 0 {
@@ -184,7 +186,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 				out.FailedAfter = failedAfter(res.Output)
 			}
 		}
-		if !f.Whole() && !res.Passed {
+		if (!f.Whole() || f.EveryEval()) && !res.Passed && !r.opts.NoPurify {
 			out.Failing = r.failingFragments(k, res.Output)
 		}
 		if unforced && !res.TimedOut {
@@ -577,7 +579,11 @@ func (r *repairer) negationFirst(ctx context.Context, sites []angelic.Suspicion)
 			if err != nil {
 				return nil, fmt.Errorf("running %s with site %d negated: %w", k.name, site.ID, err)
 			}
-			r.negatedRuns[siteTest{site.ID, k.id()}] = angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut}
+			out := angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut}
+			if !res.Passed && !r.opts.NoPurify {
+				out.Failing = r.failingFragments(k, res.Output)
+			}
+			r.negatedRuns[siteTest{site.ID, k.id()}] = out
 			r.vlogf("forced %s=%s at %s:%d: passed=%v timed out=%v (%s)", k.name, f.Label(false), filepath.Base(site.File), site.Line, res.Passed, res.TimedOut, res.Duration.Round(time.Millisecond))
 			if !res.Passed {
 				passes = false

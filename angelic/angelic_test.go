@@ -479,19 +479,27 @@ func TestSearchPerEvaluation(t *testing.T) {
 // the condition negated at each of its evaluations, while its other cases
 // need it as written (an index compared with the wrong length), passes
 // with the condition negated in its failing fragment only; that run comes
-// right after the condition negated in the whole test, and is not made
-// when the whole-test negation passes or when the test is not purified.
+// right after the condition negated in the whole test, and is made only
+// when that run failed in other fragments only (not when it passes, when
+// the failing fragment still fails, when its failures are not attributed
+// or when the test is not purified).
 func TestSearchNegatedInFragments(t *testing.T) {
 	failing := []Constituent{{Segment: 1, Iteration: 47}}
+	other := []Constituent{{Segment: 1, Iteration: 3}}
 	for _, tc := range []struct {
 		name      string
 		failing   []Constituent
-		wholePass bool // the condition negated in the whole test passes
+		wholePass bool          // the condition negated in the whole test passes
+		wholeFail []Constituent // else, where that run fails
 		want      string
 	}{
-		{"negated in the failing fragment", failing, false, "flip@every@1.47"},
-		{"negated in the whole test first", failing, true, "flip@every"},
-		{"not purified", nil, false, ""},
+		{"negated in the failing fragment", failing, false, other, "flip@every@1.47"},
+		{"negated in the whole test first", failing, true, nil, "flip@every"},
+		{"not purified", nil, false, other, ""},
+		// The whole negation leaves the failing fragment failing, or
+		// its failures are not attributed: the fragment's is not run.
+		{"the failing fragment fails negated", failing, false, append(slices.Clone(other), failing...), ""},
+		{"failures not attributed", failing, false, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var labels []string
@@ -499,7 +507,7 @@ func TestSearchNegatedInFragments(t *testing.T) {
 				labels = append(labels, f.Label(false))
 				switch {
 				case f.EveryEval() && f.Whole():
-					return Outcome{Passed: tc.wholePass}, nil
+					return Outcome{Passed: tc.wholePass, Failing: tc.wholeFail}, nil
 				case f.EveryEval():
 					return Outcome{Passed: slices.Equal(f.Fragments, failing)}, nil
 				case !f.Whole():

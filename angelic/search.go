@@ -129,7 +129,8 @@ type Outcome struct {
 	TimedOut bool
 	// Failing are the fragments the run's failures were attributed to, in
 	// order of report, when the Runner attributes failures (purification
-	// on); empty otherwise or when no failure could be attributed.
+	// on; a run forced in fragments, or negated at every evaluation);
+	// empty otherwise or when no failure could be attributed.
 	Failing []Constituent
 	// FailedAfter is, for a run with Force.Trace, the evaluation of the
 	// site after which the first failure was reported; 0 when unknown.
@@ -189,7 +190,8 @@ type Problem struct {
 	// MaxFlips, when > 0, allows per-evaluation angelic values: a test
 	// that fails under every constant force (whole and per fragment) is
 	// run, at a condition, with every evaluation negated (then, when it
-	// was purified, with those in its failing fragments); then traced,
+	// was purified and that run's failures lie in other fragments only,
+	// with those in its failing fragments negated); then traced,
 	// and the evaluation after which it failed is negated; while it
 	// fails after a new evaluation, that one is negated too (a
 	// nil pointer met in several calls needs a guard's exit at each),
@@ -454,11 +456,12 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 			if out.Passed {
 				need.Force, found = f, true
 			}
-			// Then negated in the failing fragments only: a table
-			// whose other cases need the condition as written (an
-			// index compared with the wrong length, wrong at both
+			// Then negated in the failing fragments only, when the
+			// negation everywhere repaired them and broke others: a
+			// table whose other cases need the condition as written
+			// (an index compared with the wrong length, wrong at both
 			// fields of one case).
-			if !found && len(t.Failing) > 0 {
+			if !found && len(t.Failing) > 0 && len(out.Failing) > 0 && !slices.ContainsFunc(out.Failing, func(c Constituent) bool { return slices.Contains(t.Failing, c) }) {
 				f.Fragments = t.Failing
 				out, err := try(t, f)
 				if err != nil {
