@@ -21,10 +21,8 @@
 // the side-effect-free operands of the condition or statement (indexes
 // of maps, slices, arrays and strings included: visited[t], xs[i] before
 // total += xs[i]; out of range, a missing value); the variables in scope
-// (types.Info scopes at the site's position), closest scope first (at a
-// Cond site, the scopes of the variables the condition reads before the
-// others: a closure's parameter total beside the items it compares with,
-// before the locals of the block around the if): per scope, its variables of basic kinds and the nil-ness and len of the
+// (types.Info scopes at the site's position), closest scope first: per
+// scope, its variables of basic kinds and the nil-ness and len of the
 // others, then one level of their struct fields' values (the options of a
 // loop's entry come before the nil-ness of the function's slices); then
 // the len and nil-ness of those fields (a field reached through a pointer

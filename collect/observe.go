@@ -72,23 +72,7 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 	// Closest scope first: a scope's variables and their fields come
 	// before those of the scopes around it (the options of the loop's
 	// entry before the nil-ness of the function's slices).
-	// At a condition, the scopes of the variables it reads come first,
-	// innermost first: a closure's parameter beside the one the
-	// condition compares with (totalFields beside len(fields) in
-	// BurntSushi/toml's eStruct) before the locals of the block around
-	// the if.
-	var scopes, unread [][]Observed
-	read := map[*types.Scope]bool{}
-	if kind == Cond {
-		ast.Inspect(node, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				if v, ok := o.info.Uses[id].(*types.Var); ok && v.Parent() != nil {
-					read[v.Parent()] = true
-				}
-			}
-			return true
-		})
-	}
+	var scopes [][]Observed
 	inner := o.pkg.Scope().Innermost(o.pos)
 	for s := inner; s != nil && s != o.pkg.Scope() && s != types.Universe; s = s.Parent() {
 		if s.Parent() == o.pkg.Scope() {
@@ -101,14 +85,9 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 				o.addRecv(name, v.Type())
 			}
 		}
-		if len(read) == 0 || read[s] {
-			scopes = append(scopes, append(here.vars, here.fields...))
-		} else {
-			unread = append(unread, append(here.vars, here.fields...))
-		}
+		scopes = append(scopes, append(here.vars, here.fields...))
 		locals.derived = append(locals.derived, here.derived...)
 	}
-	scopes = append(scopes, unread...)
 	for _, name := range o.globalNames() {
 		v, ok := o.pkg.Scope().Lookup(name).(*types.Var)
 		if !ok || !o.visible(inner, v) || !o.graph.mayObserve(o.fn, v) {
