@@ -51,6 +51,16 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.F
 	return run
 }
 
+// attributedFailures are the fragments of failing test k that the
+// failures of res, its forced run run, are attributed to: none when it
+// passed or did not print its constituents (forcedRun decides which do).
+func (r *repairer) attributedFailures(k testKey, run collect.Run, res collect.Result) []angelic.Constituent {
+	if res.Passed || !run.PrintConstituents {
+		return nil
+	}
+	return r.failingFragments(k, res.Output)
+}
+
 // runForced runs a forced run of a failing test (forcedRun). A run that
 // its time limit stopped, not its evaluation limit, runs again once with
 // a longer limit (retryTimeout; retried): a busy machine can slow a test
@@ -173,7 +183,8 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 				k.name, describeFragments(r.fragmentReports(k, angelic.Force{Fragments: r.failed[k]}, guard)))
 		}
 		mu.Unlock()
-		res, retried, err := r.runForced(ctx, r.forcedRun(k, site, st, f, collect.ModeCover))
+		run := r.forcedRun(k, site, st, f, collect.ModeCover)
+		res, retried, err := r.runForced(ctx, run)
 		mu.Lock()
 		r.forcedRan(res, retried, k.name) // a hung run (Hung) has TimedOut set too
 		if err != nil {
@@ -186,9 +197,7 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 				out.FailedAfter = failedAfter(res.Output)
 			}
 		}
-		if (!f.Whole() || f.EveryEval()) && !res.Passed && !r.opts.NoPurify {
-			out.Failing = r.failingFragments(k, res.Output)
-		}
+		out.Failing = r.attributedFailures(k, run, res)
 		if unforced && !res.TimedOut {
 			r.traced[key] = out
 		}
@@ -574,16 +583,13 @@ func (r *repairer) negationFirst(ctx context.Context, sites []angelic.Suspicion)
 				return nil, err
 			}
 			f := angelic.Force{Evals: []int{0}}
-			res, retried, err := r.runForced(ctx, r.forcedRun(k, site, style{}, f, collect.ModeCover))
+			run := r.forcedRun(k, site, style{}, f, collect.ModeCover)
+			res, retried, err := r.runForced(ctx, run)
 			r.forcedRan(res, retried, k.name)
 			if err != nil {
 				return nil, fmt.Errorf("running %s with site %d negated: %w", k.name, site.ID, err)
 			}
-			out := angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut}
-			if !res.Passed && !r.opts.NoPurify {
-				out.Failing = r.failingFragments(k, res.Output)
-			}
-			r.negatedRuns[siteTest{site.ID, k.id()}] = out
+			r.negatedRuns[siteTest{site.ID, k.id()}] = angelic.Outcome{Passed: res.Passed, TimedOut: res.TimedOut, Failing: r.attributedFailures(k, run, res)}
 			r.vlogf("forced %s=%s at %s:%d: passed=%v timed out=%v (%s)", k.name, f.Label(false), filepath.Base(site.File), site.Line, res.Passed, res.TimedOut, res.Duration.Round(time.Millisecond))
 			if !res.Passed {
 				passes = false

@@ -576,7 +576,10 @@ func nopolFlipped(id int, v bool) bool {
 	if nopolFlip[id][0] {
 		// Every evaluation; with NOPOL_FORCE_SEG, every one in its
 		// constituents only.
-		if _, in := nopolInSegs(); in || !nopolSegOnly {
+		if !nopolSegOnly {
+			return !v
+		}
+		if _, in := nopolInSegs(); in {
 			return !v
 		}
 	}
