@@ -166,10 +166,13 @@ func (r *repairer) localize() []angelic.Suspicion {
 		if !ok {
 			continue
 		}
-		sp := angelic.Spectrum{Test: k.name, Passed: res.Passed}
+		sp := angelic.Spectrum{Test: k.name, Passed: res.Passed, Took: map[int][2]bool{}}
 		for id, c := range res.Reached {
 			if c[0]+c[1] > 0 && id >= 0 && id < len(r.prog.Sites) && r.wanted(r.prog.Sites[id]) {
 				sp.Reached = append(sp.Reached, id)
+				if r.prog.Sites[id].Kind == collect.Cond {
+					sp.Took[id] = [2]bool{c[0] > 0, c[1] > 0}
+				}
 			}
 		}
 		if !res.Passed {
@@ -198,8 +201,12 @@ func (r *repairer) localize() []angelic.Suspicion {
 	r.logf("localize: %s reached by the failing tests; searching the top %d", plural(len(ranked), "site"), min(len(ranked), r.opts.MaxSites))
 	for i, s := range ranked[:min(len(ranked), 3*r.opts.MaxSites)] {
 		site := r.prog.Sites[s.Site]
-		r.vlogf("localize: #%d %s:%d %s %s `%s`: score %.3f (%d failing, %d passing), tier %d", i+1, r.relPath(site.File), site.Line, site.Func,
-			kindName(site.Kind), oneLine(site.Original), s.Score, s.Failed, s.Passed, s.Tier)
+		took := ""
+		if s.Outcome != "" {
+			took = " when " + s.Outcome
+		}
+		r.vlogf("localize: #%d %s:%d %s %s `%s`: score %.3f (%d failing, %d passing%s), tier %d", i+1, r.relPath(site.File), site.Line, site.Func,
+			kindName(site.Kind), oneLine(site.Original), s.Score, s.Failed, s.Passed, took, s.Tier)
 	}
 	return ranked
 }
@@ -429,36 +436,57 @@ func splitIterations(sp angelic.Spectrum, res collect.Result, frs []angelic.Cons
 		failingIter[[2]int{fr.Segment, fr.Iteration}] = true
 		loops[fr.Segment] = true
 	}
-	inFailing := map[int]bool{}
+	inFailing := map[int][2]bool{}
 	records := map[int]int{}
-	passing := map[[2]int]map[int]bool{} // other iteration (segment, iteration) -> sites
+	passing := map[[2]int]map[int][2]bool{} // other iteration (segment, iteration) -> sites and outcomes seen
 	for _, e := range res.Evals {
 		records[e.Site]++
 		it := [2]int{e.Segment, e.Iteration}
-		if !loops[e.Segment] || e.Iteration <= 0 || failingIter[it] {
-			inFailing[e.Site] = true
-			continue
+		seen := inFailing
+		if loops[e.Segment] && e.Iteration > 0 && !failingIter[it] {
+			if passing[it] == nil {
+				passing[it] = map[int][2]bool{}
+			}
+			seen = passing[it]
 		}
-		if passing[it] == nil {
-			passing[it] = map[int]bool{}
+		t := seen[e.Site]
+		t[b2i(e.Outcome)] = true
+		seen[e.Site] = t
+	}
+	// took keeps the outcomes of the conditions among reached.
+	took := func(seen map[int][2]bool, reached []int) map[int][2]bool {
+		out := map[int][2]bool{}
+		for _, id := range reached {
+			if _, ok := sp.Took[id]; ok {
+				out[id] = seen[id]
+			}
 		}
-		passing[it][e.Site] = true
+		return out
 	}
 	failing := angelic.Spectrum{Test: sp.Test, Passed: false}
 	for _, id := range sp.Reached {
-		if inFailing[id] || records[id] >= collect.RecordCap {
+		if _, ok := inFailing[id]; ok {
 			failing.Reached = append(failing.Reached, id)
+		} else if records[id] >= collect.RecordCap {
+			// Past the cap: the whole test's outcomes stand for the
+			// failing iterations'.
+			failing.Reached = append(failing.Reached, id)
+			if t, ok := sp.Took[id]; ok {
+				inFailing[id] = t
+			}
 		}
 	}
+	failing.Took = took(inFailing, failing.Reached)
 	out := []angelic.Spectrum{failing}
 	iters := slices.SortedFunc(maps.Keys(passing), func(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) })
 	for _, it := range iters {
 		p := angelic.Spectrum{Test: fmt.Sprintf("%s (iteration %d)", sp.Test, it[1]), Passed: true}
 		for _, id := range sp.Reached {
-			if passing[it][id] {
+			if _, ok := passing[it][id]; ok {
 				p.Reached = append(p.Reached, id)
 			}
 		}
+		p.Took = took(passing[it], p.Reached)
 		out = append(out, p)
 	}
 	return out

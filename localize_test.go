@@ -11,17 +11,18 @@ import (
 // TestSplitIterations: a failing table-driven test's spectrum keeps the
 // sites of its failing iterations and of its other segments; each other
 // iteration of the loop becomes a passing spectrum of its own; failures
-// outside table iterations leave the spectrum whole.
+// outside table iterations leave the spectrum whole. A condition's
+// outcomes (site 3) are split the same way.
 func TestSplitIterations(t *testing.T) {
 	evals := []collect.Eval{
 		{Site: 1, Segment: 0},               // setup, before the loop
 		{Site: 2, Segment: 1, Iteration: 1}, // a passing iteration
-		{Site: 3, Segment: 1, Iteration: 1},
+		{Site: 3, Segment: 1, Iteration: 1, Outcome: true},
 		{Site: 3, Segment: 1, Iteration: 2}, // the failing iteration
 		{Site: 4, Segment: 1, Iteration: 2},
 		{Site: 2, Segment: 1, Iteration: 3},
 	}
-	sp := angelic.Spectrum{Test: "TestT", Reached: []int{1, 2, 3, 4}}
+	sp := angelic.Spectrum{Test: "TestT", Reached: []int{1, 2, 3, 4}, Took: map[int][2]bool{3: {true, true}}}
 	res := collect.Result{Evals: evals}
 	for _, tc := range []struct {
 		name string
@@ -29,10 +30,10 @@ func TestSplitIterations(t *testing.T) {
 		want string
 	}{
 		{"one failing iteration", []angelic.Constituent{{Segment: 1, Iteration: 2}},
-			"[{TestT false [1 3 4]} {TestT (iteration 1) true [2 3]} {TestT (iteration 3) true [2]}]"},
+			"[{TestT false [1 3 4] map[3:[true false]]} {TestT (iteration 1) true [2 3] map[3:[false true]]} {TestT (iteration 3) true [2] map[]}]"},
 		{"failure outside iterations", []angelic.Constituent{{Segment: 2}},
-			"[{TestT false [1 2 3 4]}]"},
-		{"not split", nil, "[{TestT false [1 2 3 4]}]"},
+			"[{TestT false [1 2 3 4] map[3:[true true]]}]"},
+		{"not split", nil, "[{TestT false [1 2 3 4] map[3:[true true]]}]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := fmt.Sprint(splitIterations(sp, res, tc.frs))

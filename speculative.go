@@ -44,6 +44,15 @@ import (
 //     `c == nil || c.Name == ""` with `c == nil || len(c.Name) == 0`
 //     after it is not ambiguous. Far synthesized conditions were 2
 //     correct of 16 plausible, both on one bug a mutant fixes.
+//   - far-negated: a synthesized condition far from the original whose
+//     specification is the original negated at every evaluation in the
+//     failing fragments only (angelic: flip@every in fragments): the
+//     tests say the failing table case needs the other branch each time,
+//     not which values tell that case from the others; a far condition
+//     fits the few states of one case by accident
+//     (`fieldIndex[0] <= len(fields)-fieldIndex[0]-len(keyName)` for
+//     BurntSushi/toml's `fieldIndex[0] != totalFields-1`, the one such
+//     patch over the training runs, wrong).
 //
 // Mutants of the original, bounds checks, siblings' guards and NpeFix
 // replacements are never speculative by these rules.
@@ -52,12 +61,14 @@ const (
 	specErrorNew     = "error-new"
 	specPanicNew     = "panic-new"
 	specFarAmbiguous = "far-ambiguous"
+	specFarNegated   = "far-negated"
 )
 
 // speculative returns why the plausible patch c at site (style st) is
 // speculative, or "": ranked are the candidates of its site, failed
-// reports those the suite rejected.
-func speculative(site collect.Site, st style, c candidate, ranked []candidate, spec *synth.Spec, failed func(src string) bool) string {
+// reports those the suite rejected; negatedIn says that the specification
+// is the original negated at every evaluation in the failing fragments.
+func speculative(site collect.Site, st style, c candidate, ranked []candidate, spec *synth.Spec, negatedIn bool, failed func(src string) bool) string {
 	switch {
 	case c.unrelated:
 		return specUnrelated + ": the condition shares none of the original condition's variables"
@@ -66,7 +77,13 @@ func speculative(site collect.Site, st style, c candidate, ranked []candidate, s
 	case st.strategy == collect.StrategyPanicNew:
 		return specPanicNew + fmt.Sprintf(": a new panic (`%s`) where the function never panics; the tests only say it must panic, not for which inputs", st.exit)
 	}
-	if !farFromOriginal(site, c) || spec == nil || c.term == nil {
+	if !farFromOriginal(site, c) {
+		return ""
+	}
+	if negatedIn {
+		return specFarNegated + ": far from the original condition, from a specification that only negates it in the failing fragments"
+	}
+	if spec == nil || c.term == nil {
 		return ""
 	}
 	mine := valuesRead(spec, c.term)

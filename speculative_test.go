@@ -46,27 +46,34 @@ func TestSpeculative(t *testing.T) {
 		ranked []candidate
 		failed string
 		rule   string // "" when the patch is printed
+		// negatedIn: the specification negates the original in the
+		// failing fragments only.
+		negatedIn bool
 	}{
-		{"unrelated", cond, condStyle, unrelated, []candidate{unrelated}, "", specUnrelated},
-		{"new error", guard, errNew, cand("c == nil"), cands("c == nil"), "", specErrorNew},
-		{"zero values", guard, zero, cand("c == nil"), cands("c == nil"), "", ""},
-		{"close to the original", cond, condStyle, cand("c != nil"), cands("c != nil", "key.IsLast()"), "", ""},
+		{"unrelated", cond, condStyle, unrelated, []candidate{unrelated}, "", specUnrelated, false},
+		{"new error", guard, errNew, cand("c == nil"), cands("c == nil"), "", specErrorNew, false},
+		{"zero values", guard, zero, cand("c == nil"), cands("c == nil"), "", "", false},
+		{"close to the original", cond, condStyle, cand("c != nil"), cands("c != nil", "key.IsLast()"), "", "", false},
 		{"far, alternatives over the same values", cond, condStyle, cand(`c == nil || c.Name == ""`),
-			cands(`c == nil || c.Name == ""`, "c == nil || len(c.Name) == 0", "c == nil || len(c.Name) < 1"), "", ""},
+			cands(`c == nil || c.Name == ""`, "c == nil || len(c.Name) == 0", "c == nil || len(c.Name) < 1"), "", "", false},
 		{"far, an alternative over another value", cond, condStyle, cand(`c == nil || c.Name == "" && key.IsLast()`),
-			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == "" && value.Data == nil`), "", specFarAmbiguous},
+			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == "" && value.Data == nil`), "", specFarAmbiguous, false},
 		{"far, an alternative ranked before", cond, condStyle, cand(`c == nil || c.Name == "" && value.Data == nil`),
-			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == "" && value.Data == nil`), "", specFarAmbiguous},
+			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == "" && value.Data == nil`), "", specFarAmbiguous, false},
 		{"far, the other alternative failed the suite", cond, condStyle, cand(`c == nil || c.Name == "" && value.Data == nil`),
-			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == "" && value.Data == nil`), `c == nil || c.Name == "" && key.IsLast()`, ""},
+			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == "" && value.Data == nil`), `c == nil || c.Name == "" && key.IsLast()`, "", false},
 		{"an operand of the original deleted", collect.Site{Kind: collect.Cond, Original: `c.Name != "" && len(c.Name) > 0`}, condStyle, cand("len(c.Name) > 0"),
-			cands("len(c.Name) > 0", "key.IsLast()"), "", ""},
+			cands("len(c.Name) > 0", "key.IsLast()"), "", "", false},
 		{"far from the original's deletions", collect.Site{Kind: collect.Cond, Original: `c.Name != "" && len(c.Name) > 0`}, condStyle, cand("len(c.Name) > 1"),
-			cands("len(c.Name) > 1", "key.IsLast()"), "", specFarAmbiguous},
-		{"far mutant", cond, condStyle, mutant, append(cands(`c == nil || c.Name == "" && value.Data == nil`), mutant), "", ""},
+			cands("len(c.Name) > 1", "key.IsLast()"), "", specFarAmbiguous, false},
+		{"far mutant", cond, condStyle, mutant, append(cands(`c == nil || c.Name == "" && value.Data == nil`), mutant), "", "", false},
+		{"far, negated in the failing fragments", cond, condStyle, cand(`c == nil || c.Name == ""`),
+			cands(`c == nil || c.Name == ""`), "", specFarNegated, true},
+		{"close, negated in the failing fragments", cond, condStyle, cand("c != nil"), cands("c != nil"), "", "", true},
+		{"far mutant, negated in the failing fragments", cond, condStyle, mutant, []candidate{mutant}, "", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			why := speculative(tc.site, tc.st, tc.c, tc.ranked, spec, func(src string) bool { return src == tc.failed })
+			why := speculative(tc.site, tc.st, tc.c, tc.ranked, spec, tc.negatedIn, func(src string) bool { return src == tc.failed })
 			if tc.rule == "" && why != "" || !strings.HasPrefix(why, tc.rule+":") && tc.rule != "" {
 				t.Errorf("speculative = %q, want rule %q", why, tc.rule)
 			}

@@ -76,6 +76,39 @@ func TestLocalize(t *testing.T) {
 	}
 }
 
+// TestLocalizePredicates: a condition scores the best of its reach and its
+// outcomes. Condition 5 is evaluated by every test but true only in the
+// failing one: it ranks with statement 6 of its then-branch (and before
+// it, by tier), above statement 2, which one passing test reaches as well
+// as the failing one. Condition 8, false in the failing test and in
+// both passing ones, keeps the score of its reach.
+func TestLocalizePredicates(t *testing.T) {
+	spectra := []Spectrum{
+		{Test: "TestA", Passed: false, Reached: []int{2, 5, 6, 8}, Took: map[int][2]bool{5: {false, true}, 8: {true, false}}},
+		{Test: "TestB", Passed: true, Reached: []int{2, 5, 8}, Took: map[int][2]bool{5: {true, false}, 8: {true, false}}},
+		{Test: "TestC", Passed: true, Reached: []int{5, 8}, Took: map[int][2]bool{5: {true, false}, 8: {true, true}}},
+	}
+	got := Localize(spectra, func(id int) int {
+		if id == 5 || id == 8 {
+			return 0 // conditions before statements
+		}
+		return 1
+	})
+	var ids []int
+	for _, s := range got {
+		ids = append(ids, s.Site)
+	}
+	if want := []int{5, 6, 2, 8}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("ranking %v, want %v", ids, want)
+	}
+	if s := got[0]; s.Outcome != "true" || s.Failed != 1 || s.Passed != 0 || s.Score != 1 {
+		t.Errorf("condition 5: %+v, want its true predicate (1 failing, 0 passing, score 1)", s)
+	}
+	if s := got[3]; s.Outcome != "" || s.Failed != 1 || s.Passed != 2 {
+		t.Errorf("condition 8: %+v, want its reach (1 failing, 2 passing)", s)
+	}
+}
+
 // fakeRunner passes a test when the label of its force is in pass[test];
 // a failing run's failures are attributed to failing["test:label"]. It
 // records the calls.

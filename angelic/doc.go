@@ -11,7 +11,10 @@
 //
 // where F is the number of failing tests, ef the failing tests reaching the
 // site and ep the passing ones: a site reached by every failing test and by
-// few passing tests is most suspicious. The ranking is deterministic: ties
+// few passing tests is most suspicious. A condition's two predicates, "it
+// was true" and "it was false", are ranked the same way, and the condition
+// scores the best of the three: a condition every test evaluates but only
+// the failing ones find true ranks with the branch it wrongly takes. The ranking is deterministic: ties
 // are broken by the caller's tier (conditions before guards) and then by
 // site ID. Sites reached by no failing test are not ranked.
 //

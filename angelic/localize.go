@@ -13,6 +13,9 @@ type Spectrum struct {
 	Passed bool
 	// Reached lists the IDs of the sites the test reached, in any order.
 	Reached []int
+	// Took says, for the conditions among Reached, which outcomes the
+	// test saw: [false seen, true seen]. Nil when unknown.
+	Took map[int][2]bool
 }
 
 // Suspicion is a site's rank in the fault localisation.
@@ -21,8 +24,13 @@ type Suspicion struct {
 	Site int
 	// Score is the Ochiai coefficient, in [0, 1].
 	Score float64
-	// Failed and Passed count the failing and passing tests reaching the site.
+	// Failed and Passed count the failing and passing tests reaching the
+	// site, or, when Outcome is set, those seeing the condition take it.
 	Failed, Passed int
+	// Outcome is "true" or "false" when the score is that of the
+	// condition's predicate (it evaluated to that value), "" when it is
+	// the site's reach.
+	Outcome string
 	// Tier is the caller's tie-break (lower first) for equal scores.
 	Tier int
 }
@@ -39,9 +47,18 @@ func Ochiai(ef, ep, totalFailed int) float64 {
 // suspicious first; equal scores are ordered by tier(site) (lower first; nil
 // means one tier) and then by site ID. A site reached twice by a test counts
 // once.
+//
+// A condition scores the best of its reach and its two predicates, "it
+// was true" and "it was false" (Spectrum.Took; predicate-based
+// localisation, as in Liblit et al.'s statistical debugging): a condition
+// that every test evaluates but only the failing ones find true is as
+// suspicious as the branch it wrongly takes, not less.
 func Localize(spectra []Spectrum, tier func(site int) int) []Suspicion {
 	totalFailed := 0
 	counts := map[int]*Suspicion{}
+	// took counts, per site and outcome (0 false, 1 true), the failing
+	// and passing tests that saw it.
+	took := map[int]*[2][2]int{}
 	for _, sp := range spectra {
 		if !sp.Passed {
 			totalFailed++
@@ -62,6 +79,22 @@ func Localize(spectra []Spectrum, tier func(site int) int) []Suspicion {
 			} else {
 				s.Failed++
 			}
+			t, ok := sp.Took[id]
+			if !ok {
+				continue
+			}
+			if took[id] == nil {
+				took[id] = &[2][2]int{}
+			}
+			for o, saw := range t {
+				switch {
+				case !saw:
+				case sp.Passed:
+					took[id][o][1]++
+				default:
+					took[id][o][0]++
+				}
+			}
 		}
 	}
 	var out []Suspicion
@@ -70,6 +103,14 @@ func Localize(spectra []Spectrum, tier func(site int) int) []Suspicion {
 			continue
 		}
 		s.Score = Ochiai(s.Failed, s.Passed, totalFailed)
+		if t := took[s.Site]; t != nil {
+			for o, c := range t {
+				if sc := Ochiai(c[0], c[1], totalFailed); sc > s.Score {
+					s.Score, s.Failed, s.Passed = sc, c[0], c[1]
+					s.Outcome = [2]string{"false", "true"}[o]
+				}
+			}
+		}
 		if tier != nil {
 			s.Tier = tier(s.Site)
 		}

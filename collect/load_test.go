@@ -263,8 +263,10 @@ func TestObservedFields(t *testing.T) {
 		}
 		obs = append(obs, e)
 	}
-	want := "limit:2 n == nil:1 b.Label:4 n.Name:4?n n.Weight:3?n n.hidden:2?n " +
-		"b.Items == nil:1 len(b.Items):2 len(b.Label):2 len(n.Name):2?n n.Attrs[b.Label]:4 n.Attrs[n.Name]:4 n.Kids == nil:1?n len(n.Kids):2?n " +
+	// The nil-ness of what the branch reads (n.Kids, b.Items) comes
+	// right after the condition's operands.
+	want := "limit:2 n.Kids == nil:1?n b.Items == nil:1 n == nil:1 b.Label:4 n.Name:4?n n.Weight:3?n n.hidden:2?n " +
+		"len(b.Items):2 len(b.Label):2 n.Attrs[b.Label]:4 n.Attrs[n.Name]:4 len(n.Name):2?n len(n.Kids):2?n " +
 		"n.Attrs == nil:1?n len(n.Attrs):2?n n.Next == nil:1?n n.Done == nil:1?n len(n.Done):2?n n.Fn == nil:1?n n.Any == nil:1?n " +
 		"title:4 len(title):2 order == nil:1 len(order):2 registry == nil:1 len(registry):2"
 	if got := strings.Join(obs, " "); got != want {

@@ -49,12 +49,17 @@ type observer struct {
 	data       *pkgData
 	panicTests bool
 
+	// then is the branch the site's condition guards (a Cond of an if
+	// statement), nil otherwise.
+	then *ast.BlockStmt
+
 	seen map[string]bool
 }
 
 // observe returns the expressions recorded at a site, at most
 // maxObserved, in this order of priority: the condition's (or
-// statement's) own side-effect-free operands; the local variables
+// statement's) own side-effect-free operands; the nil-ness of the values
+// the branch it guards reads (branchNils); the local variables
 // (innermost scope first) with their nil-ness and len; the basic-kind
 // fields of those (one level, nil-safe); the len and nil-ness of their
 // other fields; then package variables, their fields and the len and
@@ -67,6 +72,11 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 	// The condition's operands, in source order.
 	for _, root := range operandRoots(kind, node) {
 		o.operands(kind, node, root, &ops)
+	}
+
+	var branch []Observed
+	if kind == Cond && o.then != nil {
+		o.branchNils(&branch)
 	}
 
 	// Closest scope first: a scope's variables and their fields come
@@ -97,7 +107,7 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 	}
 
 	var out []Observed
-	groups := append(append([][]Observed{ops}, scopes...), locals.derived, globals.vars, globals.fields, globals.derived)
+	groups := append(append([][]Observed{ops, branch}, scopes...), locals.derived, globals.vars, globals.fields, globals.derived)
 	for _, group := range groups {
 		for _, ob := range group {
 			if len(out) < maxObserved {
@@ -106,6 +116,79 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 		}
 	}
 	return out
+}
+
+// maxBranchNils bounds the observations branchNils adds.
+const maxBranchNils = 3
+
+// branchNils adds the nil-ness of the values the condition's branch
+// (o.then) reads, in source order, at most maxBranchNils: a variable or a
+// variable's field of a pointer, interface, func, map, slice or chan type,
+// declared before the condition, read (not assigned) in the branch. A
+// condition often fails to guard a value its branch uses: gorilla/mux's
+// `match.MatchErr == ErrMethodMismatch && r.handler != nil` before
+// `match.Handler = r.handler`. Those come right after the condition's
+// operands, before the variables in scope, which are cut by maxObserved
+// at sites with many.
+func (o *observer) branchNils(out *[]Observed) {
+	n := 0
+	var visit func(node ast.Node) bool
+	visit = func(node ast.Node) bool {
+		if n >= maxBranchNils {
+			return false
+		}
+		switch node := node.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			for _, e := range node.Rhs {
+				ast.Inspect(e, visit)
+			}
+			return false
+		case *ast.IncDecStmt:
+			return false
+		case *ast.Ident, *ast.SelectorExpr:
+			e := node.(ast.Expr)
+			if !o.readable(e) {
+				return true // a method, a package: its operand may be read
+			}
+			if tv, ok := o.info.Types[e]; ok && tv.IsValue() && nillable(tv.Type) && o.sameMeaning(e) {
+				before := len(*out)
+				o.add(out, Observed{Expr: types.ExprString(e) + " == nil", Kind: KindBool, NilGuard: o.nilGuard(e)})
+				n += len(*out) - before
+			}
+			return false
+		}
+		return true
+	}
+	ast.Inspect(o.then, visit)
+}
+
+// readable reports whether e is a variable or a field of one, at most one
+// selection deep (x, x.f).
+func (o *observer) readable(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		_, ok := o.info.Uses[e].(*types.Var)
+		return ok
+	case *ast.SelectorExpr:
+		sel := o.info.Selections[e]
+		id, ok := e.X.(*ast.Ident)
+		return ok && sel != nil && sel.Kind() == types.FieldVal && o.readable(id)
+	}
+	return false
+}
+
+// nillable reports whether nil is a value of t.
+func nillable(t types.Type) bool {
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return false
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Interface, *types.Signature, *types.Map, *types.Slice, *types.Chan:
+		return true
+	}
+	return false
 }
 
 // globalNames returns the names of the package scope, those the

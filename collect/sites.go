@@ -149,6 +149,9 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			if fd, ok := outermostFunc(stack).(*ast.FuncDecl); ok {
 				o.fn = info.Defs[fd.Name]
 			}
+			if ifs, ok := stack[len(stack)-1].(*ast.IfStmt); ok && kind == Cond && ifs.Cond == node {
+				o.then = ifs.Body
+			}
 			s.Observed = o.observe(kind, node)
 			var spans []atomSpan
 			var shadows []Observed
