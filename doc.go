@@ -35,7 +35,9 @@
 //     every rerun: one that then fails on every run is repaired, not
 //     called flaky (flaky.go failAfterOthers).
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
-//     suspiciousness (angelic.Localize); among equals, the sites of the
+//     suspiciousness (angelic.Localize; a condition scores the best of its
+//     reach and its two outcomes' predicates, split by table iteration as
+//     the reach is); among equals, the sites of the
 //     function where a failing test panicked come first, then its
 //     callers'. A condition on the line where a failing test's panic
 //     was raised (its evaluation panicked: no outcome was recorded) counts

@@ -20,7 +20,10 @@
 // priority and at most 30: the atoms of a Cond site's condition (below);
 // the side-effect-free operands of the condition or statement (indexes
 // of maps, slices, arrays and strings included: visited[t], xs[i] before
-// total += xs[i]; out of range, a missing value); the variables in scope
+// total += xs[i]; out of range, a missing value); at a condition, the
+// nil-ness of the values declared before it that its branch reads, at
+// most 3 (r.handler == nil before match.Handler = r.handler: a condition
+// often fails to guard what its branch uses); the variables in scope
 // (types.Info scopes at the site's position), closest scope first: per
 // scope, its variables of basic kinds and the nil-ness and len of the
 // others, then one level of their struct fields' values (the options of a
