@@ -1279,10 +1279,10 @@ func lowerBound(e ast.Expr) string {
 		if x, ok = builtinArg(b.Y, "len"); !ok {
 			return ""
 		}
-		op, other = mirroredOp(op), b.X
+		op, other = synth.Mirrored(op), b.X
 	}
 	if negated {
-		if op, ok = negatedOp(op); !ok {
+		if op, ok = synth.Negated(op); !ok {
 			return ""
 		}
 	}
@@ -1295,20 +1295,4 @@ func lowerBound(e ast.Expr) string {
 		}
 	}
 	return ""
-}
-
-// mirroredOp returns the operator that compares the same with its sides
-// swapped (> for <).
-func mirroredOp(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GTR
-	case token.GTR:
-		return token.LSS
-	case token.LEQ:
-		return token.GEQ
-	case token.GEQ:
-		return token.LEQ
-	}
-	return op
 }

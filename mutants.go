@@ -344,7 +344,7 @@ var comparisons = []token.Token{token.EQL, token.NEQ, token.LSS, token.LEQ, toke
 // comparisonMutants are the operators a comparison op is replaced by, in
 // order: its negation, then the rest of comparisons.
 func comparisonMutants(op token.Token) []token.Token {
-	neg, _ := negatedOp(op)
+	neg, _ := synth.Negated(op)
 	out := []token.Token{neg}
 	for _, o := range comparisons {
 		if o != neg && o != op {
@@ -388,26 +388,6 @@ func ordered(e *ast.BinaryExpr) bool {
 	return true
 }
 
-// negatedOp returns the comparison operator that negates op (< for >=);
-// false when op is not a comparison.
-func negatedOp(op token.Token) (token.Token, bool) {
-	switch op {
-	case token.EQL:
-		return token.NEQ, true
-	case token.NEQ:
-		return token.EQL, true
-	case token.LSS:
-		return token.GEQ, true
-	case token.GEQ:
-		return token.LSS, true
-	case token.GTR:
-		return token.LEQ, true
-	case token.LEQ:
-		return token.GTR, true
-	}
-	return op, false
-}
-
 // boolAtom reports whether e, an operand of && or ||, is a boolean value
 // with no operator of its own: a name (not true or false), a field, a
 // call, an index.
@@ -426,7 +406,7 @@ func boolAtom(e ast.Expr) bool {
 func negate(e ast.Expr) ast.Expr {
 	switch x := unparen(e).(type) {
 	case *ast.BinaryExpr:
-		if op, ok := negatedOp(x.Op); ok {
+		if op, ok := synth.Negated(x.Op); ok {
 			x.Op = op
 			return x
 		}

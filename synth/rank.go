@@ -132,9 +132,38 @@ func commonPrefix(x, y []string) int {
 	return n
 }
 
-// mirror is the comparison operator with its operands swapped: a < b is
-// b > a.
-var mirror = map[Op]Op{OpLt: OpGt, OpGt: OpLt, OpLe: OpGe, OpGe: OpLe, OpEq: OpEq, OpNe: OpNe}
+// mirrorToken is the comparison operator with its operands swapped: a < b
+// is b > a.
+var mirrorToken = map[token.Token]token.Token{
+	token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ, token.GEQ: token.LEQ, token.EQL: token.EQL, token.NEQ: token.NEQ,
+}
+
+// mirror is mirrorToken over the terms' operators.
+var mirror = func() map[Op]Op {
+	out := map[Op]Op{}
+	for a, b := range mirrorToken {
+		out[binaryOps[a]] = binaryOps[b]
+	}
+	return out
+}()
+
+// Mirrored returns the comparison operator that compares the same with
+// its sides swapped (> for <), op itself when it is not a comparison.
+func Mirrored(op token.Token) token.Token {
+	if m, ok := mirrorToken[op]; ok {
+		return m
+	}
+	return op
+}
+
+// Negated returns the comparison operator that negates op (< for >=);
+// false when op is not a comparison.
+func Negated(op token.Token) (token.Token, bool) {
+	if c, ok := complement[op]; ok {
+		return c, true
+	}
+	return op, false
+}
 
 // flips counts the comparisons written against the usual orientation: a
 // constant on the left of an input, or inputs in the reverse of the spec's
