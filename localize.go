@@ -188,11 +188,22 @@ func (r *repairer) localize() []angelic.Suspicion {
 		spectra = append(spectra, sp)
 	}
 	stacks := r.panicStacks()
-	ranked := angelic.Localize(spectra, func(id int) int {
-		site := r.prog.Sites[id]
-		tier := 2 * stackRank(stacks, site)
-		if site.Kind != collect.Cond {
+	// Among equal scores: by the failing tests' panic stacks, then
+	// conditions, then statements, then the conditions scored by an
+	// outcome. Such a condition ties with the statements its outcome
+	// leads to, and these come first: a flag only the failing test sets
+	// makes every condition on it score 1 when true, and a missing guard
+	// after `if skip(x) { continue }` ties with skip(x) when false
+	// (go-toml's encodeTableInline), where a condition synthesized in
+	// place of skip(x) would be searched before the guard.
+	ranked := angelic.Localize(spectra, func(s angelic.Suspicion) int {
+		site := r.prog.Sites[s.Site]
+		tier := 3 * stackRank(stacks, site)
+		switch {
+		case site.Kind != collect.Cond:
 			tier++
+		case s.Outcome != "":
+			tier += 2
 		}
 		return tier
 	})

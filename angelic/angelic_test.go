@@ -39,12 +39,12 @@ func TestLocalize(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		tier func(int) int
+		tier func(Suspicion) int
 		want []int
 	}{
 		// 3: 1/sqrt(1*1)=1; 2: 1/sqrt(2); 1: 1/sqrt(3); 5 and 7 no failing test.
 		{"plain", nil, []int{3, 2, 1}},
-		{"tier does not beat score", func(id int) int { return -id }, []int{3, 2, 1}},
+		{"tier does not beat score", func(s Suspicion) int { return -s.Site }, []int{3, 2, 1}},
 	}
 	for _, tc := range tests {
 		got := Localize(spectra, tc.tier)
@@ -58,8 +58,8 @@ func TestLocalize(t *testing.T) {
 	}
 	// Ties: by tier, then by ID, whatever the input order.
 	tie := []Spectrum{{Passed: false, Reached: []int{9, 4, 6, 2}}}
-	got := Localize(tie, func(id int) int {
-		if id == 9 || id == 6 {
+	got := Localize(tie, func(s Suspicion) int {
+		if s.Site == 9 || s.Site == 6 {
 			return 0
 		}
 		return 1
@@ -77,35 +77,39 @@ func TestLocalize(t *testing.T) {
 }
 
 // TestLocalizePredicates: a condition scores the best of its reach and its
-// outcomes. Condition 5 is evaluated by every test but true only in the
-// failing one: it ranks with statement 6 of its then-branch (and before
-// it, by tier), above statement 2, which one passing test reaches as well
-// as the failing one. Condition 8, false in the failing test and in
-// both passing ones, keeps the score of its reach.
+// outcomes, and the tier sees which. Condition 5 is evaluated by every
+// test but true only in the failing one: it ties with statement 6 of its
+// then-branch (which the tier here puts first, as the root package does)
+// and ranks above statement 2, which one passing test reaches as well as
+// the failing one. Condition 8, false in the failing test and in both
+// passing ones, keeps the score of its reach.
 func TestLocalizePredicates(t *testing.T) {
 	spectra := []Spectrum{
 		{Test: "TestA", Passed: false, Reached: []int{2, 5, 6, 8}, Took: map[int][2]bool{5: {false, true}, 8: {true, false}}},
 		{Test: "TestB", Passed: true, Reached: []int{2, 5, 8}, Took: map[int][2]bool{5: {true, false}, 8: {true, false}}},
 		{Test: "TestC", Passed: true, Reached: []int{5, 8}, Took: map[int][2]bool{5: {true, false}, 8: {true, true}}},
 	}
-	got := Localize(spectra, func(id int) int {
-		if id == 5 || id == 8 {
-			return 0 // conditions before statements
+	got := Localize(spectra, func(s Suspicion) int {
+		switch {
+		case s.Site != 5 && s.Site != 8:
+			return 1 // statements
+		case s.Outcome != "":
+			return 2 // conditions scored by an outcome, after statements
 		}
-		return 1
+		return 0
 	})
 	var ids []int
 	for _, s := range got {
 		ids = append(ids, s.Site)
 	}
-	if want := []int{5, 6, 2, 8}; !reflect.DeepEqual(ids, want) {
+	if want := []int{6, 5, 2, 8}; !reflect.DeepEqual(ids, want) {
 		t.Errorf("ranking %v, want %v", ids, want)
 	}
-	if s := got[0]; s.Outcome != "true" || s.Failed != 1 || s.Passed != 0 || s.Score != 1 {
-		t.Errorf("condition 5: %+v, want its true predicate (1 failing, 0 passing, score 1)", s)
+	if s := got[1]; s.Outcome != "true" || s.Failed != 1 || s.Passed != 0 || s.Score != 1 || s.Tier != 2 {
+		t.Errorf("condition 5: %+v, want its true predicate (1 failing, 0 passing, score 1, tier 2)", s)
 	}
-	if s := got[3]; s.Outcome != "" || s.Failed != 1 || s.Passed != 2 {
-		t.Errorf("condition 8: %+v, want its reach (1 failing, 2 passing)", s)
+	if s := got[3]; s.Outcome != "" || s.Failed != 1 || s.Passed != 2 || s.Tier != 0 {
+		t.Errorf("condition 8: %+v, want its reach (1 failing, 2 passing, tier 0)", s)
 	}
 }
 

@@ -44,8 +44,8 @@ func Ochiai(ef, ep, totalFailed int) float64 {
 }
 
 // Localize ranks the sites reached by at least one failing test, most
-// suspicious first; equal scores are ordered by tier(site) (lower first; nil
-// means one tier) and then by site ID. A site reached twice by a test counts
+// suspicious first; equal scores are ordered by tier(s) (lower first; nil
+// means one tier; s has its score, counts and Outcome) and then by site ID. A site reached twice by a test counts
 // once.
 //
 // A condition scores the best of its reach and its two predicates, "it
@@ -53,7 +53,7 @@ func Ochiai(ef, ep, totalFailed int) float64 {
 // localisation, as in Liblit et al.'s statistical debugging): a condition
 // that every test evaluates but only the failing ones find true is as
 // suspicious as the branch it wrongly takes, not less.
-func Localize(spectra []Spectrum, tier func(site int) int) []Suspicion {
+func Localize(spectra []Spectrum, tier func(s Suspicion) int) []Suspicion {
 	totalFailed := 0
 	counts := map[int]*Suspicion{}
 	// took counts, per site and outcome (0 false, 1 true), the failing
@@ -112,7 +112,7 @@ func Localize(spectra []Spectrum, tier func(site int) int) []Suspicion {
 			}
 		}
 		if tier != nil {
-			s.Tier = tier(s.Site)
+			s.Tier = tier(*s)
 		}
 		out = append(out, *s)
 	}
