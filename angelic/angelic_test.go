@@ -30,6 +30,15 @@ func TestOchiai(t *testing.T) {
 	}
 }
 
+// siteIDs are the sites of a ranking, in order.
+func siteIDs(ranked []Suspicion) []int {
+	var ids []int
+	for _, s := range ranked {
+		ids = append(ids, s.Site)
+	}
+	return ids
+}
+
 func TestLocalize(t *testing.T) {
 	spectra := []Spectrum{
 		{Test: "TestA", Passed: false, Reached: []int{1, 2, 3, 3}},
@@ -48,11 +57,7 @@ func TestLocalize(t *testing.T) {
 	}
 	for _, tc := range tests {
 		got := Localize(spectra, tc.tier)
-		var ids []int
-		for _, s := range got {
-			ids = append(ids, s.Site)
-		}
-		if !reflect.DeepEqual(ids, tc.want) {
+		if ids := siteIDs(got); !reflect.DeepEqual(ids, tc.want) {
 			t.Errorf("%s: ranking %v, want %v", tc.name, ids, tc.want)
 		}
 	}
@@ -64,10 +69,7 @@ func TestLocalize(t *testing.T) {
 		}
 		return 1
 	})
-	var ids []int
-	for _, s := range got {
-		ids = append(ids, s.Site)
-	}
+	ids := siteIDs(got)
 	if want := []int{6, 9, 2, 4}; !reflect.DeepEqual(ids, want) {
 		t.Errorf("tie ranking %v, want %v", ids, want)
 	}
@@ -98,10 +100,7 @@ func TestLocalizePredicates(t *testing.T) {
 		}
 		return 0
 	})
-	var ids []int
-	for _, s := range got {
-		ids = append(ids, s.Site)
-	}
+	ids := siteIDs(got)
 	if want := []int{6, 5, 2, 8}; !reflect.DeepEqual(ids, want) {
 		t.Errorf("ranking %v, want %v", ids, want)
 	}
