@@ -149,7 +149,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case rep.Method == "per-evaluation" && rep.guessed:
 		e.Origin = "synthesized from recorded states with the values negated at the evaluations where an observed predicate holds"
 		low = append(low, "per-evaluation angelic values: the specification comes from a guess, the evaluations where an observed predicate holds")
-	case rep.Method == "per-evaluation" && rep.everyEvalIn && rep.negated == 0:
+	case rep.negatedInFragments():
 		e.Origin = "synthesized from recorded states with the original condition negated at every evaluation in the failing fragments of the failing tests, as written in the others"
 		medium = append(medium, "per-evaluation angelic values: the failing fragments need the original condition negated at each of their evaluations")
 	case rep.Method == "per-evaluation" && rep.everyEval && rep.negated == 0:

@@ -328,6 +328,12 @@ type SiteReport struct {
 	negated     int
 }
 
+// negatedInFragments reports that the site's specification is the
+// original negated at every evaluation in the failing fragments only.
+func (rep *SiteReport) negatedInFragments() bool {
+	return rep.Method == "per-evaluation" && rep.everyEvalIn && rep.negated == 0
+}
+
 // ConstituentReport is a constituent of a failing test (a top-level
 // statement of the test function, or an iteration of its table loop) in
 // which the angelic value was forced: SiteReport.Fragments lists them, the
