@@ -76,7 +76,7 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 
 	var branch []Observed
 	if kind == Cond && o.then != nil {
-		o.branchNils(&branch)
+		branch = o.branchNils()
 	}
 
 	// Closest scope first: a scope's variables and their fields come
@@ -118,10 +118,10 @@ func (o *observer) observe(kind SiteKind, node ast.Node) []Observed {
 	return out
 }
 
-// maxBranchNils bounds the observations branchNils adds.
+// maxBranchNils bounds the observations branchNils returns.
 const maxBranchNils = 3
 
-// branchNils adds the nil-ness of the values the condition's branch
+// branchNils returns the nil-ness of the values the condition's branch
 // (o.then) reads, in source order, at most maxBranchNils: a variable or a
 // variable's field of a pointer, interface, func, map, slice or chan type,
 // declared before the condition, read (not assigned) in the branch. A
@@ -130,11 +130,11 @@ const maxBranchNils = 3
 // `match.Handler = r.handler`. Those come right after the condition's
 // operands, before the variables in scope, which are cut by maxObserved
 // at sites with many.
-func (o *observer) branchNils(out *[]Observed) {
-	n := 0
+func (o *observer) branchNils() []Observed {
+	var out []Observed
 	var visit func(node ast.Node) bool
 	visit = func(node ast.Node) bool {
-		if n >= maxBranchNils {
+		if len(out) >= maxBranchNils {
 			return false
 		}
 		switch node := node.(type) {
@@ -153,15 +153,14 @@ func (o *observer) branchNils(out *[]Observed) {
 				return true // a method, a package: its operand may be read
 			}
 			if tv, ok := o.info.Types[e]; ok && tv.IsValue() && nillable(tv.Type) && o.sameMeaning(e) {
-				before := len(*out)
-				o.add(out, Observed{Expr: types.ExprString(e) + " == nil", Kind: KindBool, NilGuard: o.nilGuard(e)})
-				n += len(*out) - before
+				o.add(&out, Observed{Expr: types.ExprString(e) + " == nil", Kind: KindBool, NilGuard: o.nilGuard(e)})
 			}
 			return false
 		}
 		return true
 	}
 	ast.Inspect(o.then, visit)
+	return out
 }
 
 // readable reports whether e is a variable or a field of one, at most one
@@ -290,12 +289,12 @@ func (o *observer) addValue(values, derived *[]Observed, expr, nilGuard string, 
 		}
 		return
 	}
+	if nillable(t) {
+		o.add(derived, Observed{Expr: expr + " == nil", Kind: KindBool, NilGuard: nilGuard})
+	}
 	switch t.Underlying().(type) {
 	case *types.Slice, *types.Map, *types.Chan:
-		o.add(derived, Observed{Expr: expr + " == nil", Kind: KindBool, NilGuard: nilGuard})
 		o.add(derived, Observed{Expr: "len(" + expr + ")", Kind: KindInt, NilGuard: nilGuard})
-	case *types.Pointer, *types.Signature, *types.Interface:
-		o.add(derived, Observed{Expr: expr + " == nil", Kind: KindBool, NilGuard: nilGuard})
 	}
 }
 
