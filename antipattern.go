@@ -166,6 +166,67 @@ const (
 	ruleConditionalDeletion = "conditional-deletion"
 )
 
+// guardWeakened reports whether src, a candidate at an if whose branch
+// panics or returns an error, implies the original condition without
+// being it: every disjunct of src has every conjunct of one of the
+// original's disjuncts (A && B for A, A for A || B). It raises the
+// error in fewer states, never in a new one: the check is weakened. The
+// fallback ranks such mutants last at their site (weakenedLast): in
+// go-cmp, (IsType(t, Less) && !IsType(t, Compare)) || v.IsNil(), with
+// its first `!` dropped, was repaired by && for its || (every invalid
+// function accepted unless nil) where a `!` restored was the fix; the
+// weakening is still tried when nothing else at the site passes (a
+// seeded && made ||).
+func guardWeakened(site collect.Site, src string) bool {
+	if b := site.Then; b == nil || !b.Panics && !b.ReturnsError {
+		return false
+	}
+	orig, err1 := parser.ParseExpr(site.Original)
+	cand, err2 := parser.ParseExpr(src)
+	if err1 != nil || err2 != nil || types.ExprString(orig) == types.ExprString(cand) {
+		return false
+	}
+	conjuncts := func(e ast.Expr) map[string]bool {
+		out := map[string]bool{}
+		for _, c := range operandsOf(e, token.LAND) {
+			out[types.ExprString(ast.Unparen(c))] = true
+		}
+		return out
+	}
+	var origDisjuncts []map[string]bool
+	for _, d := range operandsOf(orig, token.LOR) {
+		origDisjuncts = append(origDisjuncts, conjuncts(d))
+	}
+	for _, d := range operandsOf(cand, token.LOR) {
+		has := conjuncts(d)
+		if !slices.ContainsFunc(origDisjuncts, func(o map[string]bool) bool {
+			for c := range o {
+				if !has[c] {
+					return false
+				}
+			}
+			return true
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// weakenedLast moves the candidates that weaken site's error check
+// (guardWeakened) after the others, each group in its order.
+func weakenedLast(site collect.Site, cands []candidate) []candidate {
+	var kept, weak []candidate
+	for _, c := range cands {
+		if guardWeakened(site, c.src) {
+			weak = append(weak, c)
+		} else {
+			kept = append(kept, c)
+		}
+	}
+	return append(kept, weak...)
+}
+
 // antiPattern returns the rule c breaks at site and why, or "" when it
 // breaks none. spec may be nil (no recorded states: the rules that need
 // them are not checked).

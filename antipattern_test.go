@@ -779,3 +779,42 @@ func TestDeletionsCloser(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardWeakened: at an if whose branch panics or returns an error, a
+// candidate that implies the original weakens the check and is ranked
+// after the others at the site; elsewhere, and for any other change, the
+// order stays.
+func TestGuardWeakened(t *testing.T) {
+	panics := &collect.Branch{Exits: true, Panics: true}
+	errs := &collect.Branch{Exits: true, ReturnsError: true}
+	tests := []struct {
+		orig, cand string
+		then       *collect.Branch
+		want       bool
+	}{
+		{"(less && !cmp) || isNil", "(less && !cmp) && isNil", panics, true},
+		{"(less && !cmp) || isNil", "(!less && !cmp) || isNil", panics, false},
+		{"(less && !cmp) || isNil", "isNil", panics, true},
+		{"a || b", "a", errs, true},
+		{"a || b", "a || b", errs, false}, // the original itself
+		{"a || b", "a || c", errs, false},
+		{"a", "a && b", errs, true},
+		{"a || b", "a && b", nil, false},                          // no error branch
+		{"a || b", "a && b", &collect.Branch{Exits: true}, false}, // nor here
+		{"x > 0", "x >= 0", panics, false},                        // an operator: not read as an implication
+	}
+	for _, tt := range tests {
+		site := collect.Site{Kind: collect.Cond, Original: tt.orig, Then: tt.then}
+		if got := guardWeakened(site, tt.cand); got != tt.want {
+			t.Errorf("guardWeakened(%q, %q) = %v, want %v", tt.orig, tt.cand, got, tt.want)
+		}
+	}
+	site := collect.Site{Kind: collect.Cond, Original: "(less && !cmp) || isNil", Then: panics}
+	var got []string
+	for _, c := range weakenedLast(site, []candidate{{src: "(less && !cmp) && isNil"}, {src: "!((less && !cmp) || isNil)"}, {src: "isNil"}, {src: "(!less && !cmp) || isNil"}}) {
+		got = append(got, c.src)
+	}
+	if want := []string{"!((less && !cmp) || isNil)", "(!less && !cmp) || isNil", "(less && !cmp) && isNil", "isNil"}; !slices.Equal(got, want) {
+		t.Errorf("order %q, want %q", got, want)
+	}
+}

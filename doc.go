@@ -178,11 +178,16 @@
 //     angelic: the condition must take different values within one test,
 //     as a flipped comparison evaluated in a loop), and unless
 //     Options.NoMutants is set, fall back to mutation: the original
-//     conditions of the ten most suspicious Cond sites are negated, their
+//     conditions of ten Cond sites are negated, their
 //     comparison operators replaced, && and || swapped, operands of && and
 //     || and `!` dropped, a `!` added to a boolean operand of && and ||,
 //     and last an operand replaced by a parameter the function never
-//     reads, of its type (collect.Site.Unread);
+//     reads, of its type (collect.Site.Unread). The ten sites: those
+//     where a synthesized condition passed the suite but was withheld as
+//     speculative first (a change there repairs), then the most
+//     suspicious by score and by reach alone in turn (an operator's
+//     fault is run by every test and only its reach ranks it; a
+//     predicate's score put uniseg's two seeded faults out of the ten);
 //     the mutants, fewest changed tokens first (a comparison's negation
 //     first among equals), are validated as in step 6 (one schema for
 //     all the sites, then the patched file) (mutants.go). When the

@@ -2,6 +2,7 @@ package nopol
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"go/ast"
 	"go/format"
@@ -27,8 +28,9 @@ import (
 // fallback mutates.
 const maxMutationSites = 10
 
-// mutate validates the mutants of the top maxMutationSites Cond sites of
-// ranked, site by site in rank order, through a schema as the candidates
+// mutate validates the mutants of maxMutationSites Cond sites of ranked
+// (withheld sites first, then by score and reach in turn: withheldFirst,
+// reachToo), site by site in that order, through a schema as the candidates
 // of synthesis; the first that passes the suite and passes again as a
 // patched file is the patch. Mutants already validated at a site are not
 // run again. It returns how many mutants of how many sites it tried.
@@ -42,15 +44,15 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 		rejected []string
 	}
 	var targets []target
-	conds := 0
+	var conds []angelic.Suspicion
 	for _, s := range ranked {
+		if r.prog.Sites[s.Site].Kind == collect.Cond {
+			conds = append(conds, s)
+		}
+	}
+	conds = withheldFirst(reachToo(conds), r.withheldAt)
+	for _, s := range conds[:min(len(conds), maxMutationSites)] {
 		site := r.prog.Sites[s.Site]
-		if site.Kind != collect.Cond {
-			continue
-		}
-		if conds++; conds > maxMutationSites {
-			break
-		}
 		tried := func(src string) bool {
 			return slices.ContainsFunc(r.res.Candidates, func(c CandidateReport) bool {
 				return c.Site == site.ID && c.Style == "cond" && c.Condition == src
@@ -63,7 +65,7 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 			return tried(src) || slices.ContainsFunc(t.cands, func(c candidate) bool { return c.src == src })
 		})
 		t.cands = append(t.cands, more...)
-		t.cands = writtenFirst(site, r.prog.Sites, t.cands)
+		t.cands = weakenedLast(site, writtenFirst(site, r.prog.Sites, t.cands))
 		for _, why := range t.rejected {
 			r.logf("rejected mutant `%s`", why)
 		}
@@ -112,6 +114,51 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 		}
 	}
 	return n, len(targets), false, nil
+}
+
+// reachToo merges two orders of the conditions ranked: by score (the
+// best of reach and outcomes, ranked's order) and by reach alone,
+// taking from each in turn. A condition whose operator is wrong is run
+// by every test, failing or passing, and its reach ranks it; one whose
+// outcome only the failing tests see is ranked by that outcome. Neither
+// order wins on the training split, and a mutant costs a few runs.
+func reachToo(ranked []angelic.Suspicion) []angelic.Suspicion {
+	byReach := slices.Clone(ranked)
+	slices.SortStableFunc(byReach, func(a, b angelic.Suspicion) int { return cmp.Compare(b.Reach, a.Reach) })
+	out := make([]angelic.Suspicion, 0, len(ranked))
+	seen := map[int]bool{}
+	for i := range ranked {
+		for _, s := range []angelic.Suspicion{ranked[i], byReach[i]} {
+			if !seen[s.Site] {
+				seen[s.Site] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// withheldFirst is ranked with the sites of withheld first, each group
+// in rank order: a site where a synthesized condition passed the suite
+// (withheld as speculative) is where a change of the condition repairs
+// the failing tests, and a minimal edit of its original is a likelier
+// patch there than at a more suspicious site where nothing passed.
+func withheldFirst(ranked []angelic.Suspicion, withheld map[int]bool) []angelic.Suspicion {
+	if len(withheld) == 0 {
+		return ranked
+	}
+	out := make([]angelic.Suspicion, 0, len(ranked))
+	for _, s := range ranked {
+		if withheld[s.Site] {
+			out = append(out, s)
+		}
+	}
+	for _, s := range ranked {
+		if !withheld[s.Site] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // fallbackMutants are the mutants of site's original condition that the

@@ -1,9 +1,44 @@
 package nopol
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nopol-go/nopol/angelic"
 )
+
+// TestMutationOrder: the fallback's conditions alternate between the
+// ranking (outcomes scored) and reach alone, and the sites where a
+// patch was withheld as speculative come first.
+func TestMutationOrder(t *testing.T) {
+	ranked := []angelic.Suspicion{
+		{Site: 1, Score: 0.5, Reach: 0.1, Outcome: "false"},
+		{Site: 2, Score: 0.4, Reach: 0.1, Outcome: "true"},
+		{Site: 3, Score: 0.3, Reach: 0.3},
+		{Site: 4, Score: 0.2, Reach: 0.2},
+		{Site: 5, Score: 0.1, Reach: 0.1},
+	}
+	tests := []struct {
+		name     string
+		withheld map[int]bool
+		want     []int
+	}{
+		{name: "alternate", want: []int{1, 3, 2, 4, 5}},
+		{name: "withheld first", withheld: map[int]bool{5: true, 2: true}, want: []int{2, 5, 1, 3, 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []int
+			for _, s := range withheldFirst(reachToo(ranked), tt.withheld) {
+				got = append(got, s.Site)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("order %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
 
 func TestMutants(t *testing.T) {
 	tests := []struct {

@@ -140,6 +140,10 @@ type repairer struct {
 	// every constant value, in rank order.
 	perEval    bool
 	noConstant []int
+	// withheldAt are the sites where a plausible patch was withheld as
+	// speculative: a change there passes the suite, so their mutants
+	// come first (mutate).
+	withheldAt map[int]bool
 	// work counts the work of the test runs made (see ran), surplus
 	// that of the runs of parallel waves that a search one at a time
 	// would not have made (angelic.Verdict.Surplus): searchWork leaves

@@ -391,6 +391,10 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 // (speculative.go), and lets the search go on.
 func (r *repairer) withhold(site collect.Site, st style, c candidate, rep *SiteReport, old, src []byte, why string) {
 	rep.withheld++
+	if r.withheldAt == nil {
+		r.withheldAt = map[int]bool{}
+	}
+	r.withheldAt[site.ID] = true
 	r.res.Withheld = append(r.res.Withheld, WithheldPatch{File: rep.File, Line: site.Line, Original: site.Original,
 		Style: st.name, Strategy: st.strategy, Exit: patchedExit(site, st, c.src), Condition: c.src, Diff: diff.Unified(rep.File, old, src), Why: why})
 	r.logf("withheld `%s` at %s:%d, plausible but speculative: %s (-speculative prints it); searching on", c.src, rep.File, site.Line, why)

@@ -110,6 +110,13 @@ func TestLocalizePredicates(t *testing.T) {
 	if s := got[3]; s.Outcome != "" || s.Failed != 1 || s.Passed != 2 || s.Tier != 0 {
 		t.Errorf("condition 8: %+v, want its reach (1 failing, 2 passing, tier 0)", s)
 	}
+	// Reach keeps the reach's score beside a predicate's.
+	if s := got[1]; math.Abs(s.Reach-1/math.Sqrt(3)) > 1e-9 {
+		t.Errorf("condition 5: reach %v, want 1/sqrt(3) (1 failing, 2 passing)", s.Reach)
+	}
+	if s := got[3]; s.Reach != s.Score {
+		t.Errorf("condition 8: reach %v, want its score %v", s.Reach, s.Score)
+	}
 }
 
 // fakeRunner passes a test when the label of its force is in pass[test];

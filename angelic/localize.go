@@ -31,6 +31,9 @@ type Suspicion struct {
 	// condition's predicate (it evaluated to that value), "" when it is
 	// the site's reach.
 	Outcome string
+	// Reach is the Ochiai coefficient of the site's reach alone: Score
+	// when Outcome is "".
+	Reach float64
 	// Tier is the caller's tie-break (lower first) for equal scores.
 	Tier int
 }
@@ -103,6 +106,7 @@ func Localize(spectra []Spectrum, tier func(s Suspicion) int) []Suspicion {
 			continue
 		}
 		s.Score = Ochiai(s.Failed, s.Passed, totalFailed)
+		s.Reach = s.Score
 		if t := took[s.Site]; t != nil {
 			for o, c := range t {
 				if sc := Ochiai(c[0], c[1], totalFailed); sc > s.Score {
