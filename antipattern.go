@@ -42,6 +42,10 @@ import (
 //     reverse.
 //   - unrelated: the candidate shares none of the original condition's
 //     variables.
+//   - guard-weakened (ranks, in the mutation fallback): at such an if,
+//     a mutant that implies the original (&& for ||, a disjunct dropped)
+//     raises the error in fewer states and never in a new one; it comes
+//     after the site's other mutants (guardWeakened).
 //   - char-range: the original tests x for equality with a character
 //     and the candidate orders x against it with no other end (c == 'T'
 //     || c == 't' becoming c <= 'T' || c == 't': every character up to
