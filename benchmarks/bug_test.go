@@ -270,7 +270,7 @@ func TestAudits(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids := map[string]bool{}
-	for _, dir := range []string{"bugs", "validation"} {
+	for _, dir := range []string{"bugs", "validation", "dev"} {
 		bugs, err := LoadBugs(dir)
 		if err != nil {
 			t.Fatal(err)
@@ -281,7 +281,7 @@ func TestAudits(t *testing.T) {
 	}
 	for _, a := range audits {
 		if !ids[a.Bug] {
-			t.Errorf("audit of %s: no such bug in bugs/ or validation/", a.Bug)
+			t.Errorf("audit of %s: no such bug in bugs/, validation/ or dev/", a.Bug)
 		}
 		if _, err := parser.ParseExpr(a.Condition); err != nil {
 			t.Errorf("audit of %s: condition %q does not parse", a.Bug, a.Condition)
