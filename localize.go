@@ -208,7 +208,7 @@ func (r *repairer) localize() []angelic.Suspicion {
 		return tier
 	})
 	ranked = r.runAfterFailure(ranked)
-	ranked = entriesFirst(ranked, r.runaway)
+	ranked = sitesFirst(ranked, r.runaway)
 	r.logf("localize: %s reached by the failing tests; searching the top %d", plural(len(ranked), "site"), min(len(ranked), r.opts.MaxSites))
 	for i, s := range ranked[:min(len(ranked), 3*r.opts.MaxSites)] {
 		site := r.prog.Sites[s.Site]
@@ -362,9 +362,10 @@ func heldAll(holds []string, cond string) bool {
 	return err == nil && allIn(holds, e) != ""
 }
 
-// entriesFirst moves the sites of first (runawayEntries) to the front of
-// ranked, keeping the order otherwise.
-func entriesFirst(ranked []angelic.Suspicion, first map[int]bool) []angelic.Suspicion {
+// sitesFirst moves the sites of first to the front of ranked, keeping
+// the order otherwise: the entries of a runaway recursion
+// (runawayEntries), the fallback's withheld sites (mutate).
+func sitesFirst(ranked []angelic.Suspicion, first map[int]bool) []angelic.Suspicion {
 	if len(first) == 0 {
 		return ranked
 	}

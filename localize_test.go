@@ -119,7 +119,7 @@ func TestRunawayEntries(t *testing.T) {
 		})
 	}
 	ranked := []angelic.Suspicion{{Site: 0}, {Site: 2}, {Site: 1}, {Site: 3}}
-	if got := fmt.Sprint(entriesFirst(ranked, map[int]bool{1: true})); got != fmt.Sprint([]angelic.Suspicion{{Site: 1}, {Site: 0}, {Site: 2}, {Site: 3}}) {
-		t.Errorf("entriesFirst = %s", got)
+	if got := fmt.Sprint(sitesFirst(ranked, map[int]bool{1: true})); got != fmt.Sprint([]angelic.Suspicion{{Site: 1}, {Site: 0}, {Site: 2}, {Site: 3}}) {
+		t.Errorf("sitesFirst = %s", got)
 	}
 }

@@ -29,7 +29,7 @@ import (
 const maxMutationSites = 10
 
 // mutate validates the mutants of maxMutationSites Cond sites of ranked
-// (withheld sites first, then by score and reach in turn: withheldFirst,
+// (withheld sites first, then by score and reach in turn: sitesFirst,
 // reachToo), site by site in that order, through a schema as the candidates
 // of synthesis; the first that passes the suite and passes again as a
 // patched file is the patch. Mutants already validated at a site are not
@@ -50,7 +50,11 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 			conds = append(conds, s)
 		}
 	}
-	conds = withheldFirst(reachToo(conds), r.withheldAt)
+	// A site where a synthesized condition passed the suite (withheld as
+	// speculative) is where a change of the condition repairs the failing
+	// tests: a minimal edit of its original is a likelier patch there
+	// than at a more suspicious site where nothing passed.
+	conds = sitesFirst(reachToo(conds), r.withheldAt)
 	for _, s := range conds[:min(len(conds), maxMutationSites)] {
 		site := r.prog.Sites[s.Site]
 		tried := func(src string) bool {
@@ -133,29 +137,6 @@ func reachToo(ranked []angelic.Suspicion) []angelic.Suspicion {
 				seen[s.Site] = true
 				out = append(out, s)
 			}
-		}
-	}
-	return out
-}
-
-// withheldFirst is ranked with the sites of withheld first, each group
-// in rank order: a site where a synthesized condition passed the suite
-// (withheld as speculative) is where a change of the condition repairs
-// the failing tests, and a minimal edit of its original is a likelier
-// patch there than at a more suspicious site where nothing passed.
-func withheldFirst(ranked []angelic.Suspicion, withheld map[int]bool) []angelic.Suspicion {
-	if len(withheld) == 0 {
-		return ranked
-	}
-	out := make([]angelic.Suspicion, 0, len(ranked))
-	for _, s := range ranked {
-		if withheld[s.Site] {
-			out = append(out, s)
-		}
-	}
-	for _, s := range ranked {
-		if !withheld[s.Site] {
-			out = append(out, s)
 		}
 	}
 	return out

@@ -30,7 +30,7 @@ func TestMutationOrder(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []int
-			for _, s := range withheldFirst(reachToo(ranked), tt.withheld) {
+			for _, s := range sitesFirst(reachToo(ranked), tt.withheld) {
 				got = append(got, s.Site)
 			}
 			if !reflect.DeepEqual(got, tt.want) {
