@@ -32,7 +32,8 @@ func stylesOf(s collect.Site) []style {
 	// Skipping the statement first, then the exits in strategy order; of
 	// those, only a twin guard's exit (a guard the file writes elsewhere
 	// after the same statement), `continue` and the zero values before a
-	// statement that can be wrapped are searched early: a skip is kept only where it
+	// statement that can be wrapped (unless they return a nil the function
+	// never returns: collect.Exit.NewNil) are searched early: a skip is kept only where it
 	// guards the statement against its own panic (conditional-deletion,
 	// antipattern.go), and in a loop `continue` is the skip's stand-in.
 	// `continue` is searched late again, with the other exits, where
@@ -49,7 +50,7 @@ func stylesOf(s collect.Site) []style {
 	}
 	for k, e := range s.Exits {
 		st = append(st, style{name: "return", guard: collect.GuardExit(k), strategy: e.Strategy, exit: e.Body,
-			force: angelic.Force{Value: false, Return: true}, late: !s.CanWrap || e.Strategy != collect.StrategyZero})
+			force: angelic.Force{Value: false, Return: true}, late: !s.CanWrap || e.Strategy != collect.StrategyZero || e.NewNil})
 	}
 	if s.CanWrap {
 		// Skipping again late, where the statement may be skipped at one

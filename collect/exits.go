@@ -95,6 +95,14 @@ type Exit struct {
 	// parameters (or fields of them) this function's parameters stand for
 	// ("vi.High as vers"), when their names differ (see paramsCarryOver).
 	Params string `json:"params,omitempty"`
+	// NewNil marks zero values (StrategyZero) that return nil for a
+	// pointer or interface result (not an error) that no return of the
+	// function gives as nil or from a call: its callers never had to
+	// handle nil there (color's Set returns its receiver on every path,
+	// for chained calls; `return nil` there would make them dereference
+	// nil). The repair searches such an exit with the later exits, after
+	// the function's own returns, not in its first tier.
+	NewNil bool `json:"new_nil,omitempty"`
 }
 
 // Bounds on the exits of one site.
@@ -153,7 +161,7 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 		}
 		zero, ok := o.returnStmt(sig)
 		if ok {
-			add(Exit{Body: zero, Strategy: StrategyZero})
+			add(Exit{Body: zero, Strategy: StrategyZero, NewNil: o.newNil(fn, sig)})
 		}
 		res := sig.Results()
 		if ok && res.Len() > 0 && types.Identical(res.At(res.Len()-1).Type(), errorType) {
@@ -263,6 +271,45 @@ func (o *observer) returnsOf(fn ast.Node) []aReturn {
 		return true
 	})
 	return out
+}
+
+// newNil reports whether the zero values of sig's results put nil in a
+// position of pointer or interface type (not error) where no return of
+// fn has nil or a call (whose result may be nil). See Exit.NewNil.
+func (o *observer) newNil(fn ast.Node, sig *types.Signature) bool {
+	res := sig.Results()
+	rets := o.returnsOf(fn)
+	for i := range res.Len() {
+		t := res.At(i).Type()
+		if types.Identical(t, errorType) {
+			continue
+		}
+		switch t.Underlying().(type) {
+		case *types.Pointer, *types.Interface:
+		default:
+			continue
+		}
+		mayBeNil := false
+		for _, r := range rets {
+			if len(r.stmt.Results) != res.Len() {
+				mayBeNil = true // a bare return of named results, or a call's results
+				break
+			}
+			switch e := ast.Unparen(r.stmt.Results[i]).(type) {
+			case *ast.Ident:
+				mayBeNil = e.Name == "nil"
+			case *ast.CallExpr, *ast.TypeAssertExpr, *ast.IndexExpr:
+				mayBeNil = true
+			}
+			if mayBeNil {
+				break
+			}
+		}
+		if !mayBeNil {
+			return true
+		}
+	}
+	return false
 }
 
 // sameMeaning reports whether every name used in n denotes the same

@@ -453,3 +453,31 @@ func TestRenameIdent(t *testing.T) {
 		}
 	}
 }
+
+// TestNewNil: zero values are marked NewNil where they return a nil the
+// function never returns (testdata/newnil.txtar). Where a return of the
+// function is the zero values already (Find's return nil), they are that
+// reused return, not a zero-values exit.
+func TestNewNil(t *testing.T) {
+	f := load(t, "newnil")
+	tests := []struct {
+		line int
+		want string // "new", "old" or "none" (no zero-values exit)
+	}{
+		{10, "new"},  // Set: c.n++
+		{16, "none"}, // Find: c := m[k]
+		{25, "old"},  // Get: k += "!"
+		{31, "old"},  // Check: s += "!"
+		{37, "new"},  // Build: n++
+	}
+	for _, tt := range tests {
+		site := f.prog.Sites[f.site(t, Guard, "nn.go", tt.line)]
+		got := "none"
+		if i := slices.IndexFunc(site.Exits, func(e Exit) bool { return e.Strategy == StrategyZero }); i >= 0 {
+			got = map[bool]string{true: "new", false: "old"}[site.Exits[i].NewNil]
+		}
+		if got != tt.want {
+			t.Errorf("nn.go:%d `%s`: zero values %s, want %s (exits %v)", tt.line, site.Original, got, tt.want, site.Exits)
+		}
+	}
+}
