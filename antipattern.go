@@ -190,27 +190,13 @@ func guardWeakened(site collect.Site, src string) bool {
 	if err1 != nil || err2 != nil || types.ExprString(orig) == types.ExprString(cand) {
 		return false
 	}
-	conjuncts := func(e ast.Expr) map[string]bool {
-		out := map[string]bool{}
-		for _, c := range operandsOf(e, token.LAND) {
-			out[types.ExprString(ast.Unparen(c))] = true
-		}
-		return out
-	}
-	var origDisjuncts []map[string]bool
-	for _, d := range operandsOf(orig, token.LOR) {
-		origDisjuncts = append(origDisjuncts, conjuncts(d))
-	}
+	origDisjuncts := operandsOf(orig, token.LOR)
 	for _, d := range operandsOf(cand, token.LOR) {
-		has := conjuncts(d)
-		if !slices.ContainsFunc(origDisjuncts, func(o map[string]bool) bool {
-			for c := range o {
-				if !has[c] {
-					return false
-				}
-			}
-			return true
-		}) {
+		var has []string
+		for _, c := range operandsOf(d, token.LAND) {
+			has = append(has, types.ExprString(ast.Unparen(c)))
+		}
+		if !slices.ContainsFunc(origDisjuncts, func(o ast.Expr) bool { return allIn(has, o) != "" }) {
 			return false
 		}
 	}

@@ -139,8 +139,9 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 		add(Exit{Body: "continue", Strategy: StrategyContinue})
 	}
 	if sig != nil {
+		rets := o.returnsOf(fn)
 		n := 0
-		for _, ret := range o.returnsOf(fn) {
+		for _, ret := range rets {
 			if n >= maxReused {
 				break
 			}
@@ -161,7 +162,7 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 		}
 		zero, ok := o.returnStmt(sig)
 		if ok {
-			add(Exit{Body: zero, Strategy: StrategyZero, NewNil: o.newNil(fn, sig)})
+			add(Exit{Body: zero, Strategy: StrategyZero, NewNil: newNil(rets, sig)})
 		}
 		res := sig.Results()
 		if ok && res.Len() > 0 && types.Identical(res.At(res.Len()-1).Type(), errorType) {
@@ -274,11 +275,11 @@ func (o *observer) returnsOf(fn ast.Node) []aReturn {
 }
 
 // newNil reports whether the zero values of sig's results put nil in a
-// position of pointer or interface type (not error) where no return of
-// fn has nil or a call (whose result may be nil). See Exit.NewNil.
-func (o *observer) newNil(fn ast.Node, sig *types.Signature) bool {
+// position of pointer or interface type (not error) where none of rets,
+// the function's returns, has nil or a call (whose result may be nil).
+// See Exit.NewNil.
+func newNil(rets []aReturn, sig *types.Signature) bool {
 	res := sig.Results()
-	rets := o.returnsOf(fn)
 	for i := range res.Len() {
 		t := res.At(i).Type()
 		if types.Identical(t, errorType) {
