@@ -234,7 +234,7 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 		orig, _ = parser.ParseExpr(site.Original)
 	}
 	named := constantValues(site)
-	if why := deadClause(cand, named); why != "" && (orig == nil || deadClause(orig, named) == "") {
+	if why := deadClause(cand, orig, named); why != "" {
 		return why
 	}
 	if orig != nil {

@@ -21,7 +21,7 @@ import (
 //     first clause is dead), or the chain is constant (x != a || x != b
 //     always holds, x == a && x == b never). No maintainer writes a clause
 //     that never matters; the condition says something other than it
-//     reads. Not when the original condition has such a clause already.
+//     reads. Not when the original condition has the same clause already.
 //   - bounds-check-alone: the candidate drops clauses of the original and
 //     keeps only the length checks (len(b) > 1) that guard an index or a
 //     slice of the same value in a dropped clause (b[1] == '\n'): the check
@@ -31,15 +31,14 @@ const (
 	ruleBoundsAlone = "bounds-check-alone"
 )
 
-// deadClause returns why e has a dead clause or is constant, or "".
-// named holds the values of the named constants e may compare with (a
-// site's constants, constantValues).
-func deadClause(e ast.Expr, named map[string]constant.Value) string {
-	why := ""
+// deadClauses returns why e has dead clauses or constant chains, one
+// reason for each (see deadClause).
+func deadClauses(e ast.Expr, named map[string]constant.Value) []string {
+	var whys []string
 	ast.Inspect(e, func(n ast.Node) bool {
 		b, ok := n.(*ast.BinaryExpr)
-		if why != "" || !ok || b.Op != token.LOR && b.Op != token.LAND {
-			return why == ""
+		if !ok || b.Op != token.LOR && b.Op != token.LAND {
+			return true
 		}
 		chain := operandsOf(b, b.Op)
 		for i, p := range chain {
@@ -53,23 +52,44 @@ func deadClause(e ast.Expr, named map[string]constant.Value) string {
 					continue
 				}
 				// p and q compare x with different constants a and b.
+				why := ""
 				switch {
 				case b.Op == token.LOR && pop == token.EQL && qop == token.NEQ,
 					b.Op == token.LAND && pop == token.NEQ && qop == token.EQL:
 					why = fmt.Sprintf("%s: %s decides nothing beside %s", ruleDeadClause, types.ExprString(p), types.ExprString(q))
-				case b.Op == token.LOR && pop == token.NEQ && qop == token.NEQ:
+				case i < j && b.Op == token.LOR && pop == token.NEQ && qop == token.NEQ:
 					why = fmt.Sprintf("%s: %s || %s always holds", ruleDeadClause, types.ExprString(p), types.ExprString(q))
-				case b.Op == token.LAND && pop == token.EQL && qop == token.EQL:
+				case i < j && b.Op == token.LAND && pop == token.EQL && qop == token.EQL:
 					why = fmt.Sprintf("%s: %s && %s never holds", ruleDeadClause, types.ExprString(p), types.ExprString(q))
 				}
-				if why != "" {
-					return false
+				if why != "" && !slices.Contains(whys, why) {
+					whys = append(whys, why)
 				}
 			}
 		}
 		return true
 	})
-	return why
+	return whys
+}
+
+// deadClause returns why cand has a dead clause or a constant chain
+// that orig (nil: none) does not have, or "". An original with one of
+// its own does not excuse a new one: toml's `r == '_' && r == '-'`
+// (never holds) made `r == '_' && r != '-'` by a comparison flipped
+// keeps a clause that decides nothing, where `r == '_' || r == '-'` was
+// the fix; a mutant elsewhere that keeps the original's clause as it is
+// is not rejected for it.
+func deadClause(cand, orig ast.Expr, named map[string]constant.Value) string {
+	var old []string
+	if orig != nil {
+		old = deadClauses(orig, named)
+	}
+	for _, why := range deadClauses(cand, named) {
+		if !slices.Contains(old, why) {
+			return why
+		}
+	}
+	return ""
 }
 
 // constantComparison splits e, x == k or x != k (either side), into x's

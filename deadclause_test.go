@@ -22,6 +22,11 @@ func TestDeadClause(t *testing.T) {
 		{"c == 'T' || c == 't'", "c == 'T' || c > 't'", "char-range"}, // not dead, but a range with one end
 		{"s == \"a\" || n == 1", "s != \"a\" || n == 1", ""},          // different operands
 		{"x == 1 || x != 1", "x == 1 || x != 1 || y > 0", ""},         // the original's own dead clause
+		// The original's own constant chain does not excuse a new dead
+		// clause (toml's maybeQuoted: the fix was r == '_' || r == '-').
+		{"r >= '0' || r == '_' && r == '-'", "r >= '0' || r == '_' && r != '-'", ruleDeadClause},
+		{"r >= '0' || r == '_' && r == '-'", "r >= '1' || r == '_' && r == '-'", ""}, // kept as it was
+		{"r >= '0' || r == '_' && r == '-'", "r >= '0' || r == '_' || r == '-'", ""},
 		{"x == 1 || x == 2", "x == \"a\" || x != 2", ""},              // does not compile; no panic
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1", ruleBoundsAlone},
 		{"len(b) > 1 && b[1] == '\\n'", "!(len(b) < 2)", ruleBoundsAlone}, // the same check, negated

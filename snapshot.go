@@ -826,7 +826,7 @@ func synthValue(v collect.Value, k collect.ValueKind) synth.Value {
 func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constant, keep []int) {
 	for i, o := range site.Observed {
 		if k := synthKind(o.Kind); k != 0 && o.Expr != "" && !o.Shadow && !o.NoOp {
-			inputs = append(inputs, synth.Input{Expr: o.Expr, Kind: k, Char: o.Char, Enum: o.Enum})
+			inputs = append(inputs, synth.Input{Expr: o.Expr, Kind: k, Char: o.Char, Enum: o.Enum, Invented: o.Invented})
 			keep = append(keep, i)
 		}
 	}

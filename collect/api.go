@@ -77,6 +77,11 @@ type Observed struct {
 	// Call reports a call (see calls.go): a snapshot run that times out
 	// is run again without them (Run.NoCalls).
 	Call bool `json:",omitempty"`
+	// Invented reports a standard-library predicate nopol builds over an
+	// operand and a constant (strings.Contains(val, ",")) where the
+	// site's function never calls that function: a guess at what the
+	// code might test, not something it tests.
+	Invented bool `json:",omitempty"`
 	// Shadow reports a copy of an atom of the site's condition that has
 	// no side effect (vf.IsNil() in `!function.IsType(vf.Type(),
 	// function.Less) || vf.IsNil()`), evaluated by the snapshot: where

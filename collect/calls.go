@@ -199,7 +199,7 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 				add(Observed{Expr: r.expr + " == " + e, Kind: KindBool}, 1, nil)
 			}
 		}
-		for _, ob := range o.stdCalls(r, imports, consts, sentinels) {
+		for _, ob := range o.stdCalls(r, imports, consts, sentinels, called) {
 			add(ob, 5, nil)
 		}
 		sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank < cands[j].rank })
@@ -512,13 +512,27 @@ func (d *pkgData) comparedErrors() []string {
 	return out
 }
 
+// callsStd reports whether called holds the function fn of the package
+// path.
+func callsStd(called map[*types.Func]bool, path, fn string) bool {
+	for f := range called {
+		if f.Name() == fn && f.Pkg() != nil && f.Pkg().Path() == path {
+			return true
+		}
+	}
+	return false
+}
+
 // stdCalls returns the standard-library predicates over r (see the
 // comment at the top).
-func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Constant, sentinels []string) []Observed {
+func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Constant, sentinels []string, called map[*types.Func]bool) []Observed {
 	b, isBasic := r.t.Underlying().(*types.Basic)
 	var out []Observed
-	call := func(path, fn string, args ...string) string {
-		return imports[path] + "." + fn + "(" + strings.Join(args, ", ") + ")"
+	// pred is the call of path's fn, Invented unless the site's
+	// function calls fn.
+	pred := func(k ValueKind, path, fn string, args ...string) Observed {
+		expr := imports[path] + "." + fn + "(" + strings.Join(args, ", ") + ")"
+		return Observed{Expr: expr, Kind: k, Invented: !callsStd(called, path, fn)}
 	}
 	// as is r.expr converted to basic type k when it has another type
 	// (a defined type, float32): s, not string(s), for a string.
@@ -531,17 +545,17 @@ func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Con
 	switch {
 	case isBasic && b.Info()&types.IsFloat != 0:
 		if imports["math"] != "" {
-			out = append(out, Observed{Expr: call("math", "IsNaN", as(types.Float64)), Kind: KindBool},
-				Observed{Expr: call("math", "IsInf", as(types.Float64), "0"), Kind: KindBool})
+			out = append(out, pred(KindBool, "math", "IsNaN", as(types.Float64)),
+				pred(KindBool, "math", "IsInf", as(types.Float64), "0"))
 		}
 	case types.Identical(r.t, types.Universe.Lookup("rune").Type()):
 		if imports["unicode"] != "" {
 			for _, f := range []string{"IsUpper", "IsLower", "IsDigit", "IsLetter", "IsSpace"} {
-				out = append(out, Observed{Expr: call("unicode", f, r.expr), Kind: KindBool})
+				out = append(out, pred(KindBool, "unicode", f, r.expr))
 			}
 		}
 		if imports["unicode/utf8"] != "" {
-			out = append(out, Observed{Expr: call("unicode/utf8", "RuneLen", r.expr), Kind: KindInt})
+			out = append(out, pred(KindInt, "unicode/utf8", "RuneLen", r.expr))
 		}
 	case isBasic && b.Info()&types.IsString != 0:
 		if imports["strings"] == "" {
@@ -551,10 +565,10 @@ func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Con
 			switch {
 			case c.Value.Kind == KindString && c.Value.Str != "":
 				for _, f := range []string{"Contains", "HasPrefix", "HasSuffix"} {
-					out = append(out, Observed{Expr: call("strings", f, as(types.String), c.Expr), Kind: KindBool})
+					out = append(out, pred(KindBool, "strings", f, as(types.String), c.Expr))
 				}
 			case c.Value.Kind == KindInt && strings.HasPrefix(c.Expr, "'"):
-				out = append(out, Observed{Expr: call("strings", "ContainsRune", as(types.String), c.Expr), Kind: KindBool})
+				out = append(out, pred(KindBool, "strings", "ContainsRune", as(types.String), c.Expr))
 			}
 		}
 	case types.Identical(r.t, errorType):
@@ -562,7 +576,7 @@ func (o *observer) stdCalls(r typedExpr, imports map[string]string, consts []Con
 			compared := o.data.comparedErrors()
 			for _, s := range sentinels {
 				if !slices.Contains(compared, s) { // observed as r == s
-					out = append(out, Observed{Expr: call("errors", "Is", r.expr, s), Kind: KindBool})
+					out = append(out, pred(KindBool, "errors", "Is", r.expr, s))
 				}
 			}
 		}

@@ -38,6 +38,16 @@ func TestObservedCalls(t *testing.T) {
 			t.Errorf("%s: %s observed = %v, want %v; calls:%s", tc.what, tc.expr, !tc.want, tc.want, got)
 		}
 	}
+	// Check calls math.IsNaN: that is the code's
+	// own test; strings.Contains and unicode.IsUpper are nopol's guesses.
+	for expr, want := range map[string]bool{"math.IsNaN(f)": false, `strings.Contains(s, "x")`: true, "unicode.IsUpper(r)": true, "n.IsLeaf()": false} {
+		i := slices.IndexFunc(s.Observed, func(o Observed) bool { return o.Expr == expr })
+		if i < 0 {
+			t.Errorf("%s not observed", expr)
+		} else if got := s.Observed[i].Invented; got != want {
+			t.Errorf("%s: Invented = %v, want %v", expr, got, want)
+		}
+	}
 	converted := false
 	for _, o := range f.prog.Sites[f.site(t, Cond, "c.go", 62)].Observed {
 		if strings.Contains(o.Expr, "(op)") {

@@ -217,6 +217,9 @@ func newCostModel(spec *Spec) *costModel {
 		neg, negOp, isEq := negateEqualityOp(in.Expr)
 		if !m.orig.operands[normalize(in.Expr)] && !(isEq && m.orig.operands[normalize(neg)]) {
 			m.input[i] = costNewOperand
+			if in.Invented {
+				m.input[i] += costComponent * callArgs(in.Expr)
+			}
 		}
 		// !(p == nil) is written p != nil: it costs the operator != .
 		m.negated[i] = -1
@@ -284,6 +287,18 @@ func (m *costModel) cost(t *Term) int {
 		c -= m.operator[t.Op]
 	}
 	return c
+}
+
+// callArgs is the number of arguments of the call src, 0 if it is none.
+func callArgs(src string) int {
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		return 0
+	}
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		return len(c.Args)
+	}
+	return 0
 }
 
 // goTokens splits src into Go tokens.

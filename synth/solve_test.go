@@ -218,6 +218,37 @@ func TestRankNegatedInput(t *testing.T) {
 	}
 }
 
+// TestRankInvented checks that a predicate the observer invented
+// (strings.Contains(val, ","), a call the code never makes) costs as the
+// components it is written with: a new guard `val == ""` ranks before
+// `!strings.Contains(val, ",")` (pflag's stringToIntConv), while the same
+// call made by the code costs one component, as any observed call does.
+func TestRankInvented(t *testing.T) {
+	for _, tt := range []struct {
+		invented bool
+		want     string
+	}{
+		{true, `val == ""`},
+		{false, `!strings.Contains(val, ",")`},
+	} {
+		spec := &synth.Spec{
+			Inputs: []synth.Input{
+				{Expr: "val", Kind: synth.String},
+				{Expr: `strings.Contains(val, ",")`, Kind: synth.Bool, Invented: tt.invented},
+			},
+			Constants: []synth.Constant{{Expr: `""`, Value: synth.StringValue("")}},
+		}
+		cands := []synth.Candidate{{Term: not(in(1))}, {Term: bin(synth.OpEq, in(0), cst(0))}}
+		for i := range cands {
+			cands[i].Source = cands[i].Term.Source(spec)
+		}
+		synth.Rank(spec, cands)
+		if cands[0].Source != tt.want {
+			t.Errorf("invented=%v: first %q (cost %d), then %q (cost %d); want %q first", tt.invented, cands[0].Source, cands[0].Cost, cands[1].Source, cands[1].Cost, tt.want)
+		}
+	}
+}
+
 // TestCheckTautologies checks that when every example wants the same
 // outcome, conditions true whatever the inputs are refused and real ones
 // kept.

@@ -73,6 +73,11 @@ type Input struct {
 	// time.Month): the z3 backend compares it only with == and != (an
 	// ordering holds for the names declared between its bounds too).
 	Enum bool `json:"enum,omitempty"`
+	// Invented reports a call the code under repair never makes, built by
+	// the observer over other operands (strings.Contains(val, ",")):
+	// Rank costs it as the components it is written with, its call and
+	// each argument, as it costs `val == ","`.
+	Invented bool `json:"invented,omitempty"`
 }
 
 // Value is the value of an observed expression in one execution.
