@@ -27,7 +27,7 @@ func TestDeadClause(t *testing.T) {
 		{"r >= '0' || r == '_' && r == '-'", "r >= '0' || r == '_' && r != '-'", ruleDeadClause},
 		{"r >= '0' || r == '_' && r == '-'", "r >= '1' || r == '_' && r == '-'", ""}, // kept as it was
 		{"r >= '0' || r == '_' && r == '-'", "r >= '0' || r == '_' || r == '-'", ""},
-		{"x == 1 || x == 2", "x == \"a\" || x != 2", ""},              // does not compile; no panic
+		{"x == 1 || x == 2", "x == \"a\" || x != 2", ""}, // does not compile; no panic
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1", ruleBoundsAlone},
 		{"len(b) > 1 && b[1] == '\\n'", "!(len(b) < 2)", ruleBoundsAlone}, // the same check, negated
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) >= 2", ruleBoundsAlone},
