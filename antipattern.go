@@ -53,6 +53,11 @@ import (
 //     recorded states (a new guard too) orders a character against one the
 //     function only tests for equality (collect.Constant.Bound), with no
 //     other end.
+//   - enum-range: the candidate orders a value against a name of an
+//     enumeration (an iota group; collect.Site.EnumNames) that the
+//     original only tests for equality (nextProperty == prMidLetter
+//     becoming nextProperty <= prMidLetter): every name declared before
+//     it, whatever it stands for (enumRange).
 //   - nil-check-dropped: the original tests x against nil, the branch
 //     dereferences x (x != nil) or leaves (x == nil), and the candidate no
 //     longer tests x against nil.
@@ -585,6 +590,9 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 	if why := charRange(orig, cand); why != "" {
 		return why
 	}
+	if why := enumRange(site, orig, cand); why != "" {
+		return why
+	}
 	candNil := nilChecks(cand)
 	for x := range candNil {
 		if !written[x+" == nil"] && !written[x+" != nil"] {
@@ -661,6 +669,42 @@ func charRange(orig, cand ast.Expr) string {
 		}
 		if v := ends[b.x]; !v[0] || !v[1] {
 			return fmt.Sprintf("char-range: %s turns the test of %s for the character %s into a range of characters with one end", types.ExprString(b.BinaryExpr), b.x, b.lit)
+		}
+	}
+	return ""
+}
+
+// enumRange checks the rule enum-range: the candidate orders a value
+// against a name of an enumeration (collect.Site.EnumNames) that the
+// original only tests for equality: nextProperty == prMidLetter made
+// nextProperty <= prMidLetter takes in every name declared before
+// prMidLetter, whatever it stands for (uniseg's seeded fault was
+// elsewhere; the mutant passed a suite that did not tell). The order of
+// an iota group is the order its names were written in.
+func enumRange(site collect.Site, orig, cand ast.Expr) string {
+	if len(site.EnumNames) == 0 {
+		return ""
+	}
+	ordered := func(e ast.Expr) map[string]*ast.BinaryExpr {
+		out := map[string]*ast.BinaryExpr{}
+		ast.Inspect(e, func(n ast.Node) bool {
+			b, ok := n.(*ast.BinaryExpr)
+			if !ok || !comparison(b.Op) || equality(b.Op) {
+				return true
+			}
+			for _, x := range []ast.Expr{b.X, b.Y} {
+				if id, ok := ast.Unparen(x).(*ast.Ident); ok && slices.Contains(site.EnumNames, id.Name) {
+					out[id.Name] = b
+				}
+			}
+			return true
+		})
+		return out
+	}
+	before, after := ordered(orig), ordered(cand)
+	for _, name := range site.EnumNames {
+		if b := after[name]; b != nil && before[name] == nil {
+			return fmt.Sprintf("enum-range: %s orders a value against %s, a name of an enumeration the original tests for equality only: every name declared on one side of it is taken in", types.ExprString(b), name)
 		}
 	}
 	return ""

@@ -818,3 +818,29 @@ func TestGuardWeakened(t *testing.T) {
 		t.Errorf("order %q, want %q", got, want)
 	}
 }
+
+// TestEnumRange checks enum-range on the fallback's mutants (no recorded
+// states): an equality with a name of an enumeration made an ordering.
+func TestEnumRange(t *testing.T) {
+	for _, tc := range []struct {
+		name, orig, cand, rule string
+	}{
+		{"an enumeration's name made a range", "x == prMid || x == prQuote", "x <= prMid || x == prQuote", "enum-range"},
+		{"an enumeration's name made a range, name first", "x != prMid", "prMid > x", "enum-range"},
+		{"an enumeration's name kept an equality", "x == prMid || x == prQuote", "x == prMid || x != prQuote", ""},
+		{"an enumeration's name the original orders against", "x >= prMid && x != prQuote", "x > prMid && x != prQuote", ""},
+		{"a constant of no enumeration made a range", "x == maxLen", "x >= maxLen", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			site := collect.Site{Kind: collect.Cond, Original: tc.orig}
+			for _, n := range []string{"prMid", "prQuote"} {
+				if strings.Contains(tc.orig, n) {
+					site.EnumNames = append(site.EnumNames, n)
+				}
+			}
+			if got := antiPattern(site, nil, candidate{src: tc.cand, method: "mutation", pointToRange: true}); ruleOf(got) != tc.rule {
+				t.Errorf("antiPattern(%q at `%s`) = %q, want rule %q", tc.cand, tc.orig, got, tc.rule)
+			}
+		})
+	}
+}

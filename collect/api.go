@@ -167,6 +167,11 @@ type Site struct {
 	// parameter of the enclosing function that its body never reads, of
 	// the operand's type (see unreadSubstitutions).
 	Unread []string `json:",omitempty"`
+	// EnumNames are the names in a Cond site's condition of the package's
+	// constants declared in an enumeration (a const group of three names
+	// or more whose first value uses iota: prMidLetter in uniseg): their
+	// order is the order of their declaration, not a magnitude.
+	EnumNames []string `json:",omitempty"`
 	// LoopVars are the integer loop counters in scope at the site.
 	LoopVars []string `json:",omitempty"`
 	// Holds are the conditions known true at a Guard site's statement:

@@ -41,6 +41,9 @@ type pkgData struct {
 	// compared are the error variables the package's code compares with
 	// == or != (comparedErrors), found on first use.
 	compared *[]string
+	// enums are the constants declared in an enumeration (enumConsts),
+	// found on first use.
+	enums map[*types.Const]bool
 }
 
 // loadMode is what Load asks go/packages for. Without NeedDeps, only the

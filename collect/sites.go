@@ -213,6 +213,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 					s.Then = thenBranch(ifs, info)
 				}
 				s.Unread = unreadSubstitutions(node.(ast.Expr), stack, info, src, tf)
+				s.EnumNames = d.enumNames(node.(ast.Expr), info)
 			}
 			if kind == Guard {
 				s.CanWrap = wrap
