@@ -169,7 +169,7 @@ type Site struct {
 	Unread []string `json:",omitempty"`
 	// EnumNames are the names in a Cond site's condition of the package's
 	// constants declared in an enumeration (a const group of three names
-	// or more whose first value uses iota: prMidLetter in uniseg): their
+	// or more with a value that uses iota: prMidLetter in uniseg): their
 	// order is the order of their declaration, not a magnitude.
 	EnumNames []string `json:",omitempty"`
 	// LoopVars are the integer loop counters in scope at the site.

@@ -12,9 +12,10 @@ import (
 const minEnumNames = 3
 
 // enumConsts returns the constants of the package declared in an
-// enumeration: a const group of at least minEnumNames names whose first
-// value uses iota (prAny = iota; prPrepend; …). Their order is the
-// order they are declared in, not a magnitude. Computed once.
+// enumeration: a const group of at least minEnumNames names with a value
+// that uses iota (prXX = 0; prAny = iota; prPrepend; … in uniseg).
+// Their order is the order they are declared in, not a magnitude.
+// Computed once.
 func (d *pkgData) enumConsts() map[*types.Const]bool {
 	if d.enums != nil {
 		return d.enums
@@ -29,15 +30,14 @@ func (d *pkgData) enumConsts() map[*types.Const]bool {
 			if !ok || g.Tok != token.CONST || len(g.Specs) == 0 {
 				continue
 			}
-			first, ok := g.Specs[0].(*ast.ValueSpec)
-			if !ok || !slices.ContainsFunc(first.Values, usesIota) {
-				continue
-			}
 			var names []*ast.Ident
+			iota := false
 			for _, s := range g.Specs {
-				names = append(names, s.(*ast.ValueSpec).Names...)
+				vs := s.(*ast.ValueSpec)
+				names = append(names, vs.Names...)
+				iota = iota || slices.ContainsFunc(vs.Values, usesIota)
 			}
-			if len(names) < minEnumNames {
+			if !iota || len(names) < minEnumNames {
 				continue
 			}
 			for _, n := range names {

@@ -13,8 +13,8 @@ func TestEnumNames(t *testing.T) {
 		line int
 		want []string
 	}{
-		{19, []string{"prMid", "prQuote"}},
-		{22, nil}, // small's group has two names; limit has no iota
+		{20, []string{"prMid", "prQuote"}},
+		{23, nil}, // small's group has two names; limit has no iota
 	} {
 		site := f.prog.Sites[f.site(t, Cond, "en.go", tt.line)]
 		if !slices.Equal(site.EnumNames, tt.want) {
