@@ -69,7 +69,8 @@
 // packages the file already imports (math.IsNaN/IsInf, unicode.IsUpper/
 // IsLower/IsDigit/IsLetter/IsSpace, utf8.RuneLen, strings.Contains/
 // HasPrefix/HasSuffix/ContainsRune with the function's constants,
-// errors.Is with the package's error variables). Each must type-check at
+// errors.Is with the package's error variables; Observed.Invented when
+// the site's function never calls that function). Each must type-check at
 // the site. A call is observed only when pure (pure.go): a static
 // analysis of the callee's body and, transitively, of what it calls
 // (module functions at most 4 deep, a list of standard-library functions)

@@ -33,5 +33,8 @@
 //
 // Candidates with fewer components rank first; then those reusing the
 // original condition's operands and operators, code constants over invented
-// ones, and the text closest to the original.
+// ones, and the text closest to the original. An input is one component,
+// but a call the code never makes, which the observer built over other
+// operands (Input.Invented: strings.Contains(val, ",")), counts its
+// arguments too, as the comparison it stands beside (val == "") does.
 package synth
