@@ -7,9 +7,11 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"math"
 	"slices"
 
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
 )
 
 // Two anti-patterns of a condition's own shape, which a mutant of the
@@ -21,7 +23,11 @@ import (
 //     first clause is dead), or the chain is constant (x != a || x != b
 //     always holds, x == a && x == b never). No maintainer writes a clause
 //     that never matters; the condition says something other than it
-//     reads. Not when the original condition has the same clause already.
+//     reads. The same for integer ranges: a comparison its operand's
+//     range decides alone (len(val) >= 0), conjuncts over one operand
+//     with no integer between them (len(tpl) <= 0 && len(tpl) > 0), or
+//     disjuncts that leave none out (n < 5 || n >= 3) (constantRanges).
+//     Not when the original condition has the same clause already.
 //   - bounds-check-alone: the candidate drops clauses of the original and
 //     keeps only the length checks (len(b) > 1) that guard an index or a
 //     slice of the same value in a dropped clause (b[1] == '\n'): the check
@@ -69,6 +75,11 @@ func deadClauses(e ast.Expr, named map[string]constant.Value) []string {
 		}
 		return true
 	})
+	for _, why := range constantRanges(e, named) {
+		if !slices.Contains(whys, why) {
+			whys = append(whys, why)
+		}
+	}
 	return whys
 }
 
@@ -213,4 +224,141 @@ func indexes(e ast.Expr, x string) bool {
 		return !found
 	})
 	return found
+}
+
+// span is a range of integers [lo, hi]; math.MinInt64 and math.MaxInt64
+// stand for no bound.
+type span struct{ lo, hi int64 }
+
+func (s span) empty() bool { return s.lo > s.hi }
+
+func (s span) meet(t span) span { return span{max(s.lo, t.lo), min(s.hi, t.hi)} }
+
+// covers reports whether s and t together hold every integer of d.
+func covers(s, t, d span) bool {
+	s, t = s.meet(d), t.meet(d)
+	if s.empty() || t.empty() {
+		return !s.empty() && s == d || !t.empty() && t == d
+	}
+	if t.lo < s.lo {
+		s, t = t, s
+	}
+	return s.lo <= d.lo && (s.hi == math.MaxInt64 || s.hi+1 >= t.lo) && max(s.hi, t.hi) >= d.hi
+}
+
+// orderedAtom splits e, an integer comparison of x with a constant k
+// (<, <=, >, >= or ==, either side), into x's text, the integers it
+// holds for, and the integers x can be at all (len and cap are never
+// negative).
+func orderedAtom(e ast.Expr, named map[string]constant.Value) (x string, holds, domain span, ok bool) {
+	b, isBin := ast.Unparen(e).(*ast.BinaryExpr)
+	if !isBin || !comparison(b.Op) || b.Op == token.NEQ {
+		return "", span{}, span{}, false
+	}
+	intOf := func(e ast.Expr) (int64, bool) {
+		var v constant.Value
+		switch k := ast.Unparen(e).(type) {
+		case *ast.BasicLit:
+			if k.Kind != token.INT {
+				return 0, false
+			}
+			v = constant.MakeFromLiteral(k.Value, k.Kind, 0)
+		case *ast.UnaryExpr:
+			if lit, ok := k.X.(*ast.BasicLit); ok && k.Op == token.SUB && lit.Kind == token.INT {
+				v = constant.UnaryOp(token.SUB, constant.MakeFromLiteral(lit.Value, lit.Kind, 0), 0)
+			}
+		case *ast.Ident, *ast.SelectorExpr:
+			v = named[types.ExprString(k)]
+		}
+		if v == nil || v.Kind() != constant.Int {
+			return 0, false
+		}
+		return constant.Int64Val(v)
+	}
+	op, lhs, rhs := b.Op, b.X, b.Y
+	k, isK := intOf(rhs)
+	if _, lconst := intOf(lhs); lconst || !isK {
+		if k, isK = intOf(lhs); !isK {
+			return "", span{}, span{}, false
+		}
+		op, lhs = synth.Mirrored(op), rhs
+	}
+	if _, lconst := intOf(lhs); lconst || isLiteral(ast.Unparen(lhs)) {
+		return "", span{}, span{}, false
+	}
+	all := span{math.MinInt64, math.MaxInt64}
+	switch {
+	case k == math.MinInt64 || k == math.MaxInt64:
+		return "", span{}, span{}, false
+	case op == token.LSS:
+		holds = span{all.lo, k - 1}
+	case op == token.LEQ:
+		holds = span{all.lo, k}
+	case op == token.GTR:
+		holds = span{k + 1, all.hi}
+	case op == token.GEQ:
+		holds = span{k, all.hi}
+	default:
+		holds = span{k, k}
+	}
+	domain = all
+	if c, ok := ast.Unparen(lhs).(*ast.CallExpr); ok {
+		if f, ok := c.Fun.(*ast.Ident); ok && (f.Name == "len" || f.Name == "cap") && len(c.Args) == 1 {
+			domain = span{0, all.hi}
+		}
+	}
+	return types.ExprString(ast.Unparen(lhs)), holds, domain, true
+}
+
+// constantRanges returns why e holds a constant integer test: a
+// comparison its operand's range decides alone (len(val) >= 0 always
+// holds), two conjuncts over one operand with no integer between them
+// (len(tpl) <= 0 && len(tpl) > 0), or two disjuncts that leave none out
+// (n < 5 || n >= 3). The tests of a point against points are deadClause's.
+func constantRanges(e ast.Expr, named map[string]constant.Value) []string {
+	var whys []string
+	add := func(why string) {
+		if !slices.Contains(whys, why) {
+			whys = append(whys, why)
+		}
+	}
+	ast.Inspect(e, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok {
+			return true
+		}
+		if _, holds, d, ok := orderedAtom(b, named); ok {
+			switch {
+			case holds.meet(d).empty():
+				add(fmt.Sprintf("%s: %s never holds", ruleDeadClause, types.ExprString(b)))
+			case holds.meet(d) == d:
+				add(fmt.Sprintf("%s: %s always holds", ruleDeadClause, types.ExprString(b)))
+			}
+			return true
+		}
+		if b.Op != token.LAND && b.Op != token.LOR {
+			return true
+		}
+		chain := operandsOf(b, b.Op)
+		for i, p := range chain {
+			px, ps, d, ok := orderedAtom(p, named)
+			if !ok {
+				continue
+			}
+			for _, q := range chain[i+1:] {
+				qx, qs, _, ok := orderedAtom(q, named)
+				if !ok || px != qx || ps.lo == ps.hi && qs.lo == qs.hi {
+					continue
+				}
+				switch {
+				case b.Op == token.LAND && ps.meet(qs).meet(d).empty():
+					add(fmt.Sprintf("%s: %s && %s never holds", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
+				case b.Op == token.LOR && covers(ps, qs, d):
+					add(fmt.Sprintf("%s: %s || %s always holds", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
+				}
+			}
+		}
+		return true
+	})
+	return whys
 }

@@ -27,6 +27,18 @@ func TestDeadClause(t *testing.T) {
 		{"r >= '0' || r == '_' && r == '-'", "r >= '0' || r == '_' && r != '-'", ruleDeadClause},
 		{"r >= '0' || r == '_' && r == '-'", "r >= '1' || r == '_' && r == '-'", ""}, // kept as it was
 		{"r >= '0' || r == '_' && r == '-'", "r >= '0' || r == '_' || r == '-'", ""},
+		// Integer ranges: a test its operand's range decides, conjuncts
+		// with no integer between them, disjuncts that leave none out.
+		{"i > 0", "len(val) >= 0", ruleDeadClause},
+		{"i > 0", "len(val) < 0 || i > 2", ruleDeadClause},
+		{"len(tpl) > 0 && tpl[0] != '/'", "len(tpl) <= 0 && len(tpl) > 0 && tpl[0] != '/'", ruleDeadClause},
+		{"n > 3", "n < 5 || n >= 3", ruleDeadClause},
+		{"n > 3", "3 < n && n < 4", ruleDeadClause},
+		{"n > 3", "n >= -1", ""},
+		{"n > 3", "n < 5 && n >= 3", ""},
+		{"n > 3", "n < 3 || n > 3", ""},
+		{"len(s) > 0", "len(s) <= 0", ""},
+		{"i >= 0 && i < 0", "i >= 0 && i < 0 || ok", ""}, // the original's own
 		{"x == 1 || x == 2", "x == \"a\" || x != 2", ""}, // does not compile; no panic
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1", ruleBoundsAlone},
 		{"len(b) > 1 && b[1] == '\\n'", "!(len(b) < 2)", ruleBoundsAlone}, // the same check, negated
