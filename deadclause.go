@@ -41,6 +41,43 @@ const (
 // reason for each (see deadClause).
 func deadClauses(e ast.Expr, named map[string]constant.Value) []string {
 	var whys []string
+	chainPairs(e, func(op token.Token, i, j int, p, q ast.Expr) {
+		px, pv, pop, ok := constantComparison(p, named)
+		if !ok {
+			return
+		}
+		qx, qv, qop, ok := constantComparison(q, named)
+		if !ok || px != qx || (pv.Kind() == constant.String) != (qv.Kind() == constant.String) || constant.Compare(pv, token.EQL, qv) {
+			return
+		}
+		// p and q compare x with different constants a and b.
+		switch {
+		case op == token.LOR && pop == token.EQL && qop == token.NEQ,
+			op == token.LAND && pop == token.NEQ && qop == token.EQL:
+			whys = addReason(whys, fmt.Sprintf("%s: %s decides nothing beside %s", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
+		case i < j && op == token.LOR && pop == token.NEQ && qop == token.NEQ:
+			whys = addReason(whys, fmt.Sprintf("%s: %s || %s always holds", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
+		case i < j && op == token.LAND && pop == token.EQL && qop == token.EQL:
+			whys = addReason(whys, fmt.Sprintf("%s: %s && %s never holds", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
+		}
+	})
+	for _, why := range constantRanges(e, named) {
+		whys = addReason(whys, why)
+	}
+	return whys
+}
+
+// addReason appends why to whys unless it is there already.
+func addReason(whys []string, why string) []string {
+	if slices.Contains(whys, why) {
+		return whys
+	}
+	return append(whys, why)
+}
+
+// chainPairs calls visit with every ordered pair of distinct operands p
+// (the i-th) and q (the j-th) of every chain of && or of || in e (op).
+func chainPairs(e ast.Expr, visit func(op token.Token, i, j int, p, q ast.Expr)) {
 	ast.Inspect(e, func(n ast.Node) bool {
 		b, ok := n.(*ast.BinaryExpr)
 		if !ok || b.Op != token.LOR && b.Op != token.LAND {
@@ -48,39 +85,14 @@ func deadClauses(e ast.Expr, named map[string]constant.Value) []string {
 		}
 		chain := operandsOf(b, b.Op)
 		for i, p := range chain {
-			px, pv, pop, ok := constantComparison(p, named)
-			if !ok {
-				continue
-			}
 			for j, q := range chain {
-				qx, qv, qop, ok := constantComparison(q, named)
-				if i == j || !ok || px != qx || (pv.Kind() == constant.String) != (qv.Kind() == constant.String) || constant.Compare(pv, token.EQL, qv) {
-					continue
-				}
-				// p and q compare x with different constants a and b.
-				why := ""
-				switch {
-				case b.Op == token.LOR && pop == token.EQL && qop == token.NEQ,
-					b.Op == token.LAND && pop == token.NEQ && qop == token.EQL:
-					why = fmt.Sprintf("%s: %s decides nothing beside %s", ruleDeadClause, types.ExprString(p), types.ExprString(q))
-				case i < j && b.Op == token.LOR && pop == token.NEQ && qop == token.NEQ:
-					why = fmt.Sprintf("%s: %s || %s always holds", ruleDeadClause, types.ExprString(p), types.ExprString(q))
-				case i < j && b.Op == token.LAND && pop == token.EQL && qop == token.EQL:
-					why = fmt.Sprintf("%s: %s && %s never holds", ruleDeadClause, types.ExprString(p), types.ExprString(q))
-				}
-				if why != "" && !slices.Contains(whys, why) {
-					whys = append(whys, why)
+				if i != j {
+					visit(b.Op, i, j, p, q)
 				}
 			}
 		}
 		return true
 	})
-	for _, why := range constantRanges(e, named) {
-		if !slices.Contains(whys, why) {
-			whys = append(whys, why)
-		}
-	}
-	return whys
 }
 
 // deadClause returns why cand has a dead clause or a constant chain
@@ -317,48 +329,34 @@ func orderedAtom(e ast.Expr, named map[string]constant.Value) (x string, holds, 
 // (n < 5 || n >= 3). The tests of a point against points are deadClause's.
 func constantRanges(e ast.Expr, named map[string]constant.Value) []string {
 	var whys []string
-	add := func(why string) {
-		if !slices.Contains(whys, why) {
-			whys = append(whys, why)
-		}
-	}
 	ast.Inspect(e, func(n ast.Node) bool {
-		b, ok := n.(*ast.BinaryExpr)
-		if !ok {
-			return true
-		}
-		if _, holds, d, ok := orderedAtom(b, named); ok {
-			switch {
-			case holds.meet(d).empty():
-				add(fmt.Sprintf("%s: %s never holds", ruleDeadClause, types.ExprString(b)))
-			case holds.meet(d) == d:
-				add(fmt.Sprintf("%s: %s always holds", ruleDeadClause, types.ExprString(b)))
-			}
-			return true
-		}
-		if b.Op != token.LAND && b.Op != token.LOR {
-			return true
-		}
-		chain := operandsOf(b, b.Op)
-		for i, p := range chain {
-			px, ps, d, ok := orderedAtom(p, named)
-			if !ok {
-				continue
-			}
-			for _, q := range chain[i+1:] {
-				qx, qs, _, ok := orderedAtom(q, named)
-				if !ok || px != qx || ps.lo == ps.hi && qs.lo == qs.hi {
-					continue
-				}
+		if b, ok := n.(*ast.BinaryExpr); ok {
+			if _, holds, d, ok := orderedAtom(b, named); ok {
 				switch {
-				case b.Op == token.LAND && ps.meet(qs).meet(d).empty():
-					add(fmt.Sprintf("%s: %s && %s never holds", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
-				case b.Op == token.LOR && covers(ps, qs, d):
-					add(fmt.Sprintf("%s: %s || %s always holds", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
+				case holds.meet(d).empty():
+					whys = addReason(whys, fmt.Sprintf("%s: %s never holds", ruleDeadClause, types.ExprString(b)))
+				case holds.meet(d) == d:
+					whys = addReason(whys, fmt.Sprintf("%s: %s always holds", ruleDeadClause, types.ExprString(b)))
 				}
 			}
 		}
 		return true
+	})
+	chainPairs(e, func(op token.Token, i, j int, p, q ast.Expr) {
+		px, ps, d, ok := orderedAtom(p, named)
+		if !ok || j < i {
+			return
+		}
+		qx, qs, _, ok := orderedAtom(q, named)
+		if !ok || px != qx || ps.lo == ps.hi && qs.lo == qs.hi {
+			return
+		}
+		switch {
+		case op == token.LAND && ps.meet(qs).meet(d).empty():
+			whys = addReason(whys, fmt.Sprintf("%s: %s && %s never holds", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
+		case op == token.LOR && covers(ps, qs, d):
+			whys = addReason(whys, fmt.Sprintf("%s: %s || %s always holds", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
+		}
 	})
 	return whys
 }
