@@ -103,11 +103,15 @@ func chainPairs(e ast.Expr, visit func(op token.Token, i, j int, p, q ast.Expr))
 // the fix; a mutant elsewhere that keeps the original's clause as it is
 // is not rejected for it.
 func deadClause(cand, orig ast.Expr, named map[string]constant.Value) string {
+	whys := deadClauses(cand, named)
+	if len(whys) == 0 {
+		return "" // most candidates: the original's reasons are not needed
+	}
 	var old []string
 	if orig != nil {
 		old = deadClauses(orig, named)
 	}
-	for _, why := range deadClauses(cand, named) {
+	for _, why := range whys {
 		if !slices.Contains(old, why) {
 			return why
 		}
@@ -122,20 +126,9 @@ func constantComparison(e ast.Expr, named map[string]constant.Value) (x string, 
 	if !isBin || b.Op != token.EQL && b.Op != token.NEQ {
 		return "", nil, 0, false
 	}
-	value := func(e ast.Expr) constant.Value {
-		switch k := ast.Unparen(e).(type) {
-		case *ast.BasicLit:
-			return constant.MakeFromLiteral(k.Value, k.Kind, 0)
-		case *ast.Ident, *ast.SelectorExpr:
-			if v, ok := named[types.ExprString(k)]; ok {
-				return v
-			}
-		}
-		return nil
-	}
 	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-		v := value(pair[1])
-		if v == nil || value(pair[0]) != nil || isLiteral(ast.Unparen(pair[0])) {
+		v := constOf(pair[1], named)
+		if v == nil || constOf(pair[0], named) != nil || isLiteral(ast.Unparen(pair[0])) {
 			continue
 		}
 		if v.Kind() == constant.String || v.Kind() == constant.Int || v.Kind() == constant.Float {
@@ -143,6 +136,20 @@ func constantComparison(e ast.Expr, named map[string]constant.Value) (x string, 
 		}
 	}
 	return "", nil, 0, false
+}
+
+// constOf is the value of e when it is a literal or a constant of named,
+// nil otherwise.
+func constOf(e ast.Expr, named map[string]constant.Value) constant.Value {
+	switch k := ast.Unparen(e).(type) {
+	case *ast.BasicLit:
+		return constant.MakeFromLiteral(k.Value, k.Kind, 0)
+	case *ast.Ident, *ast.SelectorExpr:
+		if v, ok := named[types.ExprString(k)]; ok {
+			return v
+		}
+	}
+	return nil
 }
 
 // constantValues returns the values of site's named constants (not its
@@ -267,20 +274,21 @@ func orderedAtom(e ast.Expr, named map[string]constant.Value) (x string, holds, 
 	if !isBin || !comparison(b.Op) || b.Op == token.NEQ {
 		return "", span{}, span{}, false
 	}
+	// intOf is constOf for integers written as such (not '0'), and a
+	// negated integer literal (-1).
 	intOf := func(e ast.Expr) (int64, bool) {
 		var v constant.Value
 		switch k := ast.Unparen(e).(type) {
 		case *ast.BasicLit:
-			if k.Kind != token.INT {
-				return 0, false
+			if k.Kind == token.INT {
+				v = constOf(k, named)
 			}
-			v = constant.MakeFromLiteral(k.Value, k.Kind, 0)
 		case *ast.UnaryExpr:
 			if lit, ok := k.X.(*ast.BasicLit); ok && k.Op == token.SUB && lit.Kind == token.INT {
-				v = constant.UnaryOp(token.SUB, constant.MakeFromLiteral(lit.Value, lit.Kind, 0), 0)
+				v = constant.UnaryOp(token.SUB, constOf(lit, named), 0)
 			}
-		case *ast.Ident, *ast.SelectorExpr:
-			v = named[types.ExprString(k)]
+		default:
+			v = constOf(k, named)
 		}
 		if v == nil || v.Kind() != constant.Int {
 			return 0, false
