@@ -844,3 +844,43 @@ func TestEnumRange(t *testing.T) {
 		})
 	}
 }
+
+// TestNilSafeFirst: at an if that leaves before dereferencing c and c2,
+// a candidate that leaves on their nil comes before one as far from the
+// original that lets it through; candidates at other distances keep
+// their places.
+func TestNilSafeFirst(t *testing.T) {
+	leaving := collect.Site{Kind: collect.Cond, Original: "c == nil || c2 != nil", Then: &collect.Branch{Exits: true, DerefsAfter: []string{"c", "c2"}}}
+	tests := []struct {
+		name  string
+		site  collect.Site
+		cands []string
+		want  []string
+	}{
+		{"the nil-safe mutant first", leaving,
+			[]string{"c == nil && c2 != nil", "c == nil", "c == nil || c2 == nil", "!(c == nil || c2 != nil)"},
+			[]string{"c == nil || c2 == nil", "c == nil", "c == nil && c2 != nil", "!(c == nil || c2 != nil)"}},
+		{"nil == x counts, a nil test under && does not", leaving,
+			[]string{"c == nil && c2 == nil", "nil == c || c2 != nil"},
+			[]string{"nil == c || c2 != nil", "c == nil && c2 == nil"}},
+		{"equally safe: the order stays", leaving,
+			[]string{"c == nil || c2 == 0", "c == nil || c2 > nil"},
+			[]string{"c == nil || c2 == 0", "c == nil || c2 > nil"}},
+		{"nothing dereferenced after", collect.Site{Kind: collect.Cond, Original: "c == nil || c2 != nil", Then: &collect.Branch{Exits: true}},
+			[]string{"c == nil && c2 != nil", "c == nil || c2 == nil"},
+			[]string{"c == nil && c2 != nil", "c == nil || c2 == nil"}},
+	}
+	for _, tc := range tests {
+		var cands []candidate
+		for _, src := range tc.cands {
+			cands = append(cands, candidate{src: src, method: "mutation"})
+		}
+		var got []string
+		for _, c := range nilSafeFirst(tc.site, cands) {
+			got = append(got, c.src)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -428,12 +428,22 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 	cands = r.rejectAntiPatterns(site, st, spec, cands, rep)
 	if site.Kind == collect.Cond {
 		closer := deletionsCloser(spec, cands, site.Original)
-		if !slices.EqualFunc(closer, cands, func(a, b candidate) bool { return a.src == b.src }) {
+		if !sameSources(closer, cands) {
 			r.vlogf("ranking: a deletion of the original changes its outcome on fewer states near the recorded ones than a candidate before it: %s", describeCandidates(closer))
 		}
 		cands = closer
+		if safer := nilSafeFirst(site, cands); !sameSources(safer, cands) {
+			r.vlogf("ranking: a candidate that leaves when %s (dereferenced after the if) is nil comes before one as close to the original that lets it through: %s", strings.Join(site.Then.DerefsAfter, " or "), describeCandidates(safer))
+			cands = safer
+		}
 	}
 	return cands, dropped, err
+}
+
+// sameSources reports whether a and b are the same candidates in the
+// same order.
+func sameSources(a, b []candidate) bool {
+	return slices.EqualFunc(a, b, func(x, y candidate) bool { return x.src == y.src })
 }
 
 // maxRejectedShown bounds the candidates a site's report lists as

@@ -69,7 +69,7 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 			return tried(src) || slices.ContainsFunc(t.cands, func(c candidate) bool { return c.src == src })
 		})
 		t.cands = append(t.cands, more...)
-		t.cands = weakenedLast(site, writtenFirst(site, r.prog.Sites, t.cands))
+		t.cands = weakenedLast(site, writtenFirst(site, r.prog.Sites, nilSafeFirst(site, t.cands)))
 		for _, why := range t.rejected {
 			r.logf("rejected mutant `%s`", why)
 		}
@@ -190,9 +190,11 @@ func fallbackMutants(site collect.Site, done func(src string) bool) (cands []can
 // -1`, the off-by-one constant of mux's strings.Index test). The reverse
 // is common in real fixes (go-toml's `n.child < 0` became `n.child ==
 // 0`) and keeps its place.
-// Ordered comparisons are not generated against nil, true or false;
-// other type errors are left to the schema's type check. A cond that
-// does not parse has no mutants.
+// Ordered comparisons are not generated against nil, true or false, nor
+// over comparisons or logical expressions: there an equality has only
+// its negation (`c2 != nil` into `c2 == nil`); other type errors are
+// left to the schema's type check. A cond that does not parse has no
+// mutants.
 func mutants(cond string) []string {
 	var srcs []string
 	for _, m := range mutantsOf(cond) {
@@ -240,10 +242,15 @@ func mutantsOf(cond string) []mutant {
 		case *ast.BinaryExpr:
 			switch {
 			case comparison(e.Op):
+				ops := comparisonMutants(e.Op)
 				if !ordered(e) {
-					continue
+					// x != nil, b == true: only the other equality.
+					if !equality(e.Op) {
+						continue
+					}
+					ops = ops[:1]
 				}
-				for _, op := range comparisonMutants(e.Op) {
+				for _, op := range ops {
 					pointToRange = equality(e.Op) && !equality(op)
 					at(func(slot *ast.Expr) { (*slot).(*ast.BinaryExpr).Op = op })
 				}

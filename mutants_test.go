@@ -55,6 +55,11 @@ func TestMutants(t *testing.T) {
 		// An equality made an ordering comes after the off-by-one constant.
 		{"i != -0x10", []string{"i == -0x10", "i != -17", "i != -15", "i < -0x10", "i <= -0x10", "i > -0x10", "i >= -0x10"}},
 		{"p == nil", []string{"p != nil"}},
+		// Inside a larger condition, a comparison with nil (or true, or
+		// another comparison) is only negated.
+		{"c == nil || c2 != nil", []string{"c == nil && c2 != nil", "c != nil || c2 != nil", "c == nil || c2 == nil", "!(c == nil || c2 != nil)", "c2 != nil", "c == nil"}},
+		{"ok == (n > 0) && done", []string{"ok == (n > 0) || done", "ok == (n > 0) && !done", "ok != (n > 0) && done", "ok == (n <= 0) && done",
+			"ok == (n == 0) && done", "ok == (n != 0) && done", "ok == (n < 0) && done", "ok == (n >= 0) && done", "ok == (n > 1) && done", "ok == (n > 0)", "!(ok == (n > 0) && done)", "done"}},
 		{"ok", []string{"!ok"}},
 		{"!ok", []string{"ok"}},
 		{"!(a && b)", []string{"!(a || b)", "!(!a && b)", "!(a && !b)", "a && b", "!b", "!a"}},

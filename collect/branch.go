@@ -28,6 +28,107 @@ type Branch struct {
 	// returns an error or panics: vi.Low in `return
 	// &InvalidVersionError{Version: vi.Low, ...}` (at most maxReports).
 	Reports []string `json:",omitempty"`
+	// DerefsAfter are, for a branch that leaves of an if with no else,
+	// the variables of pointer or interface type that the statements
+	// after the if dereference whatever their values (not in a nested
+	// body, a function literal or the right operand of && or ||), before
+	// any assignment to them, as written: c2 in `for _, a := range
+	// c2.params` after `if c == nil || c2 == nil { return false }`. A
+	// condition that lets x == nil through reaches that dereference
+	// (at most maxDerefsAfter).
+	DerefsAfter []string `json:",omitempty"`
+}
+
+// maxDerefsAfter bounds Branch.DerefsAfter.
+const maxDerefsAfter = 4
+
+// derefsAfter returns Branch.DerefsAfter of ifs, the top of stack.
+func derefsAfter(stack []ast.Node, info *types.Info) []string {
+	n := len(stack)
+	if n < 2 {
+		return nil
+	}
+	ifs, ok := stack[n-1].(*ast.IfStmt)
+	if !ok || ifs.Else != nil {
+		return nil
+	}
+	list := stmtList(stack[n-2])
+	i := slices.Index(list, ast.Stmt(ifs))
+	if i < 0 {
+		return nil
+	}
+	var out []string
+	assigned := map[types.Object]bool{}
+	deref := func(x ast.Expr) {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		if !ok || len(out) >= maxDerefsAfter {
+			return
+		}
+		obj, ok := info.Uses[id].(*types.Var)
+		if !ok || assigned[obj] || slices.Contains(out, id.Name) {
+			return
+		}
+		switch obj.Type().Underlying().(type) {
+		case *types.Pointer, *types.Interface:
+			out = append(out, id.Name)
+		}
+	}
+	var walk func(e ast.Node)
+	walk = func(e ast.Node) {
+		if e == nil {
+			return
+		}
+		ast.Inspect(e, func(node ast.Node) bool {
+			switch x := node.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BinaryExpr:
+				if x.Op == token.LAND || x.Op == token.LOR {
+					walk(x.X) // the right operand may not run
+					return false
+				}
+			case *ast.SelectorExpr:
+				if sel, ok := info.Selections[x]; ok && (sel.Indirect() && sel.Kind() == types.FieldVal || isInterface(info, x.X)) {
+					deref(x.X)
+				}
+			case *ast.StarExpr:
+				deref(x.X)
+			}
+			return true
+		})
+	}
+	for _, s := range list[i+1:] {
+		switch s := s.(type) {
+		case *ast.ExprStmt, *ast.ReturnStmt, *ast.IncDecStmt, *ast.SendStmt, *ast.DeclStmt:
+			walk(s)
+		case *ast.AssignStmt:
+			for _, e := range s.Rhs {
+				walk(e)
+			}
+			for _, e := range s.Lhs {
+				if id, ok := e.(*ast.Ident); ok {
+					if obj := info.ObjectOf(id); obj != nil {
+						assigned[obj] = true
+					}
+					continue
+				}
+				walk(e)
+			}
+		case *ast.IfStmt:
+			walk(s.Init)
+			walk(s.Cond)
+		case *ast.SwitchStmt:
+			walk(s.Init)
+			walk(s.Tag)
+		case *ast.ForStmt:
+			walk(s.Init)
+		case *ast.RangeStmt:
+			walk(s.X)
+		default:
+			return out // a label, a block, go, defer, select: stop here
+		}
+	}
+	return out
 }
 
 // maxReports bounds Branch.Reports.

@@ -211,6 +211,9 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			if kind == Cond {
 				if ifs, ok := stack[len(stack)-1].(*ast.IfStmt); ok && ifs.Cond == node {
 					s.Then = thenBranch(ifs, info)
+					if s.Then.Exits {
+						s.Then.DerefsAfter = derefsAfter(stack, info)
+					}
 				}
 				s.Unread = unreadSubstitutions(node.(ast.Expr), stack, info, src, tf)
 				s.EnumNames = d.enumNames(node.(ast.Expr), info)
