@@ -42,10 +42,14 @@ import (
 //     reverse.
 //   - unrelated: the candidate shares none of the original condition's
 //     variables.
-//   - guard-weakened (ranks, in the mutation fallback): at such an if,
-//     a mutant that implies the original (&& for ||, a disjunct dropped)
-//     raises the error in fewer states and never in a new one; it comes
-//     after the site's other mutants (guardWeakened).
+//   - guard-weakened (ranks): at such an if, a candidate that implies
+//     the original (&& for ||, a disjunct dropped) raises the error in
+//     fewer states and never in a new one; it comes after the site's
+//     other candidates, from the recorded states or in the mutation
+//     fallback (guardWeakened; go-cmp's IgnoreMapEntries, seeded
+//     `function.IsType(...) || vf.IsNil()` with its `!` dropped, was
+//     "repaired" by && for ||, every invalid function accepted unless
+//     nil).
 //   - char-range: the original tests x for equality with a character
 //     and the candidate orders x against it with no other end (c == 'T'
 //     || c == 't' becoming c <= 'T' || c == 't': every character up to

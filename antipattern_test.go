@@ -198,7 +198,7 @@ func ruleOf(why string) string {
 
 // TestWithMutants checks the one ranking: mutants and synthesized
 // candidates merged by distance to the original, a mutant first on a
-// tie, a mutant synthesis also found in its synthesized place.
+// tie, a candidate both found in the mutant's place.
 func TestWithMutants(t *testing.T) {
 	syn := []candidate{{src: "n < 0", method: "synthesis"}, {src: "n < 0 && m > 2", method: "synthesis"}, {src: "k == 3", method: "synthesis"}}
 	muts := []candidate{{src: "n < 0", method: "mutation"}, {src: "n >= 0", method: "mutation"}, {src: "!(n <= 0) || m > 2", method: "mutation"}}
@@ -206,7 +206,7 @@ func TestWithMutants(t *testing.T) {
 	for _, c := range withMutants(syn, muts, "n <= 0") {
 		got = append(got, c.src+"/"+c.method)
 	}
-	want := "n >= 0/mutation n < 0/synthesis n < 0 && m > 2/synthesis k == 3/synthesis !(n <= 0) || m > 2/mutation"
+	want := "n < 0/synthesis n >= 0/mutation n < 0 && m > 2/synthesis k == 3/synthesis !(n <= 0) || m > 2/mutation"
 	if strings.Join(got, " ") != want {
 		t.Errorf("ranking:\n got %s\nwant %s", strings.Join(got, " "), want)
 	}

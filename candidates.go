@@ -46,6 +46,20 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	// them fits: only a change of the original condition, reading all of
 	// its operands, has a claim to be the fix.
 	var keep []int
+	if sum.Constant() && site.Kind == collect.Cond {
+		relaxed, either, err := r.relaxedCondSpec(ctx, site, st, spec)
+		if err != nil {
+			return false, err
+		}
+		if relaxed != nil {
+			rep.Relaxed = either
+			spec = relaxed
+			if snapped.changed != nil {
+				snapped.changed = withoutOrigins(snapped.changed, either)
+			}
+			rep.Examples, rep.Distinct = len(spec.Examples), len(spec.Examples) // one example per distinct state
+		}
+	}
 	if sum.Constant() {
 		// Where the original had that outcome already, the angelic
 		// value changed nothing (snap.changed): those states do not
@@ -432,6 +446,10 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 			r.vlogf("ranking: a deletion of the original changes its outcome on fewer states near the recorded ones than a candidate before it: %s", describeCandidates(closer))
 		}
 		cands = closer
+		if strong := weakenedLast(site, cands); !sameSources(strong, cands) {
+			r.vlogf("ranking: a candidate that weakens the check (it implies the original: the branch panics or returns an error in fewer states, never in a new one) comes after the others: %s", describeCandidates(strong))
+			cands = strong
+		}
 		if safer := nilSafeFirst(site, cands); !sameSources(safer, cands) {
 			r.vlogf("ranking: a candidate that leaves when %s (dereferenced after the if) is nil comes before one as close to the original that lets it through: %s", strings.Join(site.Then.DerefsAfter, " or "), describeCandidates(safer))
 			cands = safer
@@ -751,10 +769,23 @@ func withSimplifications(cands, simpler []candidate, orig []int) []candidate {
 // order) and the mutants (fewest changes first): merged by token edit
 // distance to the original, then by length (fewer tokens first), a mutant
 // first on a tie, so that a minimal edit of the original is validated
-// before a synthesized condition further from it. A mutant that
-// synthesis also found keeps its place among the synthesized.
+// before a synthesized condition further from it. A synthesized
+// candidate that is also a mutant (spaced alike or not) takes the
+// mutant's place and spelling, a synthesized candidate still (the rules
+// for synthesized conditions apply to it): the order of the mutants
+// puts a comparison's negation before its other operators and before an
+// off-by-one literal (pflag's seeded `len(val) != 0`, where synthesis's
+// `len(val) == 0` came after the mutant `len(val) != 1`, true for most
+// values).
 func withMutants(synthesized, muts []candidate, original string) []candidate {
-	muts = slices.DeleteFunc(muts, func(m candidate) bool { return hasSource(synthesized, m.src) })
+	muts = slices.Clone(muts)
+	for i, m := range muts {
+		if k := slices.IndexFunc(synthesized, func(c candidate) bool { return hasForm([]candidate{m}, c.src) }); k >= 0 {
+			muts[i] = synthesized[k]
+			muts[i].src, muts[i].added = m.src, m.added
+		}
+	}
+	synthesized = slices.DeleteFunc(slices.Clone(synthesized), func(c candidate) bool { return hasForm(muts, c.src) })
 	// Each candidate's distance to the original, then its length, both
 	// in tokens.
 	dist := func(cs []candidate) [][2]int {

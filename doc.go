@@ -52,6 +52,10 @@
 //     return }`) leaves at some calls only, and the spectrum cannot see
 //     it, since passing tests run the same statements (localize.go,
 //     reach.go; site.go searches each site in its styles).
+//     Before any site is searched, the most suspicious conditions that
+//     are wrong on their face (an operand twice in one chain, an index a
+//     conjunct before it puts out of range) are tried with their mutants
+//     that are not (smells.go).
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
 //     the statement skipped, or an early return). A site where every
@@ -97,7 +101,10 @@
 //     nearestAtom; at most four tests run each time); at a condition the
 //     original with an operand of its && or || deleted is such an atom
 //     too, and a candidate equal to it need not read every operand of
-//     the original when every state needs one outcome.
+//     the original when every state needs one outcome. At a condition
+//     where every state needs one outcome, the passing tests that pass
+//     with the other outcome forced in the whole test do not check it:
+//     their examples are left out first (snapshot.go relaxedCondSpec).
 //     At a condition, a failing test's evaluations whose forced value is
 //     the one the original gives in their state are unforced: the force
 //     changed nothing there, and a test that passes with every

@@ -102,7 +102,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	var low, medium []string
 	var high []string
 	npefix := c.method == "npefix"
-	fallback := spec == nil && !npefix && c.method != "sibling" && c.method != "twin" && c.method != "bounds" && c.method != "nil-check" // the fallback's mutants are not checked against recorded states
+	fallback := spec == nil && !npefix && c.method != "sibling" && c.method != "twin" && c.method != "bounds" && c.method != "nil-check" && c.method != "smell" // the fallback's mutants are not checked against recorded states
 	switch {
 	case npefix:
 		e.Origin = fmt.Sprintf("NpeFix: the nil operand a failing test dereferenced is replaced where it is nil (strategy %s)", st.strategy)
@@ -120,6 +120,10 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case c.method == "mutation":
 		e.Origin = "a change of one operator or clause of the original that fits every recorded state"
 		high = append(high, "a one-operator change of the original condition")
+	case c.method == "smell":
+		e.Origin = fmt.Sprintf("a change of one operator or literal of the original condition, which is wrong on its face (%s)", smell(site.Original))
+		high = append(high, "a one-operator change of the original condition")
+		medium = append(medium, "checked by the test suite only, not against recorded states")
 	case c.method == "bounds":
 		e.Origin = "the original condition with a bounds check before an index: a failing test panicked there with an index out of range"
 		high = append(high, "the check the runtime made when the failing test panicked, now in the condition")
@@ -184,7 +188,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 			medium = append(medium, fmt.Sprintf("a new guard that %s (`%s`)", what, st.exit))
 		}
 	}
-	if !fallback && !npefix && c.method != "nil-check" { // no states are recorded for those
+	if !fallback && !npefix && c.method != "nil-check" && c.method != "smell" { // no states are recorded for those
 		switch {
 		case e.Distinct < minStates:
 			low = append(low, fmt.Sprintf("%s only", plural(e.Distinct, "distinct recorded state")))

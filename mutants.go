@@ -178,7 +178,7 @@ func fallbackMutants(site collect.Site, done func(src string) bool) (cands []can
 // every && and || swapped, every operand of && and || dropped or, when
 // it is a boolean name, field, call or index, negated, every `!`
 // removed and every integer literal moved by one (an off-by-one
-// constant). They are rendered as gofmt does (redundant parentheses
+// constant; an index too, b[0] for b[1], wherever it is). They are rendered as gofmt does (redundant parentheses
 // dropped), without the original and without duplicates, the fewest
 // changed tokens first (synth.EditDistance, the distance the one ranking
 // uses; ties in the order above, so that `n <= 0` becomes `n > 0` before
@@ -289,6 +289,34 @@ func mutantsOf(cond string) []mutant {
 			}
 		}
 	}
+	// An integer index moved by one (b[0] for b[1], an off-by-one index),
+	// wherever it is in the condition: its literal rewritten in the
+	// source.
+	ast.Inspect(orig, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IndexExpr:
+			lit, ok := n.Index.(*ast.BasicLit)
+			if !ok || lit.Kind != token.INT {
+				return true
+			}
+			v, err := strconv.ParseInt(lit.Value, 0, 64)
+			if err != nil {
+				return true
+			}
+			off, end := fset.Position(lit.Pos()).Offset, fset.Position(lit.End()).Offset
+			for _, w := range []int64{v + 1, v - 1} {
+				if w < 0 {
+					continue
+				}
+				if e, err := parser.ParseExprFrom(fset, "", cond[:off]+strconv.FormatInt(w, 10)+cond[end:], parser.SkipObjectResolution); err == nil {
+					add(e)
+				}
+			}
+		}
+		return true
+	})
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].pointToRange != out[j].pointToRange {
 			return !out[i].pointToRange

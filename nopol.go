@@ -170,7 +170,8 @@ type Result struct {
 	Exit     string `json:"exit,omitempty"`
 	// Tier is the search tier that found the patch, in the order they run
 	// (doc.go): "nil-checks" (the runtime's nil check joined to an
-	// interrupted condition), "first" (the most suspicious sites),
+	// interrupted condition), "smells" (a condition wrong on its face:
+	// smells.go), "first" (the most suspicious sites),
 	// "mutants", "twins", "exits" (the guards' other exits),
 	// "per-evaluation", "more-exits", "nil-guards", "npefix" or
 	// "deeper" (the sites ranked after the first Options.MaxSites).

@@ -360,6 +360,11 @@ func (r *repairer) run(ctx context.Context) error {
 	if err != nil || found {
 		return err
 	}
+	// Then the conditions that are wrong on their face (smells.go).
+	r.tier = "smells"
+	if found, err := r.smells(ctx, ranked); err != nil || found {
+		return err
+	}
 	// The first tier, then the mutants of the top conditions. When the
 	// first tier has done firstPauseWork without a patch (slow searches:
 	// sites evaluated in loops, runs that hang), the mutants come before

@@ -890,6 +890,68 @@ func snapshotRetryTimeout(d time.Duration) time.Duration {
 // nil when what is left needs one outcome only. The runs count as
 // search work.
 func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st style, spec *synth.Spec) (relaxed *synth.Spec, either []string, needed bool, err error) {
+	either, needed, err = r.passWithOther(ctx, site, st, spec, st.force.Value, "with the statement skipped")
+	if err != nil || either == nil {
+		return nil, nil, false, err
+	}
+	out := withoutOrigins(spec, either)
+	var wants [2]bool
+	for _, ex := range out.Examples {
+		wants[collect.OutcomeIndex(ex.Want)] = true
+	}
+	if !wants[0] || !wants[1] {
+		r.logf("snapshot: %s with the statement skipped; the examples left need one outcome", passes(len(either)))
+		return nil, either, needed, nil
+	}
+	r.logf("snapshot: %s with the statement skipped, and the examples of those are left out (%d left); deleting it %s the suite", passes(len(either)), len(out.Examples), map[bool]string{true: "fails", false: "passes"}[needed])
+	return out, either, needed, nil
+}
+
+// relaxedCondSpec runs, at a condition where every example of spec needs
+// the same outcome, the passing tests whose examples spec holds with the
+// other outcome forced in the whole test. Those that pass do not check
+// the condition: their examples say only what the original gave, and
+// relaxed is spec without them (nil when none passes, or none is left).
+// pflag's durationSliceConv, seeded `len(val) != 0 { return empty }`:
+// the passing tests that reach it pass whatever it says, and their
+// non-empty values, all "true", made `len(val) != 1` the one mutant
+// that fit, where the fix is `len(val) == 0`.
+func (r *repairer) relaxedCondSpec(ctx context.Context, site collect.Site, st style, spec *synth.Spec) (relaxed *synth.Spec, either []string, err error) {
+	if len(spec.Examples) == 0 {
+		return nil, nil, nil
+	}
+	either, _, err = r.passWithOther(ctx, site, st, spec, !spec.Examples[0].Want, "with the other outcome forced")
+	if err != nil || len(either) == 0 {
+		return nil, nil, err
+	}
+	out := withoutOrigins(spec, either)
+	if len(out.Examples) == 0 {
+		return nil, nil, nil
+	}
+	r.logf("snapshot: %s with the other outcome forced: the original's outcome in them says nothing; their examples are left out (%d left)", passes(len(either)), len(out.Examples))
+	return out, either, nil
+}
+
+// withoutOrigins is spec without the examples of the tests named in
+// origins.
+func withoutOrigins(spec *synth.Spec, origins []string) *synth.Spec {
+	out := *spec
+	out.Examples = nil
+	for _, ex := range spec.Examples {
+		if !slices.Contains(origins, ex.Origin) {
+			out.Examples = append(out.Examples, ex)
+		}
+	}
+	return &out
+}
+
+// passWithOther runs the passing tests whose examples spec holds (and
+// that reach site) with value forced at site in the whole test, once per
+// site and test (repairer.skipped: at a guard, the statement skipped; at
+// a condition, its other outcome). either are those that pass, sorted;
+// nil when no passing test has examples. needed reports that one failed
+// (not by timing out). how says what the runs do, for the log.
+func (r *repairer) passWithOther(ctx context.Context, site collect.Site, st style, spec *synth.Spec, value bool, how string) (either []string, needed bool, err error) {
 	failing := map[string]bool{}
 	for _, k := range r.failing {
 		failing[k.name] = true
@@ -900,8 +962,6 @@ func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st s
 			origins[ex.Origin] = true
 		}
 	}
-	// The site's early and late guard styles skip the statement alike:
-	// a test is run skipped once per site (repairer.skipped).
 	var (
 		keys, fresh []testKey
 		runs        []collect.Run
@@ -916,17 +976,17 @@ func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st s
 		keys = append(keys, k)
 		if _, done := r.skipped[siteRun{site.ID, k}]; !done {
 			fresh = append(fresh, k)
-			runs = append(runs, r.forcedRun(k, site, st, angelic.Force{Value: st.force.Value}, collect.ModeCover))
+			runs = append(runs, r.forcedRun(k, site, st, angelic.Force{Value: value}, collect.ModeCover))
 		}
 	}
 	if len(keys) == 0 {
-		return nil, nil, false, nil
+		return nil, false, nil
 	}
 	if len(runs) > 0 {
-		r.logf("snapshot: running %s with the statement skipped", plural(len(runs), "passing test"))
+		r.logf("snapshot: running %s %s", plural(len(runs), "passing test"), how)
 		results, err := r.runAll(ctx, runs)
 		if err != nil {
-			return nil, nil, false, fmt.Errorf("running passing tests with the statement skipped at site %d: %w", site.ID, err)
+			return nil, false, fmt.Errorf("running passing tests %s at site %d: %w", how, site.ID, err)
 		}
 		for i, res := range results {
 			r.ran(testWork(res.TimedOut))
@@ -946,28 +1006,14 @@ func (r *repairer) relaxedGuardSpec(ctx context.Context, site collect.Site, st s
 			needed = needed || !res.TimedOut
 		}
 	}
+	either = []string{}
 	for name, ok := range passed {
 		if ok {
 			either = append(either, name)
 		}
 	}
 	slices.Sort(either)
-	out := *spec
-	out.Examples = nil
-	var wants [2]bool
-	for _, ex := range spec.Examples {
-		if passed[ex.Origin] {
-			continue
-		}
-		out.Examples = append(out.Examples, ex)
-		wants[collect.OutcomeIndex(ex.Want)] = true
-	}
-	if !wants[0] || !wants[1] {
-		r.logf("snapshot: %s with the statement skipped; the examples left need one outcome", passes(len(either)))
-		return nil, either, needed, nil
-	}
-	r.logf("snapshot: %s with the statement skipped, and the examples of those are left out (%d left); deleting it %s the suite", passes(len(either)), len(out.Examples), map[bool]string{true: "fails", false: "passes"}[needed])
-	return &out, either, needed, nil
+	return either, needed, nil
 }
 
 // siteRun names a site and a test.

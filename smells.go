@@ -1,0 +1,227 @@
+package nopol
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+
+	"github.com/nopol-go/nopol/angelic"
+	"github.com/nopol-go/nopol/collect"
+)
+
+// Smells: a condition that cannot say what its author meant, whatever the
+// tests say, is repaired before any site is searched (tier "smells",
+// method "smell"), with its mutants that no longer have the smell,
+// validated on the suite as any candidate:
+//
+//   - the same operand twice in one chain of && or || (`len(b) < 2 ||
+//     b[0] != ']' || b[0] != ']'`, where the second was b[1]: the copy
+//     says nothing, and go vet and staticcheck report it too);
+//   - an index that a conjunct before it puts out of range (`len(x) == 1
+//     && len(x[1].Token) == 0`: x[1] panics wherever the first conjunct
+//     holds; the fix was x[0]).
+//
+// Only the most suspicious sites the failing tests reach are looked at
+// (2 × Options.MaxSites of them), and at most maxSmellSites with a smell.
+// The mutants that delete an operand are left out: deleting a copy
+// changes nothing.
+
+// Bounds of the smells tier.
+const (
+	maxSmellSites      = 3
+	maxSmellCandidates = 8
+)
+
+// smell says what is wrong on its face with the Go condition cond, or
+// "" when nothing is.
+func smell(cond string) string {
+	e, err := parser.ParseExpr(cond)
+	if err != nil {
+		return ""
+	}
+	found := ""
+	ast.Inspect(e, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if found != "" || !ok || b.Op != token.LAND && b.Op != token.LOR {
+			return found == ""
+		}
+		ops := operandsOf(b, b.Op)
+		seen := map[string]bool{}
+		for _, o := range ops {
+			s := types.ExprString(ast.Unparen(o))
+			if seen[s] {
+				found = fmt.Sprintf("`%s` twice in one chain of %s", s, b.Op)
+				return false
+			}
+			seen[s] = true
+		}
+		if b.Op != token.LAND {
+			return true
+		}
+		most := map[string]int64{} // the largest length a conjunct allows x
+		for _, o := range ops {
+			if why := indexBeyond(o, most); why != "" {
+				found = why
+				return false
+			}
+			if x, n, ok := lengthAtMost(o); ok {
+				most[x] = n
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// lengthAtMost reads `len(x) == n`, `len(x) < n` and `len(x) <= n` (n an
+// integer literal): the largest length of x where e holds.
+func lengthAtMost(e ast.Expr) (x string, n int64, ok bool) {
+	b, isBin := ast.Unparen(e).(*ast.BinaryExpr)
+	if !isBin {
+		return "", 0, false
+	}
+	call, isCall := ast.Unparen(b.X).(*ast.CallExpr)
+	lit, isLit := ast.Unparen(b.Y).(*ast.BasicLit)
+	if !isCall || !isLit || lit.Kind != token.INT || len(call.Args) != 1 {
+		return "", 0, false
+	}
+	if id, isID := call.Fun.(*ast.Ident); !isID || id.Name != "len" {
+		return "", 0, false
+	}
+	v, err := strconv.ParseInt(lit.Value, 0, 64)
+	if err != nil {
+		return "", 0, false
+	}
+	x = types.ExprString(ast.Unparen(call.Args[0]))
+	switch b.Op {
+	case token.EQL, token.LEQ:
+		return x, v, true
+	case token.LSS:
+		return x, v - 1, true
+	}
+	return "", 0, false
+}
+
+// indexBeyond says where e indexes x with an integer literal that most
+// (the largest length allowed, by x) puts out of range, or "".
+func indexBeyond(e ast.Expr, most map[string]int64) string {
+	found := ""
+	ast.Inspect(e, func(n ast.Node) bool {
+		ix, ok := n.(*ast.IndexExpr)
+		if found != "" || !ok {
+			return found == ""
+		}
+		lit, ok := ix.Index.(*ast.BasicLit)
+		if !ok || lit.Kind != token.INT {
+			return true
+		}
+		v, err := strconv.ParseInt(lit.Value, 0, 64)
+		x := types.ExprString(ast.Unparen(ix.X))
+		if m, bounded := most[x]; err == nil && bounded && v >= m {
+			found = fmt.Sprintf("`%s` is out of range wherever the conjunct before it holds (len(%s) at most %d)", types.ExprString(ix), x, m)
+		}
+		return true
+	})
+	return found
+}
+
+// literalOnly reports whether the Go conditions a and b differ only in
+// integer literals.
+func literalOnly(a, b string) bool {
+	ta, tb := intTokens(a), intTokens(b)
+	return ta != nil && tb != nil && slices.EqualFunc(ta, tb, func(x, y [2]string) bool {
+		return x[0] == y[0] && (x[0] == token.INT.String() || x[1] == y[1])
+	})
+}
+
+// intTokens are src's tokens (kind, text); nil when it does not scan.
+func intTokens(src string) [][2]string {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	failed := false
+	s.Init(fset.AddFile("", -1, len(src)), []byte(src), func(token.Position, string) { failed = true }, 0)
+	var out [][2]string
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if lit == "" {
+			lit = tok.String()
+		}
+		out = append(out, [2]string{tok.String(), lit})
+	}
+	if failed {
+		return nil
+	}
+	return out
+}
+
+// smellTarget is a site with a smell and the mutants without it.
+type smellTarget struct {
+	s     angelic.Suspicion
+	why   string
+	cands []candidate
+}
+
+// smells validates the mutants of the conditions with a smell among the
+// most suspicious sites (see above); done when one is the patch.
+func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done bool, err error) {
+	st := style{name: "cond"}
+	var targets []smellTarget
+	for _, s := range ranked[:min(len(ranked), 2*r.opts.MaxSites)] {
+		site := r.prog.Sites[s.Site]
+		if site.Kind != collect.Cond || !r.wanted(site) || len(targets) == maxSmellSites {
+			continue
+		}
+		why := smell(site.Original)
+		if why == "" {
+			continue
+		}
+		deletion := deletionOf(site.Original)
+		t := smellTarget{s: s, why: why}
+		for _, m := range mutants(site.Original) {
+			if len(t.cands) == maxSmellCandidates {
+				break
+			}
+			c := candidate{src: m, method: "smell"}
+			if smell(m) != "" || deletion(m) {
+				continue
+			}
+			if why := r.antiPatternOf(site, st, nil, c); why != "" {
+				r.vlogf("smells: rejected `%s`: %s", m, why)
+				continue
+			}
+			t.cands = append(t.cands, c)
+		}
+		if len(t.cands) > 0 {
+			// A literal moved first: a copy made and not edited, an
+			// index off by one.
+			slices.SortStableFunc(t.cands, func(a, b candidate) int {
+				return b2i(!literalOnly(site.Original, a.src)) - b2i(!literalOnly(site.Original, b.src))
+			})
+			targets = append(targets, t)
+		}
+	}
+	for i, t := range targets {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		site := r.prog.Sites[t.s.Site]
+		rep := r.siteReport(site, st, t.s.Score, "smell")
+		r.logf("smells %d/%d: %s:%d %s `%s`: %s; trying %s without it", i+1, len(targets), rep.File, rep.Line, site.Func, oneLine(site.Original), t.why, plural(len(t.cands), "mutant"))
+		r.ranked, r.spec = nil, nil
+		done, err := r.validateShared(ctx, nil, 0, site, st, t.cands, "mutant", &rep)
+		r.res.Sites = append(r.res.Sites, rep)
+		if err != nil || done {
+			return done, err
+		}
+	}
+	return false, nil
+}

@@ -1,0 +1,56 @@
+package nopol
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSmell checks what makes a condition wrong on its face, and what
+// does not.
+func TestSmell(t *testing.T) {
+	tests := []struct {
+		cond string
+		want string // a part of the smell; "" for none
+	}{
+		{"len(b) < 2 || b[0] != ']' || b[0] != ']'", "`b[0] != ']'` twice in one chain of ||"},
+		{"a && (b) && a", "`a` twice in one chain of &&"},
+		{"x > 0 && (y || y)", "`y` twice in one chain of ||"},
+		{"len(x) == 1 && len(x[1].Token) == 0", "`x[1]` is out of range"},
+		{"len(x) < 2 && x[2] == 'a'", "`x[2]` is out of range"},
+		{"len(x) <= 3 && x[3] == 'a'", "`x[3]` is out of range"},
+		// Not smells: an index the conjunct allows, one before the
+		// bound, a bound in a disjunction, the same operand in two
+		// chains.
+		{"len(x) == 2 && x[1] == 'a'", ""},
+		{"x[1] == 'a' && len(x) == 1", ""},
+		{"len(x) == 1 || x[1] == 'a'", ""},
+		{"(a || b) && (a || c)", ""},
+		{"len(b) < 2 || b[0] != ']' || b[1] != ']'", ""},
+		{"a &&", ""},
+	}
+	for _, tc := range tests {
+		got := smell(tc.cond)
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("smell(%q) = %q, want %q", tc.cond, got, tc.want)
+		}
+	}
+}
+
+// TestLiteralOnly: conditions that differ in integer literals only.
+func TestLiteralOnly(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"b[0] != ']' || b[0] != ']'", "b[1] != ']' || b[0] != ']'", true},
+		{"len(x) == 1 && x[1] == 0", "len(x) == 1 && x[0] == 0", true},
+		{"b[0] != ']'", "b[0] == ']'", false},
+		{"n > 0", "m > 0", false},
+		{"n > 0", "n > 0 && m", false},
+	}
+	for _, tc := range tests {
+		if got := literalOnly(tc.a, tc.b); got != tc.want {
+			t.Errorf("literalOnly(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
