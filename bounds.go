@@ -2,11 +2,15 @@ package nopol
 
 import (
 	"go/ast"
+	"go/parser"
 	"go/token"
+	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/internal/astname"
+	"github.com/nopol-go/nopol/internal/constituent"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -19,6 +23,13 @@ import (
 // one of its indexes; they are validated before the synthesized
 // candidates and the mutants (method "bounds").
 
+// A statement of an if's then-branch that panicked out of range most
+// often lacks the bounds check in the if's condition: ini's seeded
+// MustFloat64, `if err != nil { k.value = ... defaultVal[0] ... }`, where
+// the fix was `len(defaultVal) > 0 && err != nil`. The bounds candidates
+// of that condition are then each check of the statement's indexes
+// conjoined before it (branchBoundsOf).
+
 // outOfRange reports whether a test's output holds the runtime's panic
 // for an index or a slice expression out of range.
 func outOfRange(output string) bool {
@@ -30,11 +41,11 @@ func outOfRange(output string) bool {
 // when a failing test's panic interrupted it out of range, without those
 // that break an anti-pattern; nil otherwise.
 func (r *repairer) boundsCandidates(site collect.Site, st style, spec *synth.Spec) []candidate {
-	if site.Kind != collect.Cond || st.name != "cond" || !r.outOfRange[site.ID] {
+	if site.Kind != collect.Cond || st.name != "cond" || !r.outOfRange[site.ID] && len(r.branchBounds[site.ID]) == 0 {
 		return nil
 	}
 	var out []candidate
-	for _, src := range boundsClauses(site.Original) {
+	for _, src := range append(boundsClauses(site.Original), r.branchBoundsClauses(site)...) {
 		c := candidate{src: src, method: "bounds"}
 		if spec != nil {
 			if t, err := synth.ParseTerm(spec, src); err == nil {
@@ -123,7 +134,7 @@ func boolOperands(root *ast.Expr) []boolOperand {
 // bounds are the checks that make the indexes and slices of e in range,
 // in the order of the source: len(x) > i for x[i], len(x) >= j for
 // x[i:j] and x[i:].
-func bounds(e ast.Expr) []ast.Expr {
+func bounds(e ast.Node) []ast.Expr {
 	var out []ast.Expr
 	check := func(x ast.Expr, op token.Token, i ast.Expr) {
 		if i == nil || astname.HasCall(x) || astname.HasCall(i) {
@@ -148,4 +159,82 @@ func bounds(e ast.Expr) []ast.Expr {
 		return true
 	})
 	return out
+}
+
+// branchBoundsOf finds, for a failing test's panic out of range (stack,
+// panicStack) in a statement that is no condition, the condition site of
+// the innermost if whose then-branch holds the statement (its conjuncts
+// are the statement's held conditions, collect.Site.Holds; the nearest
+// before it in the function), and the bounds checks of the statement's
+// indexes (bounds); checks is nil when there is none.
+func (r *repairer) branchBoundsOf(stack []constituent.Location) (id int, checks []string) {
+	if len(stack) == 0 {
+		return 0, nil
+	}
+	top := stack[0]
+	var guard *collect.Site
+	for i, s := range r.prog.Sites {
+		if s.Kind == collect.Guard && s.File == top.File && s.Line == top.Line && len(s.Holds) > 0 {
+			guard = &r.prog.Sites[i]
+			break
+		}
+	}
+	if guard == nil {
+		return 0, nil
+	}
+	id = -1
+	for i, s := range r.prog.Sites {
+		if s.Kind != collect.Cond || s.File != guard.File || s.Func != guard.Func || s.Line >= guard.Line || id >= 0 && s.Line <= r.prog.Sites[id].Line {
+			continue
+		}
+		e, err := parser.ParseExpr(s.Original)
+		if err != nil {
+			continue
+		}
+		if slices.ContainsFunc(operandsOf(e, token.LAND), func(c ast.Expr) bool { return !slices.Contains(guard.Holds, types.ExprString(ast.Unparen(c))) }) {
+			continue
+		}
+		id = i
+	}
+	if id < 0 {
+		return 0, nil
+	}
+	block := parseStmts(guard.Original)
+	if block == nil {
+		return 0, nil
+	}
+	// Only constant indexes: a variable may be declared in the branch,
+	// out of the condition's scope (a loop's counter).
+	for _, check := range bounds(block) {
+		if _, lit := check.(*ast.BinaryExpr).Y.(*ast.BasicLit); lit {
+			checks = append(checks, types.ExprString(check))
+		}
+	}
+	return id, checks
+}
+
+// branchBoundsClauses are site's condition with each of its branch's
+// bounds checks (repairer.branchBounds) conjoined before it.
+func (r *repairer) branchBoundsClauses(site collect.Site) []string {
+	var out []string
+	for _, check := range r.branchBounds[site.ID] {
+		if src := conjoinFirst(check, site.Original); src != "" {
+			out = append(out, src)
+		}
+	}
+	return out
+}
+
+// conjoinFirst is the Go condition cond with check as its first
+// conjunct, on one line; "" when cond does not parse.
+func conjoinFirst(check, cond string) string {
+	e, err := parser.ParseExpr(cond)
+	if err != nil {
+		return ""
+	}
+	src := types.ExprString(e)
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LOR {
+		src = "(" + src + ")"
+	}
+	return check + " && " + src
 }

@@ -31,6 +31,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 	r.before = map[testKey]map[int]bool{}
 	r.interrupted = map[testKey]map[int]bool{}
 	r.outOfRange = map[int]bool{}
+	r.branchBounds = map[int][]string{}
 	r.stacks = map[testKey][]constituent.Location{}
 	r.runaway = map[int]bool{}
 	tests := append(slices.Clone(r.failing), r.passing...)
@@ -106,6 +107,11 @@ func (r *repairer) coverage(ctx context.Context) error {
 					}
 				}
 				r.vlogf("coverage %s: its panic interrupted the condition of %s", k.name, plural(len(ids), "site"))
+			} else if outOfRange(res.Output) {
+				if id, checks := r.branchBoundsOf(stack); len(checks) > 0 {
+					r.branchBounds[id] = checks
+					r.vlogf("coverage %s: it panicked out of range in the branch of `%s`", k.name, oneLine(r.prog.Sites[id].Original))
+				}
 			}
 		}
 		if isFailing {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/constituent"
 )
 
 // TestSplitIterations: a failing table-driven test's spectrum keeps the
@@ -121,5 +122,43 @@ func TestRunawayEntries(t *testing.T) {
 	ranked := []angelic.Suspicion{{Site: 0}, {Site: 2}, {Site: 1}, {Site: 3}}
 	if got := fmt.Sprint(sitesFirst(ranked, map[int]bool{1: true})); got != fmt.Sprint([]angelic.Suspicion{{Site: 1}, {Site: 0}, {Site: 2}, {Site: 3}}) {
 		t.Errorf("sitesFirst = %s", got)
+	}
+}
+
+// TestBranchBounds: a panic out of range in a statement of an if's
+// then-branch gives that if's condition the bounds checks of the
+// statement's constant indexes, conjoined first; a statement in no
+// branch, or indexing with a variable only, gives none.
+func TestBranchBounds(t *testing.T) {
+	r := &repairer{prog: &collect.Program{Dir: "/m", Sites: []collect.Site{
+		{ID: 0, Kind: collect.Cond, File: "/m/key.go", Func: "Key.MustFloat64", Line: 270, Original: "err != nil"},
+		{ID: 1, Kind: collect.Cond, File: "/m/key.go", Func: "Key.MustFloat64", Line: 276, Original: "err != nil || k.strict"},
+		{ID: 2, Kind: collect.Guard, File: "/m/key.go", Func: "Key.MustFloat64", Line: 277, Original: "k.value = format(defaultVal[0], parts[i])", Holds: []string{"err != nil || k.strict"}},
+		{ID: 3, Kind: collect.Guard, File: "/m/key.go", Func: "Key.MustFloat64", Line: 280, Original: "return defaultVal[0]"},
+		{ID: 4, Kind: collect.Guard, File: "/m/key.go", Func: "Key.MustFloat64", Line: 283, Original: "return parts[i]", Holds: []string{"err != nil"}},
+	}}}
+	k := testKey{pkg: "example.com/m", name: "TestKey"}
+	stack := func(line int) []constituent.Location {
+		return r.panicStack(k, collect.Result{Output: "--- FAIL: TestKey (0.00s)\npanic: runtime error: index out of range [0] with length 0 [recovered]\n\n" +
+			"goroutine 7 [running]:\nexample.com/m.(*Key).MustFloat64(...)\n\t" + fmt.Sprintf("/m/key.go:%d", line) + " +0x39f\n" +
+			"example.com/m.TestKey(0xc000)\n\t/m/key_test.go:12 +0x4d\n"})
+	}
+	for _, tc := range []struct {
+		line int
+		want string
+	}{
+		{277, "1 [len(defaultVal) > 0 && (err != nil || k.strict)]"},
+		{280, "0 []"},
+		{283, "0 []"},
+	} {
+		id, checks := r.branchBoundsOf(stack(tc.line))
+		var srcs []string
+		for _, c := range checks {
+			r.branchBounds = map[int][]string{id: {c}}
+			srcs = append(srcs, r.branchBoundsClauses(r.prog.Sites[id])...)
+		}
+		if got := fmt.Sprint(id, " ", srcs); got != tc.want {
+			t.Errorf("line %d: %s, want %s", tc.line, got, tc.want)
+		}
 	}
 }

@@ -96,6 +96,10 @@ type repairer struct {
 	// outOfRange are the condition sites a failing test's panic
 	// interrupted with an index or a slice out of range (bounds.go).
 	outOfRange map[int]bool
+	// branchBounds are, by condition site, the bounds checks of the
+	// indexes of a statement of its then-branch where a failing test
+	// panicked out of range (bounds.go branchBoundsOf).
+	branchBounds map[int][]string
 	// gocheck reports a failing test that runs a gocheck suite
 	// (warnGocheck): each of its runs runs the whole suite.
 	gocheck bool
