@@ -140,6 +140,18 @@ func literalOnly(a, b string) bool {
 	})
 }
 
+// firstDifference is the index of the first token where the Go
+// conditions a and b differ (the shorter's length when one is a prefix
+// of the other).
+func firstDifference(a, b string) int {
+	ta, tb := intTokens(a), intTokens(b)
+	i := 0
+	for i < len(ta) && i < len(tb) && ta[i] == tb[i] {
+		i++
+	}
+	return i
+}
+
 // intTokens are src's tokens (kind, text); nil when it does not scan.
 func intTokens(src string) [][2]string {
 	var s scanner.Scanner
@@ -201,10 +213,14 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 			t.cands = append(t.cands, c)
 		}
 		if len(t.cands) > 0 {
-			// A literal moved first: a copy made and not edited, an
-			// index off by one.
+			// A literal moved first (a copy made and not edited, an
+			// index off by one), the last in the condition first: the
+			// second of two copies is the one pasted.
 			slices.SortStableFunc(t.cands, func(a, b candidate) int {
-				return b2i(!literalOnly(site.Original, a.src)) - b2i(!literalOnly(site.Original, b.src))
+				if d := b2i(!literalOnly(site.Original, a.src)) - b2i(!literalOnly(site.Original, b.src)); d != 0 {
+					return d
+				}
+				return firstDifference(site.Original, b.src) - firstDifference(site.Original, a.src)
 			})
 			targets = append(targets, t)
 		}

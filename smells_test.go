@@ -54,3 +54,20 @@ func TestLiteralOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstDifference: the first token where two conditions differ.
+func TestFirstDifference(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"b[0] != ']' || b[0] != ']'", "b[0] != ']' || b[1] != ']'", 9},
+		{"b[0] != ']' || b[0] != ']'", "b[1] != ']' || b[0] != ']'", 2},
+		{"a", "a && b", 1},
+	}
+	for _, tc := range tests {
+		if got := firstDifference(tc.a, tc.b); got != tc.want {
+			t.Errorf("firstDifference(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
