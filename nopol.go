@@ -280,9 +280,12 @@ type SiteReport struct {
 	// nil; see collect.NilFix), or "nil-check" (where a failing test
 	// panicked with a nil dereference, the check the runtime made,
 	// joined to the condition there or as a guard before the statement;
-	// see nilcheck.go). A patched site says "bounds" when the
-	// patch is the condition with the bounds check the runtime made
-	// when a failing test panicked in it (an index out of range).
+	// see nilcheck.go), or "smell" (a condition wrong on its face, an
+	// operand twice in one chain or an index a conjunct puts out of
+	// range, and its mutants without it; see smells.go). A patched site
+	// says "bounds" when the patch is the condition with the bounds check
+	// the runtime made when a failing test panicked in it or in its
+	// branch (an index out of range).
 	Method string `json:"method"`
 	// Needs are the failing tests' angelic values ("TestX=false"; per
 	// evaluation as in Explanation.Needs).
@@ -371,7 +374,7 @@ func (f ConstituentReport) String() string {
 type CandidateReport struct {
 	Site  int    `json:"site"`
 	Style string `json:"style"`
-	// Method is "synthesis", "mutation", "npefix" or "nil-check", as SiteReport.Method,
+	// Method is "synthesis", "mutation", "npefix", "nil-check" or "smell", as SiteReport.Method,
 	// or "sibling" (a sibling function's guard), "twin" (a guard the file
 	// writes after the same statement elsewhere) or "bounds" (a bounds
 	// check added before an index).
