@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/parser"
 	"go/scanner"
 	"go/token"
@@ -25,7 +26,14 @@ import (
 //     says nothing, and go vet and staticcheck report it too);
 //   - an index that a conjunct before it puts out of range (`len(x) == 1
 //     && len(x[1].Token) == 0`: x[1] panics wherever the first conjunct
-//     holds; the fix was x[0]).
+//     holds; the fix was x[0]);
+//   - an else if that never holds where the ifs before it in the chain
+//     do not (collect.Site.ElseAfter): it implies one of them, conjunct
+//     by conjunct, over the integer ranges dead-clause reads (semver's
+//     `len(v.Pre) == 0 && len(o.Pre) <= 0` after `len(v.Pre) == 0 &&
+//     len(o.Pre) == 0`: a length is never negative; the fix was
+//     `len(o.Pre) > 0`). Its mutants keep their order (the negation of
+//     an operator first); the others' put a moved literal first.
 //
 // Only the most suspicious sites the failing tests reach are looked at
 // (2 × Options.MaxSites of them), and at most maxSmellSites with a smell.
@@ -77,6 +85,50 @@ func smell(cond string) string {
 		return true
 	})
 	return found
+}
+
+// smellAt is smell, and for the condition of an else if whose chain has
+// the conditions earlier before it, what makes it never hold (see above).
+func smellAt(cond string, earlier []string, named map[string]constant.Value) string {
+	if why := smell(cond); why != "" {
+		return why
+	}
+	e, err := parser.ParseExpr(cond)
+	if err != nil {
+		return ""
+	}
+	for _, src := range earlier {
+		if prev, err := parser.ParseExpr(src); err == nil && implies(e, prev, named) {
+			return fmt.Sprintf("it holds only where `%s`, before it in the chain, holds too: that branch runs instead, and this one never does", src)
+		}
+	}
+	return ""
+}
+
+// implies reports whether every conjunct of b is implied by a conjunct
+// of a: the same expression, or a comparison of the same operand with
+// an integer constant whose range of values (within its domain: a
+// length is never negative) lies within the other's (orderedAtom).
+func implies(a, b ast.Expr, named map[string]constant.Value) bool {
+	as := operandsOf(a, token.LAND)
+	for _, q := range operandsOf(b, token.LAND) {
+		qs := types.ExprString(ast.Unparen(q))
+		qx, qholds, _, qok := orderedAtom(q, named)
+		if !slices.ContainsFunc(as, func(p ast.Expr) bool {
+			if types.ExprString(ast.Unparen(p)) == qs {
+				return true
+			}
+			px, pholds, pdomain, pok := orderedAtom(p, named)
+			if !pok || !qok || px != qx {
+				return false
+			}
+			in := pholds.meet(pdomain)
+			return in.empty() || in.lo >= qholds.lo && in.hi <= qholds.hi
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // lengthAtMost reads `len(x) == n`, `len(x) < n` and `len(x) <= n` (n an
@@ -192,7 +244,8 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 		if site.Kind != collect.Cond || !r.wanted(site) || len(targets) == maxSmellSites {
 			continue
 		}
-		why := smell(site.Original)
+		named := constantValues(site)
+		why := smellAt(site.Original, site.ElseAfter, named)
 		if why == "" {
 			continue
 		}
@@ -203,7 +256,7 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 				break
 			}
 			c := candidate{src: m, method: "smell"}
-			if smell(m) != "" || deletion(m) {
+			if smellAt(m, site.ElseAfter, named) != "" || deletion(m) {
 				continue
 			}
 			if why := r.antiPatternOf(site, st, nil, c); why != "" {
@@ -212,7 +265,7 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 			}
 			t.cands = append(t.cands, c)
 		}
-		if len(t.cands) > 0 {
+		if len(t.cands) > 0 && smell(site.Original) != "" {
 			// A literal moved first (a copy made and not edited, an
 			// index off by one), the last in the condition first: the
 			// second of two copies is the one pasted.
@@ -222,6 +275,8 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 				}
 				return firstDifference(site.Original, b.src) - firstDifference(site.Original, a.src)
 			})
+		}
+		if len(t.cands) > 0 {
 			targets = append(targets, t)
 		}
 	}

@@ -71,3 +71,32 @@ func TestFirstDifference(t *testing.T) {
 		}
 	}
 }
+
+// TestSmellAt: an else if that implies a condition before it in its
+// chain never runs.
+func TestSmellAt(t *testing.T) {
+	tests := []struct {
+		cond    string
+		earlier []string
+		want    bool
+	}{
+		// A length is never negative: <= 0 is == 0.
+		{"len(v) == 0 && len(o) <= 0", []string{"len(v) == 0 && len(o) == 0"}, true},
+		{"len(v) == 0 && len(o) > 0", []string{"len(v) == 0 && len(o) == 0"}, false},
+		// Any earlier condition of the chain.
+		{"n > 95", []string{"n > 80", "n > 90"}, true},
+		{"n > 80", []string{"n > 90"}, false},
+		// The same clause, and more.
+		{"a && b", []string{"c", "a"}, true},
+		{"a", []string{"a && b"}, false},
+		// An int may be negative.
+		{"n <= 0", []string{"n == 0"}, false},
+		// The smells of the condition itself.
+		{"a || a", nil, true},
+	}
+	for _, tc := range tests {
+		if got := smellAt(tc.cond, tc.earlier, nil) != ""; got != tc.want {
+			t.Errorf("smellAt(%q, %q): %v, want %v", tc.cond, tc.earlier, got, tc.want)
+		}
+	}
+}

@@ -172,6 +172,10 @@ type Site struct {
 	// or more with a value that uses iota: prMidLetter in uniseg): their
 	// order is the order of their declaration, not a magnitude.
 	EnumNames []string `json:",omitempty"`
+	// ElseAfter are, for a Cond site that is the condition of an else
+	// if, the conditions of the ifs before it in its chain, nearest
+	// first: where one of them holds, its branch ran instead.
+	ElseAfter []string `json:",omitempty"`
 	// LoopVars are the integer loop counters in scope at the site.
 	LoopVars []string `json:",omitempty"`
 	// Holds are the conditions known true at a Guard site's statement:

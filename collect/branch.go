@@ -39,6 +39,21 @@ type Branch struct {
 	DerefsAfter []string `json:",omitempty"`
 }
 
+// elseAfter returns Site.ElseAfter of the if at the top of stack.
+func elseAfter(stack []ast.Node) []string {
+	var out []string
+	cur := stack[len(stack)-1]
+	for i := len(stack) - 2; i >= 0; i-- {
+		p, ok := stack[i].(*ast.IfStmt)
+		if !ok || p.Else != cur {
+			break
+		}
+		out = append(out, types.ExprString(p.Cond))
+		cur = p
+	}
+	return out
+}
+
 // maxDerefsAfter bounds Branch.DerefsAfter.
 const maxDerefsAfter = 4
 

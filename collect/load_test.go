@@ -354,20 +354,23 @@ func TestThenBranch(t *testing.T) {
 		if s.Kind != Cond {
 			continue
 		}
-		got = append(got, fmt.Sprintf("%s: %+v loops=%q", s.Original, *s.Then, s.LoopVars))
+		got = append(got, fmt.Sprintf("%s: %+v else=%q loops=%q", s.Original, *s.Then, s.ElseAfter, s.LoopVars))
 	}
 	want := []string{
-		`n == nil: {Panics:false ReturnsError:true Exits:true Errors:[errEmpty] Derefs:[] Reports:[errEmpty] DerefsAfter:[n]} loops=[]`,
-		`n.v < 0: {Panics:true ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[]} loops=[]`,
-		`n.next != nil && xs[i] > 0: {Panics:false ReturnsError:false Exits:false Errors:[] Derefs:[n.next n] Reports:[] DerefsAfter:[]} loops=["i"]`,
-		`k > 2: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[]} loops=[]`,
-		`x == j: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[]} loops=["j"]`,
-		`v > 9: {Panics:false ReturnsError:true Exits:true Errors:[] Derefs:[] Reports:[v] DerefsAfter:[]} loops=[]`,
+		`n == nil: {Panics:false ReturnsError:true Exits:true Errors:[errEmpty] Derefs:[] Reports:[errEmpty] DerefsAfter:[n]} else=[] loops=[]`,
+		`n.v < 0: {Panics:true ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[]} else=[] loops=[]`,
+		`n.next != nil && xs[i] > 0: {Panics:false ReturnsError:false Exits:false Errors:[] Derefs:[n.next n] Reports:[] DerefsAfter:[]} else=[] loops=["i"]`,
+		`k > 2: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[]} else=[] loops=[]`,
+		`x == j: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[]} else=[] loops=["j"]`,
+		`v > 9: {Panics:false ReturnsError:true Exits:true Errors:[] Derefs:[] Reports:[v] DerefsAfter:[]} else=[] loops=[]`,
 		// b.v and b.next are right operands of &&; a is assigned before
 		// its second dereference.
-		`a == nil || b != nil: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[a s]} loops=[]`,
-		`v > 0 && b.v > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[s]} loops=[]`,
-		`c > 0 && n > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[]} loops=[]`,
+		`a == nil || b != nil: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[a s]} else=[] loops=[]`,
+		`v > 0 && b.v > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[s]} else=[] loops=[]`,
+		`n > 90: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[]} else=[] loops=[]`,
+		`n > 80: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[]} else=["n > 90"] loops=[]`,
+		`n > 95: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[]} else=["n > 80" "n > 90"] loops=[]`,
+		`c > 0 && n > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[]} else=[] loops=[]`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("branches:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

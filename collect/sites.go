@@ -214,6 +214,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 					if s.Then.Exits {
 						s.Then.DerefsAfter = derefsAfter(stack, info)
 					}
+					s.ElseAfter = elseAfter(stack)
 				}
 				s.Unread = unreadSubstitutions(node.(ast.Expr), stack, info, src, tf)
 				s.EnumNames = d.enumNames(node.(ast.Expr), info)
