@@ -56,6 +56,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 			spec = relaxed
 			if snapped.changed != nil {
 				snapped.changed = withoutOrigins(snapped.changed, either)
+				snapped.changedSum = specSummary(snapped.changed)
 			}
 			rep.Examples, rep.Distinct = len(spec.Examples), len(spec.Examples) // one example per distinct state
 		}

@@ -932,6 +932,19 @@ func (r *repairer) relaxedCondSpec(ctx context.Context, site collect.Site, st st
 	return out, either, nil
 }
 
+// specSummary summarizes spec's examples, one per distinct state.
+func specSummary(spec *synth.Spec) angelic.Summary {
+	sum := angelic.Summary{Examples: len(spec.Examples), Distinct: len(spec.Examples)}
+	for _, ex := range spec.Examples {
+		if ex.Want {
+			sum.True++
+		} else {
+			sum.False++
+		}
+	}
+	return sum
+}
+
 // withoutOrigins is spec without the examples of the tests named in
 // origins.
 func withoutOrigins(spec *synth.Spec, origins []string) *synth.Spec {
