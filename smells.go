@@ -131,30 +131,124 @@ func implies(a, b ast.Expr, named map[string]constant.Value) bool {
 	return true
 }
 
-// lengthAtMost reads `len(x) == n`, `len(x) < n` and `len(x) <= n` (n an
-// integer literal): the largest length of x where e holds.
-func lengthAtMost(e ast.Expr) (x string, n int64, ok bool) {
-	b, isBin := ast.Unparen(e).(*ast.BinaryExpr)
-	if !isBin {
+// weakIndex reports whether a conjunct of the Go condition cond indexes
+// x with an integer literal k where the conjuncts before it test len(x)
+// but do not make it more than k (`len(line) >= 1 && line[1] == 's'`,
+// `len(line) != 1 && line[1] == 's'`): the index may be out of range
+// where the condition is evaluated. A conjunct that tests len(x) itself
+// is not looked into (`len(line) < 3 || isSpace(line[2])`). The smells'
+// mutants are left out when it holds: the mutant of goldmark's seeded
+// `len(line) < 1 && (line[1] == 's' || ...)` that passed the suite first
+// was `len(line) >= 1`, which panics on a line of one byte; the fix was
+// `len(line) > 1`.
+func weakIndex(cond string) bool {
+	e, err := parser.ParseExpr(cond)
+	if err != nil {
+		return false
+	}
+	least := map[string]int64{} // by x tested, the least length the conjuncts before allow
+	weak := false
+	for _, c := range operandsOf(e, token.LAND) {
+		tested := lengthsTested(c)
+		for _, ix := range literalIndexes(c) {
+			if l, ok := least[ix.x]; ok && !tested[ix.x] && ix.k >= l {
+				weak = true
+			}
+		}
+		for x := range tested {
+			if _, ok := least[x]; !ok {
+				least[x] = 0
+			}
+		}
+		if x, n, ok := lengthAtLeast(c); ok {
+			least[x] = max(least[x], n)
+		}
+	}
+	return weak
+}
+
+// lengthAtLeast reads `len(x) == n`, `len(x) > n` and `len(x) >= n` (n an
+// integer literal): the least length of x where e holds.
+func lengthAtLeast(e ast.Expr) (x string, n int64, ok bool) {
+	x, v, op, ok := lengthComparison(e)
+	switch {
+	case !ok:
 		return "", 0, false
+	case op == token.EQL || op == token.GEQ:
+		return x, v, true
+	case op == token.GTR:
+		return x, v + 1, true
+	}
+	return "", 0, false
+}
+
+// lengthsTested are the x whose len(x) e compares.
+func lengthsTested(e ast.Expr) map[string]bool {
+	out := map[string]bool{}
+	ast.Inspect(e, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok {
+			if x, _, _, ok := lengthComparison(b); ok {
+				out[x] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// literalIndex is x[k], k an integer literal.
+type literalIndex struct {
+	x string
+	k int64
+}
+
+// literalIndexes are e's indexes with an integer literal.
+func literalIndexes(e ast.Expr) []literalIndex {
+	var out []literalIndex
+	ast.Inspect(e, func(n ast.Node) bool {
+		if ix, ok := n.(*ast.IndexExpr); ok {
+			if lit, ok := ix.Index.(*ast.BasicLit); ok && lit.Kind == token.INT {
+				if k, err := strconv.ParseInt(lit.Value, 0, 64); err == nil {
+					out = append(out, literalIndex{types.ExprString(ast.Unparen(ix.X)), k})
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// lengthComparison reads `len(x) op n`, n an integer literal.
+func lengthComparison(e ast.Expr) (x string, n int64, op token.Token, ok bool) {
+	b, isBin := ast.Unparen(e).(*ast.BinaryExpr)
+	if !isBin || !comparison(b.Op) {
+		return "", 0, 0, false
 	}
 	call, isCall := ast.Unparen(b.X).(*ast.CallExpr)
 	lit, isLit := ast.Unparen(b.Y).(*ast.BasicLit)
 	if !isCall || !isLit || lit.Kind != token.INT || len(call.Args) != 1 {
-		return "", 0, false
+		return "", 0, 0, false
 	}
 	if id, isID := call.Fun.(*ast.Ident); !isID || id.Name != "len" {
-		return "", 0, false
+		return "", 0, 0, false
 	}
 	v, err := strconv.ParseInt(lit.Value, 0, 64)
 	if err != nil {
-		return "", 0, false
+		return "", 0, 0, false
 	}
-	x = types.ExprString(ast.Unparen(call.Args[0]))
-	switch b.Op {
-	case token.EQL, token.LEQ:
+	return types.ExprString(ast.Unparen(call.Args[0])), v, b.Op, true
+}
+
+// lengthAtMost reads `len(x) == n`, `len(x) < n` and `len(x) <= n` (n an
+// integer literal): the largest length of x where e holds.
+func lengthAtMost(e ast.Expr) (x string, n int64, ok bool) {
+	x, v, op, ok := lengthComparison(e)
+	switch {
+	case !ok:
+		return "", 0, false
+	case op == token.EQL || op == token.LEQ:
 		return x, v, true
-	case token.LSS:
+	case op == token.LSS:
 		return x, v - 1, true
 	}
 	return "", 0, false
@@ -256,7 +350,7 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 				break
 			}
 			c := candidate{src: m, method: "smell"}
-			if smellAt(m, site.ElseAfter, named) != "" || deletion(m) {
+			if smellAt(m, site.ElseAfter, named) != "" || deletion(m) || weakIndex(m) {
 				continue
 			}
 			if why := r.antiPatternOf(site, st, nil, c); why != "" {

@@ -100,3 +100,25 @@ func TestSmellAt(t *testing.T) {
 		}
 	}
 }
+
+// TestWeakIndex: an index the length tests before it do not put in
+// range.
+func TestWeakIndex(t *testing.T) {
+	tests := []struct {
+		cond string
+		want bool
+	}{
+		{"len(line) >= 1 && (line[1] == 's' || line[1] == 'm')", true},
+		{"len(line) != 1 && line[1] == 's'", true},
+		{"len(line) > 1 && line[1] == 's' && (len(line) < 3 || line[2] == ' ')", false},
+		{"len(line) == 2 && line[1] == 's'", false},
+		// No length test: nothing says the index is unsafe.
+		{"line[1] == 's'", false},
+		{"len(other) > 5 && line[1] == 's'", false},
+	}
+	for _, tc := range tests {
+		if got := weakIndex(tc.cond); got != tc.want {
+			t.Errorf("weakIndex(%q) = %v, want %v", tc.cond, got, tc.want)
+		}
+	}
+}
