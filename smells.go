@@ -14,6 +14,7 @@ import (
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/astname"
 )
 
 // Smells: a condition that cannot say what its author meant, whatever the
@@ -37,8 +38,9 @@ import (
 //
 // Only the most suspicious sites the failing tests reach are looked at
 // (2 × Options.MaxSites of them), and at most maxSmellSites with a smell.
-// The mutants that delete an operand are left out: deleting a copy
-// changes nothing.
+// The mutants that delete an operand are left out (deleting a copy
+// changes nothing), and those whose length test leaves an index after it
+// out of range (weakIndex).
 
 // Bounds of the smells tier.
 const (
@@ -63,6 +65,9 @@ func smell(cond string) string {
 		seen := map[string]bool{}
 		for _, o := range ops {
 			s := types.ExprString(ast.Unparen(o))
+			if astname.HasCall(o) {
+				continue // a call may give another value the second time
+			}
 			if seen[s] {
 				found = fmt.Sprintf("`%s` twice in one chain of %s", s, b.Op)
 				return false
