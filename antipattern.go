@@ -45,8 +45,9 @@ import (
 //   - guard-weakened (ranks): at such an if, a candidate that implies
 //     the original (&& for ||, a disjunct dropped) raises the error in
 //     fewer states and never in a new one; it comes after the site's
-//     other candidates, from the recorded states or in the mutation
-//     fallback (guardWeakened; go-cmp's IgnoreMapEntries, seeded
+//     other candidates, in the mutation fallback, and among those from
+//     the recorded states when it is a mutant that adds no clause
+//     (guardWeakened; go-cmp's IgnoreMapEntries, seeded
 //     `function.IsType(...) || vf.IsNil()` with its `!` dropped, was
 //     "repaired" by && for ||, every invalid function accepted unless
 //     nil).
@@ -215,9 +216,15 @@ func guardWeakened(site collect.Site, src string) bool {
 // weakenedLast moves the candidates that weaken site's error check
 // (guardWeakened) after the others, each group in its order.
 func weakenedLast(site collect.Site, cands []candidate) []candidate {
+	return weakenedLastOf(site, cands, func(candidate) bool { return true })
+}
+
+// weakenedLastOf is weakenedLast for the candidates of which applies
+// holds; the others keep their places among those kept.
+func weakenedLastOf(site collect.Site, cands []candidate, applies func(candidate) bool) []candidate {
 	var kept, weak []candidate
 	for _, c := range cands {
-		if guardWeakened(site, c.src) {
+		if applies(c) && guardWeakened(site, c.src) {
 			weak = append(weak, c)
 		} else {
 			kept = append(kept, c)

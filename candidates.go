@@ -447,8 +447,13 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 			r.vlogf("ranking: a deletion of the original changes its outcome on fewer states near the recorded ones than a candidate before it: %s", describeCandidates(closer))
 		}
 		cands = closer
-		if strong := weakenedLast(site, cands); !sameSources(strong, cands) {
-			r.vlogf("ranking: a candidate that weakens the check (it implies the original: the branch panics or returns an error in fewer states, never in a new one) comes after the others: %s", describeCandidates(strong))
+		// Here only the mutants that delete (&& for ||, a disjunct
+		// dropped) rank last: a clause added to a disjunct, by synthesis
+		// or an extension, is what the recorded states asked for (go-cmp's
+		// SortMaps, `!isType(less) && !isType(compare) || vf.IsNil()`).
+		deletes := func(c candidate) bool { return c.method == "mutation" && c.added == "" }
+		if strong := weakenedLastOf(site, cands, deletes); !sameSources(strong, cands) {
+			r.vlogf("ranking: a mutant that weakens the check (it implies the original: the branch panics or returns an error in fewer states, never in a new one) comes after the others: %s", describeCandidates(strong))
 			cands = strong
 		}
 		if safer := nilSafeFirst(site, cands); !sameSources(safer, cands) {
