@@ -786,7 +786,7 @@ func withSimplifications(cands, simpler []candidate, orig []int) []candidate {
 func withMutants(synthesized, muts []candidate, original string) []candidate {
 	muts = slices.Clone(muts)
 	for i, m := range muts {
-		if k := slices.IndexFunc(synthesized, func(c candidate) bool { return hasForm([]candidate{m}, c.src) }); k >= 0 {
+		if k := slices.IndexFunc(synthesized, func(c candidate) bool { return sameForm(c.src, m.src) }); k >= 0 {
 			muts[i] = synthesized[k]
 			muts[i].src, muts[i].added = m.src, m.added
 		}
@@ -883,6 +883,11 @@ func hasSource(cands []candidate, src string) bool {
 // (A mutant written as the original is, that synthesis found spaced
 // otherwise, is not dropped for it: hasSource; withMutants.)
 func hasForm(cands []candidate, src string) bool {
-	n := normalExpr(src)
-	return slices.ContainsFunc(cands, func(c candidate) bool { return c.src == src || normalExpr(c.src) == n })
+	return slices.ContainsFunc(cands, func(c candidate) bool { return sameForm(c.src, src) })
+}
+
+// sameForm reports whether the conditions a and b are one, spaced alike
+// or not (see hasForm).
+func sameForm(a, b string) bool {
+	return a == b || normalExpr(a) == normalExpr(b)
 }

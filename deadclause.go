@@ -265,6 +265,22 @@ func covers(s, t, d span) bool {
 	return s.lo <= d.lo && (s.hi == math.MaxInt64 || s.hi+1 >= t.lo) && max(s.hi, t.hi) >= d.hi
 }
 
+// comparedSpan is the span of the integers v where `v op k` holds, op a
+// comparison other than != (== otherwise).
+func comparedSpan(op token.Token, k int64) span {
+	switch op {
+	case token.LSS:
+		return span{math.MinInt64, k - 1}
+	case token.LEQ:
+		return span{math.MinInt64, k}
+	case token.GTR:
+		return span{k + 1, math.MaxInt64}
+	case token.GEQ:
+		return span{k, math.MaxInt64}
+	}
+	return span{k, k}
+}
+
 // orderedAtom splits e, an integer comparison of x with a constant k
 // (<, <=, >, >= or ==, either side), into x's text, the integers it
 // holds for, and the integers x can be at all (len and cap are never
@@ -307,21 +323,10 @@ func orderedAtom(e ast.Expr, named map[string]constant.Value) (x string, holds, 
 		return "", span{}, span{}, false
 	}
 	all := span{math.MinInt64, math.MaxInt64}
-	switch {
-	case k == math.MinInt64 || k == math.MaxInt64:
+	if k == math.MinInt64 || k == math.MaxInt64 {
 		return "", span{}, span{}, false
-	case op == token.LSS:
-		holds = span{all.lo, k - 1}
-	case op == token.LEQ:
-		holds = span{all.lo, k}
-	case op == token.GTR:
-		holds = span{k + 1, all.hi}
-	case op == token.GEQ:
-		holds = span{k, all.hi}
-	default:
-		holds = span{k, k}
 	}
-	domain = all
+	holds, domain = comparedSpan(op, k), all
 	if c, ok := ast.Unparen(lhs).(*ast.CallExpr); ok {
 		if f, ok := c.Fun.(*ast.Ident); ok && (f.Name == "len" || f.Name == "cap") && len(c.Args) == 1 {
 			domain = span{0, all.hi}

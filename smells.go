@@ -6,15 +6,16 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/parser"
-	"go/scanner"
 	"go/token"
 	"go/types"
+	"math"
 	"slices"
 	"strconv"
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/internal/astname"
+	"github.com/nopol-go/nopol/internal/tokens"
 )
 
 // Smells: a condition that cannot say what its author meant, whatever the
@@ -83,8 +84,8 @@ func smell(cond string) string {
 				found = why
 				return false
 			}
-			if x, n, ok := lengthAtMost(o); ok {
-				most[x] = n
+			if x, lengths, ok := lengthSpan(o); ok && lengths.hi != math.MaxInt64 {
+				most[x] = lengths.hi
 			}
 		}
 		return true
@@ -93,11 +94,17 @@ func smell(cond string) string {
 }
 
 // smellAt is smell, and for the condition of an else if whose chain has
-// the conditions earlier before it, what makes it never hold (see above).
+// the conditions earlier before it, elseSmell.
 func smellAt(cond string, earlier []string, named map[string]constant.Value) string {
 	if why := smell(cond); why != "" {
 		return why
 	}
+	return elseSmell(cond, earlier, named)
+}
+
+// elseSmell says why cond, the condition of an else if whose chain has
+// the conditions earlier before it, never holds there, or "".
+func elseSmell(cond string, earlier []string, named map[string]constant.Value) string {
 	e, err := parser.ParseExpr(cond)
 	if err != nil {
 		return ""
@@ -165,26 +172,11 @@ func weakIndex(cond string) bool {
 				least[x] = 0
 			}
 		}
-		if x, n, ok := lengthAtLeast(c); ok {
-			least[x] = max(least[x], n)
+		if x, lengths, ok := lengthSpan(c); ok && lengths.lo != math.MinInt64 {
+			least[x] = max(least[x], lengths.lo)
 		}
 	}
 	return weak
-}
-
-// lengthAtLeast reads `len(x) == n`, `len(x) > n` and `len(x) >= n` (n an
-// integer literal): the least length of x where e holds.
-func lengthAtLeast(e ast.Expr) (x string, n int64, ok bool) {
-	x, v, op, ok := lengthComparison(e)
-	switch {
-	case !ok:
-		return "", 0, false
-	case op == token.EQL || op == token.GEQ:
-		return x, v, true
-	case op == token.GTR:
-		return x, v + 1, true
-	}
-	return "", 0, false
 }
 
 // lengthsTested are the x whose len(x) e compares.
@@ -201,20 +193,22 @@ func lengthsTested(e ast.Expr) map[string]bool {
 	return out
 }
 
-// literalIndex is x[k], k an integer literal.
+// literalIndex is expr, x[k] with k an integer literal.
 type literalIndex struct {
-	x string
-	k int64
+	expr *ast.IndexExpr
+	x    string
+	k    int64
 }
 
-// literalIndexes are e's indexes with an integer literal.
+// literalIndexes are e's indexes with an integer literal, in the order
+// of the source.
 func literalIndexes(e ast.Expr) []literalIndex {
 	var out []literalIndex
 	ast.Inspect(e, func(n ast.Node) bool {
 		if ix, ok := n.(*ast.IndexExpr); ok {
 			if lit, ok := ix.Index.(*ast.BasicLit); ok && lit.Kind == token.INT {
 				if k, err := strconv.ParseInt(lit.Value, 0, 64); err == nil {
-					out = append(out, literalIndex{types.ExprString(ast.Unparen(ix.X)), k})
+					out = append(out, literalIndex{ix, types.ExprString(ast.Unparen(ix.X)), k})
 				}
 			}
 		}
@@ -244,50 +238,34 @@ func lengthComparison(e ast.Expr) (x string, n int64, op token.Token, ok bool) {
 	return types.ExprString(ast.Unparen(call.Args[0])), v, b.Op, true
 }
 
-// lengthAtMost reads `len(x) == n`, `len(x) < n` and `len(x) <= n` (n an
-// integer literal): the largest length of x where e holds.
-func lengthAtMost(e ast.Expr) (x string, n int64, ok bool) {
-	x, v, op, ok := lengthComparison(e)
-	switch {
-	case !ok:
-		return "", 0, false
-	case op == token.EQL || op == token.LEQ:
-		return x, v, true
-	case op == token.LSS:
-		return x, v - 1, true
+// lengthSpan reads `len(x) op n` (n an integer literal, op a
+// comparison other than !=): the lengths of x where e holds.
+func lengthSpan(e ast.Expr) (x string, lengths span, ok bool) {
+	x, n, op, ok := lengthComparison(e)
+	if !ok || op == token.NEQ {
+		return "", span{}, false
 	}
-	return "", 0, false
+	return x, comparedSpan(op, n), true
 }
 
 // indexBeyond says where e indexes x with an integer literal that most
 // (the largest length allowed, by x) puts out of range, or "".
 func indexBeyond(e ast.Expr, most map[string]int64) string {
-	found := ""
-	ast.Inspect(e, func(n ast.Node) bool {
-		ix, ok := n.(*ast.IndexExpr)
-		if found != "" || !ok {
-			return found == ""
+	for _, ix := range literalIndexes(e) {
+		if m, bounded := most[ix.x]; bounded && ix.k >= m {
+			return fmt.Sprintf("`%s` is out of range wherever the conjunct before it holds (len(%s) at most %d)", types.ExprString(ix.expr), ix.x, m)
 		}
-		lit, ok := ix.Index.(*ast.BasicLit)
-		if !ok || lit.Kind != token.INT {
-			return true
-		}
-		v, err := strconv.ParseInt(lit.Value, 0, 64)
-		x := types.ExprString(ast.Unparen(ix.X))
-		if m, bounded := most[x]; err == nil && bounded && v >= m {
-			found = fmt.Sprintf("`%s` is out of range wherever the conjunct before it holds (len(%s) at most %d)", types.ExprString(ix), x, m)
-		}
-		return true
-	})
-	return found
+	}
+	return ""
 }
 
 // literalOnly reports whether the Go conditions a and b differ only in
 // integer literals.
 func literalOnly(a, b string) bool {
-	ta, tb := intTokens(a), intTokens(b)
-	return ta != nil && tb != nil && slices.EqualFunc(ta, tb, func(x, y [2]string) bool {
-		return x[0] == y[0] && (x[0] == token.INT.String() || x[1] == y[1])
+	ta, okA := tokens.Scan(a)
+	tb, okB := tokens.Scan(b)
+	return okA && okB && slices.EqualFunc(ta, tb, func(x, y tokens.Token) bool {
+		return x.Tok == y.Tok && (x.Tok == token.INT || x.Text == y.Text)
 	})
 }
 
@@ -295,35 +273,13 @@ func literalOnly(a, b string) bool {
 // conditions a and b differ (the shorter's length when one is a prefix
 // of the other).
 func firstDifference(a, b string) int {
-	ta, tb := intTokens(a), intTokens(b)
+	ta, _ := tokens.Scan(a)
+	tb, _ := tokens.Scan(b)
 	i := 0
-	for i < len(ta) && i < len(tb) && ta[i] == tb[i] {
+	for i < len(ta) && i < len(tb) && ta[i].Tok == tb[i].Tok && ta[i].Text == tb[i].Text {
 		i++
 	}
 	return i
-}
-
-// intTokens are src's tokens (kind, text); nil when it does not scan.
-func intTokens(src string) [][2]string {
-	var s scanner.Scanner
-	fset := token.NewFileSet()
-	failed := false
-	s.Init(fset.AddFile("", -1, len(src)), []byte(src), func(token.Position, string) { failed = true }, 0)
-	var out [][2]string
-	for {
-		_, tok, lit := s.Scan()
-		if tok == token.EOF {
-			break
-		}
-		if lit == "" {
-			lit = tok.String()
-		}
-		out = append(out, [2]string{tok.String(), lit})
-	}
-	if failed {
-		return nil
-	}
-	return out
 }
 
 // smellTarget is a site with a smell and the mutants without it.
@@ -339,12 +295,19 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 	st := style{name: "cond"}
 	var targets []smellTarget
 	for _, s := range ranked[:min(len(ranked), 2*r.opts.MaxSites)] {
+		if len(targets) == maxSmellSites {
+			break
+		}
 		site := r.prog.Sites[s.Site]
-		if site.Kind != collect.Cond || !r.wanted(site) || len(targets) == maxSmellSites {
+		if site.Kind != collect.Cond || !r.wanted(site) {
 			continue
 		}
 		named := constantValues(site)
-		why := smellAt(site.Original, site.ElseAfter, named)
+		onFace := smell(site.Original)
+		why := onFace
+		if why == "" {
+			why = elseSmell(site.Original, site.ElseAfter, named)
+		}
 		if why == "" {
 			continue
 		}
@@ -364,7 +327,7 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 			}
 			t.cands = append(t.cands, c)
 		}
-		if len(t.cands) > 0 && smell(site.Original) != "" {
+		if len(t.cands) > 0 && onFace != "" {
 			// A literal moved first (a copy made and not edited, an
 			// index off by one), the last in the condition first: the
 			// second of two copies is the one pasted.
