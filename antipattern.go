@@ -32,8 +32,14 @@ import (
 //     becoming len(rest) > 0 || d.errorContext != nil).
 //   - unrelated-reuse: a new guard reuses a return of the function that
 //     reports the value its own guard tests (unstable.NewParserError(rest,
-//     ...) under len(rest) > 0) and reads none of that guard's variables
-//     (d.errorContext != nil): the error would report the wrong value.
+//     ...) under len(rest) > 0), or whose error says why its own guard
+//     leaves (errors.New("Version string empty") under len(s) == 0), and
+//     reads none of that guard's variables (d.errorContext != nil,
+//     len(patchStr) != 1): the error would report the wrong value or
+//     the wrong reason.
+//   - error-replaced: a new guard leaves where an error x is not nil and
+//     returns another error, in a function whose own checks of x return
+//     x (errorReplaced).
 //   - guard-changed: at such an if, the candidate gives the other outcome
 //     than the original in a direction no recorded state asks for, at a
 //     recorded state or one a step from it: it drops an error the
@@ -350,10 +356,102 @@ func againstExit(site collect.Site, st style, c candidate) string {
 			reported = append(reported, n)
 		}
 	}
-	if len(reported) == 0 || slices.ContainsFunc(namesOf(cand), func(n string) bool { return slices.Contains(guarded, n) }) {
+	if slices.ContainsFunc(namesOf(cand), func(n string) bool { return slices.Contains(guarded, n) }) {
 		return ""
 	}
-	return fmt.Sprintf("unrelated-reuse: the return reused, `%s`, reports %s, which its own guard `%s` tests and the candidate does not read", e.Body, strings.Join(reported, ", "), e.Guard)
+	if len(reported) > 0 {
+		return fmt.Sprintf("unrelated-reuse: the return reused, `%s`, reports %s, which its own guard `%s` tests and the candidate does not read", e.Body, strings.Join(reported, ", "), e.Guard)
+	}
+	if msg := errorMessage(lastResult(e.Body)); msg != "" {
+		return fmt.Sprintf("unrelated-reuse: the return reused, `%s`, says %s, why its own guard `%s` leaves, and the candidate reads none of that guard's variables", e.Body, msg, e.Guard)
+	}
+	return ""
+}
+
+// errorMessage is the first string literal among the arguments of the
+// call e (errors.New("Version string empty"), fmt.Errorf("bad %q", s)),
+// "" when e is no such call.
+func errorMessage(e ast.Expr) string {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	for _, a := range call.Args {
+		if lit, ok := a.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			return lit.Value
+		}
+	}
+	return ""
+}
+
+// errorReplaced checks the rule error-replaced: a new guard that leaves
+// where an error x is not nil (x != nil, one of its disjuncts) and
+// returns another error in its place, in a function whose own checks of
+// x return x (a Cond site of the function, `x != nil`, whose branch
+// returns x: collect.Branch.Errors). The error the call gave is dropped
+// for one that says something else: semver's seeded Parse, its
+// `if err != nil { return Version{}, err }` after ParseUint deleted, was
+// "repaired" by `if err != nil { return Version{}, errors.New("Version
+// string empty") }` at the function's end, a reused return whose own
+// guard tests the input's length. A return that reads x (wraps it) or
+// whose own guard reads x, and one whose error is nil, are not looked
+// at; nor is a function that never returns x.
+func errorReplaced(sites []collect.Site, site collect.Site, st style, c candidate) string {
+	if site.Kind != collect.Guard || st.name != "return" {
+		return ""
+	}
+	last := lastResult(st.exit)
+	if last == nil {
+		return ""
+	}
+	if id, ok := last.(*ast.Ident); ok && id.Name == "nil" {
+		return ""
+	}
+	cand, err := parser.ParseExpr(c.src)
+	if err != nil {
+		return ""
+	}
+	var guardNames []string
+	if e, ok := exitOf(site, st.guard); ok && e.Guard != "" {
+		if g, err := parser.ParseExpr(e.Guard); err == nil {
+			guardNames = namesOf(g)
+		}
+	}
+	returned := namesOf(last)
+	for _, d := range operandsOf(cand, token.LOR) {
+		b, ok := ast.Unparen(d).(*ast.BinaryExpr)
+		if !ok || b.Op != token.NEQ {
+			continue
+		}
+		x, ok := b.X.(*ast.Ident)
+		if y, isNil := b.Y.(*ast.Ident); !ok || !isNil || y.Name != "nil" {
+			continue
+		}
+		if slices.Contains(returned, x.Name) || slices.Contains(guardNames, x.Name) {
+			continue
+		}
+		for _, s := range sites {
+			if s.Kind == collect.Cond && s.File == site.File && s.Func == site.Func && s.Then != nil &&
+				slices.Contains(s.Then.Errors, x.Name) && strings.Contains(s.Original, x.Name+" != nil") {
+				return fmt.Sprintf("error-replaced: %s leaves with `%s`, which drops %s for another error, where %s's own check `if %s` returns %s", c.src, st.exit, x.Name, site.Func, oneLine(s.Original), x.Name)
+			}
+		}
+	}
+	return ""
+}
+
+// lastResult is the last result of exit, a return statement; nil for
+// any other statement or a bare return.
+func lastResult(exit string) ast.Expr {
+	b := parseStmts(exit)
+	if b == nil || len(b.List) != 1 {
+		return nil
+	}
+	ret, ok := b.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) == 0 {
+		return nil
+	}
+	return ret.Results[len(ret.Results)-1]
 }
 
 // againstGuard checks the rules of a new guard: trivial-condition for
@@ -429,15 +527,7 @@ func readsAssigned(stmt, cond string) bool {
 // leavesWithoutError reports whether exit is a return whose last result
 // is nil (return nil, return 0, nil).
 func leavesWithoutError(exit string) bool {
-	b := parseStmts(exit)
-	if b == nil || len(b.List) != 1 {
-		return false
-	}
-	ret, ok := b.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) == 0 {
-		return false
-	}
-	id, ok := ret.Results[len(ret.Results)-1].(*ast.Ident)
+	id, ok := lastResult(exit).(*ast.Ident)
 	return ok && id.Name == "nil"
 }
 

@@ -364,7 +364,8 @@ func TestUnrelatedReuse(t *testing.T) {
 		{"reports rest, the guard tests something else", 0, "d.errorContext != nil", "unrelated-reuse"},
 		{"reports rest, the guard tests rest too", 0, "rest[0] == ' ' && d.errorContext != nil", ""},
 		{"reports nothing", 1, "d.errorContext != nil", ""},
-		{"reports no guarded value", 2, "d.errorContext != nil", ""},
+		{"says why its guard leaves, the candidate reads none of its variables", 2, "d.errorContext != nil", "unrelated-reuse"},
+		{"says why its guard leaves, the candidate reads rest", 2, "len(rest) != 1", ""},
 		{"no guard of its own", 3, "d.errorContext != nil", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -377,6 +378,45 @@ func TestUnrelatedReuse(t *testing.T) {
 	}
 	if got := againstExit(site, style{name: "guard", guard: collect.GuardWrap}, candidate{src: "d.errorContext != nil"}); got != "" {
 		t.Errorf("a wrapping guard: %q", got)
+	}
+}
+
+// TestErrorReplaced: a new guard on err != nil must not return another
+// error where the function's own checks of err return err.
+func TestErrorReplaced(t *testing.T) {
+	sites := []collect.Site{
+		{ID: 0, Kind: collect.Cond, File: "v.go", Func: "Parse", Original: "err != nil", Then: &collect.Branch{ReturnsError: true, Errors: []string{"err"}}},
+		{ID: 1, Kind: collect.Cond, File: "v.go", Func: "Other", Original: "perr != nil", Then: &collect.Branch{ReturnsError: true, Errors: []string{"perr"}}},
+	}
+	site := collect.Site{ID: 2, Kind: collect.Guard, File: "v.go", Func: "Parse", Exits: []collect.Exit{
+		{Body: `return Version{}, errors.New("Version string empty")`, Strategy: collect.StrategyReuse, Guard: "len(s) == 0"},
+		{Body: "return Version{}, err", Strategy: collect.StrategyReuse},
+		{Body: "return Version{}, nil", Strategy: collect.StrategyZero},
+		{Body: `return Version{}, fmt.Errorf("bad %q: %w", s, err)`, Strategy: collect.StrategyErrNew},
+		{Body: `return Version{}, errors.New("bad error")`, Strategy: collect.StrategyReuse, Guard: "err != nil && s == \"\""},
+	}}
+	for _, tc := range []struct {
+		name string
+		exit int
+		cand string
+		rule string
+	}{
+		{"another error for err", 0, "err != nil", "error-replaced"},
+		{"another error, err one disjunct", 0, "len(s) > 3 || err != nil", "error-replaced"},
+		{"err itself", 1, "err != nil", ""},
+		{"no error", 2, "err != nil", ""},
+		{"err wrapped", 3, "err != nil", ""},
+		{"the return's own guard tests err", 4, "err != nil", ""},
+		{"an error the function never returns", 0, "perr != nil", ""},
+		{"err == nil", 0, "err == nil", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := style{name: "return", guard: collect.GuardExit(tc.exit), strategy: site.Exits[tc.exit].Strategy, exit: site.Exits[tc.exit].Body}
+			got := errorReplaced(sites, site, st, candidate{src: tc.cand, method: "synthesis"})
+			if ruleOf(got) != tc.rule {
+				t.Errorf("errorReplaced(%q) = %q, want rule %q", tc.cand, got, tc.rule)
+			}
+		})
 	}
 }
 

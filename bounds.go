@@ -21,7 +21,9 @@ import (
 // len(cleaned) > start+1 && isDigit(cleaned[start+1])`. The bounds
 // candidates of such a site are its condition with that check put before
 // one of its indexes; they are validated before the synthesized
-// candidates and the mutants (method "bounds").
+// candidates and the mutants (method "bounds"). Before them come the
+// mutants in which a length test the condition already has protects the
+// index (reusedBounds, method "bounds" too).
 
 // A statement of an if's then-branch that panicked out of range most
 // often lacks the bounds check in the if's condition: ini's seeded
@@ -45,7 +47,8 @@ func (r *repairer) boundsCandidates(site collect.Site, st style, spec *synth.Spe
 		return nil
 	}
 	var out []candidate
-	for _, src := range append(boundsClauses(site.Original), r.branchBoundsClauses(site)...) {
+	reused := reusedBounds(site.Original)
+	for _, src := range slices.Concat(reused, boundsClauses(site.Original), r.branchBoundsClauses(site)) {
 		c := candidate{src: src, method: "bounds"}
 		if spec != nil {
 			if t, err := synth.ParseTerm(spec, src); err == nil {
@@ -57,6 +60,35 @@ func (r *repairer) boundsCandidates(site collect.Site, st style, spec *synth.Spe
 			continue
 		}
 		out = append(out, c)
+	}
+	return out
+}
+
+// reusedBounds are the mutants of cond in which a length test cond
+// already has makes an index in range that it did not (guardedIndexes),
+// with every index of cond kept and none weakly tested: the code's own
+// check put in front of the index, before a new one is written. pflag's
+// seeded `len(shorthands) > 2 || shorthands[1] == '='` panicked on "-";
+// the bounds candidate `len(shorthands) > 2 || len(shorthands) > 1 &&
+// shorthands[1] == '='` passed the suite, where the fix was the && of
+// the original.
+func reusedBounds(cond string) []string {
+	e, err := parser.ParseExpr(cond)
+	if err != nil {
+		return nil
+	}
+	before, _ := guardedIndexes(e)
+	n := len(literalIndexes(e))
+	var out []string
+	for _, src := range mutants(cond) {
+		m, err := parser.ParseExpr(src)
+		if err != nil || len(literalIndexes(m)) != n {
+			continue
+		}
+		after, weak := guardedIndexes(m)
+		if !weak && slices.ContainsFunc(after, func(ix string) bool { return !slices.Contains(before, ix) }) {
+			out = append(out, src)
+		}
 	}
 	return out
 }

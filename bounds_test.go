@@ -30,6 +30,27 @@ func TestBoundsClauses(t *testing.T) {
 	}
 }
 
+// TestReusedBounds: the mutants in which the condition's own length test
+// comes before an index it did not protect.
+func TestReusedBounds(t *testing.T) {
+	for _, tc := range []struct {
+		cond string
+		want []string
+	}{
+		{"len(shorthands) > 2 || shorthands[1] == '='", []string{"len(shorthands) > 2 && shorthands[1] == '='"}},
+		{"len(s) > 0 && s[0] == '-'", nil},  // protected already
+		{"len(s) >= 1 || s[1] == 'x'", nil}, // len(s) >= 1 does not protect s[1]
+		{"ok || s[0] == '-'", nil},          // no length test to reuse
+		{"len(s) == 0 || s[0] != '-'", nil}, // one change puts no length test before s[0]
+		{"len(b) > 1 || b[0] == 'a' && b[1] == 'b'", []string{"len(b) > 1 && (b[0] == 'a' && b[1] == 'b')"}},
+		{"a &&", nil},
+	} {
+		if got := reusedBounds(tc.cond); !slices.Equal(got, tc.want) {
+			t.Errorf("reusedBounds(%q) =\n%q\nwant\n%q", tc.cond, got, tc.want)
+		}
+	}
+}
+
 func TestOutOfRange(t *testing.T) {
 	for out, want := range map[string]bool{
 		"panic: runtime error: index out of range [1] with length 1 [recovered]":  true,

@@ -850,6 +850,9 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 	if why == "" {
 		why = againstGuard(site, st, c, r.needed[site.ID])
 	}
+	if why == "" && r.prog != nil {
+		why = errorReplaced(r.prog.Sites, site, st, c)
+	}
 	return why
 }
 

@@ -124,6 +124,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		e.Origin = fmt.Sprintf("a change of one operator or literal of the original condition, which is wrong on its face (%s)", smellAt(site.Original, site.ElseAfter, constantValues(site)))
 		high = append(high, "a one-operator change of the original condition")
 		medium = append(medium, "checked by the test suite only, not against recorded states")
+	case c.method == "bounds" && slices.Contains(reusedBounds(site.Original), c.src):
+		e.Origin = "the original condition with one operator changed so that its own length test comes before an index: a failing test panicked there with an index out of range"
+		high = append(high, "a one-operator change of the original condition", "the check the runtime made when the failing test panicked, now in the condition")
 	case c.method == "bounds":
 		e.Origin = "the original condition with a bounds check before an index: a failing test panicked there with an index out of range"
 		high = append(high, "the check the runtime made when the failing test panicked, now in the condition")

@@ -158,12 +158,24 @@ func weakIndex(cond string) bool {
 	if err != nil {
 		return false
 	}
+	_, weak := guardedIndexes(e)
+	return weak
+}
+
+// guardedIndexes walks the chain of && of e: protected are the indexes
+// x[k] (k an integer literal, as written) that a conjunct before theirs
+// makes in range (len(x) more than k); weak reports one whose conjuncts
+// before test len(x) without making it more than k (weakIndex).
+func guardedIndexes(e ast.Expr) (protected []string, weak bool) {
 	least := map[string]int64{} // by x tested, the least length the conjuncts before allow
-	weak := false
 	for _, c := range operandsOf(e, token.LAND) {
 		tested := lengthsTested(c)
 		for _, ix := range literalIndexes(c) {
-			if l, ok := least[ix.x]; ok && !tested[ix.x] && ix.k >= l {
+			l, ok := least[ix.x]
+			switch {
+			case ok && ix.k < l:
+				protected = append(protected, types.ExprString(ix.expr))
+			case ok && !tested[ix.x]:
 				weak = true
 			}
 		}
@@ -176,7 +188,7 @@ func weakIndex(cond string) bool {
 			least[x] = max(least[x], lengths.lo)
 		}
 	}
-	return weak
+	return protected, weak
 }
 
 // lengthsTested are the x whose len(x) e compares.
