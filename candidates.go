@@ -162,6 +162,11 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	} else if simpler != nil {
 		cands, spec = append(simpler, cands...), relaxed
 	}
+	if closer, relaxed, err := r.closerMutants(ctx, site, st, spec, cands, rep); err != nil {
+		return false, err
+	} else if closer != nil {
+		cands, spec = append(closer, cands...), relaxed
+	}
 	cands = withBounds(withSibling(r.withGuesses(site, st, spec, keep, needs, cands), sibling), bounds)
 	switch {
 	case len(cands) > 0:
@@ -231,6 +236,119 @@ func (r *repairer) simplerGuard(ctx context.Context, site collect.Site, st style
 	}
 	r.logf("synthesis: %s fits once the passing tests that pass with the statement skipped are left out (%s); validated before %s", simpler[0].src, strings.Join(either, ", "), cands[0].src)
 	return simpler, relaxed, nil
+}
+
+// closerMutants returns, at a condition whose first candidate is more
+// than a one-token change of the original, the mutants of the original
+// closer to it that fit every example of the failing tests and miss only
+// examples of passing tests that still pass with the other outcome
+// forced at the site (passWithOther, one run per test, whose examples
+// must then all need one outcome), and spec without those tests'
+// examples. Such examples say what the original gave where the test does
+// not look, not what it needs: color's seeded Fprint, `err == nil {
+// return n, err }` for `err != nil`, was "repaired" by `err == nil &&
+// NoColor`, the clause fitting a passing test's state where returning
+// early changes nothing it checks, where the negation was the fix. They
+// are validated first. nil when there is none.
+func (r *repairer) closerMutants(ctx context.Context, site collect.Site, st style, spec *synth.Spec, cands []candidate, rep *SiteReport) ([]candidate, *synth.Spec, error) {
+	if site.Kind != collect.Cond || st.name != "cond" || spec == nil || len(cands) == 0 || r.opts.NoMutants || ctx.Err() != nil {
+		return nil, nil, nil
+	}
+	first := synth.EditDistance(cands[0].src, site.Original)
+	if first <= 1 {
+		return nil, nil, nil
+	}
+	failing := map[string]bool{}
+	for _, k := range r.failing {
+		failing[k.name] = true
+	}
+	// Each passing test's examples need one outcome (wants) or both.
+	wants := map[string]map[bool]bool{}
+	for _, ex := range spec.Examples {
+		if !failing[ex.Origin] {
+			if wants[ex.Origin] == nil {
+				wants[ex.Origin] = map[bool]bool{}
+			}
+			wants[ex.Origin][ex.Want] = true
+		}
+	}
+	type near struct {
+		c      candidate
+		missed []string
+	}
+	var nears []near
+	for _, src := range mutants(site.Original) {
+		if synth.EditDistance(src, site.Original) >= first || hasForm(cands, src) {
+			continue
+		}
+		t, err := synth.ParseTerm(spec, src)
+		if err != nil {
+			continue
+		}
+		var missed []string
+		ok := true
+		for _, ex := range spec.Examples {
+			if synth.Satisfies(spec, t, []synth.Example{ex}) {
+				continue
+			}
+			if failing[ex.Origin] || len(wants[ex.Origin]) != 1 {
+				ok = false
+				break
+			}
+			if !slices.Contains(missed, ex.Origin) {
+				missed = append(missed, ex.Origin)
+			}
+		}
+		if ok && len(missed) > 0 {
+			nears = append(nears, near{candidate{src: src, term: t, method: "mutation"}, missed})
+		}
+	}
+	if len(nears) == 0 {
+		return nil, nil, nil
+	}
+	// The tests those mutants miss, by the outcome their examples need,
+	// run with the other one forced.
+	var either []string
+	for _, want := range []bool{false, true} {
+		var origins []string
+		for _, n := range nears {
+			for _, o := range n.missed {
+				if wants[o][want] && !slices.Contains(origins, o) {
+					origins = append(origins, o)
+				}
+			}
+		}
+		if len(origins) == 0 {
+			continue
+		}
+		only := *spec
+		only.Examples = slices.DeleteFunc(slices.Clone(spec.Examples), func(ex synth.Example) bool { return !slices.Contains(origins, ex.Origin) })
+		passed, _, err := r.passWithOther(ctx, site, st, &only, !want, "with the other outcome forced")
+		if err != nil {
+			return nil, nil, err
+		}
+		either = append(either, passed...)
+	}
+	slices.Sort(either)
+	relaxed := withoutOrigins(spec, either)
+	var out []candidate
+	for _, n := range nears {
+		if slices.ContainsFunc(n.missed, func(o string) bool { return !slices.Contains(either, o) }) {
+			continue
+		}
+		if why := r.antiPatternOf(site, st, relaxed, n.c); why != "" {
+			r.logf("rejected `%s`: %s", n.c.src, why)
+			continue
+		}
+		out = append(out, n.c)
+	}
+	if len(out) == 0 {
+		return nil, nil, nil
+	}
+	rep.Relaxed = either
+	rep.Examples, rep.Distinct = len(relaxed.Examples), len(relaxed.Examples) // one example per distinct state
+	r.logf("synthesis: %s fits once the passing tests that pass with the other outcome forced are left out (%s); validated before %s", describeCandidates(out), strings.Join(either, ", "), cands[0].src)
+	return out, relaxed, nil
 }
 
 // siblingGuard is, for a sibling's return (collect.StrategySibling), that

@@ -307,7 +307,10 @@ type SiteReport struct {
 	// the recorded states, or where the first fit joins clauses (the
 	// smaller fits are then validated first), the passing tests that also
 	// passed with the statement skipped: their examples were left out and
-	// the condition synthesized again.
+	// the condition synthesized again. At a condition, the passing tests
+	// that pass with the other outcome forced, when every example needs
+	// one outcome or a mutant closer to the original than the first fit
+	// misses only their examples (validated first then).
 	Relaxed []string `json:"relaxed,omitempty"`
 	// Unchecked are the passing tests that pass with the other outcome
 	// too at some evaluations where a failing test needs it (in the same

@@ -24,7 +24,9 @@ import (
 //     iteration").
 //   - StrategyReuse: a return statement of the same function, as written,
 //     when every name in it means the same thing at the guard (the
-//     commonest real fix: `return nil, io.EOF`, `return v`).
+//     commonest real fix: `return nil, io.EOF`, `return v`): the first
+//     maxReused, and the first that passes on the error its if tests
+//     (`if err != nil { return nil, err }`) when none of those does.
 //   - StrategySibling: a guarded return of a sibling function (one name
 //     word away, same file and receiver), its string literals saying the
 //     function's word (sibling.go); its guard's condition comes with it.
@@ -141,20 +143,40 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 	if sig != nil {
 		rets := o.returnsOf(fn)
 		n := 0
+		propagates := false
+		reuse := func(ret aReturn) bool {
+			if len(ret.stmt.Results) == 0 && !o.namedResultsVisible(sig) {
+				return false // a bare return where a result is shadowed
+			}
+			body := oneLineSource(src, tf, ret.stmt)
+			if body == "" || seen[body] || !o.sameMeaning(ret.stmt) {
+				return false
+			}
+			e := Exit{Body: body, Strategy: StrategyReuse}
+			if ret.guard != nil {
+				e.Guard = oneLineSource(src, tf, ret.guard)
+			}
+			add(e)
+			propagates = propagates || errorPropagation(ret)
+			return true
+		}
 		for _, ret := range rets {
 			if n >= maxReused {
 				break
 			}
-			if len(ret.stmt.Results) == 0 && !o.namedResultsVisible(sig) {
-				continue // a bare return where a result is shadowed
-			}
-			if body := oneLineSource(src, tf, ret.stmt); body != "" && !seen[body] && o.sameMeaning(ret.stmt) {
-				e := Exit{Body: body, Strategy: StrategyReuse}
-				if ret.guard != nil {
-					e.Guard = oneLineSource(src, tf, ret.guard)
-				}
-				add(e)
+			if reuse(ret) {
 				n++
+			}
+		}
+		// The function's own `if err != nil { return ..., err }`, when
+		// the first returns are others: the commonest missing guard in
+		// Go (semver's Parse has a dozen returns, its error messages
+		// first).
+		if !propagates {
+			for _, ret := range rets {
+				if errorPropagation(ret) && reuse(ret) {
+					break
+				}
 			}
 		}
 		for _, e := range o.siblingReturns(fn, sig, src, tf) {
@@ -272,6 +294,20 @@ func (o *observer) returnsOf(fn ast.Node) []aReturn {
 		return true
 	})
 	return out
+}
+
+// errorPropagation reports whether ret is the return of an
+// `if x != nil { ...; return ..., x }`: it passes on the error x it
+// tested.
+func errorPropagation(ret aReturn) bool {
+	b, ok := ret.guard.(*ast.BinaryExpr)
+	if !ok || b.Op != token.NEQ || len(ret.stmt.Results) == 0 {
+		return false
+	}
+	x, okX := b.X.(*ast.Ident)
+	y, okY := b.Y.(*ast.Ident)
+	last, okL := ret.stmt.Results[len(ret.stmt.Results)-1].(*ast.Ident)
+	return okX && okY && okL && y.Name == "nil" && x.Name != "nil" && last.Name == x.Name
 }
 
 // newNil reports whether the zero values of sig's results put nil in a

@@ -52,6 +52,9 @@ func TestExits(t *testing.T) {
 		{102, false, `zero-values:return false|delegate:return e.encodeString(rv)|in-scope-value:return true`},
 		// One word in common is no variant of the same operation.
 		{110, false, `zero-values:return false|in-scope-value:return true`},
+		// The first three returns, then the one that passes on its
+		// error.
+		{130, false, `reuse-return:return 0, ErrShort|reuse-return:return 0, io.EOF|reuse-return:return -1, ErrShort|reuse-return:return 0, err|zero-values:return 0, nil|error-new:return 0, fmt.Errorf("Prop: invalid s %q", s)`},
 	}
 	for _, tt := range tests {
 		var site *Site
