@@ -289,15 +289,22 @@ func mutantsOf(cond string) []mutant {
 			}
 		}
 	}
-	// An integer index moved by one (b[0] for b[1], an off-by-one index),
-	// wherever it is in the condition: its literal rewritten in the
-	// source.
+	// An integer index moved by one (b[0] for b[1], b[i-1] for b[i-2],
+	// an off-by-one index), wherever it is in the condition: its literal
+	// rewritten in the source.
 	ast.Inspect(orig, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.IndexExpr:
+			// x[k], or x[i-k] and x[i+k]: k moves; x[i-1] becomes x[i]
+			// too.
 			lit, ok := n.Index.(*ast.BasicLit)
+			var offset *ast.BinaryExpr
+			if b, isBin := n.Index.(*ast.BinaryExpr); !ok && isBin && (b.Op == token.SUB || b.Op == token.ADD) {
+				offset = b
+				lit, ok = b.Y.(*ast.BasicLit)
+			}
 			if !ok || lit.Kind != token.INT {
 				return true
 			}
@@ -310,7 +317,12 @@ func mutantsOf(cond string) []mutant {
 				if w < 0 {
 					continue
 				}
-				if e, err := parser.ParseExprFrom(fset, "", cond[:off]+strconv.FormatInt(w, 10)+cond[end:], parser.SkipObjectResolution); err == nil {
+				src := cond[:off] + strconv.FormatInt(w, 10) + cond[end:]
+				if offset != nil && w == 0 {
+					from, to := fset.Position(offset.X.End()).Offset, end
+					src = cond[:from] + cond[to:]
+				}
+				if e, err := parser.ParseExprFrom(fset, "", src, parser.SkipObjectResolution); err == nil {
 					add(e)
 				}
 			}

@@ -45,9 +45,12 @@ func TestMutants(t *testing.T) {
 		cond string
 		want []string // in order
 	}{
+		// An index's offset moves by one (i-1 becomes i-2 or i); an
+		// equality made an ordering comes last.
 		{"s2[i-1] == s1[j-1]", []string{
-			"s2[i-1] != s1[j-1]", "s2[i-1] < s1[j-1]", "s2[i-1] <= s1[j-1]",
-			"s2[i-1] > s1[j-1]", "s2[i-1] >= s1[j-1]"}},
+			"s2[i-1] != s1[j-1]", "s2[i-2] == s1[j-1]", "s2[i-1] == s1[j-2]", "s2[i] == s1[j-1]", "s2[i-1] == s1[j]",
+			"s2[i-1] < s1[j-1]", "s2[i-1] <= s1[j-1]", "s2[i-1] > s1[j-1]", "s2[i-1] >= s1[j-1]"}},
+		{"b[k+1] == 'x'", []string{"b[k+1] != 'x'", "b[k+2] == 'x'", "b[k] == 'x'", "b[k+1] < 'x'", "b[k+1] <= 'x'", "b[k+1] > 'x'", "b[k+1] >= 'x'"}},
 		// Every one-token change is at distance 1; ties keep the
 		// generation order: negation first.
 		{"n <= 0", []string{"n > 0", "n == 0", "n != 0", "n < 0", "n >= 0", "n <= 1"}},

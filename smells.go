@@ -26,6 +26,9 @@ import (
 //   - the same operand twice in one chain of && or || (`len(b) < 2 ||
 //     b[0] != ']' || b[0] != ']'`, where the second was b[1]: the copy
 //     says nothing, and go vet and staticcheck report it too);
+//   - one operand tested against two different literals in one chain, so
+//     that the chain never depends on it (`path[i-2] != 'v' ||
+//     path[i-2] != '/'` always holds; the first was path[i-1]);
 //   - an index that a conjunct before it puts out of range (`len(x) == 1
 //     && len(x[1].Token) == 0`: x[1] panics wherever the first conjunct
 //     holds; the fix was x[0]);
@@ -75,6 +78,10 @@ func smell(cond string) string {
 			}
 			seen[s] = true
 		}
+		if why := contradictory(ops, b.Op); why != "" {
+			found = why
+			return false
+		}
 		if b.Op != token.LAND {
 			return true
 		}
@@ -91,6 +98,38 @@ func smell(cond string) string {
 		return true
 	})
 	return found
+}
+
+// contradictory says where ops, the operands of one chain of op, test
+// one operand against two different literals so that the chain never
+// depends on it: `x != 'v' || x != '/'` always holds (x is never both),
+// `x == 1 && x == 2` never does; "" when they do not. Operands with
+// calls are not looked at.
+func contradictory(ops []ast.Expr, op token.Token) string {
+	want := map[token.Token]token.Token{token.LOR: token.NEQ, token.LAND: token.EQL}[op]
+	lits := map[string]string{} // by operand, the literal it is tested against
+	for _, o := range ops {
+		b, ok := ast.Unparen(o).(*ast.BinaryExpr)
+		if !ok || b.Op != want {
+			continue
+		}
+		x, lit := b.X, b.Y
+		if _, ok := x.(*ast.BasicLit); ok {
+			x, lit = lit, x
+		}
+		l, ok := lit.(*ast.BasicLit)
+		if !ok || astname.HasCall(x) {
+			continue
+		}
+		xs := types.ExprString(ast.Unparen(x))
+		v := constant.MakeFromLiteral(l.Value, l.Kind, 0)
+		if prev, had := lits[xs]; had && prev != v.ExactString() && v.Kind() != constant.Unknown {
+			what := map[token.Token]string{token.LOR: "always holds", token.LAND: "never holds"}[op]
+			return fmt.Sprintf("`%s` is tested %s two literals in one chain of %s: the chain %s", xs, map[token.Token]string{token.NEQ: "unequal to", token.EQL: "equal to"}[want], op, what)
+		}
+		lits[xs] = v.ExactString()
+	}
+	return ""
 }
 
 // smellAt is smell, and for the condition of an else if whose chain has

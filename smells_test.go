@@ -18,6 +18,9 @@ func TestSmell(t *testing.T) {
 		{"len(x) == 1 && len(x[1].Token) == 0", "`x[1]` is out of range"},
 		{"len(x) < 2 && x[2] == 'a'", "`x[2]` is out of range"},
 		{"len(x) <= 3 && x[3] == 'a'", "`x[3]` is out of range"},
+		{"i <= 1 || p[i-2] != 'v' || p[i-2] != '/'", "`p[i - 2]` is tested unequal to two literals in one chain of ||: the chain always holds"},
+		{"k == 1 && ok && k == 2", "`k` is tested equal to two literals in one chain of &&: the chain never holds"},
+		{"'a' != c || c != 'b'", "`c` is tested unequal to two literals"},
 		// Not smells: an index the conjunct allows, one before the
 		// bound, a bound in a disjunction, the same operand in two
 		// chains.
@@ -26,6 +29,10 @@ func TestSmell(t *testing.T) {
 		{"len(x) == 1 || x[1] == 'a'", ""},
 		{"(a || b) && (a || c)", ""},
 		{"len(b) < 2 || b[0] != ']' || b[1] != ']'", ""},
+		{"c == 'a' || c == 'b'", ""},      // a set of two
+		{"c != 'a' && c != 'b'", ""},      // its complement
+		{"c != 'a' || c != 'a'", "twice"}, // the copy, not two literals
+		{"f(c) != 1 || f(c) != 2", ""},    // a call may differ
 		{"a &&", ""},
 		// A call may give another value the second time.
 		{"next() == ',' || next() == ','", ""},
