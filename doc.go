@@ -53,9 +53,13 @@
 //     it, since passing tests run the same statements (localize.go,
 //     reach.go; site.go searches each site in its styles).
 //     Before any site is searched, the most suspicious conditions that
-//     are wrong on their face (an operand twice in one chain, an index a
-//     conjunct before it puts out of range) are tried with their mutants
-//     that are not (smells.go).
+//     are wrong on their face (an operand twice in one chain, an operand
+//     tested against two literals so that the chain never depends on it,
+//     an index a conjunct before it puts out of range) are tried with
+//     their mutants that are not (smells.go); then the conditions that
+//     differ from the one the copies of their function (sibling
+//     functions, a name one word away) write at the same place are tried
+//     with the copies' condition (siblingconds.go).
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
 //     the statement skipped, or an early return). A site where every

@@ -171,7 +171,8 @@ type Result struct {
 	// Tier is the search tier that found the patch, in the order they run
 	// (doc.go): "nil-checks" (the runtime's nil check joined to an
 	// interrupted condition), "smells" (a condition wrong on its face:
-	// smells.go), "first" (the most suspicious sites),
+	// smells.go), "siblings" (the condition the copies of the function
+	// write: siblingconds.go), "first" (the most suspicious sites),
 	// "mutants", "twins", "exits" (the guards' other exits),
 	// "per-evaluation", "more-exits", "nil-guards", "npefix" or
 	// "deeper" (the sites ranked after the first Options.MaxSites).
@@ -282,7 +283,9 @@ type SiteReport struct {
 	// joined to the condition there or as a guard before the statement;
 	// see nilcheck.go), or "smell" (a condition wrong on its face, an
 	// operand twice in one chain or an index a conjunct puts out of
-	// range, and its mutants without it; see smells.go). A patched site
+	// range, and its mutants without it; see smells.go), or "sibling"
+	// (at a condition, the condition the copies of its function write
+	// at the same place; see siblingconds.go). A patched site
 	// says "bounds" when the patch is the condition with the bounds check
 	// the runtime made when a failing test panicked in it or in its
 	// branch (an index out of range).

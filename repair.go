@@ -369,6 +369,12 @@ func (r *repairer) run(ctx context.Context) error {
 	if found, err := r.smells(ctx, ranked); err != nil || found {
 		return err
 	}
+	// Then the conditions their sibling functions write otherwise
+	// (siblingconds.go).
+	r.tier = "siblings"
+	if found, err := r.siblings(ctx, ranked); err != nil || found {
+		return err
+	}
 	// The first tier, then the mutants of the top conditions. When the
 	// first tier has done firstPauseWork without a patch (slow searches:
 	// sites evaluated in loops, runs that hang), the mutants come before

@@ -654,3 +654,11 @@ func renameWord(name, from, to string) string {
 func isWordByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
+
+// OneWordAway reports whether the function names a and b are one word
+// apart (oneWordAway: one replaced, added or dropped, at least one
+// shared): RangeInt and RangeInt64, LocalDate and LocalDateTime.
+func OneWordAway(a, b string) bool {
+	_, _, ok := oneWordAway(a, b)
+	return ok
+}

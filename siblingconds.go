@@ -1,0 +1,133 @@
+package nopol
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/nopol-go/nopol/angelic"
+	"github.com/nopol-go/nopol/collect"
+)
+
+// Sibling conditions: code written by copy keeps its copies' conditions
+// in step. Where the condition of an if differs from the condition at the
+// same place in the sibling functions (same file and receiver, names one
+// word apart: RangeInt beside RangeInt64 and RangeFloat64, the k-th if of
+// each counted in source order, when both have as many), and every one of
+// them writes it the same way, that condition is validated as it is
+// (a copy: as many lines, conditions and statements)
+// (tier "siblings", method "sibling"), after the smells, before any site
+// is searched. ini's seeded RangeInt, `val < min` where its siblings test
+// `val < min || val > max`, was "repaired" by `val != min`, a mutant
+// that fit the one failing check.
+
+// maxSiblingSites bounds the sites whose sibling condition the tier
+// validates.
+const maxSiblingSites = 3
+
+// siblingCond is the condition that site's sibling functions write at
+// its place, when they all write the same one and it differs from
+// site's; "" otherwise. sites are the program's.
+func siblingCond(sites []collect.Site, site collect.Site) string {
+	recv, name := splitFunc(site.Func)
+	k, n := condOrdinal(sites, site)
+	shape := funcShape(sites, site)
+	found := ""
+	for _, s := range sites {
+		r2, n2 := splitFunc(s.Func)
+		if s.Kind != collect.Cond || s.File != site.File || r2 != recv || n2 == name || !collect.OneWordAway(n2, name) {
+			continue
+		}
+		if k2, c2 := condOrdinal(sites, s); k2 != k || c2 != n || funcShape(sites, s) != shape {
+			continue
+		}
+		switch {
+		case normalExpr(s.Original) == normalExpr(site.Original):
+			return "" // a sibling agrees with the site
+		case found == "":
+			found = s.Original
+		case normalExpr(found) != normalExpr(s.Original):
+			return "" // the siblings disagree among themselves
+		}
+	}
+	return oneLine(found)
+}
+
+// splitFunc splits a collect.Site.Func, "Recv.Method" or "Func".
+func splitFunc(f string) (recv, name string) {
+	if i := strings.LastIndexByte(f, '.'); i >= 0 {
+		return f[:i], f[i+1:]
+	}
+	return "", f
+}
+
+// funcShape is what a copy of site's function keeps: its length in
+// lines and how many sites of each kind it has (MustInt, one word from
+// RangeInt, is no copy of it).
+func funcShape(sites []collect.Site, site collect.Site) [3]int {
+	shape := [3]int{site.FuncLines[1] - site.FuncLines[0]}
+	for _, s := range sites {
+		if s.File == site.File && s.Func == site.Func {
+			shape[1+b2i(s.Kind == collect.Guard)]++
+		}
+	}
+	return shape
+}
+
+// condOrdinal is the place of site among the Cond sites of its function
+// (in source order) and how many there are.
+func condOrdinal(sites []collect.Site, site collect.Site) (k, n int) {
+	var lines [][2]int
+	for _, s := range sites {
+		if s.Kind == collect.Cond && s.File == site.File && s.Func == site.Func {
+			lines = append(lines, [2]int{s.Line, s.Col})
+		}
+	}
+	slices.SortFunc(lines, func(a, b [2]int) int { return slices.Compare(a[:], b[:]) })
+	return slices.Index(lines, [2]int{site.Line, site.Col}), len(lines)
+}
+
+// siblings validates the sibling conditions of the top Cond sites the
+// failing tests reach (2 × Options.MaxSites of them, at most
+// maxSiblingSites with one).
+func (r *repairer) siblings(ctx context.Context, ranked []angelic.Suspicion) (done bool, err error) {
+	st := style{name: "cond"}
+	type target struct {
+		s    angelic.Suspicion
+		cond string
+	}
+	var targets []target
+	for _, s := range ranked[:min(len(ranked), 2*r.opts.MaxSites)] {
+		if len(targets) == maxSiblingSites {
+			break
+		}
+		site := r.prog.Sites[s.Site]
+		if site.Kind != collect.Cond || !r.wanted(site) {
+			continue
+		}
+		cond := siblingCond(r.prog.Sites, site)
+		if cond == "" {
+			continue
+		}
+		if why := r.antiPatternOf(site, st, nil, candidate{src: cond, method: "sibling"}); why != "" {
+			r.vlogf("siblings: rejected `%s`: %s", cond, why)
+			continue
+		}
+		targets = append(targets, target{s, cond})
+	}
+	for i, t := range targets {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		site := r.prog.Sites[t.s.Site]
+		rep := r.siteReport(site, st, t.s.Score, "sibling")
+		r.logf("siblings %d/%d: %s:%d %s `%s`: its sibling functions write `%s` there", i+1, len(targets), rep.File, rep.Line, site.Func, oneLine(site.Original), t.cond)
+		r.ranked, r.spec = nil, nil
+		done, err := r.validateShared(ctx, nil, 0, site, st, []candidate{{src: t.cond, method: "sibling"}}, "sibling condition", &rep)
+		r.res.Sites = append(r.res.Sites, rep)
+		if err != nil || done {
+			return done, err
+		}
+	}
+	return false, nil
+}

@@ -1,0 +1,45 @@
+package nopol
+
+import (
+	"testing"
+
+	"github.com/nopol-go/nopol/collect"
+)
+
+// TestSiblingCond: the condition the copies of a function write at the
+// same place, when they agree among themselves and not with the site.
+func TestSiblingCond(t *testing.T) {
+	cond := func(id int, fn string, line int, lines [2]int, src string) collect.Site {
+		return collect.Site{ID: id, Kind: collect.Cond, File: "key.go", Func: fn, Line: line, FuncLines: lines, Original: src}
+	}
+	guard := func(id int, fn string, line int, lines [2]int) collect.Site {
+		return collect.Site{ID: id, Kind: collect.Guard, File: "key.go", Func: fn, Line: line, FuncLines: lines, Original: "return val"}
+	}
+	sites := []collect.Site{
+		cond(0, "Key.RangeFloat64", 3, [2]int{1, 7}, "val < min || val > max"), guard(1, "Key.RangeFloat64", 6, [2]int{1, 7}),
+		cond(2, "Key.RangeInt", 13, [2]int{11, 17}, "val < min"), guard(3, "Key.RangeInt", 16, [2]int{11, 17}),
+		cond(4, "Key.RangeInt64", 23, [2]int{21, 27}, "val < min || val > max"), guard(5, "Key.RangeInt64", 26, [2]int{21, 27}),
+		// One word from RangeInt but no copy: another length.
+		cond(6, "Key.MustInt", 33, [2]int{31, 40}, "err != nil"), guard(7, "Key.MustInt", 36, [2]int{31, 40}),
+		// Copies that disagree among themselves.
+		cond(8, "Key.InFloat64", 43, [2]int{41, 47}, "val == a"),
+		cond(9, "Key.InInt", 53, [2]int{51, 57}, "val == b"),
+		cond(10, "Key.InInt64", 63, [2]int{61, 67}, "val == c"),
+		// Another receiver.
+		cond(11, "File.RangeUint", 73, [2]int{71, 77}, "val < min && ok"), guard(12, "File.RangeUint", 76, [2]int{71, 77}),
+	}
+	for _, tc := range []struct {
+		id   int
+		want string
+	}{
+		{2, "val < min || val > max"},
+		{0, ""}, // RangeInt64 agrees with it
+		{6, ""},
+		{9, ""},
+		{11, ""},
+	} {
+		if got := siblingCond(sites, sites[tc.id]); got != tc.want {
+			t.Errorf("siblingCond(%s `%s`) = %q, want %q", sites[tc.id].Func, sites[tc.id].Original, got, tc.want)
+		}
+	}
+}
