@@ -2,6 +2,7 @@ package nopol
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -92,42 +93,19 @@ func condOrdinal(sites []collect.Site, site collect.Site) (k, n int) {
 // maxSiblingSites with one).
 func (r *repairer) siblings(ctx context.Context, ranked []angelic.Suspicion) (done bool, err error) {
 	st := style{name: "cond"}
-	type target struct {
-		s    angelic.Suspicion
-		cond string
-	}
-	var targets []target
-	for _, s := range ranked[:min(len(ranked), 2*r.opts.MaxSites)] {
-		if len(targets) == maxSiblingSites {
-			break
-		}
-		site := r.prog.Sites[s.Site]
-		if site.Kind != collect.Cond || !r.wanted(site) {
-			continue
-		}
+	targets := r.condTargets(ranked, maxSiblingSites, func(site collect.Site) (string, []candidate) {
 		cond := siblingCond(r.prog.Sites, site)
 		if cond == "" {
-			continue
+			return "", nil
 		}
-		if why := r.antiPatternOf(site, st, nil, candidate{src: cond, method: "sibling"}); why != "" {
+		c := candidate{src: cond, method: "sibling"}
+		if why := r.antiPatternOf(site, st, nil, c); why != "" {
 			r.vlogf("siblings: rejected `%s`: %s", cond, why)
-			continue
+			return "", nil
 		}
-		targets = append(targets, target{s, cond})
-	}
-	for i, t := range targets {
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		site := r.prog.Sites[t.s.Site]
-		rep := r.siteReport(site, st, t.s.Score, "sibling")
-		r.logf("siblings %d/%d: %s:%d %s `%s`: its sibling functions write `%s` there", i+1, len(targets), rep.File, rep.Line, site.Func, oneLine(site.Original), t.cond)
-		r.ranked, r.spec = nil, nil
-		done, err := r.validateShared(ctx, nil, 0, site, st, []candidate{{src: t.cond, method: "sibling"}}, "sibling condition", &rep)
-		r.res.Sites = append(r.res.Sites, rep)
-		if err != nil || done {
-			return done, err
-		}
-	}
-	return false, nil
+		return cond, []candidate{c}
+	})
+	return r.validateTargets(ctx, targets, "sibling", "sibling condition", func(t condTarget) string {
+		return fmt.Sprintf("its sibling functions write `%s` there", t.why)
+	})
 }

@@ -333,26 +333,62 @@ func firstDifference(a, b string) int {
 	return i
 }
 
-// smellTarget is a site with a smell and the mutants without it.
-type smellTarget struct {
+// condTarget is a condition site and the candidates a tier before the
+// first validates there, with why (smells: what is wrong on its face;
+// siblings: the condition the copies write).
+type condTarget struct {
 	s     angelic.Suspicion
 	why   string
 	cands []candidate
 }
 
-// smells validates the mutants of the conditions with a smell among the
-// most suspicious sites (see above); done when one is the patch.
-func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done bool, err error) {
-	st := style{name: "cond"}
-	var targets []smellTarget
+// condTargets walks the top 2 × Options.MaxSites Cond sites of ranked
+// that the search wants, and keeps those find gives candidates, at most
+// most of them.
+func (r *repairer) condTargets(ranked []angelic.Suspicion, most int, find func(site collect.Site) (why string, cands []candidate)) []condTarget {
+	var targets []condTarget
 	for _, s := range ranked[:min(len(ranked), 2*r.opts.MaxSites)] {
-		if len(targets) == maxSmellSites {
+		if len(targets) == most {
 			break
 		}
 		site := r.prog.Sites[s.Site]
 		if site.Kind != collect.Cond || !r.wanted(site) {
 			continue
 		}
+		if why, cands := find(site); len(cands) > 0 {
+			targets = append(targets, condTarget{s: s, why: why, cands: cands})
+		}
+	}
+	return targets
+}
+
+// validateTargets validates each target's candidates at its site, in
+// order, as method's (what names one in the log), after logging intro
+// of it; done when one is the patch.
+func (r *repairer) validateTargets(ctx context.Context, targets []condTarget, method, what string, intro func(t condTarget) string) (done bool, err error) {
+	st := style{name: "cond"}
+	for i, t := range targets {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		site := r.prog.Sites[t.s.Site]
+		rep := r.siteReport(site, st, t.s.Score, method)
+		r.logf("%s %d/%d: %s:%d %s `%s`: %s", r.tier, i+1, len(targets), rep.File, rep.Line, site.Func, oneLine(site.Original), intro(t))
+		r.ranked, r.spec = nil, nil
+		done, err := r.validateShared(ctx, nil, 0, site, st, t.cands, what, &rep)
+		r.res.Sites = append(r.res.Sites, rep)
+		if err != nil || done {
+			return done, err
+		}
+	}
+	return false, nil
+}
+
+// smells validates the mutants of the conditions with a smell among the
+// most suspicious sites (see above); done when one is the patch.
+func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done bool, err error) {
+	st := style{name: "cond"}
+	targets := r.condTargets(ranked, maxSmellSites, func(site collect.Site) (string, []candidate) {
 		named := constantValues(site)
 		onFace := smell(site.Original)
 		why := onFace
@@ -360,12 +396,12 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 			why = elseSmell(site.Original, site.ElseAfter, named)
 		}
 		if why == "" {
-			continue
+			return "", nil
 		}
 		deletion := deletionOf(site.Original)
-		t := smellTarget{s: s, why: why}
+		var cands []candidate
 		for _, m := range mutants(site.Original) {
-			if len(t.cands) == maxSmellCandidates {
+			if len(cands) == maxSmellCandidates {
 				break
 			}
 			c := candidate{src: m, method: "smell"}
@@ -376,36 +412,22 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 				r.vlogf("smells: rejected `%s`: %s", m, why)
 				continue
 			}
-			t.cands = append(t.cands, c)
+			cands = append(cands, c)
 		}
-		if len(t.cands) > 0 && onFace != "" {
+		if len(cands) > 0 && onFace != "" {
 			// A literal moved first (a copy made and not edited, an
 			// index off by one), the last in the condition first: the
 			// second of two copies is the one pasted.
-			slices.SortStableFunc(t.cands, func(a, b candidate) int {
+			slices.SortStableFunc(cands, func(a, b candidate) int {
 				if d := b2i(!literalOnly(site.Original, a.src)) - b2i(!literalOnly(site.Original, b.src)); d != 0 {
 					return d
 				}
 				return firstDifference(site.Original, b.src) - firstDifference(site.Original, a.src)
 			})
 		}
-		if len(t.cands) > 0 {
-			targets = append(targets, t)
-		}
-	}
-	for i, t := range targets {
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		site := r.prog.Sites[t.s.Site]
-		rep := r.siteReport(site, st, t.s.Score, "smell")
-		r.logf("smells %d/%d: %s:%d %s `%s`: %s; trying %s without it", i+1, len(targets), rep.File, rep.Line, site.Func, oneLine(site.Original), t.why, plural(len(t.cands), "mutant"))
-		r.ranked, r.spec = nil, nil
-		done, err := r.validateShared(ctx, nil, 0, site, st, t.cands, "mutant", &rep)
-		r.res.Sites = append(r.res.Sites, rep)
-		if err != nil || done {
-			return done, err
-		}
-	}
-	return false, nil
+		return why, cands
+	})
+	return r.validateTargets(ctx, targets, "smell", "mutant", func(t condTarget) string {
+		return fmt.Sprintf("%s; trying %s without it", t.why, plural(len(t.cands), "mutant"))
+	})
 }
