@@ -37,6 +37,9 @@ import (
 //     reads none of that guard's variables (d.errorContext != nil,
 //     len(patchStr) != 1): the error would report the wrong value or
 //     the wrong reason.
+//   - length-relation: the candidate compares the lengths of two values
+//     that neither the original nor any other condition of its file
+//     compares (inventedLengths).
 //   - error-replaced: a new guard leaves where an error x is not nil and
 //     returns another error, in a function whose own checks of x return
 //     x (errorReplaced).
@@ -438,6 +441,62 @@ func errorReplaced(sites []collect.Site, site collect.Site, st style, c candidat
 		}
 	}
 	return ""
+}
+
+// inventedLengths checks the rule length-relation: the candidate compares
+// the lengths of two values (len(s) > len(b)) that neither the original
+// condition nor any other condition of its file compares. Two lengths
+// the tests' states happen to order are no relation the code has: over
+// every run kept in benchmarks/results, nopol printed four such patches,
+// all wrong (go-toml's appendValue `opts.multiline && len(s) > len(b)`,
+// ini's MustFloat64 `len(defaultVal) == len(k.value)`), and every
+// correct patch comparing two lengths kept a comparison of the original
+// (`len(item.Keys) < len(keys)` for `>`).
+func inventedLengths(sites []collect.Site, site collect.Site, c candidate) string {
+	pairs := func(src string) (out []string) {
+		for _, b := range comparisonsOf(src) {
+			x, okX := lenOperand(b.X)
+			y, okY := lenOperand(b.Y)
+			if okX && okY && x != y {
+				out = append(out, min(x, y)+"\x00"+max(x, y))
+			}
+		}
+		return out
+	}
+	cand := pairs(c.src)
+	if len(cand) == 0 {
+		return ""
+	}
+	written := map[string]bool{}
+	for _, p := range pairs(site.Original) {
+		written[p] = true
+	}
+	for _, s := range sites {
+		if s.Kind == collect.Cond && s.File == site.File {
+			for _, p := range pairs(s.Original) {
+				written[p] = true
+			}
+		}
+	}
+	for _, p := range cand {
+		if !written[p] {
+			x, y, _ := strings.Cut(p, "\x00")
+			return fmt.Sprintf("length-relation: %s compares len(%s) with len(%s), which no condition of the file compares", c.src, x, y)
+		}
+	}
+	return ""
+}
+
+// lenOperand reads len(x), as x printed.
+func lenOperand(e ast.Expr) (string, bool) {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return "", false
+	}
+	if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "len" {
+		return "", false
+	}
+	return types.ExprString(ast.Unparen(call.Args[0])), true
 }
 
 // lastResult is the last result of exit, a return statement; nil for

@@ -420,6 +420,32 @@ func TestErrorReplaced(t *testing.T) {
 	}
 }
 
+// TestInventedLengths: two lengths compared only where the code compares
+// them.
+func TestInventedLengths(t *testing.T) {
+	sites := []collect.Site{
+		{ID: 0, Kind: collect.Cond, File: "m.go", Original: "opts.multiline"},
+		{ID: 1, Kind: collect.Cond, File: "m.go", Original: "len(k) > len(prefix) && ok"},
+		{ID: 2, Kind: collect.Cond, File: "other.go", Original: "len(s) != len(b)"},
+	}
+	for _, tc := range []struct {
+		site int
+		cand string
+		rule string
+	}{
+		{0, "opts.multiline && len(s) > len(b)", "length-relation"}, // compared in another file only
+		{0, "opts.multiline && len(prefix) <= len(k)", ""},          // the file compares them
+		{0, "opts.multiline && len(s) > 3", ""},
+		{0, "len(s) == len(s)", ""},
+		{1, "len(k) < len(prefix) && ok", ""}, // the original's own
+	} {
+		got := inventedLengths(sites, sites[tc.site], candidate{src: tc.cand, method: "synthesis"})
+		if ruleOf(got) != tc.rule {
+			t.Errorf("inventedLengths(%q) = %q, want rule %q", tc.cand, got, tc.rule)
+		}
+	}
+}
+
 // TestAgainstGuard checks the rules of a new guard: a guard around a
 // statement is kept only when it protects the statement from its own
 // panic (conditional-deletion), and no guard may test only what an

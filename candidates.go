@@ -971,6 +971,9 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 	if why == "" && r.prog != nil {
 		why = errorReplaced(r.prog.Sites, site, st, c)
 	}
+	if why == "" && r.prog != nil {
+		why = inventedLengths(r.prog.Sites, site, c)
+	}
 	return why
 }
 
