@@ -275,6 +275,8 @@ func (r *repairer) closerMutants(ctx context.Context, site collect.Site, st styl
 	type near struct {
 		c      candidate
 		missed []string
+		// examples is how many examples it misses.
+		examples int
 	}
 	var nears []near
 	for _, src := range mutants(site.Original) {
@@ -286,7 +288,7 @@ func (r *repairer) closerMutants(ctx context.Context, site collect.Site, st styl
 			continue
 		}
 		var missed []string
-		ok := true
+		ok, examples := true, 0
 		for _, ex := range spec.Examples {
 			if synth.Satisfies(spec, t, []synth.Example{ex}) {
 				continue
@@ -295,17 +297,21 @@ func (r *repairer) closerMutants(ctx context.Context, site collect.Site, st styl
 				ok = false
 				break
 			}
+			examples++
 			if !slices.Contains(missed, ex.Origin) {
 				missed = append(missed, ex.Origin)
 			}
 		}
 		if ok && len(missed) > 0 {
-			nears = append(nears, near{candidate{src: src, term: t, method: "mutation"}, missed})
+			nears = append(nears, near{candidate{src: src, term: t, method: "mutation"}, missed, examples})
 		}
 	}
 	if len(nears) == 0 {
 		return nil, nil, nil
 	}
+	// Those that miss fewer of the recorded states first: the states a
+	// relaxed test left out still say what the original gave there.
+	slices.SortStableFunc(nears, func(a, b near) int { return a.examples - b.examples })
 	// The tests those mutants miss, by the outcome their examples need,
 	// run with the other one forced.
 	var either []string
@@ -345,6 +351,9 @@ func (r *repairer) closerMutants(ctx context.Context, site collect.Site, st styl
 	if len(out) == 0 {
 		return nil, nil, nil
 	}
+	// As in the fallback, a mutant whose changed comparison the file
+	// writes elsewhere goes first (written.go).
+	out = writtenFirst(site, r.prog.Sites, out)
 	rep.Relaxed = either
 	rep.Examples, rep.Distinct = len(relaxed.Examples), len(relaxed.Examples) // one example per distinct state
 	r.logf("synthesis: %s fits once the passing tests that pass with the other outcome forced are left out (%s); validated before %s", describeCandidates(out), strings.Join(either, ", "), cands[0].src)
