@@ -258,10 +258,7 @@ func (r *repairer) closerMutants(ctx context.Context, site collect.Site, st styl
 	if first <= 1 {
 		return nil, nil, nil
 	}
-	failing := map[string]bool{}
-	for _, k := range r.failing {
-		failing[k.name] = true
-	}
+	failing := r.failingNames()
 	// Each passing test's examples need one outcome (wants) or both.
 	wants := map[string]map[bool]bool{}
 	for _, ex := range spec.Examples {
@@ -913,7 +910,7 @@ func withSimplifications(cands, simpler []candidate, orig []int) []candidate {
 func withMutants(synthesized, muts []candidate, original string) []candidate {
 	muts = slices.Clone(muts)
 	for i, m := range muts {
-		if k := slices.IndexFunc(synthesized, func(c candidate) bool { return sameForm(c.src, m.src) }); k >= 0 {
+		if k := indexForm(synthesized, m.src); k >= 0 {
 			muts[i] = synthesized[k]
 			muts[i].src, muts[i].added = m.src, m.added
 		}
@@ -1016,11 +1013,12 @@ func hasSource(cands []candidate, src string) bool {
 // (A mutant written as the original is, that synthesis found spaced
 // otherwise, is not dropped for it: hasSource; withMutants.)
 func hasForm(cands []candidate, src string) bool {
-	return slices.ContainsFunc(cands, func(c candidate) bool { return sameForm(c.src, src) })
+	return indexForm(cands, src) >= 0
 }
 
-// sameForm reports whether the conditions a and b are one, spaced alike
-// or not (see hasForm).
-func sameForm(a, b string) bool {
-	return a == b || normalExpr(a) == normalExpr(b)
+// indexForm is the index of the first candidate of cands that is src,
+// spaced alike or not (see hasForm), or -1; src is normalized once.
+func indexForm(cands []candidate, src string) int {
+	n := normalExpr(src)
+	return slices.IndexFunc(cands, func(c candidate) bool { return c.src == src || normalExpr(c.src) == n })
 }

@@ -274,19 +274,16 @@ func lengthComparison(e ast.Expr) (x string, n int64, op token.Token, ok bool) {
 	if !isBin || !comparison(b.Op) {
 		return "", 0, 0, false
 	}
-	call, isCall := ast.Unparen(b.X).(*ast.CallExpr)
+	x, isLen := lenOperand(b.X)
 	lit, isLit := ast.Unparen(b.Y).(*ast.BasicLit)
-	if !isCall || !isLit || lit.Kind != token.INT || len(call.Args) != 1 {
-		return "", 0, 0, false
-	}
-	if id, isID := call.Fun.(*ast.Ident); !isID || id.Name != "len" {
+	if !isLen || !isLit || lit.Kind != token.INT {
 		return "", 0, 0, false
 	}
 	v, err := strconv.ParseInt(lit.Value, 0, 64)
 	if err != nil {
 		return "", 0, 0, false
 	}
-	return types.ExprString(ast.Unparen(call.Args[0])), v, b.Op, true
+	return x, v, b.Op, true
 }
 
 // lengthSpan reads `len(x) op n` (n an integer literal, op a

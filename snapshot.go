@@ -965,10 +965,7 @@ func withoutOrigins(spec *synth.Spec, origins []string) *synth.Spec {
 // nil when no passing test has examples. needed reports that one failed
 // (not by timing out). how says what the runs do, for the log.
 func (r *repairer) passWithOther(ctx context.Context, site collect.Site, st style, spec *synth.Spec, value bool, how string) (either []string, needed bool, err error) {
-	failing := map[string]bool{}
-	for _, k := range r.failing {
-		failing[k.name] = true
-	}
+	failing := r.failingNames()
 	origins := map[string]bool{}
 	for _, ex := range spec.Examples {
 		if !failing[ex.Origin] {
@@ -1027,6 +1024,15 @@ func (r *repairer) passWithOther(ctx context.Context, site collect.Site, st styl
 	}
 	slices.Sort(either)
 	return either, needed, nil
+}
+
+// failingNames are the failing tests' names (a synth.Example's Origin).
+func (r *repairer) failingNames() map[string]bool {
+	out := map[string]bool{}
+	for _, k := range r.failing {
+		out[k.name] = true
+	}
+	return out
 }
 
 // siteRun names a site and a test.
