@@ -24,7 +24,7 @@ import (
 // negation in the failing fragments only is tried when the negation
 // everywhere broke other fragments only).
 func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.Force, mode collect.Mode) collect.Run {
-	run := collect.Run{Package: k.pkg, Test: k.name, Mode: mode, Timeout: r.timeout(k),
+	run := collect.Run{Package: k.pkg, Test: k.name, Subtests: r.narrow[k], Mode: mode, Timeout: r.timeout(k),
 		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && (!f.Whole() || f.EveryEval()), EvalLimit: r.evalLimit(k)}
 	if f.PerEval() {
 		run.Force = nil
@@ -294,7 +294,7 @@ type siteTest struct {
 }
 
 func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([]string, error) {
-	run := collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeSnapshot, Sites: []int{site.ID}, ForceSegment: -1, Timeout: r.timeout(k)}
+	run := collect.Run{Package: k.pkg, Test: k.name, Subtests: r.narrow[k], Mode: collect.ModeSnapshot, Sites: []int{site.ID}, ForceSegment: -1, Timeout: r.timeout(k)}
 	res, err := r.bin.Run(ctx, run)
 	r.ran(testWork(res.TimedOut))
 	if err != nil {

@@ -112,6 +112,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 	r.suiteFailure = map[testKey]string{}
 	r.ignored = map[string]bool{}
 	r.failingByID = map[string]testKey{}
+	r.narrow = map[testKey][]string{}
 	var allFailing, notRun []string
 	// runaway are the failing tests the time limit stopped deep in a
 	// recursion: they fail on every run, and each run takes the whole
@@ -125,6 +126,9 @@ func (r *repairer) baseline(ctx context.Context) error {
 		}
 		if !t.NotRun && !t.Passed && !t.Skipped {
 			r.suiteFailure[k] = t.Output
+			if subs := narrowedTo(t); subs != nil {
+				r.narrow[k] = subs
+			}
 		}
 		switch {
 		case t.Skipped:

@@ -37,14 +37,18 @@ func (r *repairer) coverage(ctx context.Context) error {
 	tests := append(slices.Clone(r.failing), r.passing...)
 	runs := make([]collect.Run, len(tests))
 	for i, k := range tests {
-		runs[i] = collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k),
+		runs[i] = collect.Run{Package: k.pkg, Test: k.name, Subtests: r.narrow[k], Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k),
 			PrintConstituents: !r.opts.NoPurify && i < len(r.failing), PrintReach: i < len(r.failing), StackOnTimeout: i < len(r.failing)}
 	}
 	r.logf("coverage: running %s", plural(len(runs), "test"))
+	r.logNarrowed()
 	results, err := r.runAll(ctx, runs)
 	r.res.Runs += len(runs)
 	if err != nil {
 		return fmt.Errorf("running the instrumented tests: %w", err)
+	}
+	if err := r.widenPassing(ctx, tests, runs, results); err != nil {
+		return err
 	}
 	// A result that differs from the plain run's is checked by running
 	// the test again alone: tests that share a file or a port collide

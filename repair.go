@@ -74,6 +74,9 @@ type repairer struct {
 	// order it ran them; suiteFailure is each failing test's output there.
 	suiteOrder   map[string][]string
 	suiteFailure map[testKey]string
+	// narrow are the failing subtests each failing table test's runs are
+	// narrowed to (subtests.go).
+	narrow map[testKey][]string
 	// failing are the failing tests to repair, ignored the other failing
 	// tests (by name), passing the passing tests, in baseline order.
 	failing, passing []testKey

@@ -51,7 +51,7 @@ func (prog *Program) afterRun(r Run) (pattern, after string) {
 		before = prog.RunsAfter(TestID{r.Package, r.Test})
 	}
 	if len(before) == 0 || r.Subtest != "" || !prog.Marked(r.Package, r.Test) {
-		return testRunPattern(r.Test, r.Subtest), ""
+		return testRunPattern(r.Test, r.Subtest, r.Subtests), ""
 	}
 	names := make([]string, 0, len(before)+1)
 	marked := 0

@@ -380,6 +380,12 @@ type Run struct {
 	// subtest path ("TestX/case_1").
 	Test    string
 	Subtest string
+	// Subtests, when not empty and Subtest is "", narrows Test to these
+	// of its subtests (paths "TestX/a/b") and the subtests that enclose
+	// them: at each depth, a subtest runs when its name is one the paths
+	// have there. The others are skipped; Result.Passed is Test's own.
+	// Ignored when the test runs after others (Before).
+	Subtests []string
 	// Force maps site IDs to a forced outcome: for a Cond site the
 	// condition's value, for a Guard site whether the statement runs
 	// (false: skipped, or left by the exit ForceExit names).
@@ -669,4 +675,10 @@ type TestResult struct {
 	// Output is the test's output, including failure messages with
 	// file:line, for attribution to a test constituent.
 	Output string
+	// FailedSubtests are the paths of the test's subtests that failed
+	// (at most gotest.MaxListedSubtests; SubtestsCut when more did),
+	// PassedSubtests the number that passed.
+	FailedSubtests []string
+	PassedSubtests int
+	SubtestsCut    bool
 }

@@ -251,6 +251,10 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 				Runaway: t.Action == "fail" && slices.Contains(sr.runaway[p], name),
 				Elapsed: t.Elapsed,
 				Output:  t.Output,
+
+				FailedSubtests: t.FailedSubtests,
+				PassedSubtests: t.PassedSubtests,
+				SubtestsCut:    t.SubtestsCut,
 			})
 		}
 	}

@@ -24,15 +24,38 @@ import (
 const defaultRunTimeout = 30 * time.Second
 
 // testRunPattern returns the -test.run pattern selecting exactly test
-// (and, if sub is not "", its subtest path "Test/a/b").
-func testRunPattern(test, sub string) string {
-	name := test
-	if sub != "" {
-		name = sub
+// (and, if sub is not "", its subtest path "Test/a/b"; else, if subs is
+// not empty, the subtests named at each depth of the paths subs).
+func testRunPattern(test, sub string, subs []string) string {
+	paths := []string{test}
+	switch {
+	case sub != "":
+		paths = []string{sub}
+	case len(subs) > 0:
+		paths = subs
 	}
-	parts := strings.Split(name, "/")
-	for i, p := range parts {
-		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	var levels [][]string
+	for _, p := range paths {
+		for i, name := range strings.Split(p, "/") {
+			if i == 0 {
+				name = test
+			}
+			if i == len(levels) {
+				levels = append(levels, nil)
+			}
+			if q := regexp.QuoteMeta(name); !slices.Contains(levels[i], q) {
+				levels[i] = append(levels[i], q)
+			}
+		}
+	}
+	parts := make([]string, len(levels))
+	for i, names := range levels {
+		slices.Sort(names)
+		if len(names) == 1 {
+			parts[i] = "^" + names[0] + "$"
+		} else {
+			parts[i] = "^(" + strings.Join(names, "|") + ")$"
+		}
 	}
 	return strings.Join(parts, "/")
 }

@@ -56,7 +56,17 @@ type TestSummary struct {
 	// Passes and Fails count the test's results when it ran several
 	// times (go test -count).
 	Passes, Fails int
+	// FailedSubtests are the paths ("TestX/a/b") of the subtests that
+	// failed, each once, in the order they ended, at most
+	// MaxListedSubtests (SubtestsCut says when more failed);
+	// PassedSubtests counts those that passed.
+	FailedSubtests []string
+	PassedSubtests int
+	SubtestsCut    bool
 }
+
+// MaxListedSubtests bounds TestSummary.FailedSubtests.
+const MaxListedSubtests = 200
 
 // PackageSummary is the outcome of one package.
 type PackageSummary struct {
@@ -145,6 +155,9 @@ func (s *Summarizer) Add(e Event) {
 	case "output":
 		p.tests[i].add(e.Output)
 	case "pass", "fail", "skip":
+		if e.Test != top {
+			t.addSubtest(e.Test, e.Action)
+		}
 		if e.Test == top {
 			t.Action = e.Action
 			t.Elapsed = time.Duration(e.Elapsed * float64(time.Second))
@@ -155,6 +168,19 @@ func (s *Summarizer) Add(e Event) {
 				t.Fails++
 			}
 		}
+	}
+}
+
+// addSubtest records the result of the subtest path.
+func (t *TestSummary) addSubtest(path, action string) {
+	switch {
+	case action == "pass":
+		t.PassedSubtests++
+	case action != "fail" || slices.Contains(t.FailedSubtests, path):
+	case len(t.FailedSubtests) == MaxListedSubtests:
+		t.SubtestsCut = true
+	default:
+		t.FailedSubtests = append(t.FailedSubtests, path)
 	}
 }
 
@@ -180,6 +206,7 @@ func (s *Summarizer) Summaries() []PackageSummary {
 		sum.Tests = slices.Clone(p.sum.Tests)
 		for i := range sum.Tests {
 			sum.Tests[i].Output = p.tests[i].String()
+			sum.Tests[i].FailedSubtests = slices.Clone(sum.Tests[i].FailedSubtests)
 		}
 		for path, b := range s.buildOut {
 			// Build output is keyed by the package being built, such as

@@ -3,6 +3,7 @@ package gotest
 import (
 	"context"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +145,45 @@ func TestList(t *testing.T) {
 	_, err = Default.Go(context.Background(), ".", time.Minute, "list", "example.invalid/nope")
 	if err == nil || !strings.Contains(err.Error(), "example.invalid/nope") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+func TestSummarizeSubtests(t *testing.T) {
+	event := func(action, test string) string {
+		return `{"Action":"` + action + `","Package":"m","Test":"` + test + `"}` + "\n"
+	}
+	many := ""
+	for i := range MaxListedSubtests + 1 {
+		many += event("fail", "TestM/c"+strconv.Itoa(i))
+	}
+	tests := []struct {
+		name   string
+		stream string
+		failed []string
+		passed int
+		cut    bool
+	}{
+		{"nested", event("pass", "TestT/a") + event("fail", "TestT/b/c") + event("fail", "TestT/b") + event("skip", "TestT/d") + event("fail", "TestT"), []string{"TestT/b/c", "TestT/b"}, 1, false},
+		{"counted once", event("fail", "TestT/a") + event("fail", "TestT/a") + event("pass", "TestT/a") + event("fail", "TestT"), []string{"TestT/a"}, 1, false},
+		{"no subtests", event("fail", "TestT"), nil, 0, false},
+		{"too many", many + event("fail", "TestM"), nil, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			events, err := ParseEvents([]byte(tt.stream))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Summarize(events)[0].Tests[0]
+			if tt.cut {
+				if !got.SubtestsCut || len(got.FailedSubtests) != MaxListedSubtests {
+					t.Errorf("cut = %v with %d listed, want cut with %d", got.SubtestsCut, len(got.FailedSubtests), MaxListedSubtests)
+				}
+				return
+			}
+			if !reflect.DeepEqual(got.FailedSubtests, tt.failed) || got.PassedSubtests != tt.passed || got.SubtestsCut {
+				t.Errorf("failed %q, %d passed, cut %v; want %q, %d passed", got.FailedSubtests, got.PassedSubtests, got.SubtestsCut, tt.failed, tt.passed)
+			}
+		})
 	}
 }
