@@ -50,6 +50,9 @@ func (r *repairer) coverage(ctx context.Context) error {
 	if err := r.widenPassing(ctx, tests, runs, results); err != nil {
 		return err
 	}
+	if err := r.coverRest(ctx); err != nil {
+		return err
+	}
 	// A result that differs from the plain run's is checked by running
 	// the test again alone: tests that share a file or a port collide
 	// under parallel runs; those run alone from then on.
@@ -176,15 +179,7 @@ func (r *repairer) localize() []angelic.Suspicion {
 		if !ok {
 			continue
 		}
-		sp := angelic.Spectrum{Test: k.name, Passed: res.Passed, Took: map[int][2]bool{}}
-		for id, c := range res.Reached {
-			if c[0]+c[1] > 0 && id >= 0 && id < len(r.prog.Sites) && r.wanted(r.prog.Sites[id]) {
-				sp.Reached = append(sp.Reached, id)
-				if r.prog.Sites[id].Kind == collect.Cond {
-					sp.Took[id] = [2]bool{c[0] > 0, c[1] > 0}
-				}
-			}
-		}
+		sp := r.spectrum(k.name, res)
 		if !res.Passed {
 			split := splitIterations(sp, res, r.failed[k])
 			for id := range r.interrupted[k] {
@@ -197,6 +192,7 @@ func (r *repairer) localize() []angelic.Suspicion {
 		}
 		spectra = append(spectra, sp)
 	}
+	spectra = append(spectra, r.restSpectra()...)
 	stacks := r.panicStacks()
 	// Among equal scores: by the failing tests' panic stacks, then
 	// conditions, then statements, then the conditions scored by an
@@ -230,6 +226,21 @@ func (r *repairer) localize() []angelic.Suspicion {
 			kindName(site.Kind), oneLine(site.Original), s.Score, s.Failed, s.Passed, took, s.Tier)
 	}
 	return ranked
+}
+
+// spectrum is the spectrum of the run res of test: the wanted sites it
+// reached, and the outcomes a condition took.
+func (r *repairer) spectrum(test string, res collect.Result) angelic.Spectrum {
+	sp := angelic.Spectrum{Test: test, Passed: res.Passed, Took: map[int][2]bool{}}
+	for id, c := range res.Reached {
+		if c[0]+c[1] > 0 && id >= 0 && id < len(r.prog.Sites) && r.wanted(r.prog.Sites[id]) {
+			sp.Reached = append(sp.Reached, id)
+			if r.prog.Sites[id].Kind == collect.Cond {
+				sp.Took[id] = [2]bool{c[0] > 0, c[1] > 0}
+			}
+		}
+	}
+	return sp
 }
 
 func (r *repairer) wanted(s collect.Site) bool {

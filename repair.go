@@ -75,8 +75,10 @@ type repairer struct {
 	suiteOrder   map[string][]string
 	suiteFailure map[testKey]string
 	// narrow are the failing subtests each failing table test's runs are
-	// narrowed to (subtests.go).
+	// narrowed to, rest the coverage of its passing subtests
+	// (subtests.go).
 	narrow map[testKey][]string
+	rest   map[testKey]collect.Result
 	// failing are the failing tests to repair, ignored the other failing
 	// tests (by name), passing the passing tests, in baseline order.
 	failing, passing []testKey

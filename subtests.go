@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
 )
 
@@ -16,7 +17,9 @@ import (
 // same site too (go-cmp's TestDiff: 204 subtests, 40 of them failing,
 // failed under every value forced at every site), the spectrum of the
 // failing test holds the sites its failing cases reach, and each run is
-// shorter. A patch is still validated on the whole suite.
+// shorter. Its passing subtests run once more, apart, in coverage: a
+// passing spectrum of their own for localization (a site they reach is
+// less suspicious). A patch is still validated on the whole suite.
 
 // narrowedTo returns the leaves of t's failing subtests, when some of its
 // subtests passed and every failing one is listed; nil otherwise.
@@ -61,4 +64,42 @@ func (r *repairer) logNarrowed() {
 			r.logf("coverage: %s runs only its %s", k.name, plural(len(subs), "failing subtest"))
 		}
 	}
+}
+
+// coverRest runs, in coverage, the passing subtests of each narrowed
+// failing test (the failing ones skipped) when its failing subtests are
+// of one depth (-test.skip matches each depth by its own pattern); the
+// result is kept when they pass.
+func (r *repairer) coverRest(ctx context.Context) error {
+	r.rest = map[testKey]collect.Result{}
+	for _, k := range r.failing {
+		subs := r.narrow[k]
+		if len(subs) == 0 || slices.ContainsFunc(subs, func(p string) bool { return strings.Count(p, "/") != strings.Count(subs[0], "/") }) {
+			continue
+		}
+		res, err := r.bin.Run(ctx, collect.Run{Package: k.pkg, Test: k.name, SkipSubtests: subs, Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k)})
+		r.ran(testWork(res.TimedOut))
+		if err != nil {
+			return fmt.Errorf("running the instrumented tests: %w", err)
+		}
+		if !res.Passed {
+			r.logf("coverage: the passing subtests of %s fail without the failing ones; left out of localization", k.name)
+			continue
+		}
+		r.vlogf("coverage %s, its passing subtests: %d sites reached", k.name, reachedCount(res))
+		r.rest[k] = res
+	}
+	return nil
+}
+
+// restSpectra are the passing spectra of the narrowed failing tests'
+// passing subtests.
+func (r *repairer) restSpectra() []angelic.Spectrum {
+	var out []angelic.Spectrum
+	for _, k := range r.failing {
+		if res, ok := r.rest[k]; ok {
+			out = append(out, r.spectrum(k.name+" (its passing subtests)", res))
+		}
+	}
+	return out
 }

@@ -386,6 +386,10 @@ type Run struct {
 	// have there. The others are skipped; Result.Passed is Test's own.
 	// Ignored when the test runs after others (Before).
 	Subtests []string
+	// SkipSubtests, when not empty, skips these subtests of Test (paths
+	// of one depth; at each depth a subtest is skipped when its name is
+	// one the paths have there): the passing rest of a table test.
+	SkipSubtests []string
 	// Force maps site IDs to a forced outcome: for a Cond site the
 	// condition's value, for a Guard site whether the statement runs
 	// (false: skipped, or left by the exit ForceExit names).

@@ -96,9 +96,13 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 		limit = "-test.timeout=" + stackTimeout(timeout).String()
 	}
 	pattern, after := b.Program.afterRun(r)
+	args := []string{"-test.run=" + pattern, "-test.count=1", gotest.VerboseFlag, limit}
+	if len(r.SkipSubtests) > 0 && after == "" {
+		args = append(args, "-test.skip="+testRunPattern(r.Test, "", r.SkipSubtests))
+	}
 	inv := &gotest.Invocation{
 		Path:    bin,
-		Args:    []string{"-test.run=" + pattern, "-test.count=1", gotest.VerboseFlag, limit},
+		Args:    args,
 		Dir:     b.Program.pkgDir(r.Package),
 		Env:     append(runEnv(r, out), "NOPOL_AFTER="+after),
 		Timeout: timeout,

@@ -28,17 +28,19 @@ func TestSubtests(t *testing.T) {
 	tests := []struct {
 		name     string
 		subtests []string
+		skip     []string
 		passed   bool
 		ran      []string // the subtests that ran
 	}{
-		{"whole", nil, false, []string{"one", "zero", "minus_one_(x*)", "two", "nested", "nested/ok", "nested/minus"}},
-		{"failing leaves", []string{"TestTable/minus_one_(x*)", "TestTable/nested/minus"}, false, []string{"minus_one_(x*)", "nested", "nested/minus"}},
-		{"a passing one", []string{"TestTable/two"}, true, []string{"two"}},
-		{"metacharacters quoted", []string{"TestTable/minus_one_(x*)"}, false, []string{"minus_one_(x*)"}},
+		{"whole", nil, nil, false, []string{"one", "zero", "minus_one_(x*)", "two", "nested", "nested/ok", "nested/minus"}},
+		{"failing leaves", []string{"TestTable/minus_one_(x*)", "TestTable/nested/minus"}, nil, false, []string{"minus_one_(x*)", "nested", "nested/minus"}},
+		{"a passing one", []string{"TestTable/two"}, nil, true, []string{"two"}},
+		{"metacharacters quoted", []string{"TestTable/minus_one_(x*)"}, nil, false, []string{"minus_one_(x*)"}},
+		{"the failing ones skipped", nil, []string{"TestTable/minus_one_(x*)", "TestTable/nested"}, true, []string{"one", "zero", "two"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := f.build.Run(context.Background(), Run{Package: pkg, Test: "TestTable", Subtests: tt.subtests, Mode: ModeCover, ForceSegment: -1})
+			res, err := f.build.Run(context.Background(), Run{Package: pkg, Test: "TestTable", Subtests: tt.subtests, SkipSubtests: tt.skip, Mode: ModeCover, ForceSegment: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
