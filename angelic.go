@@ -24,8 +24,10 @@ import (
 // negation in the failing fragments only is tried when the negation
 // everywhere broke other fragments only).
 func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.Force, mode collect.Mode) collect.Run {
-	run := collect.Run{Package: k.pkg, Test: k.name, Subtests: r.narrow[k], Mode: mode, Timeout: r.timeout(k),
-		Force: map[int]bool{site.ID: f.Value}, PrintConstituents: !r.opts.NoPurify && (!f.Whole() || f.EveryEval()), EvalLimit: r.evalLimit(k)}
+	run := r.testRun(k, mode)
+	run.Force = map[int]bool{site.ID: f.Value}
+	run.PrintConstituents = !r.opts.NoPurify && (!f.Whole() || f.EveryEval())
+	run.EvalLimit = r.evalLimit(k)
 	if f.PerEval() {
 		run.Force = nil
 		if len(f.Evals) > 0 {
@@ -294,7 +296,8 @@ type siteTest struct {
 }
 
 func (r *repairer) guess(ctx context.Context, site collect.Site, k testKey) ([]string, error) {
-	run := collect.Run{Package: k.pkg, Test: k.name, Subtests: r.narrow[k], Mode: collect.ModeSnapshot, Sites: []int{site.ID}, ForceSegment: -1, Timeout: r.timeout(k)}
+	run := r.testRun(k, collect.ModeSnapshot)
+	run.Sites = []int{site.ID}
 	res, err := r.bin.Run(ctx, run)
 	r.ran(testWork(res.TimedOut))
 	if err != nil {

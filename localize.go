@@ -37,8 +37,9 @@ func (r *repairer) coverage(ctx context.Context) error {
 	tests := append(slices.Clone(r.failing), r.passing...)
 	runs := make([]collect.Run, len(tests))
 	for i, k := range tests {
-		runs[i] = collect.Run{Package: k.pkg, Test: k.name, Subtests: r.narrow[k], Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k),
-			PrintConstituents: !r.opts.NoPurify && i < len(r.failing), PrintReach: i < len(r.failing), StackOnTimeout: i < len(r.failing)}
+		runs[i] = r.testRun(k, collect.ModeCover)
+		runs[i].PrintConstituents = !r.opts.NoPurify && i < len(r.failing)
+		runs[i].PrintReach, runs[i].StackOnTimeout = i < len(r.failing), i < len(r.failing)
 	}
 	r.logf("coverage: running %s", plural(len(runs), "test"))
 	r.logNarrowed()

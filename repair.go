@@ -75,10 +75,10 @@ type repairer struct {
 	suiteOrder   map[string][]string
 	suiteFailure map[testKey]string
 	// narrow are the failing subtests each failing table test's runs are
-	// narrowed to, rest the coverage of its passing subtests
-	// (subtests.go).
-	narrow map[testKey][]string
-	rest   map[testKey]collect.Result
+	// narrowed to; restKeys stand for the passing subtests of some of
+	// them (subtests.go).
+	narrow   map[testKey][]string
+	restKeys []testKey
 	// failing are the failing tests to repair, ignored the other failing
 	// tests (by name), passing the passing tests, in baseline order.
 	failing, passing []testKey

@@ -35,7 +35,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		keys = append(keys, k)
 	}
 	nFailing := len(runs)
-	for _, k := range r.passing {
+	for _, k := range slices.Concat(r.passing, r.restKeys) {
 		res, ok := r.cover[k]
 		if !ok {
 			continue
@@ -43,7 +43,9 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		if c := res.Reached[site.ID]; c[0]+c[1] == 0 {
 			continue
 		}
-		runs = append(runs, collect.Run{Package: k.pkg, Test: k.name, Mode: collect.ModeSnapshot, Sites: []int{site.ID}, ForceSegment: -1, Timeout: r.timeout(k)})
+		run := r.testRun(k, collect.ModeSnapshot)
+		run.Sites = []int{site.ID}
+		runs = append(runs, run)
 		keys = append(keys, k)
 	}
 	r.logf("snapshot: running %s (%d failing with their angelic value)", plural(len(runs), "test"), nFailing)

@@ -17,9 +17,10 @@ import (
 // same site too (go-cmp's TestDiff: 204 subtests, 40 of them failing,
 // failed under every value forced at every site), the spectrum of the
 // failing test holds the sites its failing cases reach, and each run is
-// shorter. Its passing subtests run once more, apart, in coverage: a
-// passing spectrum of their own for localization (a site they reach is
-// less suspicious). A patch is still validated on the whole suite.
+// shorter. Its passing subtests run apart, as a passing test of their
+// own (restKey): a passing spectrum for localization (a site they reach
+// is less suspicious), passing states in the snapshots. A patch is still
+// validated on the whole suite.
 
 // narrowedTo returns the leaves of t's failing subtests, when some of its
 // subtests passed and every failing one is listed; nil otherwise.
@@ -66,40 +67,59 @@ func (r *repairer) logNarrowed() {
 	}
 }
 
+// restMark ends the name of the test key that stands for the passing
+// subtests of a narrowed failing test (restKey); no Go test's name has a
+// space.
+const restMark = " (its passing subtests)"
+
+// restKey is the key of the passing subtests of failing test k.
+func restKey(k testKey) testKey { return testKey{k.pkg, k.name + restMark} }
+
+// testRun is the plain run of test k in mode: a narrowed failing test's
+// failing subtests, the passing subtests of a restKey.
+func (r *repairer) testRun(k testKey, mode collect.Mode) collect.Run {
+	run := collect.Run{Package: k.pkg, Test: k.name, Subtests: r.narrow[k], Mode: mode, ForceSegment: -1, Timeout: r.timeout(k)}
+	if name, ok := strings.CutSuffix(k.name, restMark); ok {
+		run.Test, run.Subtests, run.SkipSubtests = name, nil, r.narrow[testKey{k.pkg, name}]
+	}
+	return run
+}
+
 // coverRest runs, in coverage, the passing subtests of each narrowed
 // failing test (the failing ones skipped) when its failing subtests are
-// of one depth (-test.skip matches each depth by its own pattern); the
-// result is kept when they pass.
+// of one depth (-test.skip matches each depth by its own pattern). When
+// they pass, their key joins restKeys: a passing spectrum in
+// localization, passing runs in the snapshots.
 func (r *repairer) coverRest(ctx context.Context) error {
-	r.rest = map[testKey]collect.Result{}
+	r.restKeys = nil
 	for _, k := range r.failing {
 		subs := r.narrow[k]
 		if len(subs) == 0 || slices.ContainsFunc(subs, func(p string) bool { return strings.Count(p, "/") != strings.Count(subs[0], "/") }) {
 			continue
 		}
-		res, err := r.bin.Run(ctx, collect.Run{Package: k.pkg, Test: k.name, SkipSubtests: subs, Mode: collect.ModeCover, ForceSegment: -1, Timeout: r.timeout(k)})
+		rest := restKey(k)
+		r.elapsed[rest] = r.elapsed[k]
+		res, err := r.bin.Run(ctx, r.testRun(rest, collect.ModeCover))
 		r.ran(testWork(res.TimedOut))
 		if err != nil {
 			return fmt.Errorf("running the instrumented tests: %w", err)
 		}
 		if !res.Passed {
-			r.logf("coverage: the passing subtests of %s fail without the failing ones; left out of localization", k.name)
+			r.logf("coverage: the passing subtests of %s fail without the failing ones; left out", k.name)
 			continue
 		}
-		r.vlogf("coverage %s, its passing subtests: %d sites reached", k.name, reachedCount(res))
-		r.rest[k] = res
+		r.vlogf("coverage %s: %d sites reached", rest.name, reachedCount(res))
+		r.cover[rest] = res
+		r.restKeys = append(r.restKeys, rest)
 	}
 	return nil
 }
 
-// restSpectra are the passing spectra of the narrowed failing tests'
-// passing subtests.
+// restSpectra are the passing spectra of restKeys.
 func (r *repairer) restSpectra() []angelic.Spectrum {
 	var out []angelic.Spectrum
-	for _, k := range r.failing {
-		if res, ok := r.rest[k]; ok {
-			out = append(out, r.spectrum(k.name+" (its passing subtests)", res))
-		}
+	for _, k := range r.restKeys {
+		out = append(out, r.spectrum(k.name, r.cover[k]))
 	}
 	return out
 }
