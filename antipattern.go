@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/nopol-go/nopol/collect"
@@ -82,6 +83,12 @@ import (
 //     len(schemes) > 0 { r.buildScheme = schemes[0] } became
 //     r.buildScheme == "" || len(schemes) > 0, which panics on a route
 //     with a build scheme and no schemes; the fix was len(schemes) > 0.
+//     After the if too: where the branch leaves and the original is false
+//     (the code after the if runs), len(x) is at least what that code
+//     needs to index x with literals (s[1], s[2:]; collect.Branch.
+//     IndexedAfter), and where the candidate is false it is not
+//     (indexAfterUnguarded): `len(s) > 2` for `len(s) <= 2` before
+//     `s = s[2:]`.
 //   - invented-constant: the candidate tests for equality with a number
 //     the code does not have (t.Hour == 10, date.Year == 2023: it singles
 //     out the tests' inputs, however many tests reach it); or compares an
@@ -771,6 +778,9 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 		}
 	}
 	if why := lengthCheckDropped(site, orig, cand); why != "" {
+		return why
+	}
+	if why := indexAfterUnguarded(site, orig, cand); why != "" {
 		return why
 	}
 	// Last: the one rule that ranks instead of rejecting. A test of the
@@ -1510,6 +1520,95 @@ func lengthCheckDropped(site collect.Site, orig, cand ast.Expr) string {
 		}
 	}
 	return ""
+}
+
+// indexAfterUnguarded checks the rule length-check-dropped for the code
+// after a guard: the branch of site leaves, and where orig is false (the
+// code after the if runs) len(x) is at least the length that code needs
+// to index x (collect.Branch.IndexedAfter); where cand is false, it is
+// not. hcl's unquoteChar: `len(s) > 2` for `len(s) <= 2` before
+// `s = s[2:]` lets a one-byte s through.
+func indexAfterUnguarded(site collect.Site, orig, cand ast.Expr) string {
+	if site.Then == nil || !site.Then.Exits {
+		return ""
+	}
+	for _, ia := range site.Then.IndexedAfter {
+		o, ok := leastLenWhenFalse(orig, ia.X)
+		if !ok || o < ia.Len {
+			continue
+		}
+		if c, ok := leastLenWhenFalse(cand, ia.X); ok && c < ia.Len {
+			return fmt.Sprintf("length-check-dropped: where the condition is false, the code after the if indexes %s, which needs len(%s) >= %d; %s ensures it, the candidate lets len(%s) = %d through",
+				ia.X, ia.X, ia.Len, types.ExprString(orig), ia.X, c)
+		}
+	}
+	return ""
+}
+
+// leastLenWhenFalse returns the least len(x) where cond is false, from
+// its clauses that compare len(x) with an integer literal (len(x) < 2
+// false: at least 2; a disjunct that is a conjunction bounds it by the
+// least of its conjuncts' bounds); ok is false when another clause reads
+// x (its bound is not known).
+func leastLenWhenFalse(cond ast.Expr, x string) (least int64, ok bool) {
+	for _, d := range operandsOf(cond, token.LOR) {
+		bound := int64(-1)
+		for _, c := range operandsOf(d, token.LAND) {
+			op, k, isLen := lenLiteralComparison(c, x)
+			if !isLen && slices.Contains(namesOf(c), x) {
+				return 0, false
+			}
+			b := int64(0)
+			if neg, _ := synth.Negated(op); isLen && (neg == token.GEQ || neg == token.EQL) {
+				b = k
+			} else if isLen && neg == token.GTR {
+				b = k + 1
+			}
+			if bound < 0 || b < bound {
+				bound = b
+			}
+		}
+		least = max(least, bound)
+	}
+	return least, true
+}
+
+// lenLiteralComparison reads e as `len(x) op k` for an integer literal k
+// (either side, under any number of !).
+func lenLiteralComparison(e ast.Expr, x string) (op token.Token, k int64, ok bool) {
+	negated := false
+	for {
+		u, isNot := ast.Unparen(e).(*ast.UnaryExpr)
+		if !isNot || u.Op != token.NOT {
+			break
+		}
+		negated, e = !negated, u.X
+	}
+	b, isBin := ast.Unparen(e).(*ast.BinaryExpr)
+	if !isBin {
+		return 0, 0, false
+	}
+	op, lenSide, litSide := b.Op, b.X, b.Y
+	if y, isX := builtinArg(b.Y, "len"); isX && y == x {
+		op, lenSide, litSide = synth.Mirrored(op), b.Y, b.X
+	}
+	if y, isX := builtinArg(lenSide, "len"); !isX || y != x {
+		return 0, 0, false
+	}
+	lit, isLit := ast.Unparen(litSide).(*ast.BasicLit)
+	if !isLit || lit.Kind != token.INT {
+		return 0, 0, false
+	}
+	k, err := strconv.ParseInt(lit.Value, 0, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	if negated {
+		if op, ok = synth.Negated(op); !ok {
+			return 0, 0, false
+		}
+	}
+	return op, k, true
 }
 
 // lowerBound returns x when e bounds len(x) from below: len(x) > k,

@@ -35,6 +35,7 @@ func TestAntiPattern(t *testing.T) {
 	panics := &collect.Branch{Panics: true, Exits: true}
 	errs := &collect.Branch{ReturnsError: true, Exits: true}
 	derefs := &collect.Branch{Derefs: []string{"p"}}
+	indexAfter := &collect.Branch{Exits: true, IndexedAfter: []collect.IndexAfter{{X: "p", Len: 2}}}
 	for _, tc := range []struct {
 		name string
 		site collect.Site
@@ -63,6 +64,7 @@ func TestAntiPattern(t *testing.T) {
 		{"length check of what the branch does not index", cond("ok && len(p) > 0", &collect.Branch{Derefs: []string{"q"}}), "ok || len(p) > 0", ""},
 		{"length equality is no lower bound", cond("len(p) == 0 && x > 0", derefs), "x > 1", ""},
 		{"nil check before an exit dropped", cond("p == nil || y > 3", &collect.Branch{Exits: true}), "y > 3", "nil-check-dropped"},
+		{"length guard before an index made an upper bound", cond("len(p) <= 2", indexAfter), "len(p) > 2", "length-check-dropped"},
 		{"invented constant of one test", guard, "x == 7", "invented-constant"},
 		{"invented constant no test has", cond("x > y", nil), "x != 5 && y > 0", "invented-constant"},
 		{"invented threshold the states do not draw", guard, "x < 4", "invented-constant"},
@@ -91,6 +93,43 @@ func TestAntiPattern(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkRule(t, tc.site, spec, tc.cand, tc.rule)
+		})
+	}
+}
+
+// TestIndexAfterUnguarded checks length-check-dropped for the code after
+// a guard that leaves: s[2:] after the if needs len(s) >= 2.
+func TestIndexAfterUnguarded(t *testing.T) {
+	after := &collect.Branch{Exits: true, IndexedAfter: []collect.IndexAfter{{X: "s", Len: 2}}}
+	for _, tc := range []struct {
+		name, orig, cand string
+		then             *collect.Branch
+		dropped          bool
+	}{
+		{"made an upper bound", "len(s) <= 2", "len(s) > 2", after, true},
+		{"loosened", "len(s) < 2 || x > 0", "len(s) == 0 || x > 0", after, true},
+		{"loosened to one byte", "len(s) <= 2", "len(s) <= 0", after, true},
+		{"a conjunct added", "len(s) < 2", "len(s) < 2 && x > 0", after, true},
+		{"tightened", "len(s) <= 2", "len(s) < 2", after, false},
+		{"written otherwise", "len(s) <= 2", "!(len(s) >= 2) || x > 3", after, false},
+		{"literal first", "2 > len(s)", "1 >= len(s)", after, false},
+		{"an equality that still implies it", "len(s) < 2", "len(s) != 2", after, false},
+		{"a named bound is not judged", "len(s) < 2", "len(s) < n", after, false},
+		{"another reading of s is not judged", "len(s) < 2", "!strings.HasPrefix(s, `0x`)", after, false},
+		{"the original did not ensure it", "len(s) == 0", "x > 0", after, false},
+		{"what the code after does not index", "len(q) <= 2", "len(q) > 2", after, false},
+		{"a branch that does not leave", "len(s) <= 2", "len(s) > 2", &collect.Branch{IndexedAfter: after.IndexedAfter}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			orig, err1 := parser.ParseExpr(tc.orig)
+			cand, err2 := parser.ParseExpr(tc.cand)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			site := collect.Site{Kind: collect.Cond, Original: tc.orig, Then: tc.then}
+			if got := indexAfterUnguarded(site, orig, cand); (got != "") != tc.dropped {
+				t.Errorf("indexAfterUnguarded(%s for %s) = %q, want dropped %v", tc.cand, tc.orig, got, tc.dropped)
+			}
 		})
 	}
 }

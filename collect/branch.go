@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 )
 
 // Branch describes the then-branch of a Cond site's if statement: what a
@@ -37,6 +38,20 @@ type Branch struct {
 	// condition that lets x == nil through reaches that dereference
 	// (at most maxDerefsAfter).
 	DerefsAfter []string `json:",omitempty"`
+	// IndexedAfter are, for a branch that leaves of an if with no else,
+	// the slices and strings that the statements after the if index or
+	// slice with integer literals (as DerefsAfter, before any assignment
+	// to them), with the least length those need: s and 2 for `s =
+	// s[2:]` after `if len(s) < 2 { return ErrSyntax }` (at most
+	// maxIndexedAfter).
+	IndexedAfter []IndexAfter `json:",omitempty"`
+}
+
+// IndexAfter is a slice or string X, as written, and the least length the
+// code indexing it needs.
+type IndexAfter struct {
+	X   string
+	Len int64
 }
 
 // elseAfter returns Site.ElseAfter of the if at the top of stack.
@@ -59,22 +74,8 @@ const maxDerefsAfter = 4
 
 // derefsAfter returns Branch.DerefsAfter of ifs, the top of stack.
 func derefsAfter(stack []ast.Node, info *types.Info) []string {
-	n := len(stack)
-	if n < 2 {
-		return nil
-	}
-	ifs, ok := stack[n-1].(*ast.IfStmt)
-	if !ok || ifs.Else != nil {
-		return nil
-	}
-	list := stmtList(stack[n-2])
-	i := slices.Index(list, ast.Stmt(ifs))
-	if i < 0 {
-		return nil
-	}
 	var out []string
-	assigned := map[types.Object]bool{}
-	deref := func(x ast.Expr) {
+	deref := func(x ast.Expr, assigned map[types.Object]bool) {
 		id, ok := ast.Unparen(x).(*ast.Ident)
 		if !ok || len(out) >= maxDerefsAfter {
 			return
@@ -88,6 +89,98 @@ func derefsAfter(stack []ast.Node, info *types.Info) []string {
 			out = append(out, id.Name)
 		}
 	}
+	walkAfter(stack, info, func(node ast.Node, assigned map[types.Object]bool) {
+		switch x := node.(type) {
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[x]; ok && (sel.Indirect() && sel.Kind() == types.FieldVal || isInterface(info, x.X)) {
+				deref(x.X, assigned)
+			}
+		case *ast.StarExpr:
+			deref(x.X, assigned)
+		}
+	})
+	return out
+}
+
+// maxIndexedAfter bounds Branch.IndexedAfter.
+const maxIndexedAfter = 4
+
+// indexedAfter returns Branch.IndexedAfter of ifs, the top of stack.
+func indexedAfter(stack []ast.Node, info *types.Info) []IndexAfter {
+	var out []IndexAfter
+	index := func(x ast.Expr, need int64, assigned map[types.Object]bool) {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		if !ok || need <= 0 {
+			return
+		}
+		obj, ok := info.Uses[id].(*types.Var)
+		if !ok || assigned[obj] {
+			return
+		}
+		switch t := obj.Type().Underlying().(type) {
+		case *types.Slice:
+		case *types.Basic:
+			if t.Info()&types.IsString == 0 {
+				return
+			}
+		default:
+			return
+		}
+		if i := slices.IndexFunc(out, func(a IndexAfter) bool { return a.X == id.Name }); i >= 0 {
+			out[i].Len = max(out[i].Len, need)
+		} else if len(out) < maxIndexedAfter {
+			out = append(out, IndexAfter{X: id.Name, Len: need})
+		}
+	}
+	walkAfter(stack, info, func(node ast.Node, assigned map[types.Object]bool) {
+		switch x := node.(type) {
+		case *ast.IndexExpr:
+			if k, ok := intLit(x.Index); ok {
+				index(x.X, k+1, assigned)
+			}
+		case *ast.SliceExpr:
+			need := int64(0)
+			for _, b := range []ast.Expr{x.Low, x.High, x.Max} {
+				if k, ok := intLit(b); ok {
+					need = max(need, k)
+				}
+			}
+			index(x.X, need, assigned)
+		}
+	})
+	return out
+}
+
+// intLit is the value of e when it is an integer literal.
+func intLit(e ast.Expr) (int64, bool) {
+	lit, ok := ast.Unparen(e).(*ast.BasicLit)
+	if !ok || lit.Kind != token.INT {
+		return 0, false
+	}
+	k, err := strconv.ParseInt(lit.Value, 0, 64)
+	return k, err == nil
+}
+
+// walkAfter calls visit with every node of the expressions that the
+// statements after ifs, the top of stack, evaluate whatever their values:
+// not in a nested body, a function literal or the right operand of && or
+// ||, up to the first statement of another kind (a label, a block, go,
+// defer, select). assigned holds the variables assigned by then.
+func walkAfter(stack []ast.Node, info *types.Info, visit func(node ast.Node, assigned map[types.Object]bool)) {
+	n := len(stack)
+	if n < 2 {
+		return
+	}
+	ifs, ok := stack[n-1].(*ast.IfStmt)
+	if !ok || ifs.Else != nil {
+		return
+	}
+	list := stmtList(stack[n-2])
+	i := slices.Index(list, ast.Stmt(ifs))
+	if i < 0 {
+		return
+	}
+	assigned := map[types.Object]bool{}
 	var walk func(e ast.Node)
 	walk = func(e ast.Node) {
 		if e == nil {
@@ -102,12 +195,9 @@ func derefsAfter(stack []ast.Node, info *types.Info) []string {
 					walk(x.X) // the right operand may not run
 					return false
 				}
-			case *ast.SelectorExpr:
-				if sel, ok := info.Selections[x]; ok && (sel.Indirect() && sel.Kind() == types.FieldVal || isInterface(info, x.X)) {
-					deref(x.X)
-				}
-			case *ast.StarExpr:
-				deref(x.X)
+			}
+			if node != nil {
+				visit(node, assigned)
 			}
 			return true
 		})
@@ -140,10 +230,9 @@ func derefsAfter(stack []ast.Node, info *types.Info) []string {
 		case *ast.RangeStmt:
 			walk(s.X)
 		default:
-			return out // a label, a block, go, defer, select: stop here
+			return // a label, a block, go, defer, select: stop here
 		}
 	}
-	return out
 }
 
 // maxReports bounds Branch.Reports.

@@ -213,6 +213,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 					s.Then = thenBranch(ifs, info)
 					if s.Then.Exits {
 						s.Then.DerefsAfter = derefsAfter(stack, info)
+						s.Then.IndexedAfter = indexedAfter(stack, info)
 					}
 					s.ElseAfter = elseAfter(stack)
 				}
