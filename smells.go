@@ -43,8 +43,12 @@ import (
 // Only the most suspicious sites the failing tests reach are looked at
 // (2 × Options.MaxSites of them), and at most maxSmellSites with a smell.
 // The mutants that delete an operand are left out (deleting a copy
-// changes nothing), and those whose length test leaves an index after it
-// out of range (weakIndex).
+// changes nothing), those whose length test leaves an index after it
+// out of range (weakIndex), and those with a dead clause, even one the
+// original has (semver's seeded `len(v.Pre) < 0 && len(o.Pre) == 0`
+// made `len(v.Pre) < 0 || len(o.Pre) == 0` no longer implies the else
+// if before it, but keeps a test that never holds; the fix was
+// `len(v.Pre) > 0`).
 
 // Bounds of the smells tier.
 const (
@@ -180,6 +184,13 @@ func implies(a, b ast.Expr, named map[string]constant.Value) bool {
 		}
 	}
 	return true
+}
+
+// hasDeadClause reports whether the Go condition cond has a dead clause
+// or a constant chain (deadClauses).
+func hasDeadClause(cond string, named map[string]constant.Value) bool {
+	e, err := parser.ParseExpr(cond)
+	return err == nil && len(deadClauses(e, named)) > 0
 }
 
 // weakIndex reports whether a conjunct of the Go condition cond indexes
@@ -402,7 +413,7 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 				break
 			}
 			c := candidate{src: m, method: "smell"}
-			if smellAt(m, site.ElseAfter, named) != "" || deletion(m) || weakIndex(m) {
+			if smellAt(m, site.ElseAfter, named) != "" || deletion(m) || weakIndex(m) || hasDeadClause(m, named) {
 				continue
 			}
 			if why := r.antiPatternOf(site, st, nil, c); why != "" {
