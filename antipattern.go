@@ -286,7 +286,7 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 		if why := againstStates(site, spec, c.term, c.method == "synthesis"); why != "" {
 			return why
 		}
-		if what != "" && !testsError && !isNegation(site.Original, c.src) {
+		if what != "" && !testsError && !isNegation(site.Original, c.src) && !clauseNegated(site.Original, c.src) {
 			if orig, err := synth.ParseTerm(spec, site.Original); err == nil {
 				if d := unasked(spec, orig, c.term); d != "" {
 					return fmt.Sprintf("guard-changed: the branch %s and the candidate changes when, where no test asks (%s)", what, d)
@@ -314,6 +314,41 @@ func isNegation(original, cand string) bool {
 		return false
 	}
 	return types.ExprString(unparen(negate(o))) == types.ExprString(unparen(c))
+}
+
+// clauseNegated reports whether cand is the Go condition original with
+// one comparison flipped to its negation (`b64 == ""` for `b64 != ""`
+// in a chain of checks that returns an error). As for the negation of
+// the whole condition, the outcome changes exactly where that clause
+// decides, in both directions: the failing tests ask for one, and
+// guard-changed does not apply. It read, one step from a recorded state,
+// states that cannot happen: x/mod's seeded note.Open, `err != nil ||
+// !isValidName(name) || b64 == "" || len(sig) < 5`, was rejected for an
+// empty b64 whose decoding has five bytes, and a clause swapped from ||
+// to && was printed.
+func clauseNegated(original, cand string) bool {
+	o, err := parser.ParseExpr(original)
+	if err != nil {
+		return false
+	}
+	c, err := parser.ParseExpr(cand)
+	if err != nil {
+		return false
+	}
+	want := types.ExprString(ast.Unparen(c))
+	found := false
+	ast.Inspect(o, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if found || !ok || !comparison(b.Op) {
+			return !found
+		}
+		op := b.Op
+		b.Op, _ = synth.Negated(op)
+		found = types.ExprString(ast.Unparen(o)) == want
+		b.Op = op
+		return !found
+	})
+	return found
 }
 
 // errorGuard says what the then-branch of a Cond site does when it panics

@@ -176,13 +176,19 @@ func TestGuardChangedNegation(t *testing.T) {
 	}
 	spec := &synth.Spec{
 		Inputs:   []synth.Input{{Expr: "x", Kind: synth.Int}, {Expr: "p == nil", Kind: synth.Bool}},
-		Examples: []synth.Example{ex("TestA", 5), ex("TestB", 3)},
+		Examples: []synth.Example{ex("TestA", 5), ex("TestB", 3), ex("TestC", 1)},
 	}
 	errs := &collect.Branch{ReturnsError: true, Exits: true}
 	for _, tc := range []struct{ original, cand, rule string }{
 		{"p != nil", "p == nil", ""},
 		{"!(p == nil)", "p == nil", ""},
 		{"x > 0", "x <= 0", ""},
+		// One clause of a chain flipped: the error at x = 0, one step
+		// from TestC's state, where no test asks, is the mirror of the
+		// one TestC drops. The exemption reads the syntax: the same
+		// clause written otherwise is judged.
+		{"x > 0 || p == nil", "x <= 0 || p == nil", ""},
+		{"x > 0 || p == nil", "x < 1 || p == nil", "guard-changed"},
 	} {
 		t.Run(tc.original+" to "+tc.cand, func(t *testing.T) {
 			checkRule(t, collect.Site{Kind: collect.Cond, Original: tc.original, Then: errs}, spec, tc.cand, tc.rule)
