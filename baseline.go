@@ -113,6 +113,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 	r.ignored = map[string]bool{}
 	r.failingByID = map[string]testKey{}
 	r.narrow = map[testKey][]string{}
+	r.checks = map[testKey][]string{}
 	var allFailing, notRun []string
 	// runaway are the failing tests the time limit stopped deep in a
 	// recursion: they fail on every run, and each run takes the whole
@@ -128,6 +129,9 @@ func (r *repairer) baseline(ctx context.Context) error {
 			r.suiteFailure[k] = t.Output
 			if subs := narrowedTo(t); subs != nil {
 				r.narrow[k] = subs
+			}
+			if names := failedGocheck(t.Output); names != nil {
+				r.checks[k] = names
 			}
 		}
 		switch {

@@ -5,7 +5,10 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // gocheckImports are the import paths of gocheck, whose TestingT(t) runs
@@ -76,5 +79,60 @@ func (r *repairer) warnGocheck(k testKey) {
 		return
 	}
 	r.gocheck = true
+	if names := r.checks[k]; len(names) > 0 {
+		r.logf("warning: %s runs a gocheck suite: go test sees all of its tests as one, so the localization cannot tell the passing ones' sites apart; the search runs only its %s (-check.f)", k.name, plural(len(names), "failing gocheck test"))
+		return
+	}
 	r.logf("warning: %s runs a gocheck suite: go test sees all of its tests as one, so the localization cannot tell their sites apart and each run of it runs them all; the repair will be slow and may find nothing. A failing gocheck test rewritten as a Go test of its own (func TestX(t *testing.T)) can be repaired", k.name)
+}
+
+// gocheckFailure matches the line gocheck prints for a failed or panicked
+// test: "FAIL: encode_test.go:510: S.TestEncoderSingleDocument".
+var gocheckFailure = regexp.MustCompile(`^(?:FAIL|PANIC): \S+:\d+: ([A-Za-z_]\w*\.Test\w*)$`)
+
+// gocheckName matches the name of a gocheck test, as -check.list prints it.
+var gocheckName = regexp.MustCompile(`^[A-Za-z_]\w*\.Test\w*$`)
+
+// gocheckSummary matches gocheck's last line when some tests failed:
+// "OOPS: 32 passed, 14 FAILED" (and ", 1 PANICKED", ", 2 MISSED", ...).
+var gocheckSummary = regexp.MustCompile(`^OOPS: (\d+) passed((?:, \d+ [A-Z-]+)*)$`)
+
+// failedGocheck returns the gocheck tests ("S.TestX") that failed or
+// panicked in output, the output of a test that runs a gocheck suite,
+// when some of its tests passed and every failure is listed: none
+// skipped or missed for a fixture, as many names as the summary counts.
+// It returns nil otherwise.
+func failedGocheck(output string) []string {
+	var names []string
+	passed, failed, complete := 0, 0, false
+	for _, line := range strings.Split(output, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if m := gocheckFailure.FindStringSubmatch(line); m != nil {
+			if !slices.Contains(names, m[1]) {
+				names = append(names, m[1])
+			}
+			continue
+		}
+		m := gocheckSummary.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		passed, _ = strconv.Atoi(m[1])
+		failed, complete = 0, true
+		for _, part := range strings.Split(strings.TrimPrefix(m[2], ", "), ", ") {
+			n, what, _ := strings.Cut(part, " ")
+			k, _ := strconv.Atoi(n)
+			switch what {
+			case "FAILED", "PANICKED":
+				failed += k
+			case "":
+			default:
+				complete = false // a fixture failed, tests were missed or skipped
+			}
+		}
+	}
+	if !complete || passed == 0 || failed == 0 || failed != len(names) {
+		return nil
+	}
+	return names
 }

@@ -1,6 +1,9 @@
 package nopol
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestRunsGocheck(t *testing.T) {
 	for _, tt := range []struct {
@@ -18,6 +21,26 @@ func TestRunsGocheck(t *testing.T) {
 	} {
 		if got := runsGocheck([]byte(tt.src), tt.line); got != tt.want {
 			t.Errorf("%s: runsGocheck = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestFailedGocheck(t *testing.T) {
+	const sep = "----------------------------------------------------------------------\n"
+	for _, tt := range []struct {
+		name, output string
+		want         []string
+	}{
+		{"failed and panicked", sep + "FAIL: encode_test.go:510: S.TestEncoder\n\nobtained ...\n" + sep + "PANIC: node_test.go:12: S.TestNode\n\n... Panic: boom\nOOPS: 32 passed, 1 FAILED, 1 PANICKED\n--- FAIL: Test (0.02s)\n", []string{"S.TestEncoder", "S.TestNode"}},
+		{"carriage returns", "FAIL: a_test.go:1: S.TestA\r\nOOPS: 3 passed, 1 FAILED\r\n", []string{"S.TestA"}},
+		{"a failure cut from the output", "FAIL: a_test.go:1: S.TestA\nOOPS: 3 passed, 2 FAILED\n", nil},
+		{"a fixture failed", "FAIL: a_test.go:1: S.SetUpTest\nOOPS: 3 passed, 1 FIXTURE-PANICKED, 2 MISSED\n", nil},
+		{"none passed", "FAIL: a_test.go:1: S.TestA\nOOPS: 0 passed, 1 FAILED\n", nil},
+		{"no summary", "FAIL: a_test.go:1: S.TestA\n", nil},
+		{"a plain test", "--- FAIL: TestA (0.00s)\n    a_test.go:3: bad\n", nil},
+	} {
+		if got := failedGocheck(tt.output); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: failedGocheck = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

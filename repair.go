@@ -79,6 +79,11 @@ type repairer struct {
 	// them (subtests.go).
 	narrow   map[testKey][]string
 	restKeys []testKey
+	// checks are the failing gocheck tests each failing test that runs a
+	// gocheck suite is narrowed to (gocheck.go).
+	checks map[testKey][]string
+	// checkRest are the passing gocheck tests of those tests.
+	checkRest map[testKey][]string
 	// failing are the failing tests to repair, ignored the other failing
 	// tests (by name), passing the passing tests, in baseline order.
 	failing, passing []testKey

@@ -51,7 +51,8 @@ func siblingCond(sites []collect.Site, site collect.Site) string {
 			return "" // the siblings disagree among themselves
 		}
 	}
-	return oneLine(found)
+	// On one line, whole: oneLine would cut a long condition short.
+	return strings.Join(strings.Fields(found), " ")
 }
 
 // splitFunc splits a collect.Site.Func, "Recv.Method" or "Func".

@@ -27,6 +27,10 @@ func TestSiblingCond(t *testing.T) {
 		cond(10, "Key.InInt64", 63, [2]int{61, 67}, "val == c"),
 		// Another receiver.
 		cond(11, "File.RangeUint", 73, [2]int{71, 77}, "val < min && ok"), guard(12, "File.RangeUint", 76, [2]int{71, 77}),
+		// A long condition, on two lines in a copy.
+		cond(13, "Key.StartSequence", 83, [2]int{81, 87}, "e.flowLevel > 0 || e.canonical || e.seqStyle == flowStyle"),
+		cond(14, "Key.StartMapping", 93, [2]int{91, 97}, "e.flowLevel > 0 || e.canonical ||\n\te.mapStyle == flowStyle || e.isEmptyMapping()"),
+		cond(15, "Key.StartMappings", 103, [2]int{101, 107}, "e.flowLevel > 0 || e.canonical ||\n\te.mapStyle == flowStyle || e.isEmptyMapping()"),
 	}
 	for _, tc := range []struct {
 		id   int
@@ -37,6 +41,7 @@ func TestSiblingCond(t *testing.T) {
 		{6, ""},
 		{9, ""},
 		{11, ""},
+		{13, "e.flowLevel > 0 || e.canonical || e.mapStyle == flowStyle || e.isEmptyMapping()"},
 	} {
 		if got := siblingCond(sites, sites[tc.id]); got != tc.want {
 			t.Errorf("siblingCond(%s `%s`) = %q, want %q", sites[tc.id].Func, sites[tc.id].Original, got, tc.want)

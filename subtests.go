@@ -42,12 +42,13 @@ func narrowedTo(t collect.TestResult) []string {
 // their results in place; their later runs are whole too.
 func (r *repairer) widenPassing(ctx context.Context, tests []testKey, runs []collect.Run, results []collect.Result) error {
 	for i, k := range tests[:len(r.failing)] {
-		if len(runs[i].Subtests) == 0 || !results[i].Passed {
+		if len(runs[i].Subtests) == 0 && len(runs[i].Gocheck) == 0 || !results[i].Passed {
 			continue
 		}
-		r.logf("coverage: %s passes with only its failing subtests run; it runs whole", k.name)
+		r.logf("coverage: %s passes with only its failing subtests or gocheck tests run; it runs whole", k.name)
 		delete(r.narrow, k)
-		runs[i].Subtests = nil
+		delete(r.checks, k)
+		runs[i].Subtests, runs[i].Gocheck = nil, nil
 		res, err := r.bin.Run(ctx, runs[i])
 		r.ran(testWork(res.TimedOut))
 		if err != nil {
@@ -64,6 +65,9 @@ func (r *repairer) logNarrowed() {
 		if subs := r.narrow[k]; len(subs) > 0 {
 			r.logf("coverage: %s runs only its %s", k.name, plural(len(subs), "failing subtest"))
 		}
+		if names := r.checks[k]; len(names) > 0 {
+			r.logf("coverage: %s runs only its %s", k.name, plural(len(names), "failing gocheck test"))
+		}
 	}
 }
 
@@ -78,9 +82,10 @@ func restKey(k testKey) testKey { return testKey{k.pkg, k.name + restMark} }
 // testRun is the plain run of test k in mode: a narrowed failing test's
 // failing subtests, the passing subtests of a restKey.
 func (r *repairer) testRun(k testKey, mode collect.Mode) collect.Run {
-	run := collect.Run{Package: k.pkg, Test: k.name, Subtests: r.narrow[k], Mode: mode, ForceSegment: -1, Timeout: r.timeout(k)}
+	run := collect.Run{Package: k.pkg, Test: k.name, Subtests: r.narrow[k], Gocheck: r.checks[k], Mode: mode, ForceSegment: -1, Timeout: r.timeout(k)}
 	if name, ok := strings.CutSuffix(k.name, restMark); ok {
-		run.Test, run.Subtests, run.SkipSubtests = name, nil, r.narrow[testKey{k.pkg, name}]
+		failing := testKey{k.pkg, name}
+		run.Test, run.Subtests, run.SkipSubtests, run.Gocheck = name, nil, r.narrow[failing], r.checkRest[failing]
 	}
 	return run
 }
@@ -92,9 +97,19 @@ func (r *repairer) testRun(k testKey, mode collect.Mode) collect.Run {
 // localization, passing runs in the snapshots.
 func (r *repairer) coverRest(ctx context.Context) error {
 	r.restKeys = nil
+	r.checkRest = map[testKey][]string{}
 	for _, k := range r.failing {
 		subs := r.narrow[k]
-		if len(subs) == 0 || slices.ContainsFunc(subs, func(p string) bool { return strings.Count(p, "/") != strings.Count(subs[0], "/") }) {
+		if len(r.checks[k]) > 0 {
+			rest, err := r.passingGocheck(ctx, k)
+			if err != nil {
+				return err
+			}
+			if len(rest) == 0 {
+				continue
+			}
+			r.checkRest[k] = rest
+		} else if len(subs) == 0 || slices.ContainsFunc(subs, func(p string) bool { return strings.Count(p, "/") != strings.Count(subs[0], "/") }) {
 			continue
 		}
 		rest := restKey(k)
@@ -113,6 +128,24 @@ func (r *repairer) coverRest(ctx context.Context) error {
 		r.restKeys = append(r.restKeys, rest)
 	}
 	return nil
+}
+
+// passingGocheck lists the gocheck tests of failing test k that passed:
+// those its suite lists (-check.list) but the failing ones.
+func (r *repairer) passingGocheck(ctx context.Context, k testKey) ([]string, error) {
+	res, err := r.bin.Run(ctx, collect.Run{Package: k.pkg, Test: k.name, GocheckList: true, ForceSegment: -1, Timeout: r.timeout(k)})
+	r.ran(testWork(res.TimedOut))
+	if err != nil {
+		return nil, fmt.Errorf("listing the gocheck tests of %s: %w", k.name, err)
+	}
+	var rest []string
+	for _, line := range strings.Split(res.Output, "\n") {
+		name := strings.TrimSpace(line)
+		if gocheckName.MatchString(name) && !slices.Contains(r.checks[k], name) && !slices.Contains(rest, name) {
+			rest = append(rest, name)
+		}
+	}
+	return rest, nil
 }
 
 // restSpectra are the passing spectra of restKeys.

@@ -390,6 +390,13 @@ type Run struct {
 	// of one depth; at each depth a subtest is skipped when its name is
 	// one the paths have there): the passing rest of a table test.
 	SkipSubtests []string
+	// Gocheck, when not empty, narrows a test that runs a gocheck suite
+	// to these of its tests ("S.TestX"), by the -check.f flag gocheck
+	// adds to the test binary.
+	Gocheck []string
+	// GocheckList lists the tests of the gocheck suite Test runs, one
+	// name ("S.TestX") a line of the output, instead of running them.
+	GocheckList bool
 	// Force maps site IDs to a forced outcome: for a Cond site the
 	// condition's value, for a Guard site whether the statement runs
 	// (false: skipped, or left by the exit ForceExit names).

@@ -60,6 +60,17 @@ func testRunPattern(test, sub string, subs []string) string {
 	return strings.Join(parts, "/")
 }
 
+// gocheckPattern is the -check.f pattern selecting exactly the gocheck
+// tests names ("S.TestX").
+func gocheckPattern(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	slices.Sort(quoted)
+	return "^(" + strings.Join(quoted, "|") + ")$"
+}
+
 // Run executes r against the build.
 func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	bin := b.Binaries[r.Package]
@@ -99,6 +110,12 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	args := []string{"-test.run=" + pattern, "-test.count=1", gotest.VerboseFlag, limit}
 	if len(r.SkipSubtests) > 0 && after == "" {
 		args = append(args, "-test.skip="+testRunPattern(r.Test, "", r.SkipSubtests))
+	}
+	if len(r.Gocheck) > 0 && after == "" {
+		args = append(args, "-check.f="+gocheckPattern(r.Gocheck))
+	}
+	if r.GocheckList && after == "" {
+		args = append(args, "-check.list")
 	}
 	inv := &gotest.Invocation{
 		Path:    bin,
