@@ -289,41 +289,50 @@ func mutantsOf(cond string) []mutant {
 			}
 		}
 	}
-	// An integer index moved by one (b[0] for b[1], b[i-1] for b[i-2],
-	// an off-by-one index), wherever it is in the condition: its literal
-	// rewritten in the source.
+	// An integer index or slice bound moved by one (b[0] for b[1],
+	// b[i-1] for b[i-2], p[i+1:] for p[i+0:], an off-by-one index),
+	// wherever it is in the condition: its literal rewritten in the
+	// source.
+	moveIndex := func(index ast.Expr) {
+		// k, or i-k and i+k: k moves; i-1 becomes i too.
+		lit, ok := index.(*ast.BasicLit)
+		var offset *ast.BinaryExpr
+		if b, isBin := index.(*ast.BinaryExpr); !ok && isBin && (b.Op == token.SUB || b.Op == token.ADD) {
+			offset = b
+			lit, ok = b.Y.(*ast.BasicLit)
+		}
+		if !ok || lit.Kind != token.INT {
+			return
+		}
+		v, err := strconv.ParseInt(lit.Value, 0, 64)
+		if err != nil {
+			return
+		}
+		off, end := fset.Position(lit.Pos()).Offset, fset.Position(lit.End()).Offset
+		for _, w := range []int64{v + 1, v - 1} {
+			if w < 0 {
+				continue
+			}
+			src := cond[:off] + strconv.FormatInt(w, 10) + cond[end:]
+			if offset != nil && w == 0 {
+				from, to := fset.Position(offset.X.End()).Offset, end
+				src = cond[:from] + cond[to:]
+			}
+			if e, err := parser.ParseExprFrom(fset, "", src, parser.SkipObjectResolution); err == nil {
+				add(e)
+			}
+		}
+	}
 	ast.Inspect(orig, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.IndexExpr:
-			// x[k], or x[i-k] and x[i+k]: k moves; x[i-1] becomes x[i]
-			// too.
-			lit, ok := n.Index.(*ast.BasicLit)
-			var offset *ast.BinaryExpr
-			if b, isBin := n.Index.(*ast.BinaryExpr); !ok && isBin && (b.Op == token.SUB || b.Op == token.ADD) {
-				offset = b
-				lit, ok = b.Y.(*ast.BasicLit)
-			}
-			if !ok || lit.Kind != token.INT {
-				return true
-			}
-			v, err := strconv.ParseInt(lit.Value, 0, 64)
-			if err != nil {
-				return true
-			}
-			off, end := fset.Position(lit.Pos()).Offset, fset.Position(lit.End()).Offset
-			for _, w := range []int64{v + 1, v - 1} {
-				if w < 0 {
-					continue
-				}
-				src := cond[:off] + strconv.FormatInt(w, 10) + cond[end:]
-				if offset != nil && w == 0 {
-					from, to := fset.Position(offset.X.End()).Offset, end
-					src = cond[:from] + cond[to:]
-				}
-				if e, err := parser.ParseExprFrom(fset, "", src, parser.SkipObjectResolution); err == nil {
-					add(e)
+			moveIndex(n.Index)
+		case *ast.SliceExpr:
+			for _, b := range []ast.Expr{n.Low, n.High} {
+				if b != nil {
+					moveIndex(b)
 				}
 			}
 		}

@@ -50,6 +50,9 @@ func TestMutants(t *testing.T) {
 		{"s2[i-1] == s1[j-1]", []string{
 			"s2[i-1] != s1[j-1]", "s2[i-2] == s1[j-1]", "s2[i-1] == s1[j-2]", "s2[i] == s1[j-1]", "s2[i-1] == s1[j]",
 			"s2[i-1] < s1[j-1]", "s2[i-1] <= s1[j-1]", "s2[i-1] > s1[j-1]", "s2[i-1] >= s1[j-1]"}},
+		// A slice bound moves too (go-cmp's seeded structFilter.filter:
+		// p[i+0:] for p[i+1:]).
+		{"ok && match(p[i+0:])", []string{"ok || match(p[i+0:])", "!ok && match(p[i+0:])", "ok && !match(p[i+0:])", "ok && match(p[i+1:])", "match(p[i+0:])", "!(ok && match(p[i+0:]))", "ok"}},
 		{"b[k+1] == 'x'", []string{"b[k+1] != 'x'", "b[k+2] == 'x'", "b[k] == 'x'", "b[k+1] < 'x'", "b[k+1] <= 'x'", "b[k+1] > 'x'", "b[k+1] >= 'x'"}},
 		// Every one-token change is at distance 1; ties keep the
 		// generation order: negation first.
