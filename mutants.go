@@ -25,16 +25,26 @@ import (
 // mutants of the most suspicious original conditions are validated.
 
 // maxMutationSites is how many of the most suspicious Cond sites the
-// fallback mutates.
-const maxMutationSites = 10
+// fallback mutates first; moreMutationSites how many it mutates in all,
+// the others after the first tier and the twins, before the guards'
+// exits: a mutant costs a run of the failing tests, and a minimal edit
+// of a less suspicious condition is a likelier patch than a new guard
+// (toml's seeded unify, `k < reflect.Uint64` for `<=`, a dispatch whose
+// false outcome the passing tests take too, ranked 56th; the mutation
+// baseline, which mutates every condition the failing tests reach,
+// repaired it). Variables for the tests.
+var (
+	maxMutationSites  = 10
+	moreMutationSites = 30
+)
 
-// mutate validates the mutants of maxMutationSites Cond sites of ranked
-// (withheld sites first, then by score and reach in turn: sitesFirst,
-// reachToo), site by site in that order, through a schema as the candidates
+// mutate validates the mutants of the Cond sites from to to (excluded)
+// of ranked (withheld sites first, then by score and reach in turn:
+// sitesFirst, reachToo), site by site in that order, through a schema as the candidates
 // of synthesis; the first that passes the suite and passes again as a
 // patched file is the patch. Mutants already validated at a site are not
 // run again. It returns how many mutants of how many sites it tried.
-func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k int, done bool, err error) {
+func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion, from, to int) (n, k int, done bool, err error) {
 	if err := ctx.Err(); err != nil {
 		return 0, 0, false, err
 	}
@@ -55,7 +65,7 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 	// tests: a minimal edit of its original is a likelier patch there
 	// than at a more suspicious site where nothing passed.
 	conds = sitesFirst(reachToo(conds), r.withheldAt)
-	for _, s := range conds[:min(len(conds), maxMutationSites)] {
+	for _, s := range conds[min(len(conds), from):min(len(conds), to)] {
 		site := r.prog.Sites[s.Site]
 		tried := func(src string) bool {
 			return slices.ContainsFunc(r.res.Candidates, func(c CandidateReport) bool {
@@ -85,7 +95,11 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion) (n, k
 	if slices.ContainsFunc(r.res.Sites, func(s SiteReport) bool { return len(s.Needs) > 0 }) {
 		lead = "no synthesized condition passes"
 	}
-	r.logf("mutation: %s; trying %s of the top %s", lead, plural(n, "mutant"), plural(len(targets), "condition"))
+	which := "top"
+	if from > 0 {
+		which = "next"
+	}
+	r.logf("mutation: %s; trying %s of the %s %s", lead, plural(n, "mutant"), which, plural(len(targets), "condition"))
 	st := style{name: "cond"}
 	// One schema for the mutants of every condition: one build instead of
 	// one per condition. When it cannot be built (sites whose sources

@@ -406,7 +406,7 @@ func (r *repairer) run(ctx context.Context) error {
 			r.logf("mutation: the first tier did %d units of test runs at %s; the mutants of the top conditions come before the others", r.searchWork()-from, ofSites(started, len(searched), "site"))
 		}
 		r.tier = "mutants"
-		n, k, done, err := r.mutate(ctx, ranked)
+		n, k, done, err := r.mutate(ctx, ranked, 0, maxMutationSites)
 		if err != nil || done {
 			return err
 		}
@@ -428,6 +428,20 @@ func (r *repairer) run(ctx context.Context) error {
 	}
 	r.firstWork = r.searchWork()
 	r.laterWork = max(minLaterWork, int(r.opts.Effort*float64(r.firstWork)))
+	// Then the mutants of the next conditions (moreMutationSites), whose
+	// work does not raise the later tiers' bound: they count from after
+	// it.
+	if !r.opts.NoMutants {
+		r.tier = "mutants"
+		n, k, done, err := r.mutate(ctx, ranked, maxMutationSites, moreMutationSites)
+		if err != nil || done {
+			return err
+		}
+		if n > 0 {
+			reason += fmt.Sprintf(", nor among %s of the next %s", plural(n, "mutant"), plural(k, "condition"))
+		}
+		r.firstWork = r.searchWork()
+	}
 	// Then the guards' other exits (continue, a return of the function,
 	// an error, ...) at the same sites; with Options.Screen, those where
 	// a failing test passes leaving early take turns with them (screen.go).

@@ -1041,6 +1041,34 @@ func TestRepairMutantsFirst(t *testing.T) {
 	}
 }
 
+// TestRepairMoreMutants: the conditions after the first
+// maxMutationSites (here none, so that the second window starts at the
+// top) have their mutants validated after the first tier and the twins,
+// before the guards' exits.
+func TestRepairMoreMutants(t *testing.T) {
+	defer func(n, m, p int) { maxMutationSites, moreMutationSites, firstPauseWork = n, m, p }(maxMutationSites, moreMutationSites, firstPauseWork)
+	maxMutationSites, moreMutationSites, firstPauseWork = 0, 10, 1<<20
+	f := newFake(t)
+	f.tests = []fakeTest{
+		{name: "TestPositive", inputs: []int64{3, 200}},
+		{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
+	}
+	var progress strings.Builder
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoPurify: true, Effort: -1}, f)
+	if err != nil {
+		t.Fatalf("repair: %v\n%s", err, progress.String())
+	}
+	if !res.Patched || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Tier != "mutants" {
+		t.Fatalf("patched=%v tier %q method %q reason %q\nprogress:\n%s", res.Patched, res.Tier, res.Site.Method, res.Reason, progress.String())
+	}
+	if !strings.Contains(progress.String(), "trying 13 mutants of the top 2 conditions") {
+		t.Errorf("progress does not announce the next conditions' mutants:\n%s", progress.String())
+	}
+	if strings.Contains(progress.String(), "exits: ") {
+		t.Errorf("the guards' exits were searched before the next conditions' mutants:\n%s", progress.String())
+	}
+}
+
 // TestRepairEffort: the later tiers (here, per-evaluation values) start
 // a site only while they made fewer runs than Options.Effort times the
 // first tier's (minLaterWork is 0 here); the reason says where they
