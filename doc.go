@@ -33,7 +33,15 @@
 //     (collect.Program.RunAfter; after.go). A failing test that passed a
 //     rerun alone is checked the same way, when no failing test failed
 //     every rerun: one that then fails on every run is repaired, not
-//     called flaky (flaky.go failAfterOthers).
+//     called flaky (flaky.go failAfterOthers). A failing test whose
+//     subtests partly passed in the baseline runs, in this and every
+//     later run of the search, its failing subtests only
+//     (collect.Run.Subtests), and a gocheck suite its failing gocheck
+//     tests (collect.Run.Gocheck, -check.f); their passing subtests or
+//     gocheck tests run apart as a passing test of their own (restKey:
+//     collect.Run.SkipSubtests, -test.skip; or the suite's list,
+//     -check.list, less the failing ones). A narrowed run that passes
+//     runs whole (subtests.go).
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
 //     suspiciousness (angelic.Localize; a condition scores the best of its
 //     reach and its two outcomes' predicates, split by table iteration as
@@ -214,7 +222,10 @@
 //     have one, each validated as written, whether or not its site is
 //     angelic: a twin is a whole patch, and the entries a loop must skip
 //     are seldom what one constant value, or an observed state, says
-//     (twins.go).
+//     (twins.go). Then the mutants of the next 20 conditions of the
+//     ranking (moreMutationSites), whose work does not raise the later
+//     tiers' bound (toml's seeded unify, `k < reflect.Uint64` for `<=`,
+//     ranked 56th, which the mutation baseline repaired).
 //  8. Then the guards' other exits. First, with Options.Screen (off by
 //     default), the screen (screen.go; predicate switching, Zhang, Gupta
 //     and Gupta, ICSE 2006): each guard site of these tiers, up to 200
