@@ -1609,8 +1609,24 @@ func leastLenWhenFalse(cond ast.Expr, x string) (least int64, ok bool) {
 }
 
 // lenLiteralComparison reads e as `len(x) op k` for an integer literal k
-// (either side, under any number of !).
+// (lenRelation).
 func lenLiteralComparison(e ast.Expr, x string) (op token.Token, k int64, ok bool) {
+	y, op, other, ok := lenRelation(e)
+	if !ok || y != x {
+		return 0, 0, false
+	}
+	lit, isLit := ast.Unparen(other).(*ast.BasicLit)
+	if !isLit || lit.Kind != token.INT {
+		return 0, 0, false
+	}
+	k, err := strconv.ParseInt(lit.Value, 0, 64)
+	return op, k, err == nil
+}
+
+// lenRelation reads e as `len(x) op other`: len(x) on either side (op
+// mirrored when it is the right one; the left one when both are), under
+// any number of ! (op negated for each).
+func lenRelation(e ast.Expr) (x string, op token.Token, other ast.Expr, ok bool) {
 	negated := false
 	for {
 		u, isNot := ast.Unparen(e).(*ast.UnaryExpr)
@@ -1621,59 +1637,30 @@ func lenLiteralComparison(e ast.Expr, x string) (op token.Token, k int64, ok boo
 	}
 	b, isBin := ast.Unparen(e).(*ast.BinaryExpr)
 	if !isBin {
-		return 0, 0, false
+		return "", 0, nil, false
 	}
-	op, lenSide, litSide := b.Op, b.X, b.Y
-	if y, isX := builtinArg(b.Y, "len"); isX && y == x {
-		op, lenSide, litSide = synth.Mirrored(op), b.Y, b.X
-	}
-	if y, isX := builtinArg(lenSide, "len"); !isX || y != x {
-		return 0, 0, false
-	}
-	lit, isLit := ast.Unparen(litSide).(*ast.BasicLit)
-	if !isLit || lit.Kind != token.INT {
-		return 0, 0, false
-	}
-	k, err := strconv.ParseInt(lit.Value, 0, 64)
-	if err != nil {
-		return 0, 0, false
+	op, other = b.Op, b.Y
+	if x, ok = builtinArg(b.X, "len"); !ok {
+		if x, ok = builtinArg(b.Y, "len"); !ok {
+			return "", 0, nil, false
+		}
+		op, other = synth.Mirrored(op), b.X
 	}
 	if negated {
 		if op, ok = synth.Negated(op); !ok {
-			return 0, 0, false
+			return "", 0, nil, false
 		}
 	}
-	return op, k, true
+	return x, op, other, true
 }
 
 // lowerBound returns x when e bounds len(x) from below: len(x) > k,
 // len(x) >= k, len(x) != 0, either side, or the negation of len(x) < k,
 // len(x) <= k, len(x) == 0; "" otherwise.
 func lowerBound(e ast.Expr) string {
-	negated := false
-	for {
-		u, ok := ast.Unparen(e).(*ast.UnaryExpr)
-		if !ok || u.Op != token.NOT {
-			break
-		}
-		negated, e = !negated, u.X
-	}
-	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	x, op, other, ok := lenRelation(e)
 	if !ok {
 		return ""
-	}
-	op, other := b.Op, b.Y
-	x, ok := builtinArg(b.X, "len")
-	if !ok {
-		if x, ok = builtinArg(b.Y, "len"); !ok {
-			return ""
-		}
-		op, other = synth.Mirrored(op), b.X
-	}
-	if negated {
-		if op, ok = synth.Negated(op); !ok {
-			return ""
-		}
 	}
 	switch op {
 	case token.GTR, token.GEQ:

@@ -1010,19 +1010,7 @@ func TestRepairMutantsFirst(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			firstPauseWork = tc.pause
-			f := newFake(t)
-			f.tests = []fakeTest{
-				{name: "TestPositive", inputs: []int64{3, 200}},
-				{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
-			}
-			var progress strings.Builder
-			res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoPurify: true, Effort: -1}, f)
-			if err != nil {
-				t.Fatalf("repair: %v\n%s", err, progress.String())
-			}
-			if !res.Patched || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Tier != "mutants" {
-				t.Fatalf("patched=%v tier %q method %q reason %q\nprogress:\n%s", res.Patched, res.Tier, res.Site.Method, res.Reason, progress.String())
-			}
+			res, progress := repairByMutant(t)
 			var methods []string
 			for _, s := range res.Sites {
 				methods = append(methods, fmt.Sprintf("%d:%s", s.ID, s.Method))
@@ -1041,6 +1029,27 @@ func TestRepairMutantsFirst(t *testing.T) {
 	}
 }
 
+// repairByMutant repairs the fake program where no angelic value fits
+// (TestSign is impure, not purified) and checks that a mutant of the
+// mutants tier is the patch; it returns the result and the progress.
+func repairByMutant(t *testing.T) (*Result, *strings.Builder) {
+	t.Helper()
+	f := newFake(t)
+	f.tests = []fakeTest{
+		{name: "TestPositive", inputs: []int64{3, 200}},
+		{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
+	}
+	progress := &strings.Builder{}
+	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(progress), NoPurify: true, Effort: -1}, f)
+	if err != nil {
+		t.Fatalf("repair: %v\n%s", err, progress.String())
+	}
+	if !res.Patched || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Tier != "mutants" {
+		t.Fatalf("patched=%v tier %q method %q reason %q\nprogress:\n%s", res.Patched, res.Tier, res.Site.Method, res.Reason, progress.String())
+	}
+	return res, progress
+}
+
 // TestRepairMoreMutants: the conditions after the first
 // maxMutationSites (here none, so that the second window starts at the
 // top) have their mutants validated after the first tier and the twins,
@@ -1048,19 +1057,7 @@ func TestRepairMutantsFirst(t *testing.T) {
 func TestRepairMoreMutants(t *testing.T) {
 	defer func(n, m, p int) { maxMutationSites, moreMutationSites, firstPauseWork = n, m, p }(maxMutationSites, moreMutationSites, firstPauseWork)
 	maxMutationSites, moreMutationSites, firstPauseWork = 0, 10, 1<<20
-	f := newFake(t)
-	f.tests = []fakeTest{
-		{name: "TestPositive", inputs: []int64{3, 200}},
-		{name: "TestSign", inputs: []int64{-1, 0, 5, 0}, impure: true},
-	}
-	var progress strings.Builder
-	res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", Logf: logTo(&progress), NoPurify: true, Effort: -1}, f)
-	if err != nil {
-		t.Fatalf("repair: %v\n%s", err, progress.String())
-	}
-	if !res.Patched || res.Diff != wantDiff || res.Site.Method != "mutation" || res.Tier != "mutants" {
-		t.Fatalf("patched=%v tier %q method %q reason %q\nprogress:\n%s", res.Patched, res.Tier, res.Site.Method, res.Reason, progress.String())
-	}
+	_, progress := repairByMutant(t)
 	if !strings.Contains(progress.String(), "trying 13 mutants of the top 2 conditions") {
 		t.Errorf("progress does not announce the next conditions' mutants:\n%s", progress.String())
 	}
