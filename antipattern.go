@@ -286,7 +286,7 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 		if why := againstStates(site, spec, c.term, c.method == "synthesis"); why != "" {
 			return why
 		}
-		if what != "" && !testsError && !isNegation(site.Original, c.src) && !clauseNegated(site.Original, c.src) {
+		if what != "" && !testsError && !isNegation(site.Original, c.src) {
 			if orig, err := synth.ParseTerm(spec, site.Original); err == nil {
 				if d := unasked(spec, orig, c.term); d != "" {
 					return fmt.Sprintf("guard-changed: the branch %s and the candidate changes when, where no test asks (%s)", what, d)
@@ -298,12 +298,20 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 }
 
 // isNegation reports whether cand is the negation of the Go condition
-// original (negate: a comparison flipped, a ! removed or added). It
-// fits the recorded states only where each needs the other outcome than
-// the original's, and it raises the error in every state the original
-// did not: guard-changed does not apply (mux's URLHost: `r.regexp.host
-// == nil` for `!= nil`, where no state has a nil host; the mutants' fallback
-// drops that rule too, see fallbackMutants).
+// original (negate: a comparison flipped, a ! removed or added), or
+// original with one of its comparisons flipped to its negation. A
+// negation fits the recorded states only where each needs the other
+// outcome than the original's, and it raises the error in every state
+// the original did not: guard-changed does not apply (mux's URLHost:
+// `r.regexp.host == nil` for `!= nil`, where no state has a nil host;
+// the mutants' fallback drops that rule too, see fallbackMutants). With
+// one clause flipped (`b64 == ""` for `b64 != ""` in a chain of checks
+// that returns an error), the outcome changes exactly where that clause
+// decides, in both directions: the failing tests ask for one. There the
+// rule read, one step from a recorded state, states that cannot happen:
+// x/mod's seeded note.Open, `err != nil || !isValidName(name) || b64 ==
+// "" || len(sig) < 5`, was rejected for an empty b64 whose decoding has
+// five bytes, and a clause swapped from || to && was printed.
 func isNegation(original, cand string) bool {
 	o, err := parser.ParseExpr(original)
 	if err != nil {
@@ -313,29 +321,13 @@ func isNegation(original, cand string) bool {
 	if err != nil {
 		return false
 	}
-	return types.ExprString(unparen(negate(o))) == types.ExprString(unparen(c))
-}
-
-// clauseNegated reports whether cand is the Go condition original with
-// one comparison flipped to its negation (`b64 == ""` for `b64 != ""`
-// in a chain of checks that returns an error). As for the negation of
-// the whole condition, the outcome changes exactly where that clause
-// decides, in both directions: the failing tests ask for one, and
-// guard-changed does not apply. It read, one step from a recorded state,
-// states that cannot happen: x/mod's seeded note.Open, `err != nil ||
-// !isValidName(name) || b64 == "" || len(sig) < 5`, was rejected for an
-// empty b64 whose decoding has five bytes, and a clause swapped from ||
-// to && was printed.
-func clauseNegated(original, cand string) bool {
-	o, err := parser.ParseExpr(original)
-	if err != nil {
+	want := types.ExprString(unparen(c))
+	if types.ExprString(unparen(negate(o))) == want {
+		return true
+	}
+	if o, err = parser.ParseExpr(original); err != nil { // negate may have changed o
 		return false
 	}
-	c, err := parser.ParseExpr(cand)
-	if err != nil {
-		return false
-	}
-	want := types.ExprString(ast.Unparen(c))
 	found := false
 	ast.Inspect(o, func(n ast.Node) bool {
 		b, ok := n.(*ast.BinaryExpr)
@@ -344,7 +336,7 @@ func clauseNegated(original, cand string) bool {
 		}
 		op := b.Op
 		b.Op, _ = synth.Negated(op)
-		found = types.ExprString(ast.Unparen(o)) == want
+		found = types.ExprString(unparen(o)) == want
 		b.Op = op
 		return !found
 	})
