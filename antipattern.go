@@ -322,12 +322,8 @@ func isNegation(original, cand string) bool {
 		return false
 	}
 	want := types.ExprString(unparen(c))
-	if types.ExprString(unparen(negate(o))) == want {
-		return true
-	}
-	if o, err = parser.ParseExpr(original); err != nil { // negate may have changed o
-		return false
-	}
+	// One comparison flipped at a time, and flipped back; then the
+	// whole negated (negate may change o: last).
 	found := false
 	ast.Inspect(o, func(n ast.Node) bool {
 		b, ok := n.(*ast.BinaryExpr)
@@ -340,7 +336,7 @@ func isNegation(original, cand string) bool {
 		b.Op = op
 		return !found
 	})
-	return found
+	return found || types.ExprString(unparen(negate(o))) == want
 }
 
 // errorGuard says what the then-branch of a Cond site does when it panics
@@ -489,8 +485,8 @@ func errorReplaced(sites []collect.Site, site collect.Site, st style, c candidat
 func inventedLengths(sites []collect.Site, site collect.Site, c candidate) string {
 	pairs := func(src string) (out []string) {
 		for _, b := range comparisonsOf(src) {
-			x, okX := lenOperand(b.X)
-			y, okY := lenOperand(b.Y)
+			x, okX := builtinArg(b.X, "len")
+			y, okY := builtinArg(b.Y, "len")
 			if okX && okY && x != y {
 				out = append(out, min(x, y)+"\x00"+max(x, y))
 			}
@@ -519,18 +515,6 @@ func inventedLengths(sites []collect.Site, site collect.Site, c candidate) strin
 		}
 	}
 	return ""
-}
-
-// lenOperand reads len(x), as x printed.
-func lenOperand(e ast.Expr) (string, bool) {
-	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 {
-		return "", false
-	}
-	if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "len" {
-		return "", false
-	}
-	return types.ExprString(ast.Unparen(call.Args[0])), true
 }
 
 // lastResult is the last result of exit, a return statement; nil for

@@ -86,12 +86,16 @@ func (r *repairer) warnGocheck(k testKey) {
 	r.logf("warning: %s runs a gocheck suite: go test sees all of its tests as one, so the localization cannot tell their sites apart and each run of it runs them all; the repair will be slow and may find nothing. A failing gocheck test rewritten as a Go test of its own (func TestX(t *testing.T)) can be repaired", k.name)
 }
 
+// gocheckTest is the name of a gocheck test: its suite's type, a dot,
+// its method ("S.TestEncoder").
+const gocheckTest = `[A-Za-z_]\w*\.Test\w*`
+
 // gocheckFailure matches the line gocheck prints for a failed or panicked
 // test: "FAIL: encode_test.go:510: S.TestEncoderSingleDocument".
-var gocheckFailure = regexp.MustCompile(`^(?:FAIL|PANIC): \S+:\d+: ([A-Za-z_]\w*\.Test\w*)$`)
+var gocheckFailure = regexp.MustCompile(`^(?:FAIL|PANIC): \S+:\d+: (` + gocheckTest + `)$`)
 
 // gocheckName matches the name of a gocheck test, as -check.list prints it.
-var gocheckName = regexp.MustCompile(`^[A-Za-z_]\w*\.Test\w*$`)
+var gocheckName = regexp.MustCompile(`^` + gocheckTest + `$`)
 
 // gocheckSummary matches gocheck's last line when some tests failed:
 // "OOPS: 32 passed, 14 FAILED" (and ", 1 PANICKED", ", 2 MISSED", ...).

@@ -285,7 +285,7 @@ func lengthComparison(e ast.Expr) (x string, n int64, op token.Token, ok bool) {
 	if !isBin || !comparison(b.Op) {
 		return "", 0, 0, false
 	}
-	x, isLen := lenOperand(b.X)
+	x, isLen := builtinArg(b.X, "len")
 	lit, isLit := ast.Unparen(b.Y).(*ast.BasicLit)
 	if !isLen || !isLit || lit.Kind != token.INT {
 		return "", 0, 0, false

@@ -43,31 +43,29 @@ func testRunPattern(test, sub string, subs []string) string {
 			if i == len(levels) {
 				levels = append(levels, nil)
 			}
-			if q := regexp.QuoteMeta(name); !slices.Contains(levels[i], q) {
-				levels[i] = append(levels[i], q)
+			if !slices.Contains(levels[i], name) {
+				levels[i] = append(levels[i], name)
 			}
 		}
 	}
 	parts := make([]string, len(levels))
 	for i, names := range levels {
-		slices.Sort(names)
-		if len(names) == 1 {
-			parts[i] = "^" + names[0] + "$"
-		} else {
-			parts[i] = "^(" + strings.Join(names, "|") + ")$"
-		}
+		parts[i] = exactlyOneOf(names)
 	}
 	return strings.Join(parts, "/")
 }
 
-// gocheckPattern is the -check.f pattern selecting exactly the gocheck
-// tests names ("S.TestX").
-func gocheckPattern(names []string) string {
+// exactlyOneOf is the pattern that matches each of names, and nothing
+// else: "^a$", or "^(a|b)$" (quoted, sorted).
+func exactlyOneOf(names []string) string {
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = regexp.QuoteMeta(n)
 	}
 	slices.Sort(quoted)
+	if len(quoted) == 1 {
+		return "^" + quoted[0] + "$"
+	}
 	return "^(" + strings.Join(quoted, "|") + ")$"
 }
 
@@ -112,7 +110,7 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 		args = append(args, "-test.skip="+testRunPattern(r.Test, "", r.SkipSubtests))
 	}
 	if len(r.Gocheck) > 0 && after == "" {
-		args = append(args, "-check.f="+gocheckPattern(r.Gocheck))
+		args = append(args, "-check.f="+exactlyOneOf(r.Gocheck))
 	}
 	if r.GocheckList && after == "" {
 		args = append(args, "-check.list")
