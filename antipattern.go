@@ -147,7 +147,8 @@ import (
 //
 // The rules that reject are checked even when the candidate is
 // unrelated (ranked last is not accepted).
-//   - dead-clause and bounds-check-alone: see deadclause.go.
+//   - dead-clause, bounds-check-alone and index-out-of-range: see
+//     deadclause.go.
 //   - loop-counter: the candidate tests a loop counter for equality with a
 //     literal the code does not have (other than 0): one iteration.
 //   - magic-number: the candidate compares a value of a defined integer
@@ -267,6 +268,9 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 	}
 	named := constantValues(site)
 	if why := deadClause(cand, orig, named); why != "" {
+		return why
+	}
+	if why := indexPastLength(cand); why != "" {
 		return why
 	}
 	if orig != nil {

@@ -995,3 +995,36 @@ func TestNilSafeFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardChangedPrefixes checks guard-changed where each prefix of the
+// original's chain of || is observed, each over the one before (x/mod's
+// ParseTilePath): a state one step from a recorded one has every prefix
+// recomputed, however deep the chain, so the mutant `h < 1` of `h <= 1`
+// is not blamed for a change where `p` was moved and the longest prefix
+// was left as recorded.
+func TestGuardChangedPrefixes(t *testing.T) {
+	inputs := []synth.Input{
+		{Expr: "p || q || h <= 1 || l < 0", Kind: synth.Bool},
+		{Expr: "p || q || h <= 1", Kind: synth.Bool},
+		{Expr: "p || q", Kind: synth.Bool},
+		{Expr: "p", Kind: synth.Bool},
+		{Expr: "q", Kind: synth.Bool},
+		{Expr: "h <= 1", Kind: synth.Bool},
+		{Expr: "h", Kind: synth.Int},
+		{Expr: "l < 0", Kind: synth.Bool},
+		{Expr: "l", Kind: synth.Int},
+		{Expr: "h > 30", Kind: synth.Bool},
+	}
+	state := func(origin string, h, l int64, want bool) synth.Example {
+		b := synth.BoolValue
+		return synth.Example{Origin: origin, Want: want, Values: []synth.Value{
+			b(h <= 1 || l < 0), b(h <= 1), b(false), b(false), b(false), b(h <= 1), synth.IntValue(h), b(l < 0), synth.IntValue(l), b(h > 30),
+		}}
+	}
+	spec := &synth.Spec{Inputs: inputs, Examples: []synth.Example{
+		state("TestFail", 1, 0, false), state("TestA", 4, 0, false), state("TestB", 3, -1, true),
+	}}
+	site := collect.Site{Kind: collect.Cond, Original: "p || q || h <= 1 || l < 0 || h > 30", Then: &collect.Branch{ReturnsError: true, Exits: true}}
+	checkRule(t, site, spec, "p || q || h < 1 || l < 0 || h > 30", "")
+	checkRule(t, site, spec, "(p || q || h <= 1 || l < 0) && h > 30", "") // weakened: ranked, not rejected
+}

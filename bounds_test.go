@@ -42,7 +42,7 @@ func TestReusedBounds(t *testing.T) {
 		{"len(s) >= 1 || s[1] == 'x'", nil}, // len(s) >= 1 does not protect s[1]
 		{"ok || s[0] == '-'", nil},          // no length test to reuse
 		{"len(s) == 0 || s[0] != '-'", nil}, // one change puts no length test before s[0]
-		{"len(b) > 1 || b[0] == 'a' && b[1] == 'b'", []string{"len(b) > 1 && (b[0] == 'a' && b[1] == 'b')"}},
+		{"len(b) > 1 || b[0] == 'a' && b[1] == 'b'", []string{"len(b) > 1 && b[0] == 'a' && b[1] == 'b'"}},
 		{"a &&", nil},
 	} {
 		if got := reusedBounds(tc.cond); !slices.Equal(got, tc.want) {

@@ -167,6 +167,9 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	} else if closer != nil {
 		cands, spec = append(closer, cands...), relaxed
 	}
+	if fewer := r.fewerClauses(site, st, spec, cands); fewer != nil {
+		cands = append(fewer, cands...)
+	}
 	cands = withBounds(withSibling(r.withGuesses(site, st, spec, keep, needs, cands), sibling), bounds)
 	switch {
 	case len(cands) > 0:
@@ -236,6 +239,77 @@ func (r *repairer) simplerGuard(ctx context.Context, site collect.Site, st style
 	}
 	r.logf("synthesis: %s fits once the passing tests that pass with the statement skipped are left out (%s); validated before %s", simpler[0].src, strings.Join(either, ", "), cands[0].src)
 	return simpler, relaxed, nil
+}
+
+// fewerClauses returns the first candidate, when synthesized with clauses
+// joined by && or ||, with one of them deleted, where that gives every
+// passing test's recorded state its outcome and misses only states of
+// failing tests. A failing test's outcomes are those of one assignment
+// the angelic search found to pass, not the only one: where it did not
+// matter, the value forced says nothing, and a clause that fits it fits
+// the test's input (semver's seeded Compare, a guard `return 1` removed:
+// `o.Minor < v.Minor && v.Minor >= v.Patch`, whose second clause only
+// fits one evaluation of TestParseRange that passes either way, where
+// `o.Minor < v.Minor` was the fix). They are validated first, each
+// clause's deletion in the order of the clauses; the suite decides. nil
+// when there is none.
+func (r *repairer) fewerClauses(site collect.Site, st style, spec *synth.Spec, cands []candidate) []candidate {
+	if spec == nil || len(cands) == 0 || cands[0].term == nil || cands[0].method != "synthesis" {
+		return nil
+	}
+	if op := cands[0].term.Op; op != synth.OpAnd && op != synth.OpOr {
+		return nil
+	}
+	failing := r.failingNames()
+	var (
+		out    []candidate
+		misses []int // states of failing tests each misses
+	)
+	for _, src := range deletions(cands[0].src) {
+		if hasSource(cands, src) || hasSource(out, src) || src == site.Original {
+			continue
+		}
+		t, err := synth.ParseTerm(spec, src)
+		if err != nil {
+			continue
+		}
+		missed := 0
+		fits := true
+		for _, ex := range spec.Examples {
+			if synth.Satisfies(spec, t, []synth.Example{ex}) {
+				continue
+			}
+			if !failing[ex.Origin] {
+				fits = false
+				break
+			}
+			missed++
+		}
+		if !fits || missed == 0 {
+			continue
+		}
+		c := candidate{src: src, term: t, method: "synthesis"}
+		if why := r.antiPatternOf(site, st, spec, c); why != "" {
+			continue
+		}
+		out = append(out, c)
+		misses = append(misses, missed)
+	}
+	// The fewest states missed first.
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(misses[a], misses[b]) })
+	sorted := make([]candidate, len(out))
+	for i, j := range order {
+		sorted[i] = out[j]
+	}
+	out = sorted
+	if len(out) > 0 {
+		r.logf("synthesis: %s misses only states of failing tests whose angelic values may not matter there; validated before %s", describeCandidates(out), cands[0].src)
+	}
+	return out
 }
 
 // closerMutants returns, at a condition whose first candidate is more
@@ -753,7 +827,7 @@ func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []i
 	var out []candidate
 	for _, src := range mutants(site.Original) {
 		t, err := synth.ParseTerm(spec, src)
-		if err != nil || !readsAll(t, keep) || !synth.Satisfies(spec, t, spec.Examples) {
+		if err != nil || !readsAllLeaves(spec, t, keep) || !synth.Satisfies(spec, t, spec.Examples) {
 			continue
 		}
 		out = append(out, candidate{src: src, term: t, method: "mutation"})
@@ -801,7 +875,7 @@ func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []i
 		}
 		src := ext.src
 		t, err := synth.ParseTerm(spec, src)
-		if err != nil || !readsAll(t, keep) || !synth.Satisfies(spec, t, spec.Examples) {
+		if err != nil || !readsAllLeaves(spec, t, keep) || !synth.Satisfies(spec, t, spec.Examples) {
 			continue
 		}
 		out = append(out, candidate{src: src, term: t, method: "mutation", added: ext.clause})

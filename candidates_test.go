@@ -294,3 +294,87 @@ func TestSpacedCandidates(t *testing.T) {
 		t.Errorf("withMutants: %s, want the mutant as written first", s)
 	}
 }
+
+// TestFewerClauses checks that a synthesized conjunction is preceded by
+// its clauses alone when they miss only states of failing tests, those
+// that miss the fewest first, and not when they miss a passing test's
+// state (semver's seeded Compare: `o < v && v >= p`, where `o < v` alone
+// misses one evaluation of the failing TestParseRange).
+func TestFewerClauses(t *testing.T) {
+	ex := func(origin string, o, v, p int64, want bool) synth.Example {
+		return synth.Example{Origin: origin, Want: want, Values: []synth.Value{synth.IntValue(o), synth.IntValue(v), synth.IntValue(p)}}
+	}
+	inputs := []synth.Input{{Expr: "o", Kind: synth.Int}, {Expr: "v", Kind: synth.Int}, {Expr: "p", Kind: synth.Int}}
+	r := &repairer{failing: []testKey{{name: "TestFail"}}, needed: map[int]bool{}}
+	site := collect.Site{ID: 1, Kind: collect.Guard}
+	st := style{name: "return", strategy: collect.StrategyReuse}
+	for _, tc := range []struct {
+		name     string
+		examples []synth.Example
+		want     []string
+	}{
+		{"a failing test's state only", []synth.Example{
+			ex("TestFail", 0, 1, 0, true), ex("TestFail", 0, 1, 8, false),
+			ex("TestPass", 1, 0, 0, false), ex("TestPass", 2, 1, 0, false),
+		}, []string{"o < v"}},
+		{"the fewest missed first", []synth.Example{
+			ex("TestFail", 0, 1, 0, true), ex("TestFail", 0, 1, 8, false), ex("TestFail", 0, 2, 9, false), ex("TestFail", 1, 1, 0, false),
+			ex("TestPass", 2, 1, 5, false),
+		}, []string{"v >= p", "o < v"}},
+		{"a passing test's state", []synth.Example{
+			ex("TestFail", 0, 1, 0, true), ex("TestPass", 0, 1, 8, false),
+			ex("TestPass", 1, 0, 0, false),
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := &synth.Spec{Inputs: inputs, Examples: tc.examples}
+			term, err := synth.ParseTerm(spec, "o < v && v >= p")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := r.fewerClauses(site, st, spec, []candidate{{src: "o < v && v >= p", term: term, method: "synthesis"}})
+			var srcs []string
+			for _, c := range got {
+				srcs = append(srcs, c.src)
+			}
+			if !slices.Equal(srcs, tc.want) {
+				t.Errorf("fewerClauses = %q, want %q", srcs, tc.want)
+			}
+		})
+	}
+}
+
+// TestReadsAllLeaves checks that a mutant changing a clause inside an
+// observed prefix of the original's chain still reads the original's
+// operands (x/mod's ParseTilePath), and that a clause deleted does not.
+func TestReadsAllLeaves(t *testing.T) {
+	spec := &synth.Spec{Inputs: []synth.Input{
+		{Expr: "p || h <= 1 || l < 0", Kind: synth.Bool},
+		{Expr: "p || h <= 1", Kind: synth.Bool},
+		{Expr: "p", Kind: synth.Bool},
+		{Expr: "h <= 1", Kind: synth.Bool},
+		{Expr: "h", Kind: synth.Int},
+		{Expr: "l < 0", Kind: synth.Bool},
+		{Expr: "l", Kind: synth.Int},
+		{Expr: "h > 30", Kind: synth.Bool},
+	}}
+	keep := []int{0, 7} // the longest prefix and the last clause
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"p || h <= 1 || l < 0 || h > 30", true},
+		{"p || h < 1 || l < 0 || h > 30", true},
+		{"(p || h <= 1 || l < 0) && h > 30", true},
+		{"p || l < 0 || h > 30", false}, // h <= 1 deleted: h is read by h > 30 only
+		{"p || h < 1 || h > 30", false}, // l no longer read
+	} {
+		term, err := synth.ParseTerm(spec, tc.src)
+		if err != nil {
+			t.Fatalf("ParseTerm(%q): %v", tc.src, err)
+		}
+		if got := readsAllLeaves(spec, term, keep); got != tc.want {
+			t.Errorf("readsAllLeaves(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}

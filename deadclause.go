@@ -373,3 +373,114 @@ func constantRanges(e ast.Expr, named map[string]constant.Value) []string {
 	})
 	return whys
 }
+
+// ruleOutOfRange: the candidate reads x[i] on a path of its evaluation
+// where the operands before the read have established i >= len(x) (a
+// conjunct before it holds, or a disjunct before it does not: `i >=
+// len(b) && !isDigit(b[i])`, `i < len(b) || b[i] == '-'`, `(i >= len(b)
+// || !isDigit(b[i])) && isDigit(b[i])`). Wherever that path runs, the
+// read panics with an index out of range: the condition holds its value
+// only until a test takes that path. go-toml's seeded scanIntOrFloat was
+// repaired by `i >= len(b) && !isDigit(b[i])` for `i >= len(b) ||
+// !isDigit(b[i])`, a check that can only panic.
+const ruleOutOfRange = "index-out-of-range"
+
+// maxPaths bounds the evaluation paths indexPastLength follows.
+const maxPaths = 256
+
+// indexPastLength returns why e reads an index that its own operands
+// before the read, on some path of its short-circuit evaluation, have put
+// out of range, or "".
+func indexPastLength(e ast.Expr) string {
+	why := ""
+	paths := 0
+	// walk evaluates e under the facts known on the path to it and
+	// returns the paths out of it: the outcome and the facts then known.
+	type exit struct {
+		holds bool
+		facts []outOfBounds
+	}
+	var walk func(e ast.Expr, facts []outOfBounds) []exit
+	walk = func(e ast.Expr, facts []outOfBounds) []exit {
+		if why != "" || paths > maxPaths {
+			return nil
+		}
+		paths++
+		switch x := ast.Unparen(e).(type) {
+		case *ast.BinaryExpr:
+			if x.Op == token.LAND || x.Op == token.LOR {
+				// Y runs only where X is true (&&) or false (||); the
+				// other exits of X are the whole's.
+				goOn := x.Op == token.LAND
+				var out []exit
+				for _, ex := range walk(x.X, facts) {
+					if ex.holds != goOn {
+						out = append(out, ex)
+						continue
+					}
+					out = append(out, walk(x.Y, ex.facts)...)
+				}
+				return out
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.NOT {
+				out := walk(x.X, facts)
+				for i := range out {
+					out[i].holds = !out[i].holds
+				}
+				return out
+			}
+		}
+		for _, f := range facts {
+			if indexedAt(e, f.x, f.i) {
+				why = fmt.Sprintf("%s: %s[%s] is read where %s >= len(%s)", ruleOutOfRange, f.x, f.i, f.i, f.x)
+				return nil
+			}
+		}
+		return []exit{
+			{true, append(slices.Clip(facts), boundsFacts(e, true)...)},
+			{false, append(slices.Clip(facts), boundsFacts(e, false)...)},
+		}
+	}
+	walk(e, nil)
+	return why
+}
+
+// An outOfBounds fact: i >= len(x).
+type outOfBounds struct{ x, i string }
+
+// boundsFacts are the facts i >= len(x) that hold where the comparison e
+// has the value holds (none for another expression).
+func boundsFacts(e ast.Expr, holds bool) []outOfBounds {
+	x, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || !comparison(x.Op) {
+		return nil
+	}
+	op := x.Op
+	if !holds {
+		op, _ = synth.Negated(op)
+	}
+	// i >= len(x), i > len(x); len(x) <= i, len(x) < i.
+	if s, ok := builtinArg(x.Y, "len"); ok && (op == token.GEQ || op == token.GTR) {
+		return []outOfBounds{{s, types.ExprString(ast.Unparen(x.X))}}
+	}
+	if s, ok := builtinArg(x.X, "len"); ok && (op == token.LEQ || op == token.LSS) {
+		return []outOfBounds{{s, types.ExprString(ast.Unparen(x.Y))}}
+	}
+	return nil
+}
+
+// indexedAt reports whether e reads x[i] (outside function literals).
+func indexedAt(e ast.Expr, x, i string) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IndexExpr:
+			found = found || types.ExprString(ast.Unparen(n.X)) == x && types.ExprString(ast.Unparen(n.Index)) == i
+		}
+		return !found
+	})
+	return found
+}

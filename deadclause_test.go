@@ -49,6 +49,20 @@ func TestDeadClause(t *testing.T) {
 		{"r.buildScheme == \"\" && len(schemes) > 0", "len(schemes) > 0", ""}, // nothing of schemes dropped
 		{"len(s) > 2 && s[:2] == \"0x\" && ok", "len(s) > 2 && ok", ""},
 		{"len(s) > 2 && s[:2] == \"0x\" && ok", "len(s) > 2", ruleBoundsAlone},
+		// An index read where the operands before it put it out of
+		// range (go-toml's seeded scanIntOrFloat).
+		{"i >= len(b) || !isDigit(b[i])", "i >= len(b) && !isDigit(b[i])", ruleOutOfRange},
+		{"i < len(b) && b[i] == '-'", "i < len(b) || b[i] == '-'", ruleOutOfRange},
+		{"i < len(b) && b[i] == '-'", "!(i < len(b)) && b[i] == '-'", ruleOutOfRange},
+		{"i+1 < len(b) && b[i+1] == '\\n'", "len(b) <= i+1 && b[i+1] == '\\n'", ruleOutOfRange},
+		{"i < len(b) && b[i] == '-'", "ok && i > len(b) || x == b[i]", ""},                  // b[i] runs where ok fails too
+		{"i >= len(b) || !isDigit(b[i])", "i >= len(b) || !isDigit(b[i])", ""},              // the guard as it should be
+		{"i < len(b) && b[i] == '-'", "i < len(b) && b[i] == '-' || i >= len(b) && ok", ""}, // no read after the fact
+		{"i < len(b) && b[i] == '-'", "i < len(b) || b[i+1] == '-'", ""},                    // another index
+		{"i >= len(b) || !isDigit(b[i])", "(i >= len(b) || !isDigit(b[i])) && isDigit(b[i])", ruleOutOfRange},
+		{"i >= len(b) || !isDigit(b[i])", "(i >= len(b) || !isDigit(b[i])) && ok", ""},
+		{"i >= len(b) || !isDigit(b[i])", "!(i < len(b) || ok) && b[i] == 'x'", ruleOutOfRange},
+		{"i >= len(b) || !isDigit(b[i])", "!(i < len(b) && isDigit(b[i])) || b[i] == 'x'", ""}, // b[i] read where i < len(b) only
 		// Named constants count as their values: sepT is 'T'.
 		{"c == sepT || c == '_'", "c == sepT || c != '_'", ruleDeadClause},
 		{"c == sepT || c == '_'", "c != sepT || c != sepSpace", ruleDeadClause},

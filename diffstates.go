@@ -148,13 +148,23 @@ func isIdentByte(c byte) bool {
 // one cannot be computed.
 func recompute(spec *synth.Spec, derived map[int]*synth.Term, vals []synth.Value) bool {
 	ids := slices.Sorted(maps.Keys(derived))
-	for range 2 { // a derived input over a derived one: a second pass
+	// A derived input over a derived one needs another pass, as many as
+	// the chain is deep: x/mod's ParseTilePath observes each prefix of
+	// `err1 != nil || err2 != nil || h <= 1 || l < 0 || h > 30`, each over
+	// the one before (two passes left the longest prefix false with
+	// `err1 != nil` moved to true).
+	for range len(ids) + 1 {
+		changed := false
 		for _, j := range ids {
 			v, err := derived[j].Eval(spec, &synth.Example{Values: vals})
 			if err != nil {
 				return false
 			}
+			changed = changed || v != vals[j]
 			vals[j] = v
+		}
+		if !changed {
+			break
 		}
 	}
 	return true

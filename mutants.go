@@ -440,16 +440,31 @@ func dropParens(e ast.Expr, prec int) ast.Expr {
 var comparisons = []token.Token{token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ}
 
 // comparisonMutants are the operators a comparison op is replaced by, in
-// order: its negation, then the rest of comparisons.
+// order: its negation, then for an ordering its bound moved by one (< for
+// <=, >= for >), then the rest of comparisons. Of the changes of one
+// operator, the bound moved changes the outcome for one value of the
+// operands only, the others for a half-line at least: an off-by-one is
+// the smallest change of behaviour (hcl's seeded objectKey, `keyCount >=
+// 1` whose fix is `> 1`, was repaired by `!= 1`, which also raises the
+// error for no key at all).
 func comparisonMutants(op token.Token) []token.Token {
 	neg, _ := synth.Negated(op)
 	out := []token.Token{neg}
+	if b, ok := boundMoved[op]; ok {
+		out = append(out, b)
+	}
 	for _, o := range comparisons {
-		if o != neg && o != op {
+		if !slices.Contains(out, o) && o != op {
 			out = append(out, o)
 		}
 	}
 	return out
+}
+
+// boundMoved maps an ordering to the one that differs from it at its
+// bound only.
+var boundMoved = map[token.Token]token.Token{
+	token.LSS: token.LEQ, token.LEQ: token.LSS, token.GTR: token.GEQ, token.GEQ: token.GTR,
 }
 
 // equality reports whether op is == or !=.
@@ -575,6 +590,17 @@ func unparen(e ast.Expr) ast.Expr {
 func parenthesize(e ast.Expr, prec int) ast.Expr {
 	switch x := e.(type) {
 	case *ast.BinaryExpr:
+		// a || (b || c) is (a || b) || c, printed a || b || c: the same
+		// operands in the same order of evaluation (uniseg's seeded
+		// transitionWordBreakState: the && of `a || b && c` made ||).
+		for {
+			y, ok := unparen(x.Y).(*ast.BinaryExpr)
+			if !ok || y.Op != x.Op || x.Op != token.LAND && x.Op != token.LOR {
+				break
+			}
+			x.X = &ast.BinaryExpr{X: x.X, Op: x.Op, Y: y.X}
+			x.Y = y.Y
+		}
 		x.X = parenthesize(x.X, x.Op.Precedence())
 		x.Y = parenthesize(x.Y, x.Op.Precedence()+1)
 		if x.Op.Precedence() < prec {

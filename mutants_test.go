@@ -55,8 +55,8 @@ func TestMutants(t *testing.T) {
 		{"ok && match(p[i+0:])", []string{"ok || match(p[i+0:])", "!ok && match(p[i+0:])", "ok && !match(p[i+0:])", "ok && match(p[i+1:])", "match(p[i+0:])", "!(ok && match(p[i+0:]))", "ok"}},
 		{"b[k+1] == 'x'", []string{"b[k+1] != 'x'", "b[k+2] == 'x'", "b[k] == 'x'", "b[k+1] < 'x'", "b[k+1] <= 'x'", "b[k+1] > 'x'", "b[k+1] >= 'x'"}},
 		// Every one-token change is at distance 1; ties keep the
-		// generation order: negation first.
-		{"n <= 0", []string{"n > 0", "n == 0", "n != 0", "n < 0", "n >= 0", "n <= 1"}},
+		// generation order: negation first, then the bound moved by one.
+		{"n <= 0", []string{"n > 0", "n < 0", "n == 0", "n != 0", "n >= 0", "n <= 1"}},
 		// Integer literals move by one; under a unary minus, its operand.
 		// An equality made an ordering comes after the off-by-one constant.
 		{"i != -0x10", []string{"i == -0x10", "i != -17", "i != -15", "i < -0x10", "i <= -0x10", "i > -0x10", "i >= -0x10"}},
@@ -65,19 +65,22 @@ func TestMutants(t *testing.T) {
 		// another comparison) is only negated.
 		{"c == nil || c2 != nil", []string{"c == nil && c2 != nil", "c != nil || c2 != nil", "c == nil || c2 == nil", "!(c == nil || c2 != nil)", "c2 != nil", "c == nil"}},
 		{"ok == (n > 0) && done", []string{"ok == (n > 0) || done", "ok == (n > 0) && !done", "ok != (n > 0) && done", "ok == (n <= 0) && done",
-			"ok == (n == 0) && done", "ok == (n != 0) && done", "ok == (n < 0) && done", "ok == (n >= 0) && done", "ok == (n > 1) && done", "ok == (n > 0)", "!(ok == (n > 0) && done)", "done"}},
+			"ok == (n >= 0) && done", "ok == (n == 0) && done", "ok == (n != 0) && done", "ok == (n < 0) && done", "ok == (n > 1) && done", "ok == (n > 0)", "!(ok == (n > 0) && done)", "done"}},
 		{"ok", []string{"!ok"}},
 		{"!ok", []string{"ok"}},
 		{"!(a && b)", []string{"!(a || b)", "!(!a && b)", "!(a && !b)", "a && b", "!b", "!a"}},
 		// A `!` added to a boolean operand is one token, as a swap is.
 		{"a && b", []string{"a || b", "!a && b", "a && !b", "b", "a", "!(a && b)"}},
 		{"x < lo || f(x)", []string{
-			"x < lo && f(x)", "x < lo || !f(x)", "x >= lo || f(x)", "x == lo || f(x)", "x != lo || f(x)", "x <= lo || f(x)",
+			"x < lo && f(x)", "x < lo || !f(x)", "x >= lo || f(x)", "x <= lo || f(x)", "x == lo || f(x)", "x != lo || f(x)",
 			"x > lo || f(x)", "!(x < lo || f(x))", "f(x)", "x < lo"}},
+		// Swapping the && of a || b && c makes a chain of ||, printed
+		// without parentheses: one token changed.
+		{"a || b && c", []string{"a && b && c", "!a || b && c", "a || b || c", "a || !b && c", "a || b && !c", "b && c", "a || c", "a || b", "!(a || b && c)", "a"}},
 		// Swapping the inner && of a && b && c needs parentheses.
 		{"a && b && c", []string{"a && b || c", "a && b && !c", "!a && b && c", "a && !b && c", "a && b", "b && c", "a && c", "!(a && b && c)", "(a || b) && c", "c"}},
 		// Redundant parentheses go; distances count from the original without them.
-		{"(x) > 0 && !(y)", []string{"x > 0 || !y", "x <= 0 && !y", "x == 0 && !y", "x != 0 && !y", "x < 0 && !y", "x >= 0 && !y",
+		{"(x) > 0 && !(y)", []string{"x > 0 || !y", "x <= 0 && !y", "x >= 0 && !y", "x == 0 && !y", "x != 0 && !y", "x < 0 && !y",
 			"x > 1 && !y", "x > 0 && y", "!(x > 0 && !y)", "x > 0", "!y"}},
 		{"a ==", nil},
 		// A condition over several lines gives mutants on one line.

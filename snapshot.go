@@ -777,6 +777,66 @@ func project(spec *synth.Spec, idx []int) *synth.Spec {
 	return &out
 }
 
+// readsAllLeaves reports whether t reads every input of idx, each read
+// as a whole or through all of the inputs directly inside it (those no
+// other input inside it contains), in turn read as a whole or through
+// theirs: a mutant of the original that changes a clause inside an
+// observed chain (`h < 1` in `err1 != nil || err2 != nil || h <= 1 || l <
+// 0 || h > 30`, whose prefix `err1 != nil || err2 != nil || h <= 1 || l <
+// 0` is an input) no longer reads the chain as a whole, but it reads each
+// of its clauses (x/mod's seeded ParseTilePath, where only a weakened
+// check that reads the chain was left). A clause deleted is not read,
+// even where its variable is read by another clause.
+func readsAllLeaves(spec *synth.Spec, t *synth.Term, idx []int) bool {
+	text := make([]string, len(spec.Inputs))
+	within := make([]map[string]bool, len(spec.Inputs))
+	for i, in := range spec.Inputs {
+		if e, err := parser.ParseExpr(in.Expr); err == nil {
+			text[i], within[i] = types.ExprString(ast.Unparen(e)), subexprs(e)
+		}
+	}
+	inside := func(j, k int) bool { // input j strictly inside input k
+		return text[j] != "" && text[k] != "" && text[j] != text[k] && within[k][text[j]]
+	}
+	read := inputsRead(t)
+	var covered func(k, depth int) bool
+	covered = func(k, depth int) bool {
+		if slices.Contains(read, k) {
+			return true
+		}
+		if depth > len(text) {
+			return false
+		}
+		children := 0
+		for j := range text {
+			if !inside(j, k) {
+				continue
+			}
+			direct := true
+			for m := range text {
+				if m != j && inside(m, k) && inside(j, m) {
+					direct = false
+					break
+				}
+			}
+			if !direct {
+				continue
+			}
+			children++
+			if !covered(j, depth+1) {
+				return false
+			}
+		}
+		return children > 0
+	}
+	for _, k := range idx {
+		if !covered(k, 0) {
+			return false
+		}
+	}
+	return true
+}
+
 // readsAll reports whether t reads every input of idx.
 func readsAll(t *synth.Term, idx []int) bool {
 	read := inputsRead(t)

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"go/version"
+	"slices"
 )
 
 // atom is a sub-expression of a Cond site's condition whose value is
@@ -169,6 +170,44 @@ func (o *observer) siblingConstants(cond ast.Expr, fn ast.Node) []Constant {
 		add(fc)
 	}
 	return out
+}
+
+// withCondConstants returns cs with the named constants cond reads that
+// cs lacks appended, past maxConstants if need be: a package with many
+// constants (uniseg's 40 line-break properties) leaves some of those the
+// condition compares with out of the first maxConstants, and the rules
+// that read a condition's constants by value (nopol's dead-clause: `prop
+// == prFormat && prop != prZWJ`) need them all. cond may be nil.
+func (o *observer) withCondConstants(cs []Constant, cond ast.Expr) []Constant {
+	if cond == nil {
+		return cs
+	}
+	ast.Inspect(cond, func(n ast.Node) bool {
+		var id *ast.Ident
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.Ident:
+			id = x
+		case *ast.SelectorExpr:
+			id = x.Sel
+		default:
+			return true
+		}
+		c, ok := o.info.Uses[id].(*types.Const)
+		if !ok {
+			return true
+		}
+		expr := types.ExprString(n.(ast.Expr))
+		if slices.ContainsFunc(cs, func(k Constant) bool { return k.Expr == expr }) {
+			return false
+		}
+		if v, ok := constValue(c.Val()); ok {
+			cs = append(cs, Constant{Expr: expr, Value: v, Type: typeName(c.Type())})
+		}
+		return false
+	})
+	return cs
 }
 
 // maxSiblings bounds the sibling constants of a site.

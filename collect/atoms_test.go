@@ -171,6 +171,25 @@ func TestSiblingConstants(t *testing.T) {
 	}
 }
 
+// TestCondConstants checks that a site keeps the named constants its
+// condition reads, with their values, even past the cap on constants.
+func TestCondConstants(t *testing.T) {
+	f := load(t, "manyconsts")
+	s := f.condSite(t, "Skip")
+	got := map[string]int64{}
+	for _, c := range s.Constants {
+		got[c.Expr] = c.Value.Int
+	}
+	for expr, want := range map[string]int64{"p01": 1, "p43": 43, "p44": 44} {
+		if v, ok := got[expr]; !ok || v != want {
+			t.Errorf("constant %s: %d (present %v), want %d; constants %v", expr, v, ok, want, s.Constants)
+		}
+	}
+	if n := len(s.Constants); n > maxConstants+2 {
+		t.Errorf("%d constants, want at most %d: only those the condition reads past the cap", n, maxConstants+2)
+	}
+}
+
 // TestFactorConstants checks that a literal written only as an operand
 // of *, /, %, << or >> is a Factor, and one written elsewhere as well is
 // not.

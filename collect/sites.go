@@ -194,6 +194,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 				cond = c
 			}
 			s.Constants = mergeConstants(o.siblingConstants(cond, outermostFunc(stack)), s.Constants)
+			s.Constants = o.withCondConstants(s.Constants, cond)
 			// Last, outside maxObserved: the atoms' shadows (the atoms,
 			// first, are never cut).
 			s.Observed = append(s.Observed, shadows...)
