@@ -206,7 +206,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		}
 	}
 	if c.written {
-		high = append(high, "the file writes the changed comparison elsewhere")
+		high = append(high, "the file writes the changed comparison or connective elsewhere")
 	}
 	if c.unrelated {
 		low = append(low, "shares none of the original condition's variables")

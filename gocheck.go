@@ -1,6 +1,8 @@
 package nopol
 
 import (
+	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -9,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/nopol-go/nopol/collect"
 )
 
 // gocheckImports are the import paths of gocheck, whose TestingT(t) runs
@@ -139,4 +143,48 @@ func failedGocheck(output string) []string {
 		return nil
 	}
 	return names
+}
+
+// maxCaseRuns bounds the failing gocheck tests of one test that coverCases
+// runs apart.
+const maxCaseRuns = 16
+
+// coverCases runs, in coverage, each failing gocheck test of a failing
+// test narrowed to two or more of them (up to maxCaseRuns), alone. When
+// each fails alone, their spectra stand for the test's in localization:
+// a site every failing gocheck test reaches is more suspicious than one
+// a single one reaches, where the test's one spectrum made every site any
+// of them reaches tie at the top (yaml.v3's seeded
+// yaml_parser_decrease_flow_level: 13 failing gocheck tests, 2952 sites
+// at score 1, the faulty one not among the first 50).
+func (r *repairer) coverCases(ctx context.Context) error {
+	r.caseCover = map[testKey][]collect.Result{}
+	for _, k := range r.failing {
+		cases := r.checks[k]
+		if len(cases) < 2 || len(cases) > maxCaseRuns {
+			continue
+		}
+		var runs []collect.Run
+		for _, c := range cases {
+			run := r.testRun(k, collect.ModeCover)
+			run.Gocheck = []string{c}
+			runs = append(runs, run)
+		}
+		r.logf("coverage: running the %d failing gocheck tests of %s one at a time", len(cases), k.name)
+		results, err := r.runAll(ctx, runs)
+		if err != nil {
+			return fmt.Errorf("running the instrumented tests: %w", err)
+		}
+		passed := false
+		for _, res := range results {
+			r.ran(testWork(res.TimedOut))
+			passed = passed || res.Passed || res.TimedOut
+		}
+		if passed {
+			r.logf("coverage: a failing gocheck test of %s passes alone (or timed out); the test's spectrum stays whole", k.name)
+			continue
+		}
+		r.caseCover[k] = results
+	}
+	return nil
 }

@@ -54,6 +54,9 @@ func (r *repairer) coverage(ctx context.Context) error {
 	if err := r.coverRest(ctx); err != nil {
 		return err
 	}
+	if err := r.coverCases(ctx); err != nil {
+		return err
+	}
 	// A result that differs from the plain run's is checked by running
 	// the test again alone: tests that share a file or a port collide
 	// under parallel runs; those run alone from then on.
@@ -181,6 +184,12 @@ func (r *repairer) localize() []angelic.Suspicion {
 			continue
 		}
 		sp := r.spectrum(k.name, res)
+		if cases := r.caseCover[k]; !res.Passed && len(cases) > 0 {
+			for i, c := range cases {
+				spectra = append(spectra, r.spectrum(k.name+" ("+r.checks[k][i]+")", c))
+			}
+			continue
+		}
 		if !res.Passed {
 			split := splitIterations(sp, res, r.failed[k])
 			for id := range r.interrupted[k] {

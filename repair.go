@@ -84,6 +84,9 @@ type repairer struct {
 	checks map[testKey][]string
 	// checkRest are the passing gocheck tests of those tests.
 	checkRest map[testKey][]string
+	// caseCover are the coverage runs of each failing gocheck test of
+	// those tests, alone (coverCases).
+	caseCover map[testKey][]collect.Result
 	// failing are the failing tests to repair, ignored the other failing
 	// tests (by name), passing the passing tests, in baseline order.
 	failing, passing []testKey

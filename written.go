@@ -17,6 +17,11 @@ import (
 // as Peek writes it, not `r.pos.Start != r.sourceLength`; go-toml's
 // Child: `n.child == 0` as Next writes `n.next == 0`, not `n.child <=
 // 0`). The fallback validates them first among the mutants of a site.
+// Before them come the mutants with an && or || the file writes as it is
+// (or with one name in place of another) where the original has none:
+// go-toml's seeded parseMultilineBasicString, `i+1 < len(b) || b[i+1] ==
+// '\n'`, became `i+1 >= len(b) || ...`, whose comparison the file writes,
+// where the file writes `i+1 < len(b) && b[i+1] == '\n'` three times.
 
 // writtenComparisons are the keys (comparisonKeys) of the comparisons in
 // the conditions of file's Cond sites other than the site except.
@@ -33,6 +38,55 @@ func writtenComparisons(sites []collect.Site, file string, except int) map[strin
 		}
 	}
 	return out
+}
+
+// writtenLogic are the keys (comparisonKeys) of the && and || expressions
+// in the conditions of file's Cond sites other than the site except.
+func writtenLogic(sites []collect.Site, file string, except int) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range sites {
+		if s.Kind != collect.Cond || s.File != file || s.ID == except {
+			continue
+		}
+		for _, c := range logicOf(s.Original) {
+			for _, k := range logicKeys(c) {
+				out[k] = true
+			}
+		}
+	}
+	return out
+}
+
+// logicOf lists the && and || expressions of the condition src; nil when
+// it does not parse.
+func logicOf(src string) []*ast.BinaryExpr {
+	e, err := parser.ParseExprFrom(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var out []*ast.BinaryExpr
+	ast.Inspect(e, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.LAND || b.Op == token.LOR) {
+			out = append(out, b)
+		}
+		return true
+	})
+	return out
+}
+
+// writtenLogicMutant reports whether mutant has an && or || expression
+// that is not among had (the printed ones of the condition it mutates)
+// and whose keys meet written.
+func writtenLogicMutant(had []string, mutant string, written map[string]bool) bool {
+	for _, c := range logicOf(mutant) {
+		if slices.Contains(had, types.ExprString(c)) {
+			continue
+		}
+		if slices.ContainsFunc(logicKeys(c), func(k string) bool { return written[k] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // comparisonsOf lists the comparisons (==, !=, <, <=, >, >=) of the
@@ -88,6 +142,38 @@ func writtenMutant(had []string, mutant string, written map[string]bool) bool {
 	return false
 }
 
+// logicKeys are c as printed, and c with each of its names in turn
+// printed as _ wherever it occurs (`j+1 < len(b) && b[j+1] == '\n'` gives
+// "_+1 < len(b) && b[_+1] == '\n'", as `i+1 < len(b) && b[i+1] == '\n'`
+// does).
+func logicKeys(c *ast.BinaryExpr) []string {
+	out := []string{types.ExprString(c)}
+	var names []string
+	ast.Inspect(c, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !slices.Contains(names, id.Name) {
+			names = append(names, id.Name)
+		}
+		return true
+	})
+	for _, name := range names {
+		var ids []*ast.Ident
+		ast.Inspect(c, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == name {
+				ids = append(ids, id)
+			}
+			return true
+		})
+		for _, id := range ids {
+			id.Name = "_"
+		}
+		out = append(out, types.ExprString(c))
+		for _, id := range ids {
+			id.Name = name
+		}
+	}
+	return out
+}
+
 // writtenFirst moves the mutants of cands that the file writes
 // (writtenMutant) before the other mutants of their tier, in their order;
 // the tiers are those of mutants: an equality made an ordering
@@ -97,30 +183,39 @@ func writtenMutant(had []string, mutant string, written map[string]bool) bool {
 // candidates keep their places.
 func writtenFirst(site collect.Site, sites []collect.Site, cands []candidate) []candidate {
 	written := writtenComparisons(sites, site.File, site.ID)
-	if len(written) == 0 {
+	logic := writtenLogic(sites, site.File, site.ID)
+	if len(written) == 0 && len(logic) == 0 {
 		return cands
 	}
 	first := slices.IndexFunc(cands, func(c candidate) bool { return c.method == "mutation" })
 	if first < 0 {
 		return cands
 	}
-	var had []string
+	var had, hadLogic []string
 	for _, c := range comparisonsOf(site.Original) {
 		had = append(had, types.ExprString(c))
 	}
-	// yes and no per tier: 0 the mutants, 1 the equalities made orderings.
-	var yes, no [2][]candidate
+	for _, c := range logicOf(site.Original) {
+		hadLogic = append(hadLogic, types.ExprString(c))
+	}
+	// whole, yes and no per tier: 0 the mutants, 1 the equalities made
+	// orderings.
+	var whole, yes, no [2][]candidate
 	for _, c := range cands[first:] {
 		tier := 0
 		if c.method == "mutation" && c.pointToRange {
 			tier = 1
 		}
-		if c.method == "mutation" && writtenMutant(had, c.src, written) {
+		switch {
+		case c.method == "mutation" && writtenLogicMutant(hadLogic, c.src, logic):
+			c.written = true
+			whole[tier] = append(whole[tier], c)
+		case c.method == "mutation" && writtenMutant(had, c.src, written):
 			c.written = true
 			yes[tier] = append(yes[tier], c)
-		} else {
+		default:
 			no[tier] = append(no[tier], c)
 		}
 	}
-	return slices.Concat(cands[:first], yes[0], no[0], yes[1], no[1])
+	return slices.Concat(cands[:first], whole[0], yes[0], no[0], whole[1], yes[1], no[1])
 }

@@ -17,6 +17,9 @@ func TestWrittenFirst(t *testing.T) {
 		{ID: 5, Kind: collect.Cond, File: "reader.go", Original: "x > y"},
 		{ID: 6, Kind: collect.Cond, File: "decode.go", Original: "!(k == iface || rv.NumMethod() == 0)"},
 		{ID: 7, Kind: collect.Cond, File: "decode.go", Original: "rv.NumMethod() > 0"},
+		{ID: 8, Kind: collect.Cond, File: "parser.go", Original: "i+1 < len(b) || b[i+1] == '\\n'"},
+		{ID: 9, Kind: collect.Cond, File: "parser.go", Original: "j+1 < len(b) && b[j+1] == '\\n'"},
+		{ID: 10, Kind: collect.Cond, File: "parser.go", Original: "i+1 >= len(b) || !isInRange(b[i+1])"},
 	}
 	cands := func(method string, srcs ...string) []candidate {
 		var out []candidate
@@ -52,6 +55,11 @@ func TestWrittenFirst(t *testing.T) {
 		// though the file writes it; it goes first among those.
 		{6, append(cands("mutation", "!(k == iface && rv.NumMethod() == 0)"), pointToRange("!(k == iface || rv.NumMethod() < 0)", "!(k == iface || rv.NumMethod() > 0)")...),
 			"!(k == iface && rv.NumMethod() == 0) | !(k == iface || rv.NumMethod() > 0)* | !(k == iface || rv.NumMethod() < 0)"},
+		// An && the file writes (with one name in place of another)
+		// before a comparison it writes (go-toml's seeded
+		// parseMultilineBasicString).
+		{8, cands("mutation", "i+1 >= len(b) || b[i+1] == '\\n'", "i+1 < len(b) && b[i+1] == '\\n'", "i+1 <= len(b) || b[i+1] == '\\n'"),
+			"i+1 < len(b) && b[i+1] == '\\n'* | i+1 >= len(b) || b[i+1] == '\\n'* | i+1 <= len(b) || b[i+1] == '\\n'"},
 	} {
 		var got []string
 		for _, c := range writtenFirst(sites[tc.site], sites, tc.cands) {
