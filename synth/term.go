@@ -121,11 +121,18 @@ func (t *Term) IsIntLiteral(spec *Spec) bool {
 // errMissing is returned by Eval when t reads a missing value.
 var errMissing = errors.New("reads a value that was not observable")
 
+// errForeign is returned by Eval when t reads an input the example does
+// not have: t was parsed over another spec's inputs.
+var errForeign = errors.New("reads an input of another specification")
+
 // Eval computes t on one example with Go semantics, short-circuits included.
 // It fails when t reads a missing value or mixes kinds.
 func (t *Term) Eval(spec *Spec, ex *Example) (Value, error) {
 	switch t.Op {
 	case OpInput:
+		if t.Index >= len(ex.Values) {
+			return Value{}, errForeign
+		}
 		v := ex.Values[t.Index]
 		if v.Missing {
 			return v, errMissing

@@ -248,6 +248,11 @@ func TestEvalShortCircuit(t *testing.T) {
 	if v, err := bin(synth.OpLt, in(6), cst(1)).Eval(termSpec, &nilP); err == nil {
 		t.Errorf(`s < "": got %v, want an error (strings compare for equality only)`, v)
 	}
+	// A term read over another spec's inputs: an error, not a panic.
+	short := synth.Example{Values: nilP.Values[:3]}
+	if v, err := bin(synth.OpOr, in(0), in(4)).Eval(termSpec, &short); err == nil {
+		t.Errorf("input 4 of an example with 3 values: got %v, want an error", v)
+	}
 }
 
 func TestKindJSON(t *testing.T) {
