@@ -45,7 +45,8 @@
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
 //     suspiciousness (angelic.Localize; a condition scores the best of its
 //     reach and its two outcomes' predicates, split by table iteration as
-//     the reach is); among equals, the sites of the
+//     the reach is, and a narrowed gocheck suite by its failing gocheck
+//     tests, each run alone: gocheck.go coverCases); among equals, the sites of the
 //     function where a failing test panicked come first, then its
 //     callers'. A condition on the line where a failing test's panic
 //     was raised (its evaluation panicked: no outcome was recorded) counts
@@ -146,7 +147,13 @@
 //     than the first are validated before it (candidates.go
 //     simplerGuard: color's unset, `c.isNoColorSet() &&
 //     len(colorsCache) <= 0` before, the developer's c.isNoColorSet()
-//     now). At an if whose branch panics or returns an error, where
+//     now). A first fit, synthesized, that joins clauses is preceded by
+//     each of its clauses alone when that gives every passing test's
+//     state its outcome and misses only failing tests' states (their
+//     angelic values are one assignment that passes, not the only one),
+//     those that miss the fewest first (candidates.go fewerClauses:
+//     semver's `o.Minor < v.Minor` before `o.Minor < v.Minor && v.Minor
+//     >= v.Patch`). At an if whose branch panics or returns an error, where
 //     every fit breaks an anti-pattern, the original becomes a template with a hole at one of its boolean
 //     operands (A && X, A || X), and the clause X is synthesized from
 //     the states where it decides the outcome, each wanting the value

@@ -23,50 +23,28 @@ import (
 // '\n'`, became `i+1 >= len(b) || ...`, whose comparison the file writes,
 // where the file writes `i+1 < len(b) && b[i+1] == '\n'` three times.
 
-// writtenComparisons are the keys (comparisonKeys) of the comparisons in
-// the conditions of file's Cond sites other than the site except.
-func writtenComparisons(sites []collect.Site, file string, except int) map[string]bool {
-	out := map[string]bool{}
-	for _, s := range sites {
-		if s.Kind != collect.Cond || s.File != file || s.ID == except {
-			continue
-		}
-		for _, c := range comparisonsOf(s.Original) {
-			for _, k := range comparisonKeys(c) {
-				out[k] = true
-			}
-		}
-	}
-	return out
+// A nodeKind is a kind of binary expression a file may write (its
+// comparisons, its && and ||) and the keys it is known by.
+type nodeKind struct {
+	is   func(op token.Token) bool
+	keys func(c *ast.BinaryExpr) []string
 }
 
-// writtenLogic are the keys (comparisonKeys) of the && and || expressions
-// in the conditions of file's Cond sites other than the site except.
-func writtenLogic(sites []collect.Site, file string, except int) map[string]bool {
-	out := map[string]bool{}
-	for _, s := range sites {
-		if s.Kind != collect.Cond || s.File != file || s.ID == except {
-			continue
-		}
-		for _, c := range logicOf(s.Original) {
-			for _, k := range logicKeys(c) {
-				out[k] = true
-			}
-		}
-	}
-	return out
-}
+var (
+	comparisonNodes = nodeKind{comparison, comparisonKeys}
+	logicNodes      = nodeKind{func(op token.Token) bool { return op == token.LAND || op == token.LOR }, logicKeys}
+)
 
-// logicOf lists the && and || expressions of the condition src; nil when
-// it does not parse.
-func logicOf(src string) []*ast.BinaryExpr {
+// of lists the expressions of kind k in the condition src; nil when it
+// does not parse.
+func (k nodeKind) of(src string) []*ast.BinaryExpr {
 	e, err := parser.ParseExprFrom(token.NewFileSet(), "", src, parser.SkipObjectResolution)
 	if err != nil {
 		return nil
 	}
 	var out []*ast.BinaryExpr
 	ast.Inspect(e, func(n ast.Node) bool {
-		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.LAND || b.Op == token.LOR) {
+		if b, ok := n.(*ast.BinaryExpr); ok && k.is(b.Op) {
 			out = append(out, b)
 		}
 		return true
@@ -74,15 +52,41 @@ func logicOf(src string) []*ast.BinaryExpr {
 	return out
 }
 
-// writtenLogicMutant reports whether mutant has an && or || expression
-// that is not among had (the printed ones of the condition it mutates)
-// and whose keys meet written.
-func writtenLogicMutant(had []string, mutant string, written map[string]bool) bool {
-	for _, c := range logicOf(mutant) {
+// writtenIn are the keys of the expressions of kind k in the conditions
+// of file's Cond sites other than the site except.
+func (k nodeKind) writtenIn(sites []collect.Site, file string, except int) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range sites {
+		if s.Kind != collect.Cond || s.File != file || s.ID == except {
+			continue
+		}
+		for _, c := range k.of(s.Original) {
+			for _, key := range k.keys(c) {
+				out[key] = true
+			}
+		}
+	}
+	return out
+}
+
+// printed are the expressions of kind k of the condition src, printed.
+func (k nodeKind) printed(src string) []string {
+	var out []string
+	for _, c := range k.of(src) {
+		out = append(out, types.ExprString(c))
+	}
+	return out
+}
+
+// writes reports whether mutant has an expression of kind k that is not
+// among had (the printed ones of the condition it mutates) and whose
+// keys meet written.
+func (k nodeKind) writes(had []string, mutant string, written map[string]bool) bool {
+	for _, c := range k.of(mutant) {
 		if slices.Contains(had, types.ExprString(c)) {
 			continue
 		}
-		if slices.ContainsFunc(logicKeys(c), func(k string) bool { return written[k] }) {
+		if slices.ContainsFunc(k.keys(c), func(key string) bool { return written[key] }) {
 			return true
 		}
 	}
@@ -91,20 +95,7 @@ func writtenLogicMutant(had []string, mutant string, written map[string]bool) bo
 
 // comparisonsOf lists the comparisons (==, !=, <, <=, >, >=) of the
 // condition src; nil when it does not parse.
-func comparisonsOf(src string) []*ast.BinaryExpr {
-	e, err := parser.ParseExprFrom(token.NewFileSet(), "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
-	var out []*ast.BinaryExpr
-	ast.Inspect(e, func(n ast.Node) bool {
-		if b, ok := n.(*ast.BinaryExpr); ok && comparison(b.Op) {
-			out = append(out, b)
-		}
-		return true
-	})
-	return out
-}
+func comparisonsOf(src string) []*ast.BinaryExpr { return comparisonNodes.of(src) }
 
 // comparisonKeys are c as printed, and c with each of its names in turn
 // printed as _ (n.next == 0 gives "n.next == 0", "_.next == 0" and "n._
@@ -125,21 +116,6 @@ func comparisonKeys(c *ast.BinaryExpr) []string {
 		id.Name = name
 	}
 	return out
-}
-
-// writtenMutant reports whether mutant has a comparison that is not
-// among had (the printed comparisons of the condition it mutates) and
-// whose keys meet written.
-func writtenMutant(had []string, mutant string, written map[string]bool) bool {
-	for _, c := range comparisonsOf(mutant) {
-		if slices.Contains(had, types.ExprString(c)) {
-			continue
-		}
-		if slices.ContainsFunc(comparisonKeys(c), func(k string) bool { return written[k] }) {
-			return true
-		}
-	}
-	return false
 }
 
 // logicKeys are c as printed, and c with each of its names in turn
@@ -175,15 +151,15 @@ func logicKeys(c *ast.BinaryExpr) []string {
 }
 
 // writtenFirst moves the mutants of cands that the file writes
-// (writtenMutant) before the other mutants of their tier, in their order;
+// (nodeKind.writes) before the other mutants of their tier, in their order;
 // the tiers are those of mutants: an equality made an ordering
 // (candidate.pointToRange) stays after every other mutant, even when the
 // file writes it (toml's `rv.NumMethod() == 0` became `rv.NumMethod() >
 // 0`, which the file has, before the swapped && that fixes it). The other
 // candidates keep their places.
 func writtenFirst(site collect.Site, sites []collect.Site, cands []candidate) []candidate {
-	written := writtenComparisons(sites, site.File, site.ID)
-	logic := writtenLogic(sites, site.File, site.ID)
+	written := comparisonNodes.writtenIn(sites, site.File, site.ID)
+	logic := logicNodes.writtenIn(sites, site.File, site.ID)
 	if len(written) == 0 && len(logic) == 0 {
 		return cands
 	}
@@ -191,13 +167,7 @@ func writtenFirst(site collect.Site, sites []collect.Site, cands []candidate) []
 	if first < 0 {
 		return cands
 	}
-	var had, hadLogic []string
-	for _, c := range comparisonsOf(site.Original) {
-		had = append(had, types.ExprString(c))
-	}
-	for _, c := range logicOf(site.Original) {
-		hadLogic = append(hadLogic, types.ExprString(c))
-	}
+	had, hadLogic := comparisonNodes.printed(site.Original), logicNodes.printed(site.Original)
 	// whole, yes and no per tier: 0 the mutants, 1 the equalities made
 	// orderings.
 	var whole, yes, no [2][]candidate
@@ -207,10 +177,10 @@ func writtenFirst(site collect.Site, sites []collect.Site, cands []candidate) []
 			tier = 1
 		}
 		switch {
-		case c.method == "mutation" && writtenLogicMutant(hadLogic, c.src, logic):
+		case c.method == "mutation" && logicNodes.writes(hadLogic, c.src, logic):
 			c.written = true
 			whole[tier] = append(whole[tier], c)
-		case c.method == "mutation" && writtenMutant(had, c.src, written):
+		case c.method == "mutation" && comparisonNodes.writes(had, c.src, written):
 			c.written = true
 			yes[tier] = append(yes[tier], c)
 		default:
