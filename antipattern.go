@@ -185,6 +185,9 @@ type candidate struct {
 	// added is, for a mutant that adds a clause to one operand of the
 	// original (extensions), that clause.
 	added string
+	// from is, for a clause deleted from the first candidate
+	// (fewerClauses), that candidate.
+	from string
 }
 
 // ruleUnrelated names the anti-pattern that ranks last instead of

@@ -167,9 +167,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	} else if closer != nil {
 		cands, spec = append(closer, cands...), relaxed
 	}
-	if fewer := r.fewerClauses(site, st, spec, cands); fewer != nil {
-		cands = append(fewer, cands...)
-	}
+	fewer := r.fewerClauses(site, st, spec, cands)
 	cands = withBounds(withSibling(r.withGuesses(site, st, spec, keep, needs, cands), sibling), bounds)
 	switch {
 	case len(cands) > 0:
@@ -185,7 +183,19 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	}
 	r.logf("synthesis: %d examples (%d distinct), %s: %s", rep.Examples, rep.Distinct, plural(len(cands), "candidate"), describeCandidates(cands))
 	r.ranked, r.spec = cands, spec
-	return r.validate(ctx, site, st, cands, rep)
+	done, err := r.validate(ctx, site, st, cands, rep)
+	if err != nil || !done || len(fewer) == 0 || r.res.Condition != fewer[0].from {
+		return done, err
+	}
+	// The patch is the chain fewer were made from: the first of them
+	// that passes the suite replaces it; when none does, it stands.
+	for i, c := range fewer {
+		ok, _, err := r.tryPatch(ctx, site, st, c, fmt.Sprintf("with a clause deleted %d/%d", i+1, len(fewer)), rep)
+		if err != nil || ok {
+			return true, err
+		}
+	}
+	return true, nil
 }
 
 // synthFailure says why a synthesis gave no candidate: err, or the
@@ -244,15 +254,19 @@ func (r *repairer) simplerGuard(ctx context.Context, site collect.Site, st style
 // fewerClauses returns the first candidate, when synthesized with clauses
 // joined by && or ||, with one of them deleted, where that gives every
 // passing test's recorded state its outcome and misses only states of
-// failing tests. A failing test's outcomes are those of one assignment
+// failing tests (candidate.from names the first candidate), those that
+// miss the fewest first. When that first candidate is the patch, they
+// are validated after it, and the first of them that passes the suite is
+// the patch instead: a chain the suite does not accept is never replaced
+// by a deletion it does (toml's eindirect-3: `!isMarshaler(v) &&
+// (isNil(v) || isUnifiable(v))` fails, `!isMarshaler(v) && isNil(v)`
+// passes and is wrong). A failing test's outcomes are those of one assignment
 // the angelic search found to pass, not the only one: where it did not
 // matter, the value forced says nothing, and a clause that fits it fits
 // the test's input (semver's seeded Compare, a guard `return 1` removed:
 // `o.Minor < v.Minor && v.Minor >= v.Patch`, whose second clause only
 // fits one evaluation of TestParseRange that passes either way, where
-// `o.Minor < v.Minor` was the fix). They are validated first, each
-// clause's deletion in the order of the clauses; the suite decides. nil
-// when there is none.
+// `o.Minor < v.Minor` was the fix). nil when there is none.
 func (r *repairer) fewerClauses(site collect.Site, st style, spec *synth.Spec, cands []candidate) []candidate {
 	if spec == nil || len(cands) == 0 || cands[0].term == nil || cands[0].method != "synthesis" {
 		return nil
@@ -288,7 +302,7 @@ func (r *repairer) fewerClauses(site collect.Site, st style, spec *synth.Spec, c
 		if !fits || missed == 0 {
 			continue
 		}
-		c := candidate{src: src, term: t, method: "synthesis"}
+		c := candidate{src: src, term: t, method: "synthesis", from: cands[0].src}
 		if why := r.antiPatternOf(site, st, spec, c); why != "" {
 			continue
 		}
@@ -307,7 +321,7 @@ func (r *repairer) fewerClauses(site collect.Site, st style, spec *synth.Spec, c
 	}
 	out = sorted
 	if len(out) > 0 {
-		r.logf("synthesis: %s misses only states of failing tests whose angelic values may not matter there; validated before %s", describeCandidates(out), cands[0].src)
+		r.logf("synthesis: %s misses only states of failing tests whose angelic values may not matter there; validated after %s if it passes", describeCandidates(out), cands[0].src)
 	}
 	return out
 }

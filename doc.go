@@ -147,13 +147,13 @@
 //     than the first are validated before it (candidates.go
 //     simplerGuard: color's unset, `c.isNoColorSet() &&
 //     len(colorsCache) <= 0` before, the developer's c.isNoColorSet()
-//     now). A first fit, synthesized, that joins clauses is preceded by
-//     each of its clauses alone when that gives every passing test's
-//     state its outcome and misses only failing tests' states (their
-//     angelic values are one assignment that passes, not the only one),
-//     those that miss the fewest first (candidates.go fewerClauses:
-//     semver's `o.Minor < v.Minor` before `o.Minor < v.Minor && v.Minor
-//     >= v.Patch`). At an if whose branch panics or returns an error, where
+//     now). A first fit, synthesized, that joins clauses and passes the
+//     suite is replaced by the first of its deletions of one clause that
+//     passes too, among those that give every passing test's state its
+//     outcome and miss only failing tests' states (their angelic values
+//     are one assignment that passes, not the only one), those that miss
+//     the fewest first (candidates.go fewerClauses: semver's `o.Minor <
+//     v.Minor` for `o.Minor < v.Minor && v.Minor >= v.Patch`). At an if whose branch panics or returns an error, where
 //     every fit breaks an anti-pattern, the original becomes a template with a hole at one of its boolean
 //     operands (A && X, A || X), and the clause X is synthesized from
 //     the states where it decides the outcome, each wanting the value

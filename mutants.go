@@ -593,8 +593,11 @@ func parenthesize(e ast.Expr, prec int) ast.Expr {
 		// a || (b || c) is (a || b) || c, printed a || b || c: the same
 		// operands in the same order of evaluation (uniseg's seeded
 		// transitionWordBreakState: the && of `a || b && c` made ||).
+		// Parentheses the condition writes stay: they are its author's,
+		// and a mutant's distance to it counts from them (toml's seeded
+		// lexValue, `(A && B) || (C || D)`, whose fix is `(C && D)`).
 		for {
-			y, ok := unparen(x.Y).(*ast.BinaryExpr)
+			y, ok := x.Y.(*ast.BinaryExpr)
 			if !ok || y.Op != x.Op || x.Op != token.LAND && x.Op != token.LOR {
 				break
 			}

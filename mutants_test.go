@@ -77,6 +77,10 @@ func TestMutants(t *testing.T) {
 		// Swapping the && of a || b && c makes a chain of ||, printed
 		// without parentheses: one token changed.
 		{"a || b && c", []string{"a && b && c", "!a || b && c", "a || b || c", "a || !b && c", "a || b && !c", "b && c", "a || c", "a || b", "!(a || b && c)", "a"}},
+		// Parentheses the condition writes stay (toml's seeded lexValue:
+		// the fix, the inner || made &&, is one token away).
+		{"(a && b) || (c || d)", []string{"(a && b) && (c || d)", "(a || b) || (c || d)", "(!a && b) || (c || d)", "(a && !b) || (c || d)", "(a && b) || (c && d)",
+			"(a && b) || (!c || d)", "(a && b) || (c || !d)", "!((a && b) || (c || d))", "b || (c || d)", "a || (c || d)", "(a && b) || d", "(a && b) || c", "c || d", "a && b"}},
 		// Swapping the inner && of a && b && c needs parentheses.
 		{"a && b && c", []string{"a && b || c", "a && b && !c", "!a && b && c", "a && !b && c", "a && b", "b && c", "a && c", "!(a && b && c)", "(a || b) && c", "c"}},
 		// Redundant parentheses go; distances count from the original without them.

@@ -31,7 +31,10 @@ import (
 //     path[i-2] != '/'` always holds; the first was path[i-1]);
 //   - an index that a conjunct before it puts out of range (`len(x) == 1
 //     && len(x[1].Token) == 0`: x[1] panics wherever the first conjunct
-//     holds; the fix was x[0]);
+//     holds; the fix was x[0]), or that the operands before it put past
+//     the length on some path of the evaluation (index-out-of-range:
+//     go-toml's seeded `i+1 < len(b) || b[i+1] == '\n'`, where the fix
+//     was the &&);
 //   - an else if that never holds where the ifs before it in the chain
 //     do not (collect.Site.ElseAfter): it implies one of them, conjunct
 //     by conjunct, over the integer ranges dead-clause reads (semver's
@@ -101,6 +104,9 @@ func smell(cond string) string {
 		}
 		return true
 	})
+	if found == "" {
+		found = indexPastLength(e)
+	}
 	return found
 }
 

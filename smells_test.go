@@ -21,6 +21,8 @@ func TestSmell(t *testing.T) {
 		{"i <= 1 || p[i-2] != 'v' || p[i-2] != '/'", "`p[i - 2]` is tested unequal to two literals in one chain of ||: the chain always holds"},
 		{"k == 1 && ok && k == 2", "`k` is tested equal to two literals in one chain of &&: the chain never holds"},
 		{"'a' != c || c != 'b'", "`c` is tested unequal to two literals"},
+		{"i+1 < len(b) || b[i+1] == '\\n'", "index-out-of-range: b[i + 1] is read where i + 1 >= len(b)"},
+		{"i+1 < len(b) && b[i+1] == '\\n'", ""},
 		// Not smells: an index the conjunct allows, one before the
 		// bound, a bound in a disjunction, the same operand in two
 		// chains.
