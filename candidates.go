@@ -275,12 +275,13 @@ func (r *repairer) fewerClauses(site collect.Site, st style, spec *synth.Spec, c
 		return nil
 	}
 	failing := r.failingNames()
-	var (
-		out    []candidate
-		misses []int // states of failing tests each misses
-	)
+	type deletion struct {
+		c      candidate
+		missed int // states of failing tests it misses
+	}
+	var found []deletion
 	for _, src := range deletions(cands[0].src) {
-		if hasSource(cands, src) || hasSource(out, src) || src == site.Original {
+		if hasSource(cands, src) || slices.ContainsFunc(found, func(d deletion) bool { return d.c.src == src }) || src == site.Original {
 			continue
 		}
 		t, err := synth.ParseTerm(spec, src)
@@ -306,20 +307,13 @@ func (r *repairer) fewerClauses(site collect.Site, st style, spec *synth.Spec, c
 		if why := r.antiPatternOf(site, st, spec, c); why != "" {
 			continue
 		}
-		out = append(out, c)
-		misses = append(misses, missed)
+		found = append(found, deletion{c, missed})
 	}
-	// The fewest states missed first.
-	order := make([]int, len(out))
-	for i := range order {
-		order[i] = i
+	slices.SortStableFunc(found, func(a, b deletion) int { return cmp.Compare(a.missed, b.missed) })
+	var out []candidate
+	for _, d := range found {
+		out = append(out, d.c)
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(misses[a], misses[b]) })
-	sorted := make([]candidate, len(out))
-	for i, j := range order {
-		sorted[i] = out[j]
-	}
-	out = sorted
 	if len(out) > 0 {
 		r.logf("synthesis: %s misses only states of failing tests whose angelic values may not matter there; validated after %s if it passes", describeCandidates(out), cands[0].src)
 	}
