@@ -168,7 +168,13 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 		cands, spec = append(closer, cands...), relaxed
 	}
 	fewer := r.fewerClauses(site, st, spec, cands)
-	cands = withBounds(withSibling(r.withGuesses(site, st, spec, keep, needs, cands), sibling), bounds)
+	// The bounds checks and the sibling's guard were read over the spec
+	// as recorded; it may since have been restricted to the original's
+	// operands, whose inputs are other: read them again over the spec
+	// they are ranked and explained with (mux's seeded addRegexpMatcher:
+	// a bounds check's term read input 4 of a spec of 3, and nopol
+	// panicked in the explanation).
+	cands = withBounds(withSibling(r.withGuesses(site, st, spec, keep, needs, cands), termsOver(spec, sibling)), termsOver(spec, bounds))
 	switch {
 	case len(cands) > 0:
 	case len(rep.Rejected) > 0:
@@ -560,6 +566,22 @@ func withBounds(cands, bounds []candidate) []candidate {
 		return slices.ContainsFunc(bounds, func(b candidate) bool { return normalExpr(b.src) == normalExpr(c.src) })
 	})
 	return slices.Concat(bounds, rest)
+}
+
+// termsOver returns cands with each term read again over spec (nil
+// where it cannot be); the candidates without a term keep none.
+func termsOver(spec *synth.Spec, cands []candidate) []candidate {
+	out := slices.Clone(cands)
+	for i := range out {
+		if out[i].term == nil {
+			continue
+		}
+		out[i].term = nil
+		if t, err := synth.ParseTerm(spec, out[i].src); err == nil {
+			out[i].term = t
+		}
+	}
+	return out
 }
 
 // normalExpr is src as types.ExprString prints it, src itself when it

@@ -378,3 +378,32 @@ func TestReadsAllLeaves(t *testing.T) {
 		}
 	}
 }
+
+// TestTermsOver checks that a candidate's term read over one spec is read
+// again over another with other inputs (a bounds check recorded before
+// the spec was restricted to the original's operands), nil where it
+// cannot be, and that a candidate without a term keeps none.
+func TestTermsOver(t *testing.T) {
+	full := &synth.Spec{Inputs: []synth.Input{
+		{Expr: "ok", Kind: synth.Bool}, {Expr: "s", Kind: synth.String}, {Expr: "len(s)", Kind: synth.Int}, {Expr: "n", Kind: synth.Int},
+	}}
+	projected := &synth.Spec{Inputs: []synth.Input{{Expr: "n", Kind: synth.Int}}}
+	term, err := synth.ParseTerm(full, "n > 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := synth.ParseTerm(full, "len(s) > 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := termsOver(projected, []candidate{{src: "n > 0", term: term}, {src: "len(s) > 0", term: other}, {src: "x"}})
+	if got[0].term == nil || got[0].term.Source(projected) != "n > 0" || inputsRead(got[0].term)[0] != 0 {
+		t.Errorf("n > 0 over the projected spec: %v", got[0].term)
+	}
+	if got[1].term != nil || got[2].term != nil {
+		t.Errorf("len(s) > 0 and x: terms %v, %v; want none", got[1].term, got[2].term)
+	}
+	if inputsRead(term)[0] != 3 {
+		t.Errorf("the original candidate changed: reads %v", inputsRead(term))
+	}
+}

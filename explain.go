@@ -79,15 +79,12 @@ const maxCloseTokens = 4
 func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteReport, ranked []candidate, spec *synth.Spec) *Explanation {
 	e := &Explanation{Needs: rep.Needs, States: rep.Examples, Distinct: rep.Distinct, Rejected: rep.Rejected, Unchecked: rep.Unchecked}
 	if spec != nil && c.term != nil {
-		// c.term may come from another spec than the site's last one (a
-		// relaxed or projected one): read c again over spec's inputs
-		// (mux's seeded addRegexpMatcher panicked here).
 		var orig *synth.Term
 		if site.Kind == collect.Cond {
 			orig, _ = synth.ParseTerm(spec, site.Original)
 		}
-		if cand, err := synth.ParseTerm(spec, c.src); err == nil && (orig != nil || site.Kind == collect.Guard) {
-			e.Differences = differences(spec, orig, cand)
+		if orig != nil || site.Kind == collect.Guard {
+			e.Differences = differences(spec, orig, c.term)
 		}
 	}
 	for _, k := range r.failing {

@@ -183,13 +183,13 @@ func (r *repairer) localize() []angelic.Suspicion {
 		if !ok {
 			continue
 		}
-		sp := r.spectrum(k.name, res)
 		if cases := r.caseCover[k]; !res.Passed && len(cases) > 0 {
 			for i, c := range cases {
 				spectra = append(spectra, r.spectrum(k.name+" ("+r.checks[k][i]+")", c))
 			}
 			continue
 		}
+		sp := r.spectrum(k.name, res)
 		if !res.Passed {
 			split := splitIterations(sp, res, r.failed[k])
 			for id := range r.interrupted[k] {

@@ -799,13 +799,11 @@ func readsAllLeaves(spec *synth.Spec, t *synth.Term, idx []int) bool {
 		return text[j] != "" && text[k] != "" && text[j] != text[k] && within[k][text[j]]
 	}
 	read := inputsRead(t)
-	var covered func(k, depth int) bool
-	covered = func(k, depth int) bool {
+	// inside is strict (a shorter text), so the recursion ends.
+	var covered func(k int) bool
+	covered = func(k int) bool {
 		if slices.Contains(read, k) {
 			return true
-		}
-		if depth > len(text) {
-			return false
 		}
 		children := 0
 		for j := range text {
@@ -823,14 +821,14 @@ func readsAllLeaves(spec *synth.Spec, t *synth.Term, idx []int) bool {
 				continue
 			}
 			children++
-			if !covered(j, depth+1) {
+			if !covered(j) {
 				return false
 			}
 		}
 		return children > 0
 	}
 	for _, k := range idx {
-		if !covered(k, 0) {
+		if !covered(k) {
 			return false
 		}
 	}
