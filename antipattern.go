@@ -69,7 +69,8 @@ import (
 //     function only tests for equality (collect.Constant.Bound), with no
 //     other end.
 //   - enum-range: the candidate orders a value against a name of an
-//     enumeration (an iota group; collect.Site.EnumNames) that the
+//     enumeration (an iota group, or another package's defined integer
+//     type with named values: reflect.Kind; collect.Site.EnumNames) that the
 //     original only tests for equality (nextProperty == prMidLetter
 //     becoming nextProperty <= prMidLetter): every name declared before
 //     it, whatever it stands for (enumRange).
@@ -107,6 +108,11 @@ import (
 //     0, 1 and -1) where one more or one less fits every recorded state
 //     as well: the states do not draw that threshold, the solver picked
 //     it among several (len(tag) > 11 where no tag is 11 or 12 long).
+//
+//     Or compares a value the function compares with names of one
+//     enumeration of the package with a name of another (enum-mismatch:
+//     state == gcPe where the function compares state with sbATerm,
+//     sbSB7, ...; enumMismatch).
 //
 //     Or, synthesized, orders a value whose values have names against
 //     one of them where the original orders it against nothing
@@ -147,8 +153,8 @@ import (
 //
 // The rules that reject are checked even when the candidate is
 // unrelated (ranked last is not accepted).
-//   - dead-clause, bounds-check-alone and index-out-of-range: see
-//     deadclause.go.
+//   - dead-clause, bounds-check-alone, index-out-of-range and
+//     index-unguarded: see deadclause.go.
 //   - loop-counter: the candidate tests a loop counter for equality with a
 //     literal the code does not have (other than 0): one iteration.
 //   - magic-number: the candidate compares a value of a defined integer
@@ -278,6 +284,9 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 	}
 	if orig != nil {
 		if why := boundsAlone(orig, cand); why != "" {
+			return why
+		}
+		if why := indexUnguarded(orig, cand); why != "" {
 			return why
 		}
 		if why := mislabeled(site, orig, c.added); why != "" {
@@ -881,8 +890,8 @@ func enumRange(site collect.Site, orig, cand ast.Expr) string {
 				return true
 			}
 			for _, x := range []ast.Expr{b.X, b.Y} {
-				if id, ok := ast.Unparen(x).(*ast.Ident); ok && slices.Contains(site.EnumNames, id.Name) {
-					out[id.Name] = b
+				if name := types.ExprString(ast.Unparen(x)); slices.Contains(site.EnumNames, name) {
+					out[name] = b
 				}
 			}
 			return true
@@ -934,6 +943,30 @@ func enumOrder(site collect.Site, spec *synth.Spec, n *synth.Term, c synth.Const
 		return ""
 	}
 	return fmt.Sprintf("enum-order: %s orders %s, whose values have names, against %s: the names declared between the bounds are in the range too, and no recorded state has them", n.Source(spec), x, c.Expr)
+}
+
+// enumMismatch is the rule enum-mismatch: n compares other, an input
+// the function compares with names of some enumerations of the package
+// only (collect.Observed.Groups), with c, a name of another enumeration:
+// uniseg's untyped gcPe, a general category, against the sentence-break
+// state its function compares with sbAny's names (`state == gcPe`
+// printed for uniseg's seeded transitionSentenceBreakState). Two groups'
+// names are numbers that compare, and a value of one fits the tests'
+// states where it happens to equal a value of the other.
+func enumMismatch(site collect.Site, spec *synth.Spec, n *synth.Term, c synth.Constant, other *synth.Term) string {
+	if other.Op != synth.OpInput {
+		return ""
+	}
+	i := slices.IndexFunc(site.Constants, func(k collect.Constant) bool { return k.Expr == c.Expr })
+	if i < 0 || site.Constants[i].Group == "" {
+		return ""
+	}
+	x := spec.Inputs[other.Index].Expr
+	j := slices.IndexFunc(site.Observed, func(o collect.Observed) bool { return o.Expr == x })
+	if j < 0 || len(site.Observed[j].Groups) == 0 || slices.Contains(site.Observed[j].Groups, site.Constants[i].Group) {
+		return ""
+	}
+	return fmt.Sprintf("enum-mismatch: %s compares %s, which the function compares with names of %s's enumeration, with %s, a name of %s's", n.Source(spec), x, strings.Join(site.Observed[j].Groups, ", "), c.Expr, site.Constants[i].Group)
 }
 
 // orders reports whether the condition src orders the expression x
@@ -1074,6 +1107,9 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term, synthesiz
 					return
 				}
 				if why = enumOrder(site, spec, n, spec.Constants[lit.Index], other, synthesized); why != "" {
+					return
+				}
+				if why = enumMismatch(site, spec, n, spec.Constants[lit.Index], other); why != "" {
 					return
 				}
 				if why = charRangeOfCode(spec, t, n, spec.Constants[lit.Index], other, side); why != "" {

@@ -751,6 +751,48 @@ func TestEnumOrder(t *testing.T) {
 	}
 }
 
+// TestEnumMismatch checks the rule enum-mismatch: a comparison of a value
+// the function compares with one enumeration's names against a name of
+// another enumeration.
+func TestEnumMismatch(t *testing.T) {
+	ex := func(origin string, k int64) synth.Example {
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(k)}}
+	}
+	spec := &synth.Spec{
+		Inputs: []synth.Input{{Expr: "state", Kind: synth.Int}},
+		Constants: []synth.Constant{
+			{Expr: "sbATerm", Value: synth.IntValue(4)},
+			{Expr: "gcPe", Value: synth.IntValue(4)},
+			{Expr: "limit", Value: synth.IntValue(4)},
+		},
+		Examples: []synth.Example{ex("TestA", 4), ex("TestB", 2)},
+	}
+	constants := []collect.Constant{
+		{Expr: "sbATerm", Value: collect.Value{Kind: collect.KindInt, Int: 4}, Group: "sbAny"},
+		{Expr: "gcPe", Value: collect.Value{Kind: collect.KindInt, Int: 4}, Group: "gcCc"},
+		{Expr: "limit", Value: collect.Value{Kind: collect.KindInt, Int: 4}},
+	}
+	compared := collect.Site{Kind: collect.Guard, Original: "x++", Constants: constants,
+		Observed: []collect.Observed{{Expr: "state", Kind: collect.KindInt, Type: "int", Groups: []string{"sbAny"}}}}
+	uncompared := compared
+	uncompared.Observed = []collect.Observed{{Expr: "state", Kind: collect.KindInt, Type: "int"}}
+	for _, tc := range []struct {
+		name string
+		site collect.Site
+		cand string
+		rule string
+	}{
+		{"another enumeration's name", compared, "state == gcPe", "enum-mismatch"},
+		{"its own enumeration's name", compared, "state == sbATerm", ""},
+		{"a constant of no enumeration", compared, "state == limit", ""},
+		{"a value compared with no enumeration", uncompared, "state == gcPe", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkRule(t, tc.site, spec, tc.cand, tc.rule)
+		})
+	}
+}
+
 // TestMislabeled: a clause added that makes the original's check of a
 // value the branch reports on another value is rejected; the same check
 // with another constant, or where the branch reports both, is not.
@@ -941,10 +983,14 @@ func TestEnumRange(t *testing.T) {
 		{"an enumeration's name kept an equality", "x == prMid || x == prQuote", "x == prMid || x != prQuote", ""},
 		{"an enumeration's name the original orders against", "x >= prMid && x != prQuote", "x > prMid && x != prQuote", ""},
 		{"a constant of no enumeration made a range", "x == maxLen", "x >= maxLen", ""},
+		// go-cmp's seeded formatDiffSlice: `t.Kind() != reflect.String`
+		// was "repaired" by <= (every kind up to String).
+		{"another package's named value made a range", "t.Kind() != reflect.String", "t.Kind() <= reflect.String", "enum-range"},
+		{"another package's named value negated", "t.Kind() != reflect.String", "t.Kind() == reflect.String", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			site := collect.Site{Kind: collect.Cond, Original: tc.orig}
-			for _, n := range []string{"prMid", "prQuote"} {
+			for _, n := range []string{"prMid", "prQuote", "reflect.String"} {
 				if strings.Contains(tc.orig, n) {
 					site.EnumNames = append(site.EnumNames, n)
 				}

@@ -176,10 +176,17 @@ func constantValues(site collect.Site) map[string]constant.Value {
 // the length checks of the values the deleted clauses index, or "". A
 // kept length check may be written otherwise than orig's, negated
 // included: `!(len(b) < 2)` for `len(b) > 1 && b[1] == '\n'` keeps the
-// check of b as much as `len(b) > 1` does.
+// check of b as much as `len(b) > 1` does. The same for a chain of ||,
+// whose length checks are the other way round: `next >= len(line)` for
+// goldmark's seeded footnote `next >= len(line) || line[next] == ':'`
+// (the fix was != ':').
 func boundsAlone(orig, cand ast.Expr) string {
-	kept := operandsOf(cand, token.LAND)
-	all := operandsOf(orig, token.LAND)
+	op := token.LAND
+	if b, ok := ast.Unparen(orig).(*ast.BinaryExpr); ok && b.Op == token.LOR {
+		op = token.LOR
+	}
+	kept := operandsOf(cand, op)
+	all := operandsOf(orig, op)
 	text := func(es []ast.Expr) []string {
 		out := make([]string, len(es))
 		for i, e := range es {
@@ -388,21 +395,23 @@ const ruleOutOfRange = "index-out-of-range"
 // maxPaths bounds the evaluation paths indexPastLength follows.
 const maxPaths = 256
 
-// indexPastLength returns why e reads an index that its own operands
-// before the read, on some path of its short-circuit evaluation, have put
-// out of range, or "".
-func indexPastLength(e ast.Expr) string {
-	why := ""
+// evalPaths follows e's short-circuit evaluation: at each leaf (an
+// operand that is not &&, || nor !) it calls at with the facts known on
+// the path to it, and stops when at returns false; it goes on from each
+// outcome of the leaf with after's facts. after must not change the facts
+// it is given. It follows at most maxPaths leaves.
+func evalPaths[F any](e ast.Expr, start F, at func(leaf ast.Expr, facts F) bool, after func(leaf ast.Expr, holds bool, facts F) F) {
+	stopped := false
 	paths := 0
 	// walk evaluates e under the facts known on the path to it and
 	// returns the paths out of it: the outcome and the facts then known.
 	type exit struct {
 		holds bool
-		facts []outOfBounds
+		facts F
 	}
-	var walk func(e ast.Expr, facts []outOfBounds) []exit
-	walk = func(e ast.Expr, facts []outOfBounds) []exit {
-		if why != "" || paths > maxPaths {
+	var walk func(e ast.Expr, facts F) []exit
+	walk = func(e ast.Expr, facts F) []exit {
+		if stopped || paths > maxPaths {
 			return nil
 		}
 		paths++
@@ -431,19 +440,119 @@ func indexPastLength(e ast.Expr) string {
 				return out
 			}
 		}
+		if !at(e, facts) {
+			stopped = true
+			return nil
+		}
+		return []exit{{true, after(e, true, facts)}, {false, after(e, false, facts)}}
+	}
+	walk(e, start)
+}
+
+// indexPastLength returns why e reads an index that its own operands
+// before the read, on some path of its short-circuit evaluation, have put
+// out of range, or "".
+func indexPastLength(e ast.Expr) string {
+	why := ""
+	evalPaths(e, nil, func(leaf ast.Expr, facts []outOfBounds) bool {
 		for _, f := range facts {
-			if indexedAt(e, f.x, f.i) {
+			if indexedAt(leaf, f.x, f.i) {
 				why = fmt.Sprintf("%s: %s[%s] is read where %s >= len(%s)", ruleOutOfRange, f.x, f.i, f.i, f.x)
-				return nil
+				return false
 			}
 		}
-		return []exit{
-			{true, append(slices.Clip(facts), boundsFacts(e, true)...)},
-			{false, append(slices.Clip(facts), boundsFacts(e, false)...)},
+		return true
+	}, func(leaf ast.Expr, holds bool, facts []outOfBounds) []outOfBounds {
+		return append(slices.Clip(facts), boundsFacts(leaf, holds)...)
+	})
+	return why
+}
+
+// ruleIndexUnguarded: every path of the original condition's evaluation
+// to an index or a slice of x (x[i], x[i:]) tests the length of x first
+// (len(x) compared, x compared with ""), and a path of the candidate's
+// reaches one with no such test before it: the candidate reads x where
+// the original made sure it could. ini's seeded readValue, `A &&
+// len(in) <= 0 && in[len(in)-1] == '\n'`, was "repaired" by `A && len(in)
+// <= 0 || in[len(in)-1] == '\n'`, which reads the last byte of an empty
+// in wherever A is false; the fix was len(in) > 0.
+const ruleIndexUnguarded = "index-unguarded"
+
+// indexUnguarded returns why cand reads an index of x on a path where
+// no operand before it tested the length of x, when every path of orig
+// to an index of x did; "" otherwise.
+func indexUnguarded(orig, cand ast.Expr) string {
+	guarded, unguarded := lengthGuards(orig)
+	_, candUnguarded := lengthGuards(cand)
+	for _, x := range candUnguarded {
+		if slices.Contains(guarded, x) && !slices.Contains(unguarded, x) {
+			return fmt.Sprintf("%s: %s reads %s where nothing before tests len(%s), which %s tests first on every path", ruleIndexUnguarded, types.ExprString(cand), x, x, types.ExprString(orig))
 		}
 	}
-	walk(e, nil)
-	return why
+	return ""
+}
+
+// lengthGuards returns the values e indexes or slices on a path of its
+// evaluation after an operand that tests their length (guarded), and
+// those it does on a path with none (unguarded).
+func lengthGuards(e ast.Expr) (guarded, unguarded []string) {
+	evalPaths(e, nil, func(leaf ast.Expr, tested []string) bool {
+		for _, x := range indexedValues(leaf) {
+			to := &unguarded
+			if slices.Contains(tested, x) {
+				to = &guarded
+			}
+			if !slices.Contains(*to, x) {
+				*to = append(*to, x)
+			}
+		}
+		return true
+	}, func(leaf ast.Expr, _ bool, tested []string) []string {
+		if x := lengthTested(leaf); x != "" {
+			return append(slices.Clip(tested), x)
+		}
+		return tested
+	})
+	return guarded, unguarded
+}
+
+// lengthTested returns x when e compares len(x) (lengthChecked) or
+// compares x with "", "" otherwise.
+func lengthTested(e ast.Expr) string {
+	if x := lengthChecked(e); x != "" {
+		return x
+	}
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		return lengthTested(u.X)
+	}
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+		return ""
+	}
+	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if lit, ok := ast.Unparen(pair[1]).(*ast.BasicLit); ok && lit.Kind == token.STRING && (lit.Value == `""` || lit.Value == "``") {
+			return types.ExprString(ast.Unparen(pair[0]))
+		}
+	}
+	return ""
+}
+
+// indexedValues returns the values e indexes or slices (outside function
+// literals), each once.
+func indexedValues(e ast.Expr) []string {
+	var out []string
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IndexExpr:
+			out = appendNew(out, n.X)
+		case *ast.SliceExpr:
+			out = appendNew(out, n.X)
+		}
+		return true
+	})
+	return out
 }
 
 // An outOfBounds fact: i >= len(x).

@@ -43,19 +43,22 @@ func TestDeadClause(t *testing.T) {
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1", ruleBoundsAlone},
 		{"len(b) > 1 && b[1] == '\\n'", "!(len(b) < 2)", ruleBoundsAlone}, // the same check, negated
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) >= 2", ruleBoundsAlone},
-		{"len(b) > 1 && b[1] == '\\n'", "cap(b) > 1", ""}, // not a length check
-		{"len(b) > 1 && b[1] == '\\n'", "b[1] == '\\n'", ""},
+		{"len(b) > 1 && b[1] == '\\n'", "cap(b) > 1", ""},                    // not a length check
+		{"len(b) > 1 && b[1] == '\\n'", "b[1] == '\\n'", ruleIndexUnguarded}, // the access without its check
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1 && b[1] != '\\n'", ""},
 		{"r.buildScheme == \"\" && len(schemes) > 0", "len(schemes) > 0", ""}, // nothing of schemes dropped
 		{"len(s) > 2 && s[:2] == \"0x\" && ok", "len(s) > 2 && ok", ""},
 		{"len(s) > 2 && s[:2] == \"0x\" && ok", "len(s) > 2", ruleBoundsAlone},
+		{"next >= len(line) || line[next] == ':'", "next >= len(line)", ruleBoundsAlone},
+		{"next >= len(line) || line[next] == ':'", "next >= len(line) || line[next] != ':'", ""},
+		{"next >= len(line) || line[next] == ':' || ok", "next >= len(line) || ok", ""},
 		// An index read where the operands before it put it out of
 		// range (go-toml's seeded scanIntOrFloat).
 		{"i >= len(b) || !isDigit(b[i])", "i >= len(b) && !isDigit(b[i])", ruleOutOfRange},
 		{"i < len(b) && b[i] == '-'", "i < len(b) || b[i] == '-'", ruleOutOfRange},
 		{"i < len(b) && b[i] == '-'", "!(i < len(b)) && b[i] == '-'", ruleOutOfRange},
 		{"i+1 < len(b) && b[i+1] == '\\n'", "len(b) <= i+1 && b[i+1] == '\\n'", ruleOutOfRange},
-		{"i < len(b) && b[i] == '-'", "ok && i > len(b) || x == b[i]", ""},                  // b[i] runs where ok fails too
+		{"i < len(b) && b[i] == '-'", "ok && i > len(b) || x == b[i]", ruleIndexUnguarded},  // b[i] runs where ok fails, no length test before
 		{"i >= len(b) || !isDigit(b[i])", "i >= len(b) || !isDigit(b[i])", ""},              // the guard as it should be
 		{"i < len(b) && b[i] == '-'", "i < len(b) && b[i] == '-' || i >= len(b) && ok", ""}, // no read after the fact
 		{"i < len(b) && b[i] == '-'", "i < len(b) || b[i+1] == '-'", ""},                    // another index
@@ -63,6 +66,14 @@ func TestDeadClause(t *testing.T) {
 		{"i >= len(b) || !isDigit(b[i])", "(i >= len(b) || !isDigit(b[i])) && ok", ""},
 		{"i >= len(b) || !isDigit(b[i])", "!(i < len(b) || ok) && b[i] == 'x'", ruleOutOfRange},
 		{"i >= len(b) || !isDigit(b[i])", "!(i < len(b) && isDigit(b[i])) || b[i] == 'x'", ""}, // b[i] read where i < len(b) only
+		// An index the original reads only after a test of the length
+		// (ini's seeded readValue).
+		{"ok && len(in) <= 0 && in[len(in)-1] == '\\n'", "ok && len(in) <= 0 || in[len(in)-1] == '\\n'", ruleIndexUnguarded},
+		{"ok && len(in) <= 0 && in[len(in)-1] == '\\n'", "in[len(in)-1] == '\\n'", ruleIndexUnguarded},
+		{"ok && len(in) <= 0 && in[len(in)-1] == '\\n'", "ok && len(in) > 0 && in[len(in)-1] == '\\n'", ""},
+		{"s != \"\" && s[0] == '-'", "s == \"\" || s[0] == '-'", ""},
+		{"s != \"\" && s[0] == '-'", "ok || s[1:] == \"-\"", ruleIndexUnguarded},
+		{"s[0] == '-' || len(s) > 3", "s[0] != '-' || len(s) > 3", ""}, // the original reads s[0] first too
 		// Named constants count as their values: sepT is 'T'.
 		{"c == sepT || c == '_'", "c == sepT || c != '_'", ruleDeadClause},
 		{"c == sepT || c == '_'", "c != sepT || c != sepSpace", ruleDeadClause},

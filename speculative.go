@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/types"
+	"maps"
 	"slices"
 
 	"github.com/nopol-go/nopol/collect"
@@ -36,11 +37,12 @@ import (
 //     not the developer's second half).
 //   - far-ambiguous: a synthesized condition far from the original
 //     (more than maxCloseTokens tokens changed), while another candidate
-//     that reads a value the patch does not read fits the recorded states
-//     too: the tests chose neither the values nor the shape of the
-//     condition (`!f.CanSet() && key.IsLast()`, where
-//     `!f.CanSet() && value.Data == nil` fit as well and the fix was
-//     `!f.CanAddr()`). A value and its length count as one value, so
+//     that reads a value the patch does not read, or does not read one it
+//     reads, fits the recorded states too: the tests chose neither the
+//     values nor the shape of the condition (`!f.CanSet() &&
+//     key.IsLast()`, where `!f.CanSet() && value.Data == nil` fit as well
+//     and the fix was `!f.CanAddr()`; hcl's seeded scanComment, `len(s.src)
+//     < digitVal(ch)` where `len(s.src) < '#'` fit as well). A value and its length count as one value, so
 //     `c == nil || c.Name == ""` with `c == nil || len(c.Name) == 0`
 //     after it is not ambiguous. Far synthesized conditions were 2
 //     correct of 16 plausible, both on one bug a mutant fixes.
@@ -91,9 +93,15 @@ func speculative(site collect.Site, st style, c candidate, ranked []candidate, s
 		if o.term == nil || o.src == c.src || failed(o.src) {
 			continue
 		}
-		for v := range valuesRead(spec, o.term) {
+		theirs := valuesRead(spec, o.term)
+		for v := range theirs {
 			if !mine[v] {
 				return specFarAmbiguous + fmt.Sprintf(": far from the original condition, and `%s`, which reads `%s`, fits the recorded states as well", o.src, v)
+			}
+		}
+		for _, v := range slices.Sorted(maps.Keys(mine)) {
+			if !theirs[v] {
+				return specFarAmbiguous + fmt.Sprintf(": far from the original condition, and `%s`, which does not read `%s`, fits the recorded states as well", o.src, v)
 			}
 		}
 	}

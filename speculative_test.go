@@ -66,6 +66,8 @@ func TestSpeculative(t *testing.T) {
 			cands("len(c.Name) > 0", "key.IsLast()"), "", "", false},
 		{"far from the original's deletions", collect.Site{Kind: collect.Cond, Original: `c.Name != "" && len(c.Name) > 0`}, condStyle, cand("len(c.Name) > 1"),
 			cands("len(c.Name) > 1", "key.IsLast()"), "", specFarAmbiguous, false},
+		{"far, an alternative that reads less", cond, condStyle, cand(`c == nil || c.Name == "" && key.IsLast()`),
+			cands(`c == nil || c.Name == "" && key.IsLast()`, `c == nil || c.Name == ""`), "", specFarAmbiguous, false},
 		{"far mutant", cond, condStyle, mutant, append(cands(`c == nil || c.Name == "" && value.Data == nil`), mutant), "", "", false},
 		{"far, negated in the failing fragments", cond, condStyle, cand(`c == nil || c.Name == ""`),
 			cands(`c == nil || c.Name == ""`), "", specFarNegated, true},

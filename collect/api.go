@@ -100,6 +100,10 @@ type Observed struct {
 	// Type is the Go type of a number or a string ("int",
 	// "reflect.Kind"): only operands of one type compare or add.
 	Type string `json:",omitempty"`
+	// Groups are the enumerations of the package (Constant.Group) whose
+	// names the site's function compares Expr with (state == sbATerm,
+	// switch state { case sbAny: }): the names it stands for.
+	Groups []string `json:",omitempty"`
 }
 
 // Constant is a literal of the enclosing function or a named constant of
@@ -119,6 +123,11 @@ type Constant struct {
 	// Type is the Go type of a typed constant (reflect.Interface is a
 	// reflect.Kind), "" for an untyped one, which goes with any number.
 	Type string
+	// Group is, for a name of an enumeration of the package (an iota
+	// group of three names or more), the group's first name: sbAny for
+	// sbATerm, gcCc for gcPe. Untyped, two groups' names are numbers that
+	// compare; they stand for different things.
+	Group string `json:",omitempty"`
 }
 
 // Value is one observed value. Only the field matching Kind is meaningful.
@@ -167,10 +176,12 @@ type Site struct {
 	// parameter of the enclosing function that its body never reads, of
 	// the operand's type (see unreadSubstitutions).
 	Unread []string `json:",omitempty"`
-	// EnumNames are the names in a Cond site's condition of the package's
-	// constants declared in an enumeration (a const group of three names
-	// or more with a value that uses iota: prMidLetter in uniseg): their
-	// order is the order of their declaration, not a magnitude.
+	// EnumNames are the names in a Cond site's condition, as written, of
+	// constants declared in an enumeration: the package's const groups of
+	// three names or more with a value that uses iota (prMidLetter in
+	// uniseg), and another package's defined integer types with three
+	// constants or more (reflect.String): their order is the order of
+	// their declaration, not a magnitude.
 	EnumNames []string `json:",omitempty"`
 	// ElseAfter are, for a Cond site that is the condition of an else
 	// if, the conditions of the ifs before it in its chain, nearest

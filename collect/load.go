@@ -44,6 +44,14 @@ type pkgData struct {
 	// enums are the constants declared in an enumeration (enumConsts),
 	// found on first use.
 	enums map[*types.Const]bool
+	// enumGroup names the enumeration of each of enums: its group's first
+	// name.
+	enumGroup map[*types.Const]string
+	// fnGroups are comparedGroups' results by function.
+	fnGroups map[ast.Node]map[string][]string
+	// foreignEnums counts, for another package's defined integer type,
+	// the constants of that type its package declares (foreignEnum).
+	foreignEnums map[*types.Named]int
 }
 
 // loadMode is what Load asks go/packages for. Without NeedDeps, only the

@@ -439,7 +439,7 @@ func (o *observer) isConst(e ast.Expr) bool {
 func (o *observer) constants(fn ast.Node) []Constant {
 	var out []Constant
 	seen := map[string]int{} // kind:value[:type] → index in out
-	add := func(expr string, v constant.Value, factor, bound bool, t types.Type) {
+	add := func(expr string, v constant.Value, factor, bound bool, t types.Type, group string) {
 		val, ok := constValue(v)
 		if !ok {
 			return
@@ -450,6 +450,9 @@ func (o *observer) constants(fn ast.Node) []Constant {
 			// ModulePath, not kind == 0, where both are written.
 			key += ":" + typeName(t)
 		}
+		if group != "" {
+			key += ":" + group
+		}
 		if i, ok := seen[key]; ok {
 			out[i].Factor = out[i].Factor && factor
 			out[i].Bound = out[i].Bound || bound
@@ -459,7 +462,7 @@ func (o *observer) constants(fn ast.Node) []Constant {
 			return
 		}
 		seen[key] = len(out)
-		c := Constant{Expr: expr, Value: val, Factor: factor, Bound: bound}
+		c := Constant{Expr: expr, Value: val, Factor: factor, Bound: bound, Group: group}
 		if t != nil {
 			c.Type = typeName(t)
 		}
@@ -472,7 +475,7 @@ func (o *observer) constants(fn ast.Node) []Constant {
 				if tv, ok := o.info.Types[lit]; ok && tv.Value != nil {
 					// 1e8: a power of ten, written as one.
 					scale := lit.Kind == token.FLOAT && strings.ContainsAny(lit.Value, "eE") && !strings.HasPrefix(lit.Value, "0x") && !strings.HasPrefix(lit.Value, "0X")
-					add(lit.Value, tv.Value, factors[lit] || scale, bounds[lit], nil)
+					add(lit.Value, tv.Value, factors[lit] || scale, bounds[lit], nil, "")
 				}
 			}
 			return true
@@ -480,18 +483,44 @@ func (o *observer) constants(fn ast.Node) []Constant {
 	}
 	// The neutral values, which guards compare with more than any other
 	// (`len(x) == 0`, `s == ""`), even where the function writes none.
-	add("0", constant.MakeInt64(0), false, false, nil)
-	add(`""`, constant.MakeString(""), false, false, nil)
+	add("0", constant.MakeInt64(0), false, false, nil, "")
+	add(`""`, constant.MakeString(""), false, false, nil, "")
 	inner := o.pkg.Scope().Innermost(o.pos)
-	for _, name := range o.pkg.Scope().Names() {
-		c, ok := o.pkg.Scope().Lookup(name).(*types.Const)
-		if !ok || inner == nil {
-			continue
+	// The names of the enumerations fn compares something with come
+	// first: the names it stands for (sbATerm in a sentence-break
+	// function of uniseg, not gcPe, a general category of the same
+	// value), before the cap cuts.
+	var used map[string][]string
+	if o.data != nil && fn != nil {
+		used = o.data.comparedGroups(fn, o.info)
+	}
+	usedGroup := func(g string) bool {
+		for _, gs := range used {
+			if slices.Contains(gs, g) {
+				return true
+			}
 		}
-		if _, obj := inner.LookupParent(name, o.pos); obj != c {
-			continue
+		return false
+	}
+	for _, first := range []bool{true, false} {
+		for _, name := range o.pkg.Scope().Names() {
+			c, ok := o.pkg.Scope().Lookup(name).(*types.Const)
+			if !ok || inner == nil {
+				continue
+			}
+			if _, obj := inner.LookupParent(name, o.pos); obj != c {
+				continue
+			}
+			group := ""
+			if o.data != nil && o.data.enumConsts()[c] {
+				group = o.data.enumGroup[c]
+			}
+			if (group != "" && usedGroup(group)) != first {
+				continue
+			}
+			// Two enumerations' names of one value are two constants.
+			add(name, c.Val(), false, false, c.Type(), group)
 		}
-		add(name, c.Val(), false, false, c.Type())
 	}
 	return out
 }

@@ -203,9 +203,17 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 					s.Observed = append(s.Observed, ob)
 				}
 			}
+			groups := d.comparedGroups(outermostFunc(stack), info)
 			for i := range s.Observed {
 				if ob := &s.Observed[i]; ob.Kind == KindInt || ob.Kind == KindFloat || ob.Kind == KindString {
 					ob.Type = o.exprType(ob.Expr)
+					ob.Groups = groups[ob.Expr]
+				}
+			}
+			for i := range s.Constants {
+				// Those withCondConstants and siblingConstants added.
+				if c, ok := o.pkg.Scope().Lookup(s.Constants[i].Expr).(*types.Const); ok && d.enumConsts()[c] {
+					s.Constants[i].Group = d.enumGroup[c]
 				}
 			}
 			s.LoopVars = loopVars(stack, info)
