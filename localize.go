@@ -278,9 +278,11 @@ func (r *repairer) panicStacks() [][]constituent.Location {
 // panicStack is the stack of the panic in res, the coverage run of
 // failing test k: its module frames (moduleFrames), a line repeated (the
 // hook's function literal around a condition) once. nil when res did not
-// panic (nor a test of a gocheck suite: "... Panic: ").
+// panic (nor a test of a gocheck suite: "... Panic: "), nor printed the
+// stack of a panic it recovered (a frame of runtime/panic.go: goldmark's
+// testutil prints debug.Stack() for a case that panicked).
 func (r *repairer) panicStack(k testKey, res collect.Result) []constituent.Location {
-	if !strings.Contains(res.Output, "panic: ") && !strings.Contains(res.Output, "\n... Panic: ") {
+	if !strings.Contains(res.Output, "panic: ") && !strings.Contains(res.Output, "\n... Panic: ") && !strings.Contains(res.Output, "runtime/panic.go:") {
 		return nil
 	}
 	var stack []constituent.Location

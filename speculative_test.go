@@ -90,3 +90,51 @@ func TestLengthOf(t *testing.T) {
 		}
 	}
 }
+
+// TestUnderdetermined checks guard-underdetermined: a new guard from two
+// distinct states with another fitting candidate is withheld; from three,
+// alone, mutated or where the other failed, it is not.
+func TestUnderdetermined(t *testing.T) {
+	ex := func(n int64, empty bool) synth.Example {
+		return synth.Example{Values: []synth.Value{synth.IntValue(n), synth.BoolValue(empty)}}
+	}
+	inputs := []synth.Input{{Expr: "len(val)", Kind: synth.Int}, {Expr: "val == \"\"", Kind: synth.Bool}}
+	two := &synth.Spec{Inputs: inputs, Examples: []synth.Example{ex(0, true), ex(3, false), ex(3, false)}}
+	three := &synth.Spec{Inputs: inputs, Examples: []synth.Example{ex(0, true), ex(3, false), ex(5, false)}}
+	cand := func(spec *synth.Spec, src, method string) candidate {
+		term, err := synth.ParseTerm(spec, src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		return candidate{src: src, term: term, method: method}
+	}
+	zero := style{name: "return", strategy: collect.StrategyZero, exit: "return nil, nil"}
+	for _, tc := range []struct {
+		name   string
+		spec   *synth.Spec
+		st     style
+		method string
+		others []string
+		failed string
+		want   bool
+	}{
+		{"two states, another fits", two, zero, "synthesis", []string{`val == ""`}, "", true},
+		{"two states, alone", two, zero, "synthesis", nil, "", false},
+		{"two states, the other failed", two, zero, "synthesis", []string{`val == ""`}, `val == ""`, false},
+		{"three states, another fits", three, zero, "synthesis", []string{`val == ""`}, "", false},
+		{"a condition, not a new guard", two, style{name: "cond"}, "synthesis", []string{`val == ""`}, "", false},
+		{"a sibling's guard", two, zero, "sibling", []string{`val == ""`}, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cand(tc.spec, "len(val) == 0", tc.method)
+			ranked := []candidate{c}
+			for _, o := range tc.others {
+				ranked = append(ranked, cand(tc.spec, o, "synthesis"))
+			}
+			why := underdetermined(tc.st, c, ranked, tc.spec, func(src string) bool { return src == tc.failed })
+			if got := strings.HasPrefix(why, specUnderdetermined+":"); got != tc.want {
+				t.Errorf("underdetermined = %q, want withheld %v", why, tc.want)
+			}
+		})
+	}
+}

@@ -133,7 +133,9 @@ func ParseOutput(output string) []Location {
 	}
 	for _, line := range strings.Split(output, "\n") {
 		line = strings.TrimRight(line, "\r")
-		if strings.HasPrefix(line, "goroutine ") || strings.HasPrefix(line, "... Panic: ") {
+		// A stack a test printed (debug.Stack() in its message) is
+		// indented.
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "goroutine ") || strings.HasPrefix(line, "... Panic: ") {
 			stack = len(locs)
 		}
 		prev := gocheckFrame

@@ -41,6 +41,28 @@ func TestParseOutput(t *testing.T) {
 			want: []Location{{File: "/tmp/m/abs_test.go", Line: 22, Panic: true, Segment: -1, Iteration: -1}},
 		},
 		{
+			// goldmark's testutil prints debug.Stack() for a case that
+			// panicked: its message stays, the frames before the
+			// runtime's panic go.
+			name: "a recovered panic's stack in a message",
+			output: "--- FAIL: TestLinkify (0.00s)\n" +
+				"    testutil.go:207: case 8\n" +
+				"        runtime error: index out of range [4] with length 4\n" +
+				"        goroutine 17 [running]:\n" +
+				"        runtime/debug.Stack()\n" +
+				"        \t/usr/local/go/src/runtime/debug/stack.go:26 +0x5e\n" +
+				"        example.com/g/testutil.DoTestCase.func1()\n" +
+				"        \t/tmp/g/testutil/testutil.go:207 +0x3d9\n" +
+				"        panic({0x61d980?, 0x31876a7c5a0?})\n" +
+				"        \t/usr/local/go/src/runtime/panic.go:860 +0x13a\n" +
+				"        example.com/g/extension.(*linkifyParser).Parse(0x3187)\n" +
+				"        \t/tmp/g/extension/linkify.go:226 +0x5a5\n",
+			want: []Location{
+				{File: "testutil.go", Line: 207, Segment: -1, Iteration: -1},
+				{File: "/tmp/g/extension/linkify.go", Line: 226, Panic: true, Segment: -1, Iteration: -1},
+			},
+		},
+		{
 			name: "frames of GOTRACEBACK=system",
 			output: "fatal error: stack overflow\n" +
 				"goroutine 18 gp=0x3fbabb2a61e0 m=2 mp=0x3fbabb1de808 [running]:\n" +
