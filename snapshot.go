@@ -886,7 +886,7 @@ func synthValue(v collect.Value, k collect.ValueKind) synth.Value {
 func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constant, keep []int) {
 	for i, o := range site.Observed {
 		if k := synthKind(o.Kind); k != 0 && o.Expr != "" && !o.Shadow && !o.NoOp {
-			inputs = append(inputs, synth.Input{Expr: o.Expr, Kind: k, Char: o.Char, Enum: o.Enum, Invented: o.Invented})
+			inputs = append(inputs, synth.Input{Expr: o.Expr, Kind: k, Char: o.Char, Enum: o.Enum, Invented: o.Invented, Groups: o.Groups})
 			keep = append(keep, i)
 		}
 	}
@@ -897,7 +897,7 @@ func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constan
 			continue
 		}
 		seen[c.Expr] = true
-		consts = append(consts, synth.Constant{Expr: c.Expr, Value: synthValue(c.Value, c.Value.Kind), Factor: c.Factor, Bound: c.Bound})
+		consts = append(consts, synth.Constant{Expr: c.Expr, Value: synthValue(c.Value, c.Value.Kind), Factor: c.Factor, Bound: c.Bound, Group: c.Group})
 	}
 	return inputs, consts, keep
 }

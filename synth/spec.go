@@ -78,6 +78,10 @@ type Input struct {
 	// Rank costs it as the components it is written with, its call and
 	// each argument, as it costs `val == ","`.
 	Invented bool `json:"invented,omitempty"`
+	// Groups are the enumerations the code compares the input with the
+	// names of (collect.Observed.Groups): a constant of one of them goes
+	// with it before another of the same value (snapLiterals).
+	Groups []string `json:"groups,omitempty"`
 }
 
 // Value is the value of an observed expression in one execution.
@@ -134,6 +138,9 @@ type Constant struct {
 	// Bound: the code orders something against this character
 	// (collect.Constant.Bound).
 	Bound bool `json:"bound,omitempty"`
+	// Group is the enumeration the constant is a name of
+	// (collect.Constant.Group), "" for none.
+	Group string `json:"group,omitempty"`
 }
 
 // Example is one execution of the site: the value of every input (parallel to

@@ -5,6 +5,7 @@ package synth
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/nopol-go/nopol/internal/z3"
@@ -279,10 +280,20 @@ func variants(t *Term) []*Term {
 // max is 40 and no example lies between).
 func snapLiterals(p *Problem, t *Term) *Term {
 	var lits []*Term
+	// groups are, for a literal compared with an input, the input's
+	// enumerations (Input.Groups).
+	groups := map[*Term][]string{}
 	var walk func(*Term)
 	walk = func(u *Term) {
 		if u.Op == OpLit {
 			lits = append(lits, u)
+		}
+		if len(u.Args) == 2 {
+			for i := range 2 {
+				if x, lit := u.Args[i], u.Args[1-i]; x.Op == OpInput && lit.Op == OpLit {
+					groups[lit] = p.Spec.Inputs[x.Index].Groups
+				}
+			}
 		}
 		for _, a := range u.Args {
 			walk(a)
@@ -300,6 +311,23 @@ func snapLiterals(p *Problem, t *Term) *Term {
 				saved.Lit.Kind == Float && ConstTerm(j).IsIntLiteral(p.Spec):
 				other = append(other, j)
 			}
+		}
+		// Of the constants of the literal's value, the names of the
+		// enumerations the input is compared with come first, then those
+		// of no enumeration, then the names of other enumerations:
+		// uniseg's sentence-break state is compared with sbATerm, not
+		// gcPe of the same value.
+		if gs := groups[lit]; len(gs) > 0 {
+			rank := func(j int) int {
+				switch g := p.Spec.Constants[j].Group; {
+				case slices.Contains(gs, g):
+					return 0
+				case g == "":
+					return 1
+				}
+				return 2
+			}
+			slices.SortStableFunc(same, func(a, b int) int { return rank(a) - rank(b) })
 		}
 		for _, j := range append(same, other...) {
 			*lit = *ConstTerm(j) // t is ours: decode built it

@@ -460,3 +460,35 @@ func TestZ3StatsTimeBound(t *testing.T) {
 		t.Errorf("a search cut after 50ms: Stats %+v, want a time bound counted", st)
 	}
 }
+
+// TestSnapLiteralsGroups checks that a literal compared with an input
+// becomes the name of the input's enumeration before another name of the
+// same value, in either order of the constants.
+func TestSnapLiteralsGroups(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		groups []string
+		want   string
+	}{
+		{"the input's enumeration", []string{"stStart"}, "state == stGap"},
+		{"another enumeration only", []string{"other"}, "state == gap"},
+		{"no enumeration known", nil, "state == catSpace"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := &Spec{
+				Inputs: []Input{{Expr: "state", Kind: Int, Groups: tc.groups}},
+				Constants: []Constant{
+					{Expr: "catSpace", Value: I(3), Group: "catOther"},
+					{Expr: "gap", Value: I(3)},
+					{Expr: "stGap", Value: I(3), Group: "stStart"},
+				},
+				Examples: []Example{ex(true, I(3)), ex(false, I(1)), ex(false, I(4))},
+			}
+			p := mustPrepare(t, spec)
+			term := BinTerm(OpEq, InputTerm(0), LitTerm(I(3)))
+			if got := snapLiterals(p, term).Source(spec); got != tc.want {
+				t.Errorf("snapLiterals = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
