@@ -455,22 +455,25 @@ func (o *observer) sentinels(fn ast.Node) []string {
 	return out
 }
 
+// namedObject returns the object that e, an identifier or a selector
+// (pkg.Name, x.Field), names; nil for another expression.
+func namedObject(e ast.Expr, info *types.Info) types.Object {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return info.Uses[x]
+	case *ast.SelectorExpr:
+		return info.Uses[x.Sel]
+	}
+	return nil
+}
+
 // errorType is the predeclared error.
 var errorType = types.Universe.Lookup("error").Type()
 
 // errorVar returns the package-level variable of type error (of any
 // package) that e, an identifier or a selector, names.
 func errorVar(e ast.Expr, info *types.Info) (*types.Var, bool) {
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return nil, false
-	}
-	v, ok := info.Uses[id].(*types.Var)
+	v, ok := namedObject(e, info).(*types.Var)
 	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !types.Identical(v.Type(), errorType) {
 		return nil, false
 	}

@@ -75,20 +75,15 @@ func (d *pkgData) enumNames(cond ast.Expr, info *types.Info) []string {
 	enums := d.enumConsts()
 	var out []string
 	ast.Inspect(cond, func(n ast.Node) bool {
-		var id *ast.Ident
-		switch n := n.(type) {
-		case *ast.SelectorExpr:
-			id = n.Sel
-		case *ast.Ident:
-			id = n
-		default:
+		e, isExpr := n.(ast.Expr)
+		if _, paren := n.(*ast.ParenExpr); !isExpr || paren {
 			return true
 		}
-		c, ok := info.Uses[id].(*types.Const)
+		c, ok := namedObject(e, info).(*types.Const)
 		if !ok || !enums[c] && !d.foreignEnum(c) {
 			return true
 		}
-		if name := types.ExprString(n.(ast.Expr)); !slices.Contains(out, name) {
+		if name := types.ExprString(e); !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 		return false
@@ -128,16 +123,7 @@ func (d *pkgData) foreignEnum(c *types.Const) bool {
 // selector, names a constant of (its group's first name: prXX for
 // prMid), "" for another expression.
 func (d *pkgData) groupOf(e ast.Expr, info *types.Info) string {
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return ""
-	}
-	c, ok := info.Uses[id].(*types.Const)
+	c, ok := namedObject(e, info).(*types.Const)
 	if !ok || !d.enumConsts()[c] {
 		return ""
 	}
