@@ -78,10 +78,12 @@ const (
 
 // speculative returns why the plausible patch c at site (style st) is
 // speculative, or "": ranked are the candidates of its site, failed
-// reports those the suite rejected; negatedIn says that the specification
-// is the original negated at every evaluation in the failing fragments.
-func speculative(site collect.Site, st style, c candidate, ranked []candidate, spec *synth.Spec, negatedIn bool, failed func(src string) bool) string {
-	if why := underdetermined(st, c, ranked, spec, failed); why != "" {
+// reports those the suite rejected; distinct counts the distinct recorded
+// states of the site (SiteReport.Distinct); negatedIn says that the
+// specification is the original negated at every evaluation in the
+// failing fragments.
+func speculative(site collect.Site, st style, c candidate, ranked []candidate, spec *synth.Spec, distinct int, negatedIn bool, failed func(src string) bool) string {
+	if why := underdetermined(st, c, ranked, distinct, failed); why != "" {
 		return why
 	}
 	switch {
@@ -123,21 +125,15 @@ func speculative(site collect.Site, st style, c candidate, ranked []candidate, s
 
 // underdetermined checks the rule guard-underdetermined: c is a new
 // guard's condition synthesized from fewer than minStates distinct
-// recorded states, and another candidate of the site fits them as well.
-func underdetermined(st style, c candidate, ranked []candidate, spec *synth.Spec, failed func(src string) bool) string {
-	if st.name != "return" && st.name != "guard" || c.method != "synthesis" || spec == nil || c.term == nil {
-		return ""
-	}
-	distinct := map[string]bool{}
-	for _, ex := range spec.Examples {
-		distinct[stateKey(ex.Values)] = true
-	}
-	if len(distinct) >= minStates {
+// recorded states (distinct, as the explanation counts them over every
+// observed value), and another candidate of the site fits them as well.
+func underdetermined(st style, c candidate, ranked []candidate, distinct int, failed func(src string) bool) string {
+	if st.name != "return" && st.name != "guard" || c.method != "synthesis" || c.term == nil || distinct >= minStates {
 		return ""
 	}
 	for _, o := range ranked {
 		if o.term != nil && o.src != c.src && !failed(o.src) {
-			return specUnderdetermined + fmt.Sprintf(": a new guard from %s, and `%s` fits them as well", plural(len(distinct), "distinct recorded state"), o.src)
+			return specUnderdetermined + fmt.Sprintf(": a new guard from %s, and `%s` fits them as well", plural(distinct, "distinct recorded state"), o.src)
 		}
 	}
 	return ""

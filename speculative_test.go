@@ -75,7 +75,7 @@ func TestSpeculative(t *testing.T) {
 		{"far mutant, negated in the failing fragments", cond, condStyle, mutant, []candidate{mutant}, "", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			why := speculative(tc.site, tc.st, tc.c, tc.ranked, spec, tc.negatedIn, func(src string) bool { return src == tc.failed })
+			why := speculative(tc.site, tc.st, tc.c, tc.ranked, spec, 10, tc.negatedIn, func(src string) bool { return src == tc.failed })
 			if tc.rule == "" && why != "" || !strings.HasPrefix(why, tc.rule+":") && tc.rule != "" {
 				t.Errorf("speculative = %q, want rule %q", why, tc.rule)
 			}
@@ -95,13 +95,8 @@ func TestLengthOf(t *testing.T) {
 // distinct states with another fitting candidate is withheld; from three,
 // alone, mutated or where the other failed, it is not.
 func TestUnderdetermined(t *testing.T) {
-	ex := func(n int64, empty bool) synth.Example {
-		return synth.Example{Values: []synth.Value{synth.IntValue(n), synth.BoolValue(empty)}}
-	}
-	inputs := []synth.Input{{Expr: "len(val)", Kind: synth.Int}, {Expr: "val == \"\"", Kind: synth.Bool}}
-	two := &synth.Spec{Inputs: inputs, Examples: []synth.Example{ex(0, true), ex(3, false), ex(3, false)}}
-	three := &synth.Spec{Inputs: inputs, Examples: []synth.Example{ex(0, true), ex(3, false), ex(5, false)}}
-	cand := func(spec *synth.Spec, src, method string) candidate {
+	spec := &synth.Spec{Inputs: []synth.Input{{Expr: "len(val)", Kind: synth.Int}, {Expr: "val == \"\"", Kind: synth.Bool}}}
+	cand := func(src, method string) candidate {
 		term, err := synth.ParseTerm(spec, src)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
@@ -110,28 +105,28 @@ func TestUnderdetermined(t *testing.T) {
 	}
 	zero := style{name: "return", strategy: collect.StrategyZero, exit: "return nil, nil"}
 	for _, tc := range []struct {
-		name   string
-		spec   *synth.Spec
-		st     style
-		method string
-		others []string
-		failed string
-		want   bool
+		name     string
+		distinct int
+		st       style
+		method   string
+		others   []string
+		failed   string
+		want     bool
 	}{
-		{"two states, another fits", two, zero, "synthesis", []string{`val == ""`}, "", true},
-		{"two states, alone", two, zero, "synthesis", nil, "", false},
-		{"two states, the other failed", two, zero, "synthesis", []string{`val == ""`}, `val == ""`, false},
-		{"three states, another fits", three, zero, "synthesis", []string{`val == ""`}, "", false},
-		{"a condition, not a new guard", two, style{name: "cond"}, "synthesis", []string{`val == ""`}, "", false},
-		{"a sibling's guard", two, zero, "sibling", []string{`val == ""`}, "", false},
+		{"two states, another fits", 2, zero, "synthesis", []string{`val == ""`}, "", true},
+		{"two states, alone", 2, zero, "synthesis", nil, "", false},
+		{"two states, the other failed", 2, zero, "synthesis", []string{`val == ""`}, `val == ""`, false},
+		{"three states, another fits", 3, zero, "synthesis", []string{`val == ""`}, "", false},
+		{"a condition, not a new guard", 2, style{name: "cond"}, "synthesis", []string{`val == ""`}, "", false},
+		{"a sibling's guard", 2, zero, "sibling", []string{`val == ""`}, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := cand(tc.spec, "len(val) == 0", tc.method)
+			c := cand("len(val) == 0", tc.method)
 			ranked := []candidate{c}
 			for _, o := range tc.others {
-				ranked = append(ranked, cand(tc.spec, o, "synthesis"))
+				ranked = append(ranked, cand(o, "synthesis"))
 			}
-			why := underdetermined(tc.st, c, ranked, tc.spec, func(src string) bool { return src == tc.failed })
+			why := underdetermined(tc.st, c, ranked, tc.distinct, func(src string) bool { return src == tc.failed })
 			if got := strings.HasPrefix(why, specUnderdetermined+":"); got != tc.want {
 				t.Errorf("underdetermined = %q, want withheld %v", why, tc.want)
 			}

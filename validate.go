@@ -346,7 +346,7 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 	if !ok {
 		return false, sr, nil
 	}
-	why := speculative(site, st, c, r.ranked, r.spec, rep.negatedInFragments(), func(src string) bool {
+	why := speculative(site, st, c, r.ranked, r.spec, rep.Distinct, rep.negatedInFragments(), func(src string) bool {
 		return slices.ContainsFunc(r.res.Candidates, func(v CandidateReport) bool { return v.Site == site.ID && v.Condition == src && !v.Passed })
 	})
 	if why != "" && !r.opts.Speculative {
