@@ -197,7 +197,8 @@
 //     patch is returned as a unified diff and an [Edit] (edit.go), with an
 //     [Explanation] (explain.go, diffstates.go). A plausible patch that
 //     rests on a guess the tests do not check (an unrelated condition, a
-//     new error, a far condition among others over other values) is
+//     new error, a far condition among others over other values, a new
+//     guard from fewer than three distinct states among others) is
 //     withheld unless Options.Speculative: noted in Result.Withheld, and
 //     the search goes on (speculative.go).
 //  7. When no synthesized condition passes (most often because no site is
