@@ -109,16 +109,15 @@ import (
 //     as well: the states do not draw that threshold, the solver picked
 //     it among several (len(tag) > 11 where no tag is 11 or 12 long).
 //
-//     Or compares a value the function compares with names of one
-//     enumeration of the package with a name of another (enum-mismatch:
-//     state == gcPe where the function compares state with sbATerm,
-//     sbSB7, ...; enumMismatch).
-//
 //     Or, synthesized, orders a value whose values have names against
 //     one of them where the original orders it against nothing
 //     (enum-order): k <= reflect.Slice && k >= reflect.Array holds for
 //     the kinds declared between them too, which no test has.
 //
+//   - enum-mismatch: the candidate compares a value that the function
+//     compares with names of one enumeration of the package with a name
+//     of another (state == gcPe where the function compares state with
+//     sbATerm, sbSB7, ...; enumMismatch).
 //   - conditional-deletion: a guard around a statement (`if COND { stmt }`)
 //     deletes the statement wherever COND is false, which passes a suite
 //     as easily as deleting it (Tan et al.'s anti-delete rules): it is

@@ -41,10 +41,11 @@ import (
 //     reads, fits the recorded states too: the tests chose neither the
 //     values nor the shape of the condition (`!f.CanSet() &&
 //     key.IsLast()`, where `!f.CanSet() && value.Data == nil` fit as well
-//     and the fix was `!f.CanAddr()`; hcl's seeded scanComment, `len(s.src)
-//     < digitVal(ch)` where `len(s.src) < '#'` fit as well). A value and its length count as one value, so
-//     `c == nil || c.Name == ""` with `c == nil || len(c.Name) == 0`
-//     after it is not ambiguous. Far synthesized conditions were 2
+//     and the fix was `!f.CanAddr()`; hcl's seeded scanComment,
+//     `len(s.src) < digitVal(ch)` where `len(s.src) < '#'` fit as well).
+//     A value and its length count as one value, so `c == nil || c.Name
+//     == ""` with `c == nil || len(c.Name) == 0` after it is not
+//     ambiguous. Far synthesized conditions were 2
 //     correct of 16 plausible, both on one bug a mutant fixes.
 //   - far-negated: a synthesized condition far from the original whose
 //     specification is the original negated at every evaluation in the
