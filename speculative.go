@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/synth"
@@ -56,11 +57,14 @@ import (
 //     (`fieldIndex[0] <= len(fields)-fieldIndex[0]-len(keyName)` for
 //     BurntSushi/toml's `fieldIndex[0] != totalFields-1`, the one such
 //     patch over the training runs, wrong).
-//   - guard-underdetermined: a new guard's condition synthesized from
-//     fewer than minStates distinct recorded states while another
-//     candidate fits them too: two states draw no line between the inputs
-//     that must leave and the others. Over every kept training and dev
-//     run, such guards were 0 correct of 3 plausible (goldmark's seeded
+//   - guard-underdetermined: the condition of a new guard with a later
+//     tier's exit that leaves the function (a return the function writes
+//     elsewhere, or zero values, where the tests do not say where else it
+//     should leave)
+//     synthesized from fewer than minStates distinct recorded states
+//     while another candidate fits them too: two states draw no line
+//     between the inputs that must leave and the others. Over every kept
+//     training and dev run, such guards were 0 correct of 3 plausible (goldmark's seeded
 //     linkify `c != ' '`, tableParagraphTransformer `isHeader`, toml's
 //     lexInlineTableValueEnd), and pflag's seeded durationSliceConv got
 //     `len(f.actual) == 0` in its caller.
@@ -84,9 +88,6 @@ const (
 // specification is the original negated at every evaluation in the
 // failing fragments.
 func speculative(site collect.Site, st style, c candidate, ranked []candidate, spec *synth.Spec, distinct int, negatedIn bool, failed func(src string) bool) string {
-	if why := underdetermined(st, c, ranked, distinct, failed); why != "" {
-		return why
-	}
 	switch {
 	case c.unrelated:
 		return specUnrelated + ": the condition shares none of the original condition's variables"
@@ -94,6 +95,9 @@ func speculative(site collect.Site, st style, c candidate, ranked []candidate, s
 		return specErrorNew + fmt.Sprintf(": a new error (`%s`) the function never returns elsewhere; the tests only say it must leave there", st.exit)
 	case st.strategy == collect.StrategyPanicNew:
 		return specPanicNew + fmt.Sprintf(": a new panic (`%s`) where the function never panics; the tests only say it must panic, not for which inputs", st.exit)
+	}
+	if why := underdetermined(st, c, ranked, distinct, failed); why != "" {
+		return why
 	}
 	if !farFromOriginal(site, c) {
 		return ""
@@ -124,12 +128,15 @@ func speculative(site collect.Site, st style, c candidate, ranked []candidate, s
 	return ""
 }
 
-// underdetermined checks the rule guard-underdetermined: c is a new
-// guard's condition synthesized from fewer than minStates distinct
-// recorded states (distinct, as the explanation counts them over every
-// observed value), and another candidate of the site fits them as well.
+// underdetermined checks the rule guard-underdetermined: c is the
+// condition of a new guard with a later tier's exit (style.late: the
+// tests do not say where else it should leave) that leaves the function
+// (a return, not a loop's continue or break) synthesized from fewer
+// than minStates distinct recorded states (distinct, as the explanation
+// counts them over every observed value), and another candidate of the
+// site fits them as well.
 func underdetermined(st style, c candidate, ranked []candidate, distinct int, failed func(src string) bool) string {
-	if st.name != "return" && st.name != "guard" || c.method != "synthesis" || c.term == nil || distinct >= minStates {
+	if st.name != "return" || !st.late || !strings.HasPrefix(st.exit, "return") || c.method != "synthesis" || c.term == nil || distinct >= minStates {
 		return ""
 	}
 	for _, o := range ranked {

@@ -103,7 +103,9 @@ func TestUnderdetermined(t *testing.T) {
 		}
 		return candidate{src: src, term: term, method: method}
 	}
-	zero := style{name: "return", strategy: collect.StrategyZero, exit: "return nil, nil"}
+	zero := style{name: "return", strategy: collect.StrategyZero, exit: "return nil, nil", late: true}
+	first := style{name: "return", strategy: collect.StrategyZero, exit: "return nil, nil"}
+	loop := style{name: "return", strategy: collect.StrategyZero, exit: "continue", late: true}
 	for _, tc := range []struct {
 		name     string
 		distinct int
@@ -119,6 +121,8 @@ func TestUnderdetermined(t *testing.T) {
 		{"three states, another fits", 3, zero, "synthesis", []string{`val == ""`}, "", false},
 		{"a condition, not a new guard", 2, style{name: "cond"}, "synthesis", []string{`val == ""`}, "", false},
 		{"a sibling's guard", 2, zero, "sibling", []string{`val == ""`}, "", false},
+		{"the first tier's exit", 2, first, "synthesis", []string{`val == ""`}, "", false},
+		{"a loop's next iteration", 2, loop, "synthesis", []string{`val == ""`}, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := cand("len(val) == 0", tc.method)
