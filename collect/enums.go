@@ -13,14 +13,14 @@ const minEnumNames = 3
 
 // enumConsts returns the constants of the package declared in an
 // enumeration: a const group of at least minEnumNames names with a value
-// that uses iota (prXX = 0; prAny = iota; prPrepend; … in uniseg).
-// Their order is the order they are declared in, not a magnitude.
-// Computed once.
-func (d *pkgData) enumConsts() map[*types.Const]bool {
+// that uses iota (prXX = 0; prAny = iota; prPrepend; … in uniseg), each
+// with its enumeration, the group's first name (prXX). Their order is
+// the order they are declared in, not a magnitude. Computed once.
+func (d *pkgData) enumConsts() map[*types.Const]string {
 	if d.enums != nil {
 		return d.enums
 	}
-	d.enums = map[*types.Const]bool{}
+	d.enums = map[*types.Const]string{}
 	if d.pkg == nil {
 		return d.enums
 	}
@@ -42,11 +42,7 @@ func (d *pkgData) enumConsts() map[*types.Const]bool {
 			}
 			for _, n := range names {
 				if c, ok := d.pkg.TypesInfo.Defs[n].(*types.Const); ok {
-					d.enums[c] = true
-					if d.enumGroup == nil {
-						d.enumGroup = map[*types.Const]string{}
-					}
-					d.enumGroup[c] = names[0].Name
+					d.enums[c] = names[0].Name
 				}
 			}
 		}
@@ -80,7 +76,7 @@ func (d *pkgData) enumNames(cond ast.Expr, info *types.Info) []string {
 			return true
 		}
 		c, ok := namedObject(e, info).(*types.Const)
-		if !ok || !enums[c] && !d.foreignEnum(c) {
+		if !ok || enums[c] == "" && !d.foreignEnum(c) {
 			return true
 		}
 		if name := types.ExprString(e); !slices.Contains(out, name) {
@@ -124,10 +120,10 @@ func (d *pkgData) foreignEnum(c *types.Const) bool {
 // prMid), "" for another expression.
 func (d *pkgData) groupOf(e ast.Expr, info *types.Info) string {
 	c, ok := namedObject(e, info).(*types.Const)
-	if !ok || !d.enumConsts()[c] {
+	if !ok {
 		return ""
 	}
-	return d.enumGroup[c]
+	return d.enumConsts()[c]
 }
 
 // comparedGroups returns, for each expression fn compares with a name of

@@ -41,12 +41,9 @@ type pkgData struct {
 	// compared are the error variables the package's code compares with
 	// == or != (comparedErrors), found on first use.
 	compared *[]string
-	// enums are the constants declared in an enumeration (enumConsts),
-	// found on first use.
-	enums map[*types.Const]bool
-	// enumGroup names the enumeration of each of enums: its group's first
-	// name.
-	enumGroup map[*types.Const]string
+	// enums are the constants declared in an enumeration, each with its
+	// enumeration (enumConsts), found on first use.
+	enums map[*types.Const]string
 	// fnGroups are comparedGroups' results by function.
 	fnGroups map[ast.Node]map[string][]string
 	// foreignEnums counts, for another package's defined integer type,

@@ -490,17 +490,13 @@ func (o *observer) constants(fn ast.Node) []Constant {
 	// first: the names it stands for (sbATerm in a sentence-break
 	// function of uniseg, not gcPe, a general category of the same
 	// value), before the cap cuts.
-	var used map[string][]string
+	used := map[string]bool{}
 	if o.data != nil && fn != nil {
-		used = o.data.comparedGroups(fn, o.info)
-	}
-	usedGroup := func(g string) bool {
-		for _, gs := range used {
-			if slices.Contains(gs, g) {
-				return true
+		for _, gs := range o.data.comparedGroups(fn, o.info) {
+			for _, g := range gs {
+				used[g] = true
 			}
 		}
-		return false
 	}
 	for _, first := range []bool{true, false} {
 		for _, name := range o.pkg.Scope().Names() {
@@ -512,10 +508,10 @@ func (o *observer) constants(fn ast.Node) []Constant {
 				continue
 			}
 			group := ""
-			if o.data != nil && o.data.enumConsts()[c] {
-				group = o.data.enumGroup[c]
+			if o.data != nil {
+				group = o.data.enumConsts()[c]
 			}
-			if (group != "" && usedGroup(group)) != first {
+			if used[group] != first {
 				continue
 			}
 			// Two enumerations' names of one value are two constants.

@@ -212,8 +212,8 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			}
 			for i := range s.Constants {
 				// Those withCondConstants and siblingConstants added.
-				if c, ok := o.pkg.Scope().Lookup(s.Constants[i].Expr).(*types.Const); ok && d.enumConsts()[c] {
-					s.Constants[i].Group = d.enumGroup[c]
+				if c, ok := o.pkg.Scope().Lookup(s.Constants[i].Expr).(*types.Const); ok {
+					s.Constants[i].Group = d.enumConsts()[c]
 				}
 			}
 			s.LoopVars = loopVars(stack, info)
