@@ -114,7 +114,7 @@ func speculative(site collect.Site, st style, c candidate, ranked []candidate, s
 			continue
 		}
 		theirs := valuesRead(spec, o.term)
-		for v := range theirs {
+		for _, v := range slices.Sorted(maps.Keys(theirs)) {
 			if !mine[v] {
 				return specFarAmbiguous + fmt.Sprintf(": far from the original condition, and `%s`, which reads `%s`, fits the recorded states as well", o.src, v)
 			}
