@@ -149,6 +149,12 @@ import (
 //     file paths; the fix was path[0] == '-' && kind != filePath). With no
 //     check after it, the same guard is the usual fix (s == "" { return
 //     nil } before ParseIP's error in pflag).
+//   - else-shadowed: the candidate holds wherever the condition of an
+//     else if after it in the chain holds (collect.Site.ElseIfs), and the
+//     original does not: that branch would never run (mux's seeded
+//     braceIndices, `level != 1` for `level == 0` before `else if level
+//     < 0 { return nil, fmt.Errorf("mux: unbalanced braces ...") }`: the
+//     error for unbalanced braces was gone).
 //
 // The rules that reject are checked even when the candidate is
 // unrelated (ranked last is not accepted).
@@ -193,6 +199,34 @@ type candidate struct {
 	// from is, for a clause deleted from the first candidate
 	// (fewerClauses), that candidate.
 	from string
+}
+
+// ruleElseShadowed: see elseShadowed.
+const ruleElseShadowed = "else-shadowed"
+
+// elseShadowed returns why cand, at a Cond site, leaves an else if after
+// it in the chain dead: cand holds wherever that else if's condition
+// holds (shadows), and orig does not; "" otherwise.
+func elseShadowed(site collect.Site, orig, cand ast.Expr, known knownValues) string {
+	for _, src := range site.ElseIfs {
+		later, err := parser.ParseExpr(src)
+		if err != nil || !shadows(cand, later, known) || shadows(orig, later, known) {
+			continue
+		}
+		return fmt.Sprintf("%s: it holds wherever `%s`, an else if after it, holds: that branch would never run", ruleElseShadowed, src)
+	}
+	return ""
+}
+
+// shadows reports whether a holds wherever b does, as implies reads
+// conjuncts: each disjunct of b implies a disjunct of a.
+func shadows(a, b ast.Expr, known knownValues) bool {
+	for _, q := range operandsOf(b, token.LOR) {
+		if !slices.ContainsFunc(operandsOf(a, token.LOR), func(p ast.Expr) bool { return implies(q, p, known) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // ruleUnrelated names the anti-pattern that ranks last instead of
@@ -274,8 +308,8 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 	if site.Kind == collect.Cond {
 		orig, _ = parser.ParseExpr(site.Original)
 	}
-	named := constantValues(site)
-	if why := deadClause(cand, orig, named); why != "" {
+	known := valuesOf(site)
+	if why := deadClause(cand, orig, known); why != "" {
 		return why
 	}
 	if why := indexPastLength(cand); why != "" {
@@ -289,6 +323,9 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 			return why
 		}
 		if why := mislabeled(site, orig, c.added); why != "" {
+			return why
+		}
+		if why := elseShadowed(site, orig, cand, known); why != "" {
 			return why
 		}
 		why := againstOriginal(site, orig, cand, what, testsError)

@@ -39,14 +39,14 @@ const (
 
 // deadClauses returns why e has dead clauses or constant chains, one
 // reason for each (see deadClause).
-func deadClauses(e ast.Expr, named map[string]constant.Value) []string {
+func deadClauses(e ast.Expr, known knownValues) []string {
 	var whys []string
 	chainPairs(e, func(op token.Token, i, j int, p, q ast.Expr) {
-		px, pv, pop, ok := constantComparison(p, named)
+		px, pv, pop, ok := constantComparison(p, known)
 		if !ok {
 			return
 		}
-		qx, qv, qop, ok := constantComparison(q, named)
+		qx, qv, qop, ok := constantComparison(q, known)
 		if !ok || px != qx || (pv.Kind() == constant.String) != (qv.Kind() == constant.String) || constant.Compare(pv, token.EQL, qv) {
 			return
 		}
@@ -61,7 +61,7 @@ func deadClauses(e ast.Expr, named map[string]constant.Value) []string {
 			whys = addReason(whys, fmt.Sprintf("%s: %s && %s never holds", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
 		}
 	})
-	for _, why := range constantRanges(e, named) {
+	for _, why := range constantRanges(e, known) {
 		whys = addReason(whys, why)
 	}
 	return whys
@@ -102,14 +102,14 @@ func chainPairs(e ast.Expr, visit func(op token.Token, i, j int, p, q ast.Expr))
 // keeps a clause that decides nothing, where `r == '_' || r == '-'` was
 // the fix; a mutant elsewhere that keeps the original's clause as it is
 // is not rejected for it.
-func deadClause(cand, orig ast.Expr, named map[string]constant.Value) string {
-	whys := deadClauses(cand, named)
+func deadClause(cand, orig ast.Expr, known knownValues) string {
+	whys := deadClauses(cand, known)
 	if len(whys) == 0 {
 		return "" // most candidates: the original's reasons are not needed
 	}
 	var old []string
 	if orig != nil {
-		old = deadClauses(orig, named)
+		old = deadClauses(orig, known)
 	}
 	for _, why := range whys {
 		if !slices.Contains(old, why) {
@@ -120,15 +120,15 @@ func deadClause(cand, orig ast.Expr, named map[string]constant.Value) string {
 }
 
 // constantComparison splits e, x == k or x != k (either side), into x's
-// text, k's value and the operator; k is a literal or a constant of named.
-func constantComparison(e ast.Expr, named map[string]constant.Value) (x string, v constant.Value, op token.Token, ok bool) {
+// text, k's value and the operator; k is a literal or a constant of known.
+func constantComparison(e ast.Expr, known knownValues) (x string, v constant.Value, op token.Token, ok bool) {
 	b, isBin := ast.Unparen(e).(*ast.BinaryExpr)
 	if !isBin || b.Op != token.EQL && b.Op != token.NEQ {
 		return "", nil, 0, false
 	}
 	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-		v := constOf(pair[1], named)
-		if v == nil || constOf(pair[0], named) != nil || isLiteral(ast.Unparen(pair[0])) {
+		v := constOf(pair[1], known)
+		if v == nil || constOf(pair[0], known) != nil || isLiteral(ast.Unparen(pair[0])) {
 			continue
 		}
 		if v.Kind() == constant.String || v.Kind() == constant.Int || v.Kind() == constant.Float {
@@ -138,22 +138,36 @@ func constantComparison(e ast.Expr, named map[string]constant.Value) (x string, 
 	return "", nil, 0, false
 }
 
-// constOf is the value of e when it is a literal or a constant of named,
+// constOf is the value of e when it is a literal or a constant of known,
 // nil otherwise.
-func constOf(e ast.Expr, named map[string]constant.Value) constant.Value {
+func constOf(e ast.Expr, known knownValues) constant.Value {
 	switch k := ast.Unparen(e).(type) {
 	case *ast.BasicLit:
 		return constant.MakeFromLiteral(k.Value, k.Kind, 0)
 	case *ast.Ident, *ast.SelectorExpr:
-		if v, ok := named[types.ExprString(k)]; ok {
+		if v, ok := known.consts[types.ExprString(k)]; ok {
 			return v
 		}
 	}
 	return nil
 }
 
+// knownValues is what the rules of a condition's shape know of the
+// values it reads: the values of the site's named constants (sepT is
+// 'T'), and the variables that are never negative
+// (collect.Site.NonNegative, as lengths are).
+type knownValues struct {
+	consts      map[string]constant.Value
+	nonNegative []string
+}
+
+// valuesOf returns what is known of the values site's conditions read.
+func valuesOf(site collect.Site) knownValues {
+	return knownValues{consts: constantValues(site), nonNegative: site.NonNegative}
+}
+
 // constantValues returns the values of site's named constants (not its
-// literals), for deadClause.
+// literals).
 func constantValues(site collect.Site) map[string]constant.Value {
 	out := map[string]constant.Value{}
 	for _, c := range site.Constants {
@@ -292,7 +306,7 @@ func comparedSpan(op token.Token, k int64) span {
 // (<, <=, >, >= or ==, either side), into x's text, the integers it
 // holds for, and the integers x can be at all (len and cap are never
 // negative).
-func orderedAtom(e ast.Expr, named map[string]constant.Value) (x string, holds, domain span, ok bool) {
+func orderedAtom(e ast.Expr, known knownValues) (x string, holds, domain span, ok bool) {
 	b, isBin := ast.Unparen(e).(*ast.BinaryExpr)
 	if !isBin || !comparison(b.Op) || b.Op == token.NEQ {
 		return "", span{}, span{}, false
@@ -304,14 +318,14 @@ func orderedAtom(e ast.Expr, named map[string]constant.Value) (x string, holds, 
 		switch k := ast.Unparen(e).(type) {
 		case *ast.BasicLit:
 			if k.Kind == token.INT {
-				v = constOf(k, named)
+				v = constOf(k, known)
 			}
 		case *ast.UnaryExpr:
 			if lit, ok := k.X.(*ast.BasicLit); ok && k.Op == token.SUB && lit.Kind == token.INT {
-				v = constant.UnaryOp(token.SUB, constOf(lit, named), 0)
+				v = constant.UnaryOp(token.SUB, constOf(lit, known), 0)
 			}
 		default:
-			v = constOf(k, named)
+			v = constOf(k, known)
 		}
 		if v == nil || v.Kind() != constant.Int {
 			return 0, false
@@ -339,6 +353,9 @@ func orderedAtom(e ast.Expr, named map[string]constant.Value) (x string, holds, 
 			domain = span{0, all.hi}
 		}
 	}
+	if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && slices.Contains(known.nonNegative, id.Name) {
+		domain = span{0, all.hi}
+	}
 	return types.ExprString(ast.Unparen(lhs)), holds, domain, true
 }
 
@@ -347,11 +364,11 @@ func orderedAtom(e ast.Expr, named map[string]constant.Value) (x string, holds, 
 // holds), two conjuncts over one operand with no integer between them
 // (len(tpl) <= 0 && len(tpl) > 0), or two disjuncts that leave none out
 // (n < 5 || n >= 3). The tests of a point against points are deadClause's.
-func constantRanges(e ast.Expr, named map[string]constant.Value) []string {
+func constantRanges(e ast.Expr, known knownValues) []string {
 	var whys []string
 	ast.Inspect(e, func(n ast.Node) bool {
 		if b, ok := n.(*ast.BinaryExpr); ok {
-			if _, holds, d, ok := orderedAtom(b, named); ok {
+			if _, holds, d, ok := orderedAtom(b, known); ok {
 				switch {
 				case holds.meet(d).empty():
 					whys = addReason(whys, fmt.Sprintf("%s: %s never holds", ruleDeadClause, types.ExprString(b)))
@@ -363,13 +380,24 @@ func constantRanges(e ast.Expr, named map[string]constant.Value) []string {
 		return true
 	})
 	chainPairs(e, func(op token.Token, i, j int, p, q ast.Expr) {
-		px, ps, d, ok := orderedAtom(p, named)
+		px, ps, d, ok := orderedAtom(p, known)
 		if !ok || j < i {
 			return
 		}
-		qx, qs, _, ok := orderedAtom(q, named)
+		qx, qs, _, ok := orderedAtom(q, known)
 		if !ok || px != qx || ps.lo == ps.hi && qs.lo == qs.hi {
 			return
+		}
+		switch {
+		case ps.lo == ps.hi || qs.lo == qs.hi:
+			// A point against a range: deadClause's, or a test that
+			// narrows (x >= 0 && x == 3 is written for clarity).
+		case !subspan(qs.meet(d), ps) && !subspan(ps.meet(d), qs):
+			// Neither implies the other.
+		case op == token.LAND && subspan(qs.meet(d), ps), op == token.LOR && subspan(ps.meet(d), qs):
+			whys = addReason(whys, fmt.Sprintf("%s: %s decides nothing beside %s", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
+		default:
+			whys = addReason(whys, fmt.Sprintf("%s: %s decides nothing beside %s", ruleDeadClause, types.ExprString(q), types.ExprString(p)))
 		}
 		switch {
 		case op == token.LAND && ps.meet(qs).meet(d).empty():
@@ -378,7 +406,104 @@ func constantRanges(e ast.Expr, named map[string]constant.Value) []string {
 			whys = addReason(whys, fmt.Sprintf("%s: %s || %s always holds", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
 		}
 	})
+	// A comparison with a length stands for the integers it may hold at
+	// (len(y) >= 0): i >= len(args) implies i >= 0, so i >= 0 &&
+	// i >= len(args) has a clause that decides nothing (pflag's seeded
+	// FlagSet.Arg, `i >= 0 && i >= len(f.args)` for `i < 0 || i >=
+	// len(f.args)`).
+	chainPairs(e, func(op token.Token, i, j int, p, q ast.Expr) {
+		px, ps, d, ok := orderedAtom(p, known)
+		if !ok || ps.lo == ps.hi {
+			return
+		}
+		qx, outer, inner, ok := lengthBound(q, known)
+		if !ok || qx != px {
+			return
+		}
+		switch {
+		case op == token.LAND && subspan(outer.meet(d), ps):
+			whys = addReason(whys, fmt.Sprintf("%s: %s decides nothing beside %s", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
+		case op == token.LOR && subspan(ps.meet(d), inner):
+			whys = addReason(whys, fmt.Sprintf("%s: %s decides nothing beside %s", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
+		}
+	})
 	return whys
+}
+
+// subspan reports whether every integer of s is in t.
+func subspan(s, t span) bool { return s.empty() || s.lo >= t.lo && s.hi <= t.hi }
+
+// lengthBound splits e, an integer comparison of x with len(y) plus or
+// minus an integer literal (either side), into x's text and two spans: a
+// superset (outer) and a subset (inner) of the integers x holds it for,
+// whatever the length (never negative): x >= len(y)+1 holds for x >= 1 at
+// most, and for no x whatever the length; x < len(y) for any x at most,
+// and for x < 0 whatever the length.
+func lengthBound(e ast.Expr, known knownValues) (x string, outer, inner span, ok bool) {
+	b, isBin := ast.Unparen(e).(*ast.BinaryExpr)
+	if !isBin || !comparison(b.Op) || b.Op == token.NEQ {
+		return "", span{}, span{}, false
+	}
+	op, lhs, rhs := b.Op, b.X, b.Y
+	k, isLen := lengthPlus(rhs, known)
+	if !isLen {
+		if k, isLen = lengthPlus(lhs, known); !isLen {
+			return "", span{}, span{}, false
+		}
+		op, lhs = synth.Mirrored(op), rhs
+	}
+	if _, lhsLen := lengthPlus(lhs, known); lhsLen || constOf(lhs, known) != nil || isLiteral(ast.Unparen(lhs)) {
+		return "", span{}, span{}, false
+	}
+	all, none := span{math.MinInt64, math.MaxInt64}, span{1, 0}
+	if k <= math.MinInt64+1 || k >= math.MaxInt64-1 {
+		return "", span{}, span{}, false
+	}
+	// The length plus k is k at least.
+	switch op {
+	case token.GEQ, token.EQL:
+		outer, inner = span{k, all.hi}, none
+	case token.GTR:
+		outer, inner = span{k + 1, all.hi}, none
+	case token.LEQ:
+		outer, inner = all, span{all.lo, k}
+	case token.LSS:
+		outer, inner = all, span{all.lo, k - 1}
+	}
+	return types.ExprString(ast.Unparen(lhs)), outer, inner, true
+}
+
+// lengthPlus returns k for e, len(y), len(y)+k or len(y)-k with k an
+// integer literal or a named constant.
+func lengthPlus(e ast.Expr, known knownValues) (int64, bool) {
+	isLen := func(e ast.Expr) bool {
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return false
+		}
+		f, ok := c.Fun.(*ast.Ident)
+		return ok && f.Name == "len"
+	}
+	e = ast.Unparen(e)
+	if isLen(e) {
+		return 0, true
+	}
+	b, ok := e.(*ast.BinaryExpr)
+	if !ok || b.Op != token.ADD && b.Op != token.SUB || !isLen(b.X) {
+		return 0, false
+	}
+	v := constOf(b.Y, known)
+	if v == nil || v.Kind() != constant.Int {
+		return 0, false
+	}
+	k, exact := constant.Int64Val(v)
+	if !exact || k > math.MaxInt32 || k < math.MinInt32 {
+		return 0, false
+	}
+	if b.Op == token.SUB {
+		k = -k
+	}
+	return k, true
 }
 
 // ruleOutOfRange: the candidate reads x[i] on a path of its evaluation

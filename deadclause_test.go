@@ -40,6 +40,20 @@ func TestDeadClause(t *testing.T) {
 		{"len(s) > 0", "len(s) <= 0", ""},
 		{"i >= 0 && i < 0", "i >= 0 && i < 0 || ok", ""}, // the original's own
 		{"x == 1 || x == 2", "x == \"a\" || x != 2", ""}, // does not compile; no panic
+		// A clause another implies (pflag's seeded FlagSet.Arg): a
+		// length is never negative.
+		{"i < 0 || i >= len(f.args)", "i >= 0 && i >= len(f.args)", ruleDeadClause},
+		{"i < 0 || i >= len(f.args)", "i >= len(f.args)+1 && i > 0", ruleDeadClause},
+		{"n > 3", "n < 0 || n < len(s)", ruleDeadClause},
+		{"n > 3", "n > 5 && n > 3", ruleDeadClause},
+		{"n > 3", "n >= 4 || n > 3", ruleDeadClause},
+		{"i < 0 || i >= len(f.args)", "i < 0 || i >= len(f.args)-1", ""},
+		{"i > 0 && i < len(b)", "i >= 0 && i < len(b)", ""},
+		{"i > 0 && i < len(b)", "i >= 1 && i <= len(b)-1", ""},
+		{"n > 3", "n > 1 || n < 0", ""},
+		{"n > 3", "n >= 0 && n == 3", ""},
+		{"n > 3", "n < 0 || n >= len(s)", ""},
+		{"n > 3", "n >= 0 && len(s) > n", ""},
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1", ruleBoundsAlone},
 		{"len(b) > 1 && b[1] == '\\n'", "!(len(b) < 2)", ruleBoundsAlone}, // the same check, negated
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) >= 2", ruleBoundsAlone},
@@ -91,5 +105,57 @@ func TestDeadClause(t *testing.T) {
 				t.Errorf("antiPattern(%q at `%s`) = %q, want rule %q", tc.cand, tc.orig, got, tc.rule)
 			}
 		})
+	}
+}
+
+// TestElseShadowed checks else-shadowed: a candidate that holds wherever
+// an else if after it holds leaves that branch dead (mux's seeded
+// braceIndices).
+func TestElseShadowed(t *testing.T) {
+	for _, tc := range []struct {
+		orig, cand string
+		elseIfs    []string
+		rule       string
+	}{
+		{"level == 1", "level != 1", []string{"level < 0"}, ruleElseShadowed},
+		{"level == 1", "level <= 1", []string{"level < 0"}, ruleElseShadowed},
+		{"level == 1", "level == 0 || ok", []string{"level < 0", "ok && level > 3"}, ruleElseShadowed},
+		{"level == 1", "level == 0", []string{"level < 0"}, ""},
+		{"level == 1", "level != 1", []string{"level < 0 || level == 1"}, ""}, // level == 1 still reaches it
+		{"level == 1", "level != 1", nil, ""},
+		{"level == 1", "level > 1", []string{"level < 0"}, ""},
+		{"level != 1", "level != 2", []string{"level < 0"}, ""}, // the original shadows it too
+		{"len(s) == 0", "len(s) <= 1", []string{"len(s) == 1"}, ruleElseShadowed},
+		{"len(s) == 0", "len(s) <= 1", []string{"len(s) > 1"}, ""},
+	} {
+		t.Run(tc.cand, func(t *testing.T) {
+			site := collect.Site{Kind: collect.Cond, Original: tc.orig, ElseIfs: tc.elseIfs}
+			if got := antiPattern(site, nil, candidate{src: tc.cand, method: "mutation"}); ruleOf(got) != tc.rule {
+				t.Errorf("antiPattern(%q at `%s`, else ifs %q) = %q, want rule %q", tc.cand, tc.orig, tc.elseIfs, got, tc.rule)
+			}
+		})
+	}
+}
+
+// TestNonNegativeDeadClause checks that a variable the function never
+// makes negative (collect.Site.NonNegative: n := len(pool)) counts as a
+// length for dead-clause (go-toml's seeded getEntries, `n < 0` for `n >
+// 0`).
+func TestNonNegativeDeadClause(t *testing.T) {
+	for _, tc := range []struct {
+		cand        string
+		nonNegative []string
+		rule        string
+	}{
+		{"n < 0", []string{"n"}, ruleDeadClause},
+		{"n >= 0", []string{"n"}, ruleDeadClause},
+		{"n > 1", []string{"n"}, ""},
+		{"n < 0", nil, ""},
+		{"n < 0", []string{"m"}, ""},
+	} {
+		site := collect.Site{Kind: collect.Cond, Original: "n > 0", NonNegative: tc.nonNegative}
+		if got := antiPattern(site, nil, candidate{src: tc.cand, method: "mutation"}); ruleOf(got) != tc.rule {
+			t.Errorf("antiPattern(%q, never negative %q) = %q, want rule %q", tc.cand, tc.nonNegative, got, tc.rule)
+		}
 	}
 }

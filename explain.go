@@ -121,7 +121,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		e.Origin = "a change of one operator or clause of the original that fits every recorded state"
 		high = append(high, "a one-operator change of the original condition")
 	case c.method == "smell":
-		e.Origin = fmt.Sprintf("a change of one operator or literal of the original condition, which is wrong on its face (%s)", smellAt(site.Original, site.ElseAfter, constantValues(site)))
+		e.Origin = fmt.Sprintf("a change of one operator or literal of the original condition, which is wrong on its face (%s)", smellAt(site.Original, site.ElseAfter, valuesOf(site)))
 		high = append(high, "a one-operator change of the original condition")
 		medium = append(medium, "checked by the test suite only, not against recorded states")
 	case c.method == "bounds" && slices.Contains(reusedBounds(site.Original), c.src):

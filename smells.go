@@ -144,22 +144,22 @@ func contradictory(ops []ast.Expr, op token.Token) string {
 
 // smellAt is smell, and for the condition of an else if whose chain has
 // the conditions earlier before it, elseSmell.
-func smellAt(cond string, earlier []string, named map[string]constant.Value) string {
+func smellAt(cond string, earlier []string, known knownValues) string {
 	if why := smell(cond); why != "" {
 		return why
 	}
-	return elseSmell(cond, earlier, named)
+	return elseSmell(cond, earlier, known)
 }
 
 // elseSmell says why cond, the condition of an else if whose chain has
 // the conditions earlier before it, never holds there, or "".
-func elseSmell(cond string, earlier []string, named map[string]constant.Value) string {
+func elseSmell(cond string, earlier []string, known knownValues) string {
 	e, err := parser.ParseExpr(cond)
 	if err != nil {
 		return ""
 	}
 	for _, src := range earlier {
-		if prev, err := parser.ParseExpr(src); err == nil && implies(e, prev, named) {
+		if prev, err := parser.ParseExpr(src); err == nil && implies(e, prev, known) {
 			return fmt.Sprintf("it holds only where `%s`, before it in the chain, holds too: that branch runs instead, and this one never does", src)
 		}
 	}
@@ -170,20 +170,30 @@ func elseSmell(cond string, earlier []string, named map[string]constant.Value) s
 // of a: the same expression, or a comparison of the same operand with
 // an integer constant whose range of values (within its domain: a
 // length is never negative) lies within the other's (orderedAtom).
-func implies(a, b ast.Expr, named map[string]constant.Value) bool {
+func implies(a, b ast.Expr, known knownValues) bool {
 	as := operandsOf(a, token.LAND)
 	for _, q := range operandsOf(b, token.LAND) {
 		qs := types.ExprString(ast.Unparen(q))
-		qx, qholds, _, qok := orderedAtom(q, named)
+		qx, qholds, _, qok := orderedAtom(q, known)
+		// x != k holds wherever a range of x without k does.
+		nx, nv, nop, nok := constantComparison(q, known)
+		nok = nok && nop == token.NEQ && nv.Kind() == constant.Int
 		if !slices.ContainsFunc(as, func(p ast.Expr) bool {
 			if types.ExprString(ast.Unparen(p)) == qs {
 				return true
 			}
-			px, pholds, pdomain, pok := orderedAtom(p, named)
-			if !pok || !qok || px != qx {
+			px, pholds, pdomain, pok := orderedAtom(p, known)
+			if !pok {
 				return false
 			}
 			in := pholds.meet(pdomain)
+			if nok && px == nx {
+				k, exact := constant.Int64Val(nv)
+				return exact && (in.empty() || k < in.lo || k > in.hi)
+			}
+			if !qok || px != qx {
+				return false
+			}
 			return in.empty() || in.lo >= qholds.lo && in.hi <= qholds.hi
 		}) {
 			return false
@@ -194,9 +204,9 @@ func implies(a, b ast.Expr, named map[string]constant.Value) bool {
 
 // hasDeadClause reports whether the Go condition cond has a dead clause
 // or a constant chain (deadClauses).
-func hasDeadClause(cond string, named map[string]constant.Value) bool {
+func hasDeadClause(cond string, known knownValues) bool {
 	e, err := parser.ParseExpr(cond)
-	return err == nil && len(deadClauses(e, named)) > 0
+	return err == nil && len(deadClauses(e, known)) > 0
 }
 
 // weakIndex reports whether a conjunct of the Go condition cond indexes
@@ -403,11 +413,11 @@ func (r *repairer) validateTargets(ctx context.Context, targets []condTarget, me
 func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done bool, err error) {
 	st := style{name: "cond"}
 	targets := r.condTargets(ranked, maxSmellSites, func(site collect.Site) (string, []candidate) {
-		named := constantValues(site)
+		known := valuesOf(site)
 		onFace := smell(site.Original)
 		why := onFace
 		if why == "" {
-			why = elseSmell(site.Original, site.ElseAfter, named)
+			why = elseSmell(site.Original, site.ElseAfter, known)
 		}
 		if why == "" {
 			return "", nil
@@ -419,7 +429,7 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 				break
 			}
 			c := candidate{src: m, method: "smell"}
-			if smellAt(m, site.ElseAfter, named) != "" || deletion(m) || weakIndex(m) || hasDeadClause(m, named) {
+			if smellAt(m, site.ElseAfter, known) != "" || deletion(m) || weakIndex(m) || hasDeadClause(m, known) {
 				continue
 			}
 			if why := r.antiPatternOf(site, st, nil, c); why != "" {

@@ -106,7 +106,7 @@ func TestSmellAt(t *testing.T) {
 		{"a || a", nil, true},
 	}
 	for _, tc := range tests {
-		if got := smellAt(tc.cond, tc.earlier, nil) != ""; got != tc.want {
+		if got := smellAt(tc.cond, tc.earlier, knownValues{}) != ""; got != tc.want {
 			t.Errorf("smellAt(%q, %q): %v, want %v", tc.cond, tc.earlier, got, tc.want)
 		}
 	}

@@ -187,6 +187,15 @@ type Site struct {
 	// if, the conditions of the ifs before it in its chain, nearest
 	// first: where one of them holds, its branch ran instead.
 	ElseAfter []string `json:",omitempty"`
+	// ElseIfs are, for a Cond site that is the condition of an if with
+	// else ifs after it, their conditions, nearest first: one of them is
+	// tested only where the site's condition is false.
+	ElseIfs []string `json:",omitempty"`
+	// NonNegative are the local integer variables a Cond site's condition
+	// reads that are never negative: every assignment in the function
+	// gives them a length, a non-negative constant, an increment (n :=
+	// len(pool), i := 0 with i++, a range index): n < 0 never holds.
+	NonNegative []string `json:",omitempty"`
 	// LoopVars are the integer loop counters in scope at the site.
 	LoopVars []string `json:",omitempty"`
 	// Holds are the conditions known true at a Guard site's statement:

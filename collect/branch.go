@@ -69,6 +69,19 @@ func elseAfter(stack []ast.Node) []string {
 	return out
 }
 
+// elseIfs returns Site.ElseIfs of ifs: the conditions of the else ifs
+// after it in its chain, nearest first.
+func elseIfs(ifs *ast.IfStmt) []string {
+	var out []string
+	for next, ok := ifs.Else.(*ast.IfStmt); ok; next, ok = next.Else.(*ast.IfStmt) {
+		if next.Init != nil {
+			break // its condition reads what its own init declares
+		}
+		out = append(out, types.ExprString(next.Cond))
+	}
+	return out
+}
+
 // maxDerefsAfter bounds Branch.DerefsAfter.
 const maxDerefsAfter = 4
 

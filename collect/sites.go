@@ -225,9 +225,11 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 						s.Then.IndexedAfter = indexedAfter(stack, info)
 					}
 					s.ElseAfter = elseAfter(stack)
+					s.ElseIfs = elseIfs(ifs)
 				}
 				s.Unread = unreadSubstitutions(node.(ast.Expr), stack, info, src, tf)
 				s.EnumNames = d.enumNames(node.(ast.Expr), info)
+				s.NonNegative = nonNegative(node.(ast.Expr), outermostFunc(stack), info)
 			}
 			if kind == Guard {
 				s.CanWrap = wrap
