@@ -956,6 +956,12 @@ const maxExtensions = 3
 // test is the original condition's, not always one the test needs, and a
 // developer who drops a clause changes some of them (mux's
 // `r.buildScheme == "" && len(schemes) > 0` became `len(schemes) > 0`).
+// After them, for the same reason, up to maxRelaxedMutants other mutants
+// of the original (an operator or a literal changed; not an equality made
+// an ordering) that do the same: go-toml's seeded parseValArray, `len(b)
+// == 1` whose fix was `len(b) == 0`, where passing tests had recorded
+// their error at len(b) == 1, was repaired by `len(b) == 1 &&
+// !afterValue`, which reads a value the original does not.
 // Validation on the whole suite decides; see withSimplifications for their
 // rank.
 func (r *repairer) simplifications(site collect.Site, spec *synth.Spec, keep []int, cands []candidate) []candidate {
@@ -969,8 +975,16 @@ func (r *repairer) simplifications(site collect.Site, spec *synth.Spec, keep []i
 		return nil
 	}
 	var out []candidate
-	for _, src := range deletions(site.Original) {
-		if hasSource(cands, src) {
+	others := 0
+	srcs := deletions(site.Original)
+	deleted := len(srcs)
+	for _, m := range mutantsOf(site.Original) {
+		if !m.pointToRange && !slices.Contains(srcs, m.src) {
+			srcs = append(srcs, m.src)
+		}
+	}
+	for i, src := range srcs {
+		if hasSource(cands, src) || hasSource(out, src) || i >= deleted && others == maxRelaxedMutants {
 			continue
 		}
 		t, err := synth.ParseTerm(spec, src)
@@ -978,9 +992,16 @@ func (r *repairer) simplifications(site collect.Site, spec *synth.Spec, keep []i
 			continue
 		}
 		out = append(out, candidate{src: src, term: t, method: "mutation"})
+		if i >= deleted {
+			others++
+		}
 	}
 	return out
 }
+
+// maxRelaxedMutants bounds the mutants other than deletions that
+// simplifications adds at a site.
+const maxRelaxedMutants = 3
 
 // withSimplifications ranks simplifications of the original after the
 // candidates that read only the original's operands (orig) and before
