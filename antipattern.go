@@ -37,7 +37,9 @@ import (
 //     leaves (errors.New("Version string empty") under len(s) == 0), and
 //     reads none of that guard's variables (d.errorContext != nil,
 //     len(patchStr) != 1): the error would report the wrong value or
-//     the wrong reason.
+//     the wrong reason. The same when that guard, read over the recorded
+//     states, holds at none of those where the candidate leaves
+//     (reasonAbsent).
 //   - length-relation: the candidate compares the lengths of two values
 //     that neither the original nor any other condition of its file
 //     compares (inventedLengths).
@@ -451,6 +453,48 @@ func againstExit(site collect.Site, st style, c candidate) string {
 		return fmt.Sprintf("unrelated-reuse: the return reused, `%s`, says %s, why its own guard `%s` leaves, and the candidate reads none of that guard's variables", e.Body, msg, e.Guard)
 	}
 	return ""
+}
+
+// reasonAbsent checks the other half of unrelated-reuse: a new guard
+// reuses a return whose error says why its own guard leaves (semver's
+// errors.New("Version string empty") under len(s) == 0), and that guard,
+// read over the recorded states of the site, holds at none of those
+// where the candidate leaves: the error would give a reason that is not
+// the one (`hasLeadingZeroes(s) && major != 0` reusing "Version string
+// empty" in semver's seeded Parse). Not checked where a value that guard
+// reads is not recorded at the site.
+func reasonAbsent(site collect.Site, st style, spec *synth.Spec, c candidate) string {
+	if spec == nil || c.term == nil || st.name != "return" || st.strategy != collect.StrategyReuse && st.strategy != collect.StrategySibling {
+		return ""
+	}
+	e, ok := exitOf(site, st.guard)
+	if !ok || e.Guard == "" {
+		return ""
+	}
+	msg := errorMessage(lastResult(e.Body))
+	if msg == "" {
+		return ""
+	}
+	guard, err := synth.ParseTerm(spec, e.Guard)
+	if err != nil {
+		return ""
+	}
+	leaves := 0
+	for i := range spec.Examples {
+		ex := &spec.Examples[i]
+		if !ex.Want {
+			continue
+		}
+		v, err := guard.Eval(spec, ex)
+		if err != nil || v.Missing || v.Kind != synth.Bool || v.Bool {
+			return "" // unknown there, or the reason holds
+		}
+		leaves++
+	}
+	if leaves == 0 {
+		return ""
+	}
+	return fmt.Sprintf("unrelated-reuse: the return reused, `%s`, says %s, why its own guard `%s` leaves, and that guard holds at none of the %s where the candidate leaves", e.Body, msg, e.Guard, plural(leaves, "recorded state"))
 }
 
 // errorMessage is the first string literal among the arguments of the

@@ -429,6 +429,53 @@ func TestUnrelatedReuse(t *testing.T) {
 	}
 }
 
+// TestReasonAbsent: a new guard that reuses a return whose error says why
+// its own guard leaves (len(s) == 0, "Version string empty") is rejected
+// where that guard holds at none of the recorded states where the
+// candidate leaves (semver's seeded Parse).
+func TestReasonAbsent(t *testing.T) {
+	site := collect.Site{Kind: collect.Guard, Exits: []collect.Exit{
+		{Body: `return Version{}, errors.New("Version string empty")`, Strategy: collect.StrategyReuse, Guard: "len(s) == 0"},
+		{Body: `return Version{}, errors.New("Version string empty")`, Strategy: collect.StrategyReuse, Guard: "len(t) == 0"},
+		{Body: "return Version{}, nil", Strategy: collect.StrategyReuse, Guard: "len(s) == 0"},
+	}}
+	spec := &synth.Spec{
+		Inputs: []synth.Input{{Expr: "len(s)", Kind: synth.Int}, {Expr: "major", Kind: synth.Int}},
+		Examples: []synth.Example{
+			{Values: []synth.Value{synth.IntValue(5), synth.IntValue(1)}, Want: true},
+			{Values: []synth.Value{synth.IntValue(5), synth.IntValue(0)}, Want: false},
+			{Values: []synth.Value{synth.IntValue(0), synth.IntValue(0)}, Want: false},
+		},
+	}
+	for _, tc := range []struct {
+		name string
+		exit int
+		cand string
+		rule string
+	}{
+		{"its guard holds nowhere the candidate leaves", 0, "major != 0", "unrelated-reuse"},
+		{"its guard reads a value not recorded", 1, "major != 0", ""},
+		{"no message", 2, "major != 0", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := style{name: "return", guard: collect.GuardExit(tc.exit), strategy: collect.StrategyReuse}
+			c := candidate{src: tc.cand, method: "synthesis"}
+			c.term, _ = synth.ParseTerm(spec, c.src)
+			if got := reasonAbsent(site, st, spec, c); ruleOf(got) != tc.rule {
+				t.Errorf("reasonAbsent(%q) = %q, want rule %q", tc.cand, got, tc.rule)
+			}
+		})
+	}
+	// Where the guard holds at a state the candidate leaves at, the
+	// reason is the one.
+	spec.Examples = append(spec.Examples, synth.Example{Values: []synth.Value{synth.IntValue(0), synth.IntValue(2)}, Want: true})
+	c := candidate{src: "major != 0", method: "synthesis"}
+	c.term, _ = synth.ParseTerm(spec, c.src)
+	if got := reasonAbsent(site, style{name: "return", guard: collect.GuardExit(0), strategy: collect.StrategyReuse}, spec, c); got != "" {
+		t.Errorf("reasonAbsent where len(s) == 0 at a leaving state: %q", got)
+	}
+}
+
 // TestErrorReplaced: a new guard on err != nil must not return another
 // error where the function's own checks of err return err.
 func TestErrorReplaced(t *testing.T) {

@@ -1097,6 +1097,9 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 		why = againstExit(site, st, c)
 	}
 	if why == "" {
+		why = reasonAbsent(site, st, spec, c)
+	}
+	if why == "" {
 		why = againstGuard(site, st, c, r.needed[site.ID])
 	}
 	if why == "" && r.prog != nil {

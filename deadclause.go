@@ -24,10 +24,14 @@ import (
 //     always holds, x == a && x == b never). No maintainer writes a clause
 //     that never matters; the condition says something other than it
 //     reads. The same for integer ranges: a comparison its operand's
-//     range decides alone (len(val) >= 0), conjuncts over one operand
-//     with no integer between them (len(tpl) <= 0 && len(tpl) > 0), or
-//     disjuncts that leave none out (n < 5 || n >= 3) (constantRanges).
-//     Not when the original condition has the same clause already.
+//     range decides alone (len(val) >= 0; n < 0 where n := len(pool), a
+//     variable the function never makes negative: collect.Site.
+//     NonNegative), conjuncts over one operand with no integer between
+//     them (len(tpl) <= 0 && len(tpl) > 0), disjuncts that leave none out
+//     (n < 5 || n >= 3), or a comparison another implies, a length being
+//     never negative (i >= 0 && i >= len(args), n > 5 && n > 3)
+//     (constantRanges). Not when the original condition has the same
+//     clause already.
 //   - bounds-check-alone: the candidate drops clauses of the original and
 //     keeps only the length checks (len(b) > 1) that guard an index or a
 //     slice of the same value in a dropped clause (b[1] == '\n'): the check
