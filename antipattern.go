@@ -579,12 +579,15 @@ func errorReplaced(sites []collect.Site, site collect.Site, st style, c candidat
 // correct patch comparing two lengths kept a comparison of the original
 // (`len(item.Keys) < len(keys)` for `>`).
 func inventedLengths(sites []collect.Site, site collect.Site, c candidate) string {
-	pairs := func(src string) (out []string) {
+	// A pair is the two values whose lengths a comparison compares, in
+	// order, and the comparison's operands as written.
+	type pair struct{ key, x, y string }
+	pairs := func(src string) (out []pair) {
 		for _, b := range comparisonsOf(src) {
-			x, okX := builtinArg(b.X, "len")
-			y, okY := builtinArg(b.Y, "len")
+			x, okX := lengthRead(b.X)
+			y, okY := lengthRead(b.Y)
 			if okX && okY && x != y {
-				out = append(out, min(x, y)+"\x00"+max(x, y))
+				out = append(out, pair{min(x, y) + "\x00" + max(x, y), types.ExprString(b.X), types.ExprString(b.Y)})
 			}
 		}
 		return out
@@ -595,22 +598,37 @@ func inventedLengths(sites []collect.Site, site collect.Site, c candidate) strin
 	}
 	written := map[string]bool{}
 	for _, p := range pairs(site.Original) {
-		written[p] = true
+		written[p.key] = true
 	}
 	for _, s := range sites {
 		if s.Kind == collect.Cond && s.File == site.File {
 			for _, p := range pairs(s.Original) {
-				written[p] = true
+				written[p.key] = true
 			}
 		}
 	}
 	for _, p := range cand {
-		if !written[p] {
-			x, y, _ := strings.Cut(p, "\x00")
-			return fmt.Sprintf("length-relation: %s compares len(%s) with len(%s), which no condition of the file compares", c.src, x, y)
+		if !written[p.key] {
+			return fmt.Sprintf("length-relation: %s compares %s with %s, which no condition of the file compares", c.src, p.x, p.y)
 		}
 	}
 	return ""
+}
+
+// lengthRead returns x for e, len(x) or x.Len() (reflect.Value's, a
+// buffer's: the method of that name with no arguments).
+func lengthRead(e ast.Expr) (string, bool) {
+	if x, ok := builtinArg(e, "len"); ok {
+		return x, true
+	}
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return "", false
+	}
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Len" {
+		return types.ExprString(ast.Unparen(sel.X)), true
+	}
+	return "", false
 }
 
 // lastResult is the last result of exit, a return statement; nil for

@@ -533,6 +533,11 @@ func TestInventedLengths(t *testing.T) {
 		{0, "opts.multiline && len(s) > 3", ""},
 		{0, "len(s) == len(s)", ""},
 		{1, "len(k) < len(prefix) && ok", ""}, // the original's own
+		// Len methods count as lengths (go-toml's isArrayOfTables,
+		// `elem.Kind() == reflect.Slice && elem.Len() > v.Len()`).
+		{0, "elem.Kind() == reflect.Slice && elem.Len() > v.Len()", "length-relation"},
+		{0, "opts.multiline && k.Len() >= len(prefix)", ""},
+		{0, "elem.Len(0) > v.Len()", ""},
 	} {
 		got := inventedLengths(sites, sites[tc.site], candidate{src: tc.cand, method: "synthesis"})
 		if ruleOf(got) != tc.rule {
