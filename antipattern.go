@@ -91,7 +91,9 @@ import (
 //     needs to index x with literals (s[1], s[2:]; collect.Branch.
 //     IndexedAfter), and where the candidate is false it is not
 //     (indexAfterUnguarded): `len(s) > 2` for `len(s) <= 2` before
-//     `s = s[2:]`.
+//     `s = s[2:]`. The same for the sign of a variable the code after
+//     the if indexes with (signCheckDropped): `i >= len(f.args)` for `i
+//     < 0 || i >= len(f.args)` before `return f.args[i]`.
 //   - invented-constant: the candidate tests for equality with a number
 //     the code does not have (t.Hour == 10, date.Year == 2023: it singles
 //     out the tests' inputs, however many tests reach it); or compares an
@@ -908,6 +910,9 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 	if why := indexAfterUnguarded(site, orig, cand); why != "" {
 		return why
 	}
+	if why := signCheckDropped(site, orig, cand); why != "" {
+		return why
+	}
 	// Last: the one rule that ranks instead of rejecting. A test of the
 	// error the branch returns is related to it whatever the original
 	// tested (`err != nil` for `len(b) == 0` before `return 0, nil, err`).
@@ -1695,6 +1700,51 @@ func indexAfterUnguarded(site collect.Site, orig, cand ast.Expr) string {
 		}
 	}
 	return ""
+}
+
+// signCheckDropped is length-check-dropped for the other end of an
+// index: where the branch leaves, the code after the if indexes with an
+// integer variable i (collect.Branch.IndexVarsAfter) that the function
+// may make negative (not in collect.Site.NonNegative), the original
+// compares i with 0 or -1, and the candidate does not: a negative i now
+// reaches the index (pflag's seeded FlagSet.Arg, `i >= len(f.args)` for
+// `i < 0 || i >= len(f.args)` before `return f.args[i]`).
+func signCheckDropped(site collect.Site, orig, cand ast.Expr) string {
+	if site.Then == nil || !site.Then.Exits {
+		return ""
+	}
+	for _, i := range site.Then.IndexVarsAfter {
+		if !slices.Contains(site.NonNegative, i) && comparesSign(orig, i) && !comparesSign(cand, i) {
+			return fmt.Sprintf("length-check-dropped: where the condition is false, the code after the if indexes with %s; %s tests its sign, the candidate lets a negative %s through", i, types.ExprString(orig), i)
+		}
+	}
+	return ""
+}
+
+// comparesSign reports whether e compares the variable i with 0 or -1.
+func comparesSign(e ast.Expr, i string) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || !comparison(b.Op) || found {
+			return !found
+		}
+		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			id, ok := ast.Unparen(pair[0]).(*ast.Ident)
+			if !ok || id.Name != i {
+				continue
+			}
+			switch k := ast.Unparen(pair[1]).(type) {
+			case *ast.BasicLit:
+				found = found || k.Kind == token.INT && k.Value == "0"
+			case *ast.UnaryExpr:
+				lit, ok := k.X.(*ast.BasicLit)
+				found = found || ok && k.Op == token.SUB && lit.Kind == token.INT && lit.Value == "1"
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // leastLenWhenFalse returns the least len(x) where cond is false, from

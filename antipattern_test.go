@@ -134,6 +134,40 @@ func TestIndexAfterUnguarded(t *testing.T) {
 	}
 }
 
+// TestSignCheckDropped checks length-check-dropped for the sign of a
+// variable the code after a leaving guard indexes with (pflag's seeded
+// FlagSet.Arg).
+func TestSignCheckDropped(t *testing.T) {
+	after := &collect.Branch{Exits: true, IndexVarsAfter: []string{"i"}}
+	for _, tc := range []struct {
+		name, orig, cand string
+		then             *collect.Branch
+		nonNegative      []string
+		dropped          bool
+	}{
+		{"dropped", "i >= 0 || i >= len(args)", "i >= len(args)", after, nil, true},
+		{"dropped, -1", "i == -1 || i >= len(args)", "i > len(args)", after, nil, true},
+		{"kept", "i >= 0 || i >= len(args)", "i < 0 || i >= len(args)", after, nil, false},
+		{"literal first", "0 > i || i >= len(args)", "0 <= i && i >= len(args)", after, nil, false},
+		{"never negative", "i >= 0 || i >= len(args)", "i >= len(args)", after, []string{"i"}, false},
+		{"the original did not test it", "i >= len(args)", "i > len(args)", after, nil, false},
+		{"not an index after", "j < 0", "j > 3", after, nil, false},
+		{"a branch that does not leave", "i < 0", "i > 3", &collect.Branch{IndexVarsAfter: []string{"i"}}, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			orig, err1 := parser.ParseExpr(tc.orig)
+			cand, err2 := parser.ParseExpr(tc.cand)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			site := collect.Site{Kind: collect.Cond, Original: tc.orig, Then: tc.then, NonNegative: tc.nonNegative}
+			if got := signCheckDropped(site, orig, cand); (got != "") != tc.dropped {
+				t.Errorf("signCheckDropped(%s for %s) = %q, want dropped %v", tc.cand, tc.orig, got, tc.dropped)
+			}
+		})
+	}
+}
+
 // TestGuardChanged checks the rule that keeps an error guard from moving
 // in a direction no test asks for.
 func TestGuardChanged(t *testing.T) {

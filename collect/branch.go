@@ -45,6 +45,43 @@ type Branch struct {
 	// s[2:]` after `if len(s) < 2 { return ErrSyntax }` (at most
 	// maxIndexedAfter).
 	IndexedAfter []IndexAfter `json:",omitempty"`
+	// IndexVarsAfter are, for a branch that leaves of an if with no else,
+	// the integer variables that the statements after the if use as an
+	// index of a slice, a string or an array (as DerefsAfter, before any
+	// assignment to them), as written: i in `return f.args[i]` after `if
+	// i < 0 || i >= len(f.args) { return "" }` (at most maxIndexVarsAfter).
+	IndexVarsAfter []string `json:",omitempty"`
+}
+
+// maxIndexVarsAfter bounds Branch.IndexVarsAfter.
+const maxIndexVarsAfter = 4
+
+// indexVarsAfter returns Branch.IndexVarsAfter of ifs, the top of stack.
+func indexVarsAfter(stack []ast.Node, info *types.Info) []string {
+	var out []string
+	walkAfter(stack, info, func(node ast.Node, assigned map[types.Object]bool) {
+		x, ok := node.(*ast.IndexExpr)
+		if !ok || len(out) >= maxIndexVarsAfter {
+			return
+		}
+		id, ok := ast.Unparen(x.Index).(*ast.Ident)
+		if !ok {
+			return
+		}
+		obj, ok := info.Uses[id].(*types.Var)
+		if !ok || assigned[obj] || !isIntegerVar(obj) || slices.Contains(out, id.Name) {
+			return
+		}
+		tv, ok := info.Types[x.X]
+		if !ok || tv.Type == nil || !indexable(tv.Type) {
+			return
+		}
+		if _, isMap := tv.Type.Underlying().(*types.Map); isMap {
+			return // a map's key may be negative
+		}
+		out = append(out, id.Name)
+	})
+	return out
 }
 
 // IndexAfter is a slice or string X, as written, and the least length the

@@ -223,6 +223,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 					if s.Then.Exits {
 						s.Then.DerefsAfter = derefsAfter(stack, info)
 						s.Then.IndexedAfter = indexedAfter(stack, info)
+						s.Then.IndexVarsAfter = indexVarsAfter(stack, info)
 					}
 					s.ElseAfter = elseAfter(stack)
 					s.ElseIfs = elseIfs(ifs)
