@@ -173,6 +173,13 @@
 //     negation (`(!isType(t, less) &&
 //     !isType(t, compare)) || v.IsNil()`; the clauses calling what the
 //     original calls first; mutants.go extensions); a
+//     the deletions of one clause of the original that fit the failing
+//     tests' examples only, and up to three more of its mutants that do
+//     (an operator or a literal changed: passing tests record the
+//     original's outcome, not always one they need; go-toml's seeded
+//     parseValArray, `len(b) == 0` for `len(b) == 1`), come after the
+//     candidates over the original's operands only and before those
+//     that read another value (candidates.go simplifications); a
 //     synthesized nil test of a slice comes after its test of emptiness;
 //     candidates that break an anti-pattern are left out (candidates.go,
 //     antipattern.go; a guard around a statement is kept only against the
