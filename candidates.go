@@ -165,7 +165,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	if closer, relaxed, err := r.closerMutants(ctx, site, st, spec, cands, rep); err != nil {
 		return false, err
 	} else if closer != nil {
-		cands, spec = append(closer, cands...), relaxed
+		cands, spec = append(closer, slices.DeleteFunc(cands, func(c candidate) bool { return hasSource(closer, c.src) })...), relaxed
 	}
 	fewer := r.fewerClauses(site, st, spec, cands)
 	// The bounds checks and the sibling's guard were read over the spec
@@ -340,6 +340,16 @@ func (r *repairer) fewerClauses(site collect.Site, st style, spec *synth.Spec, c
 // are validated first. nil when there is none.
 func (r *repairer) closerMutants(ctx context.Context, site collect.Site, st style, spec *synth.Spec, cands []candidate, rep *SiteReport) ([]candidate, *synth.Spec, error) {
 	if site.Kind != collect.Cond || st.name != "cond" || spec == nil || len(cands) == 0 || r.opts.NoMutants || ctx.Err() != nil {
+		return nil, nil, nil
+	}
+	// The mutants that fit the failing tests' examples only
+	// (simplifications) are not fits: the first fit decides, and such a
+	// mutant is validated here again with what passWithOther says of the
+	// passing tests it misses.
+	cands = slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool {
+		return c.method == "mutation" && c.term != nil && !synth.Satisfies(spec, c.term, spec.Examples)
+	})
+	if len(cands) == 0 {
 		return nil, nil, nil
 	}
 	first := synth.EditDistance(cands[0].src, site.Original)
