@@ -346,9 +346,7 @@ func (r *repairer) closerMutants(ctx context.Context, site collect.Site, st styl
 	// (simplifications) are not fits: the first fit decides, and such a
 	// mutant is validated here again with what passWithOther says of the
 	// passing tests it misses.
-	cands = slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool {
-		return c.method == "mutation" && c.term != nil && !synth.Satisfies(spec, c.term, spec.Examples)
-	})
+	cands = slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return fitsFailingOnly(spec, c) })
 	if len(cands) == 0 {
 		return nil, nil, nil
 	}
@@ -994,7 +992,7 @@ func (r *repairer) simplifications(site collect.Site, spec *synth.Spec, keep []i
 		}
 	}
 	for i, src := range srcs {
-		if hasSource(cands, src) || hasSource(out, src) || i >= deleted && others == maxRelaxedMutants {
+		if hasSource(cands, src) || i >= deleted && others == maxRelaxedMutants {
 			continue
 		}
 		t, err := synth.ParseTerm(spec, src)
@@ -1012,6 +1010,13 @@ func (r *repairer) simplifications(site collect.Site, spec *synth.Spec, keep []i
 // maxRelaxedMutants bounds the mutants other than deletions that
 // simplifications adds at a site.
 const maxRelaxedMutants = 3
+
+// fitsFailingOnly reports whether c is a mutant of the original that
+// misses recorded states of spec: one of simplifications', which fit the
+// failing tests' states only.
+func fitsFailingOnly(spec *synth.Spec, c candidate) bool {
+	return spec != nil && c.term != nil && c.method == "mutation" && !synth.Satisfies(spec, c.term, spec.Examples)
+}
 
 // withSimplifications ranks simplifications of the original after the
 // candidates that read only the original's operands (orig) and before

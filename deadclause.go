@@ -424,10 +424,7 @@ func constantRanges(e ast.Expr, known knownValues) []string {
 		if !ok || qx != px {
 			return
 		}
-		switch {
-		case op == token.LAND && subspan(outer.meet(d), ps):
-			whys = addReason(whys, fmt.Sprintf("%s: %s decides nothing beside %s", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
-		case op == token.LOR && subspan(ps.meet(d), inner):
+		if op == token.LAND && subspan(outer.meet(d), ps) || op == token.LOR && subspan(ps.meet(d), inner) {
 			whys = addReason(whys, fmt.Sprintf("%s: %s decides nothing beside %s", ruleDeadClause, types.ExprString(p), types.ExprString(q)))
 		}
 	})
@@ -481,12 +478,8 @@ func lengthBound(e ast.Expr, known knownValues) (x string, outer, inner span, ok
 // integer literal or a named constant.
 func lengthPlus(e ast.Expr, known knownValues) (int64, bool) {
 	isLen := func(e ast.Expr) bool {
-		c, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok || len(c.Args) != 1 {
-			return false
-		}
-		f, ok := c.Fun.(*ast.Ident)
-		return ok && f.Name == "len"
+		_, ok := builtinArg(e, "len")
+		return ok
 	}
 	e = ast.Unparen(e)
 	if isLen(e) {

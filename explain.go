@@ -98,7 +98,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	// are not said to fit.
 	if i := slices.IndexFunc(ranked, func(o candidate) bool { return o.src == c.src }); i >= 0 {
 		for _, o := range ranked[i+1:] {
-			if spec != nil && o.term != nil && o.method == "mutation" && !synth.Satisfies(spec, o.term, spec.Examples) {
+			if fitsFailingOnly(spec, o) {
 				continue
 			}
 			e.Alternatives = append(e.Alternatives, o.src)
@@ -122,7 +122,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case c.method == "synthesis" && c.added != "":
 		e.Origin = fmt.Sprintf("the original with a clause, %s, synthesized for one of its operands from the recorded states where the clause decides the outcome", c.added)
 		medium = append(medium, "a clause added to the original condition: the tests do not say whether another clause would do")
-	case c.method == "mutation" && spec != nil && c.term != nil && !synth.Satisfies(spec, c.term, spec.Examples):
+	case fitsFailingOnly(spec, c):
 		e.Origin = "a change of one operator or clause of the original that fits the failing tests' recorded states; at the passing tests' states it does not fit, they recorded the original's outcome, which the suite does not need"
 		high = append(high, "a one-operator change of the original condition")
 		medium = append(medium, "differs from the outcome passing tests recorded (the original's) at some states")
