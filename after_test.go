@@ -1,8 +1,12 @@
 package nopol
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/nopol-go/nopol/collect"
 )
 
 func TestSameFailure(t *testing.T) {
@@ -37,5 +41,50 @@ func TestSameFailure(t *testing.T) {
 	// Addresses and times differ from run to run.
 	if !sameFailure("    x_test.go:3: p = 0xc000012345 after 1.5ms (0.01s)", "    x_test.go:3: p = 0xc0000abcde after 1.5ms (2.30s)") {
 		t.Error("an address or a time makes two failures differ")
+	}
+}
+
+// TestOwnTime checks the time a failing test's runs are given: its
+// baseline time, but for a gocheck suite narrowed to its failing tests
+// once covered, the longer of the narrowed run's time and their share of
+// the baseline time.
+func TestOwnTime(t *testing.T) {
+	k := testKey{"p", "Test"}
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	for _, tc := range []struct {
+		name          string
+		failing, rest int
+		cover         *collect.Result
+		want          time.Duration
+	}{
+		{"not gocheck", 0, 0, &collect.Result{Duration: ms(50)}, ms(1400)},
+		{"gocheck, not covered yet", 4, 96, nil, ms(1400)},
+		{"gocheck, every test failing", 4, 0, &collect.Result{Duration: ms(50)}, ms(1400)},
+		{"gocheck, covered", 4, 96, &collect.Result{Duration: ms(50)}, ms(56)},
+		{"gocheck, a fast narrowed run", 4, 96, &collect.Result{Duration: ms(10)}, ms(56)},
+		{"gocheck, a slow narrowed run", 4, 96, &collect.Result{Duration: ms(300)}, ms(300)},
+		{"gocheck, a narrowed run slower than the suite", 4, 96, &collect.Result{Duration: ms(2000)}, ms(1400)},
+		{"gocheck, the narrowed run timed out", 4, 96, &collect.Result{Duration: ms(50), TimedOut: true}, ms(1400)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &repairer{
+				elapsed:   map[testKey]time.Duration{k: ms(1400)},
+				checks:    map[testKey][]string{},
+				checkRest: map[testKey][]string{},
+				cover:     map[testKey]collect.Result{},
+			}
+			for i := range tc.failing {
+				r.checks[k] = append(r.checks[k], fmt.Sprintf("S.TestF%d", i))
+			}
+			for i := range tc.rest {
+				r.checkRest[k] = append(r.checkRest[k], fmt.Sprintf("S.TestP%d", i))
+			}
+			if tc.cover != nil {
+				r.cover[k] = *tc.cover
+			}
+			if got := r.ownTime(k); got != tc.want {
+				t.Errorf("ownTime = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
