@@ -315,8 +315,10 @@
 // of its work bounds, synth.Stats) are counted in Result.TimeBounds: a
 // result with none is the same on a faster or busier machine, test
 // outcomes aside. A forced run of the angelic search that its time limit
-// stops (twenty times the test's plain run, and 1.5 s), not its
-// evaluation limit, runs again once with twice the limit, at most 3 s
+// stops (twenty times the test's plain run, and 1.5 s; for a gocheck
+// suite narrowed to its failing gocheck tests, the narrowed coverage
+// run's time or their share of the suite's, whichever is longer:
+// ownTime), not its evaluation limit, runs again once with twice the limit, at most 3 s
 // more (runForced): a busy machine slows a test that a forced value
 // makes do more, and the outcome, and the work counted (that of the
 // outcome), are then an idle machine's.
