@@ -318,10 +318,10 @@
 // stops (twenty times the test's plain run, and 1.5 s; for a gocheck
 // suite narrowed to its failing gocheck tests, the narrowed coverage
 // run's time or their share of the suite's, whichever is longer:
-// ownTime), not its evaluation limit, runs again once with twice the limit, at most 3 s
-// more (runForced): a busy machine slows a test that a forced value
-// makes do more, and the outcome, and the work counted (that of the
-// outcome), are then an idle machine's.
+// ownTime), not its evaluation limit, runs again once with twice the
+// limit, at most 3 s more (runForced): a busy machine slows a test that
+// a forced value makes do more, and the outcome, and the work counted
+// (that of the outcome), are then an idle machine's.
 //
 // Steps 8 and 9, the later tiers, start a site (and a style of a site)
 // only while they have done less work than Options.Effort times that
