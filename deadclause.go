@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/synth"
@@ -504,13 +505,14 @@ func lengthPlus(e ast.Expr, known knownValues) (int64, bool) {
 }
 
 // ruleOutOfRange: the candidate reads x[i] on a path of its evaluation
-// where the operands before the read have established i >= len(x) (a
-// conjunct before it holds, or a disjunct before it does not: `i >=
-// len(b) && !isDigit(b[i])`, `i < len(b) || b[i] == '-'`, `(i >= len(b)
-// || !isDigit(b[i])) && isDigit(b[i])`). Wherever that path runs, the
-// read panics with an index out of range: the condition holds its value
-// only until a test takes that path. go-toml's seeded scanIntOrFloat was
-// repaired by `i >= len(b) && !isDigit(b[i])` for `i >= len(b) ||
+// where the operands before the read have put i out of range: i >=
+// len(x) (a conjunct before it holds, or a disjunct before it does not:
+// `i >= len(b) && !isDigit(b[i])`, `i < len(b) || b[i] == '-'`, `(i >=
+// len(b) || !isDigit(b[i])) && isDigit(b[i])`; the same for b[i+1]), or
+// i below zero (`i <= 0 && b[i-1] == '/'`, `i == 0 && b[i-1] == '/'`).
+// Wherever that path runs, the read panics: the condition holds its
+// value only until a test takes that path. go-toml's seeded scanIntOrFloat
+// was repaired by `i >= len(b) && !isDigit(b[i])` for `i >= len(b) ||
 // !isDigit(b[i])`, a check that can only panic.
 const ruleOutOfRange = "index-out-of-range"
 
@@ -578,8 +580,8 @@ func indexPastLength(e ast.Expr) string {
 	why := ""
 	evalPaths(e, nil, func(leaf ast.Expr, facts []outOfBounds) bool {
 		for _, f := range facts {
-			if indexedAt(leaf, f.x, f.i) {
-				why = fmt.Sprintf("%s: %s[%s] is read where %s >= len(%s)", ruleOutOfRange, f.x, f.i, f.i, f.x)
+			if read := f.readIn(leaf); read != "" {
+				why = fmt.Sprintf("%s: %s is read where %s", ruleOutOfRange, read, f)
 				return false
 			}
 		}
@@ -677,11 +679,24 @@ func indexedValues(e ast.Expr) []string {
 	return out
 }
 
-// An outOfBounds fact: i >= len(x).
-type outOfBounds struct{ x, i string }
+// An outOfBounds fact: base+k >= len(x), or, x empty, base <= k (k an
+// integer).
+type outOfBounds struct {
+	x, base string
+	k       int64
+}
 
-// boundsFacts are the facts i >= len(x) that hold where the comparison e
-// has the value holds (none for another expression).
+func (f outOfBounds) String() string {
+	if f.x == "" {
+		return fmt.Sprintf("%s <= %d", f.base, f.k)
+	}
+	return fmt.Sprintf("%s >= len(%s)", offset(f.base, f.k), f.x)
+}
+
+// boundsFacts are the facts that hold where the comparison e has the
+// value holds (none for another expression): i+k >= len(x) where it
+// says i+k >= len(x), > or ==; i <= k where it says i < k+1, <= or ==
+// (k an integer literal).
 func boundsFacts(e ast.Expr, holds bool) []outOfBounds {
 	x, ok := ast.Unparen(e).(*ast.BinaryExpr)
 	if !ok || !comparison(x.Op) {
@@ -691,27 +706,101 @@ func boundsFacts(e ast.Expr, holds bool) []outOfBounds {
 	if !holds {
 		op, _ = synth.Negated(op)
 	}
-	// i >= len(x), i > len(x); len(x) <= i, len(x) < i.
-	if s, ok := builtinArg(x.Y, "len"); ok && (op == token.GEQ || op == token.GTR) {
-		return []outOfBounds{{s, types.ExprString(ast.Unparen(x.X))}}
+	// i >= len(x), i > len(x), i == len(x); len(x) <= i, len(x) < i.
+	if s, ok := builtinArg(x.Y, "len"); ok && (op == token.GEQ || op == token.GTR || op == token.EQL) {
+		base, k := splitOffset(x.X)
+		return []outOfBounds{{s, base, k}}
 	}
-	if s, ok := builtinArg(x.X, "len"); ok && (op == token.LEQ || op == token.LSS) {
-		return []outOfBounds{{s, types.ExprString(ast.Unparen(x.Y))}}
+	if s, ok := builtinArg(x.X, "len"); ok && (op == token.LEQ || op == token.LSS || op == token.EQL) {
+		base, k := splitOffset(x.Y)
+		return []outOfBounds{{s, base, k}}
 	}
-	return nil
+	// i < k, i <= k, i == k; k > i, k >= i.
+	side, lit := x.X, x.Y
+	if _, ok := intLiteral(x.X); ok {
+		side, lit = x.Y, x.X
+		if mirrored, ok := map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ, token.GEQ: token.LEQ}[op]; ok {
+			op = mirrored // == and != are their own mirrors
+		}
+	}
+	m, ok := intLiteral(lit)
+	if !ok {
+		return nil
+	}
+	switch op {
+	case token.LSS:
+		m--
+	case token.LEQ, token.EQL:
+	default:
+		return nil
+	}
+	base, k := splitOffset(side)
+	return []outOfBounds{{"", base, m - k}}
 }
 
-// indexedAt reports whether e reads x[i] (outside function literals).
-func indexedAt(e ast.Expr, x, i string) bool {
-	found := false
+// readIn returns the read of e (outside function literals) that f puts
+// out of range, as written, or "": x[base+c] with c >= k for a length
+// fact, any [base+c] with k+c < 0 for a bound below.
+func (f outOfBounds) readIn(e ast.Expr) string {
+	found := ""
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.IndexExpr:
-			found = found || types.ExprString(ast.Unparen(n.X)) == x && types.ExprString(ast.Unparen(n.Index)) == i
+			base, c := splitOffset(n.Index)
+			switch {
+			case base != f.base:
+			case f.x != "" && types.ExprString(ast.Unparen(n.X)) == f.x && c >= f.k,
+				f.x == "" && f.k+c < 0:
+				found = types.ExprString(n)
+			}
 		}
-		return !found
+		return found == ""
 	})
 	return found
+}
+
+// splitOffset returns e as base+k, k an integer literal added or
+// subtracted (i+1 is i and 1, i-1 i and -1, 2+i i and 2; i is i and 0).
+func splitOffset(e ast.Expr) (base string, k int64) {
+	e = ast.Unparen(e)
+	if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) {
+		if v, ok := intLiteral(b.Y); ok {
+			if b.Op == token.SUB {
+				v = -v
+			}
+			return types.ExprString(ast.Unparen(b.X)), v
+		}
+		if v, ok := intLiteral(b.X); ok && b.Op == token.ADD {
+			return types.ExprString(ast.Unparen(b.Y)), v
+		}
+	}
+	return types.ExprString(e), 0
+}
+
+// intLiteral returns the value of an integer literal, negated or not.
+func intLiteral(e ast.Expr) (int64, bool) {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.SUB {
+		v, ok := intLiteral(u.X)
+		return -v, ok
+	}
+	lit, ok := e.(*ast.BasicLit)
+	if !ok || lit.Kind != token.INT {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(lit.Value, 0, 64) // base 0: 0x1f, 1_000
+	return v, err == nil
+}
+
+// offset prints base+k.
+func offset(base string, k int64) string {
+	switch {
+	case k > 0:
+		return fmt.Sprintf("%s + %d", base, k)
+	case k < 0:
+		return fmt.Sprintf("%s - %d", base, -k)
+	}
+	return base
 }

@@ -75,7 +75,21 @@ func TestDeadClause(t *testing.T) {
 		{"i < len(b) && b[i] == '-'", "ok && i > len(b) || x == b[i]", ruleIndexUnguarded},  // b[i] runs where ok fails, no length test before
 		{"i >= len(b) || !isDigit(b[i])", "i >= len(b) || !isDigit(b[i])", ""},              // the guard as it should be
 		{"i < len(b) && b[i] == '-'", "i < len(b) && b[i] == '-' || i >= len(b) && ok", ""}, // no read after the fact
-		{"i < len(b) && b[i] == '-'", "i < len(b) || b[i+1] == '-'", ""},                    // another index
+		{"i < len(b) && b[i] == '-'", "i < len(b) || b[i-1] == '-'", ""},                    // another index, in range for i == len(b)
+		{"i < len(b) && b[i] == '-'", "i < len(b) || b[i+1] == '-'", ruleOutOfRange},        // past the end too
+		{"i < len(b) && b[i] == '-'", "i == len(b) && b[i] == '-'", ruleOutOfRange},
+		{"i+1 < len(b) && b[i+1] == '-'", "i+1 >= len(b) && b[i] == '-'", ""}, // i may be len(b)-1
+		// A read below zero (btree-like `i > 0 && len(n.children[i-1].items) > k`).
+		{"i > 0 && len(c[i-1]) > k", "i < 0 && len(c[i-1]) > k", ruleOutOfRange},
+		{"i > 0 && len(c[i-1]) > k", "i <= 0 && len(c[i-1]) > k", ruleOutOfRange},
+		{"i > 0 && len(c[i-1]) > k", "i == 0 && len(c[i-1]) > k", ruleOutOfRange},
+		{"i > 0 && len(c[i-1]) > k", "0 >= i && len(c[i-1]) > k", ruleOutOfRange},
+		{"i > 0 && len(c[i-1]) > k", "i > 0 || len(c[i-1]) > k", ruleOutOfRange}, // i <= 0 where the disjunct runs
+		{"i > 0 && len(c[i-1]) > k", "i > 0 && len(c[i-1]) > k", ""},
+		{"i > 0 && len(c[i-1]) > k", "i >= 0 && len(c[i-1]) > k", ""},   // i == 0 panics, but i may be 1
+		{"i > 0 && len(c[i-1]) > k", "i < 1 && len(c[i+1]) > k", ""},    // i+1 may be 0
+		{"i > 0 && len(c[i-1]) > k", "i < -1 && len(c[i+1]) > k", ruleOutOfRange},
+		{"i > 0 && len(c[i-1]) > k", "i < 0 && len(c[j-1]) > k", ""}, // another index
 		{"i >= len(b) || !isDigit(b[i])", "(i >= len(b) || !isDigit(b[i])) && isDigit(b[i])", ruleOutOfRange},
 		{"i >= len(b) || !isDigit(b[i])", "(i >= len(b) || !isDigit(b[i])) && ok", ""},
 		{"i >= len(b) || !isDigit(b[i])", "!(i < len(b) || ok) && b[i] == 'x'", ruleOutOfRange},
