@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/internal/astname"
@@ -104,7 +105,9 @@ import (
 //     a scale or a size (frac *= 10, [10]int, 1e1; collect's
 //     Constant.Factor), however many tests' states give it;
 //     or orders a byte or rune against a character the code does not
-//     have (before > 'j'; 0x20, 0x7f and 0x80 are the usual bounds); or
+//     have (before > 'j'; 0x20, 0x7f and 0x80 are the usual bounds), or
+//     tests one for equality with a letter or digit the code has in
+//     neither case, however many tests' states give it (r == 'd'); or
 //     tests for equality with a number the code only writes as a literal
 //     (a base 10, not a named constant nor a character) that at most one
 //     test's states give (len(tag) != 10); or, synthesized, orders an
@@ -1247,6 +1250,11 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term, synthesiz
 				why = fmt.Sprintf("invented-constant: %s orders the character %s against %s, which the code does not have", n.Source(spec), spec.Inputs[other.Index].Expr, lit.Lit.GoString())
 				return
 			}
+			if equality := n.Op == synth.OpEq || n.Op == synth.OpNe; equality && lit.Lit.Kind == synth.Int && other.Op == synth.OpInput && spec.Inputs[other.Index].Char &&
+				alnumInvented(spec, lit.Lit.Int) {
+				why = fmt.Sprintf("invented-constant: %s tests the character %s for equality with %s, a letter or digit the code does not have in either case", n.Source(spec), spec.Inputs[other.Index].Expr, lit.Lit.GoString())
+				return
+			}
 			if equality := n.Op == synth.OpEq || n.Op == synth.OpNe; equality && (lit.Lit.Kind == synth.Int || lit.Lit.Kind == synth.Float) &&
 				!(other.Op == synth.OpInput && spec.Inputs[other.Index].Char) {
 				why = fmt.Sprintf("invented-constant: %s tests for equality with %s, a number the code does not have", n.Source(spec), lit.Lit.GoString())
@@ -1270,6 +1278,23 @@ func againstStates(site collect.Site, spec *synth.Spec, t *synth.Term, synthesiz
 		}
 	})
 	return why
+}
+
+// alnumInvented reports whether c is an ASCII letter or digit that
+// spec's constants have in neither case: a character a new check singles
+// out of the tests' inputs (uniseg's seeded transitionSentenceBreakState
+// "repaired" by `r == 'd'`, the first letter of a test's sentence). A
+// punctuation mark the code does not have is left to the other rules: a
+// fix often accepts one more (c == '-' beside c == '_'); a letter it
+// accepts usually has its other case in the code already (e beside E).
+func alnumInvented(spec *synth.Spec, c int64) bool {
+	if c > unicode.MaxASCII || !unicode.IsLetter(rune(c)) && !unicode.IsDigit(rune(c)) {
+		return false
+	}
+	other := int64(unicode.SimpleFold(rune(c)))
+	return !slices.ContainsFunc(spec.Constants, func(k synth.Constant) bool {
+		return k.Value.Kind == synth.Int && (k.Value.Int == c || k.Value.Int == other)
+	})
 }
 
 // predicateEquality checks the rule predicate-equality: the first

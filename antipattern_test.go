@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -77,7 +78,7 @@ func TestAntiPattern(t *testing.T) {
 		{"plain int ordered against a number several tests reach", guard, "x <= 2 && y > 0", ""},
 		{"character ordered against an invented letter", guard, "c > 106", "invented-constant"},
 		{"character ordered against a letter several tests reach", guard, "c > 100", "invented-constant"},
-		{"character equal to a letter several tests reach", guard, "c == 100", ""},
+		{"character equal to a letter several tests reach", guard, "c == 100", "invented-constant"}, // see TestInventedCharacter
 		{"a character test made a range with one end", cond("c == 'T' || c == 't'", nil), "c <= 'T' || c == 't'", "char-range"},
 		{"a character test made a range, literal first", cond("c != '-'", nil), "'-' < c", "char-range"},
 		{"two predicates compared", guard, "(p == nil) == (x > 2)", "predicate-equality"},
@@ -423,6 +424,39 @@ func TestCodeConstants(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := &synth.Spec{Inputs: []synth.Input{{Expr: "x", Kind: synth.Int}}, Constants: tc.consts, Examples: examples}
+			checkRule(t, site, spec, tc.cand, tc.rule)
+		})
+	}
+}
+
+// TestInventedCharacter checks invented-constant on a character tested
+// for equality with a literal that several tests' states give: a letter
+// or digit the code does not have in either case is a test's input, a
+// punctuation mark may be one more the fix accepts.
+func TestInventedCharacter(t *testing.T) {
+	ex := func(origin string, c rune) synth.Example {
+		return synth.Example{Origin: origin, Values: []synth.Value{synth.IntValue(int64(c))}}
+	}
+	examples := []synth.Example{ex("TestA", 'd'), ex("TestB", 'd'), ex("TestC", '-'), ex("TestD", '-'), ex("TestA", '7'), ex("TestC", '7')}
+	site := collect.Site{Kind: collect.Guard, Original: "use(c)"}
+	char := func(c rune) synth.Constant {
+		return synth.Constant{Expr: strconv.QuoteRune(c), Value: synth.IntValue(int64(c))}
+	}
+	for _, tc := range []struct {
+		name   string
+		consts []synth.Constant
+		cand   string
+		rule   string
+	}{
+		{"a letter the code does not have", nil, "c == 'd'", "invented-constant"},
+		{"a letter the code does not have, negated", []synth.Constant{char('x')}, "c != 'd'", "invented-constant"},
+		{"a digit the code does not have", []synth.Constant{char('8')}, "c == '7'", "invented-constant"},
+		{"a letter the code has", []synth.Constant{char('d')}, "c == 'd'", ""},
+		{"a letter whose other case the code has", []synth.Constant{char('D')}, "c == 'd'", ""},
+		{"a punctuation mark the code does not have", nil, "c == '-'", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := &synth.Spec{Inputs: []synth.Input{{Expr: "c", Kind: synth.Int, Char: true}}, Constants: tc.consts, Examples: examples}
 			checkRule(t, site, spec, tc.cand, tc.rule)
 		})
 	}
