@@ -86,8 +86,8 @@ func TestDeadClause(t *testing.T) {
 		{"i > 0 && len(c[i-1]) > k", "0 >= i && len(c[i-1]) > k", ruleOutOfRange},
 		{"i > 0 && len(c[i-1]) > k", "i > 0 || len(c[i-1]) > k", ruleOutOfRange}, // i <= 0 where the disjunct runs
 		{"i > 0 && len(c[i-1]) > k", "i > 0 && len(c[i-1]) > k", ""},
-		{"i > 0 && len(c[i-1]) > k", "i >= 0 && len(c[i-1]) > k", ""},   // i == 0 panics, but i may be 1
-		{"i > 0 && len(c[i-1]) > k", "i < 1 && len(c[i+1]) > k", ""},    // i+1 may be 0
+		{"i > 0 && len(c[i-1]) > k", "i >= 0 && len(c[i-1]) > k", ""}, // i == 0 panics, but i may be 1
+		{"i > 0 && len(c[i-1]) > k", "i < 1 && len(c[i+1]) > k", ""},  // i+1 may be 0
 		{"i > 0 && len(c[i-1]) > k", "i < -1 && len(c[i+1]) > k", ruleOutOfRange},
 		{"i > 0 && len(c[i-1]) > k", "i < 0 && len(c[j-1]) > k", ""}, // another index
 		{"i >= len(b) || !isDigit(b[i])", "(i >= len(b) || !isDigit(b[i])) && isDigit(b[i])", ruleOutOfRange},
