@@ -206,6 +206,10 @@ type candidate struct {
 	// from is, for a clause deleted from the first candidate
 	// (fewerClauses), that candidate.
 	from string
+	// leastChange is, for a mutant that changes the original's outcome
+	// at fewer of the failing tests' states than the first candidate
+	// (leastchange.go), that candidate.
+	leastChange string
 }
 
 // ruleElseShadowed: see elseShadowed.

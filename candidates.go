@@ -175,6 +175,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	// a bounds check's term read input 4 of a spec of 3, and nopol
 	// panicked in the explanation).
 	cands = withBounds(withSibling(r.withGuesses(site, st, spec, keep, needs, cands), termsOver(spec, sibling)), termsOver(spec, bounds))
+	cands = append(r.leastChange(site, st, spec, keep, cands), cands...)
 	switch {
 	case len(cands) > 0:
 	case len(rep.Rejected) > 0:

@@ -122,6 +122,10 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case c.method == "synthesis" && c.added != "":
 		e.Origin = fmt.Sprintf("the original with a clause, %s, synthesized for one of its operands from the recorded states where the clause decides the outcome", c.added)
 		medium = append(medium, "a clause added to the original condition: the tests do not say whether another clause would do")
+	case c.leastChange != "":
+		e.Origin = fmt.Sprintf("a change of one operator or literal of the original that changes its outcome at fewer of the failing tests' recorded states than `%s`, which fits them all: the suite passes without the other changes", c.leastChange)
+		high = append(high, "a one-operator change of the original condition")
+		medium = append(medium, "keeps the original's outcome at failing tests' states where the forced value differed: the tests do not say which outcome those need")
 	case fitsFailingOnly(spec, c):
 		e.Origin = "a change of one operator or clause of the original that fits the failing tests' recorded states; at the passing tests' states it does not fit, they recorded the original's outcome, which the suite does not need"
 		high = append(high, "a one-operator change of the original condition")
