@@ -187,7 +187,17 @@
 //     A deletion of the original that gives the same outcomes as an
 //     earlier candidate at every recorded state and changes the
 //     original's outcome at fewer of the states one step from them is
-//     validated before it (diffstates.go deletionsCloser).
+//     validated before it (diffstates.go deletionsCloser). Up to three
+//     mutants of the original that give the passing tests' states their
+//     outcome and, at the failing tests' states, the first candidate's
+//     or the original's, changing it at fewer of them but at one of each
+//     failing test at least, are validated before the first candidate,
+//     those that keep most of its changes first, then those that keep the
+//     kind of each comparison: the angelic value was forced at every
+//     evaluation of a failing test, not only where it needs it, and the
+//     patch that changes least passes when the tests need no more
+//     (leastchange.go; semver's seeded ParseTolerant, `len(p) > 1`, not
+//     `len(p) >= 1`, for `len(p) < 1`).
 //  6. Validate the candidates in rank order on the affected package's whole
 //     suite. The first is written into the source and its suite run with
 //     the patched file (collect.VerifyPatch): most often it is the patch,
