@@ -233,8 +233,11 @@
 //     fault is run by every test and only its reach ranks it; a
 //     predicate's score put uniseg's two seeded faults out of the ten);
 //     the mutants, fewest changed tokens first (a comparison's negation
-//     first among equals), are validated as in step 6 (one schema for
-//     all the sites, then the patched file) (mutants.go). When the
+//     first among equals; a mutant whose clauses test two values alike,
+//     reading the same with two names swapped, before the others when
+//     the original does not: symmetry.go), are validated as in step 6
+//     (one schema for all the sites, then the patched file) (mutants.go).
+//     When the
 //     first tier (steps 4 to 6 at the MaxSites most suspicious sites)
 //     has done 100 units of work (test runs, counted as for
 //     Options.Effort) without a patch, it pauses there: the mutants come
