@@ -1056,6 +1056,33 @@ func TestDeletionsCloser(t *testing.T) {
 	}
 }
 
+// TestDeletionsCloserParallel: a deletion that changes fewer near states
+// does not move before a mutant that makes the clauses parallel (color's
+// seeded Equals).
+func TestDeletionsCloserParallel(t *testing.T) {
+	spec := &synth.Spec{
+		Inputs:   []synth.Input{{Expr: "c == nil", Kind: synth.Bool}, {Expr: "c2 == nil", Kind: synth.Bool}},
+		Examples: []synth.Example{{Values: []synth.Value{synth.BoolValue(false), synth.BoolValue(false)}, Want: false}},
+	}
+	for _, tc := range []struct {
+		method string
+		want   []string
+	}{
+		{"mutation", []string{"c == nil || c2 == nil", "c == nil"}},
+		// Not a mutant: the deletion changes less and moves.
+		{"synthesis", []string{"c == nil", "c == nil || c2 == nil"}},
+	} {
+		cands := []candidate{{src: "c == nil || c2 == nil", method: tc.method}, {src: "c == nil", method: "mutation"}}
+		var got []string
+		for _, c := range deletionsCloser(spec, cands, "c == nil || c2 != nil") {
+			got = append(got, c.src)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("deletionsCloser after a %s = %q, want %q", tc.method, got, tc.want)
+		}
+	}
+}
+
 // TestGuardWeakened: at an if whose branch panics or returns an error, a
 // candidate that implies the original weakens the check and is ranked
 // after the others at the site; elsewhere, and for any other change, the

@@ -430,6 +430,8 @@ func deletionsCloser(spec *synth.Spec, cands []candidate, original string) []can
 		}
 		return strict
 	}
+	asymmetric := !symmetric(original)
+	parallel := func(c candidate) bool { return asymmetric && c.method == "mutation" && symmetric(c.src) }
 	order := make([]int, n) // the first n candidates, as reordered
 	for i := range order {
 		order[i] = i
@@ -439,7 +441,10 @@ func deletionsCloser(spec *synth.Spec, cands []candidate, original string) []can
 		if !isDeletion(cands[k].src) {
 			continue
 		}
-		if i := slices.IndexFunc(order[:j], func(e int) bool { return fewer(changed[e], changed[k]) }); i >= 0 {
+		// Nor before a mutant that makes the clauses parallel
+		// (symmetry.go): color's seeded Equals, `c == nil || c2 == nil`
+		// for `c == nil || c2 != nil`, not the deletion `c == nil`.
+		if i := slices.IndexFunc(order[:j], func(e int) bool { return fewer(changed[e], changed[k]) && !parallel(cands[e]) }); i >= 0 {
 			order = slices.Insert(slices.Delete(order, j, j+1), i, k)
 		}
 	}
