@@ -165,8 +165,8 @@ import (
 //
 // The rules that reject are checked even when the candidate is
 // unrelated (ranked last is not accepted).
-//   - dead-clause, bounds-check-alone, index-out-of-range and
-//     index-unguarded: see deadclause.go.
+//   - dead-clause, bounds-check-alone, index-out-of-range,
+//     nil-dereferenced and index-unguarded: see deadclause.go.
 //   - loop-counter: the candidate tests a loop counter for equality with a
 //     literal the code does not have (other than 0): one iteration.
 //   - magic-number: the candidate compares a value of a defined integer
@@ -324,6 +324,9 @@ func antiPattern(site collect.Site, spec *synth.Spec, c candidate) string {
 		return why
 	}
 	if why := indexPastLength(cand); why != "" {
+		return why
+	}
+	if why := nilPastCheck(cand); why != "" {
 		return why
 	}
 	if orig != nil {

@@ -316,13 +316,14 @@ func orderedAtom(e ast.Expr, known knownValues) (x string, holds, domain span, o
 	if !isBin || !comparison(b.Op) || b.Op == token.NEQ {
 		return "", span{}, span{}, false
 	}
-	// intOf is constOf for integers written as such (not '0'), and a
-	// negated integer literal (-1).
+	// intOf is constOf for integers and characters ('0' is 48: `r > '0'
+	// && r > '9'` has a clause that decides nothing, `r < 'a' && r >
+	// 'z'` never holds), and a negated integer literal (-1).
 	intOf := func(e ast.Expr) (int64, bool) {
 		var v constant.Value
 		switch k := ast.Unparen(e).(type) {
 		case *ast.BasicLit:
-			if k.Kind == token.INT {
+			if k.Kind == token.INT || k.Kind == token.CHAR {
 				v = constOf(k, known)
 			}
 		case *ast.UnaryExpr:
@@ -590,6 +591,69 @@ func indexPastLength(e ast.Expr) string {
 		return append(slices.Clip(facts), boundsFacts(leaf, holds)...)
 	})
 	return why
+}
+
+// ruleNilDereferenced: the candidate reads a field of x (x.f, *x) on a
+// path of its evaluation where the operands before the read have
+// established x == nil (`expr == nil && expr.Kind != k`, `expr != nil ||
+// expr.Kind != k`): wherever that path runs, the read panics. A method
+// call is not such a read (a method of a pointer may be called on nil).
+// go-toml's seeded rawValue, `expr == nil || expr.Kind != KeyValue`, got
+// `expr == nil || expr == nil && expr.Kind != KeyValue` from the nil
+// checks, a clause that can only panic where it decides anything.
+const ruleNilDereferenced = "nil-dereferenced"
+
+// nilPastCheck returns why e reads a field of a value that its own
+// operands before the read, on some path of its short-circuit
+// evaluation, have found nil, or "".
+func nilPastCheck(e ast.Expr) string {
+	why := ""
+	evalPaths(e, nil, func(leaf ast.Expr, nils []string) bool {
+		for _, x := range nils {
+			if read := fieldRead(leaf, x); read != "" {
+				why = fmt.Sprintf("%s: %s is read where %s == nil", ruleNilDereferenced, read, x)
+				return false
+			}
+		}
+		return true
+	}, func(leaf ast.Expr, holds bool, nils []string) []string {
+		b, ok := ast.Unparen(leaf).(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL && b.Op != token.NEQ || (b.Op == token.EQL) != holds {
+			return nils
+		}
+		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			if id, ok := ast.Unparen(pair[1]).(*ast.Ident); ok && id.Name == "nil" {
+				return append(slices.Clip(nils), types.ExprString(ast.Unparen(pair[0])))
+			}
+		}
+		return nils
+	})
+	return why
+}
+
+// fieldRead returns a read of a field of x in e (x.f not called, *x),
+// outside function literals, as written, or "".
+func fieldRead(e ast.Expr, x string) string {
+	called := map[ast.Expr]bool{}
+	found := ""
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			called[ast.Unparen(n.Fun)] = true
+		case *ast.SelectorExpr:
+			if !called[n] && types.ExprString(ast.Unparen(n.X)) == x {
+				found = types.ExprString(n)
+			}
+		case *ast.StarExpr:
+			if types.ExprString(ast.Unparen(n.X)) == x {
+				found = types.ExprString(n)
+			}
+		}
+		return found == ""
+	})
+	return found
 }
 
 // ruleIndexUnguarded: every path of the original condition's evaluation

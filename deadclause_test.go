@@ -94,6 +94,19 @@ func TestDeadClause(t *testing.T) {
 		{"i >= len(b) || !isDigit(b[i])", "(i >= len(b) || !isDigit(b[i])) && ok", ""},
 		{"i >= len(b) || !isDigit(b[i])", "!(i < len(b) || ok) && b[i] == 'x'", ruleOutOfRange},
 		{"i >= len(b) || !isDigit(b[i])", "!(i < len(b) && isDigit(b[i])) || b[i] == 'x'", ""}, // b[i] read where i < len(b) only
+		// A field read where the operands before it found the value nil
+		// (go-toml's seeded rawValue).
+		{"expr == nil || expr.Kind != k", "expr == nil || expr == nil && expr.Kind != k", ruleNilDereferenced},
+		{"expr == nil || expr.Kind != k", "expr != nil || expr.Kind != k", ruleNilDereferenced},
+		{"expr == nil || expr.Kind != k", "nil == expr && expr.Kind != k", ruleNilDereferenced},
+		{"p != nil && *p > 0", "p == nil && *p > 0", ruleNilDereferenced},
+		{"expr == nil || expr.Kind != k", "expr == nil || expr.Kind != k", ""},
+		{"expr == nil || expr.Kind != k", "expr == nil && expr.IsZero()", ""}, // a method may take a nil receiver
+		{"expr == nil || expr.Kind != k", "expr == nil && other.Kind != k", ""},
+		// Characters are integers to the range rules.
+		{"r < '0' || r > '9'", "r > '0' && r > '9'", ruleDeadClause},
+		{"r >= 'a' && r <= 'z'", "r < 'a' && r > 'z'", ruleDeadClause},
+		{"r >= 'a' && r <= 'z'", "r >= 'a' && r < 'z'", ""},
 		// An index the original reads only after a test of the length
 		// (ini's seeded readValue).
 		{"ok && len(in) <= 0 && in[len(in)-1] == '\\n'", "ok && len(in) <= 0 || in[len(in)-1] == '\\n'", ruleIndexUnguarded},

@@ -235,7 +235,8 @@
 //     the mutants, fewest changed tokens first (a comparison's negation
 //     first among equals; a mutant whose clauses test two values alike,
 //     reading the same with two names swapped, before the others when
-//     the original does not: symmetry.go), are validated as in step 6
+//     the original does not and is no range: symmetry.go), are
+//     validated as in step 6
 //     (one schema for all the sites, then the patched file) (mutants.go).
 //     When the
 //     first tier (steps 4 to 6 at the MaxSites most suspicious sites)

@@ -29,7 +29,7 @@ const maxSymmetryNames = 8
 // symmetric before the other mutants, in their order, when orig is not;
 // the other candidates keep their places.
 func symmetricFirst(orig string, cands []candidate) []candidate {
-	if symmetric(orig) {
+	if symmetric(orig) || bothBounds(orig) {
 		return cands
 	}
 	var slots []int
@@ -53,6 +53,29 @@ func symmetricFirst(orig string, cands []candidate) []candidate {
 		out[slots[k]] = c
 	}
 	return out
+}
+
+// bothBounds reports whether src orders one value against a bound from
+// below and another from above (x >= n.lo && x <= n.hi): a range, whose
+// mutants that read the same with the bounds swapped (x <= n.lo && x <=
+// n.hi) are no parallel restored, the range is gone.
+func bothBounds(src string) bool {
+	upper, lower := map[string]bool{}, map[string]bool{}
+	for _, c := range comparisonsOf(src) {
+		x, y := types.ExprString(ast.Unparen(c.X)), types.ExprString(ast.Unparen(c.Y))
+		switch c.Op {
+		case token.LSS, token.LEQ: // x below y
+			upper[x], lower[y] = true, true
+		case token.GTR, token.GEQ:
+			lower[x], upper[y] = true, true
+		}
+	}
+	for x := range upper {
+		if lower[x] {
+			return true
+		}
+	}
+	return false
 }
 
 // symmetric reports whether src, a chain of && or || of two operands or

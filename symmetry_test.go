@@ -48,6 +48,11 @@ func TestSymmetricFirst(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("symmetricFirst = %q, want %q", got, want)
 	}
+	// A range: the order stands (x <= n.lo && x <= n.hi is no parallel).
+	rng := []candidate{{src: "x < n.lo && x <= n.hi", method: "mutation"}, {src: "x <= n.lo && x <= n.hi", method: "mutation"}}
+	if got := symmetricFirst("x >= n.lo && x <= n.hi", rng); got[0].src != rng[0].src {
+		t.Errorf("symmetricFirst of a range moved %q first", got[0].src)
+	}
 	// A symmetric original: the order stands.
 	if got := symmetricFirst("c == nil || c2 == nil", cands); got[1].src != cands[1].src {
 		t.Errorf("symmetricFirst of a symmetric original moved %q", got[1].src)
