@@ -92,9 +92,20 @@ func symmetric(src string) bool {
 	if !ok || b.Op != token.LAND && b.Op != token.LOR {
 		return false
 	}
+	// The names swapped are values (vx and vy, c and c2), not the
+	// fields or methods read from them: flag.Shorthand != "" ||
+	// flag.ShorthandDeprecated != "" tests two properties of one flag,
+	// no parallel of two values.
+	sels := map[*ast.Ident]bool{}
+	ast.Inspect(e, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SelectorExpr); ok {
+			sels[s.Sel] = true
+		}
+		return true
+	})
 	var names []string
 	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && !predeclared(id.Name) && !slices.Contains(names, id.Name) && len(names) < maxSymmetryNames {
+		if id, ok := n.(*ast.Ident); ok && !sels[id] && !predeclared(id.Name) && !slices.Contains(names, id.Name) && len(names) < maxSymmetryNames {
 			names = append(names, id.Name)
 		}
 		return true

@@ -17,13 +17,15 @@ func TestSymmetric(t *testing.T) {
 		{"!vx.IsValid() || !vx.CanInterface() || !vy.IsValid() || !vy.CanInterface()", true},
 		{"!vx.IsValid() || vx.CanInterface() || !vy.IsValid() || !vy.CanInterface()", false},
 		{"!vx.IsValid() || !vy.IsValid() || !vy.CanInterface()", false},
-		{"a.x < b.x && a.y < b.y", true},
-		{"a.x < b.x && b.y > a.y", true}, // an ordering read from either side
-		{"a.x < b.x && a.y > b.y", false},
+		{"a.x < b.x && a.y < b.y", false},  // fields are not swapped
+		{"x < len(a) && len(b) > x", true}, // an ordering read from either side
+		{"x < len(a) && len(b) < x", false},
 		{"x == y || ok", false}, // the swap changes no operand
 		{"x == y", false},       // not a chain
 		{"i < len(a) && i < len(b)", true},
 		{"i < len(a) && i <= len(b)", false},
+		{`flag.Shorthand != "" || flag.ShorthandDeprecated != ""`, false}, // two fields of one value
+		{`a.Shorthand != "" || b.Shorthand != ""`, true},
 	} {
 		if got := symmetric(tc.src); got != tc.want {
 			t.Errorf("symmetric(%q) = %v, want %v", tc.src, got, tc.want)
