@@ -1644,18 +1644,27 @@ func operandsOf(e ast.Expr, op token.Token) []ast.Expr {
 func nilChecks(e ast.Expr) map[string]token.Token {
 	out := map[string]token.Token{}
 	ast.Inspect(e, func(n ast.Node) bool {
-		b, ok := n.(*ast.BinaryExpr)
-		if !ok || b.Op != token.EQL && b.Op != token.NEQ {
-			return true
-		}
-		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-			if id, ok := ast.Unparen(pair[1]).(*ast.Ident); ok && id.Name == "nil" {
-				out[types.ExprString(ast.Unparen(pair[0]))] = b.Op
+		if b, ok := n.(*ast.BinaryExpr); ok {
+			if x, ok := nilCompared(b); ok {
+				out[x] = b.Op
 			}
 		}
 		return true
 	})
 	return out
+}
+
+// nilCompared returns x for b, x == nil or x != nil (either side).
+func nilCompared(b *ast.BinaryExpr) (x string, ok bool) {
+	if b.Op != token.EQL && b.Op != token.NEQ {
+		return "", false
+	}
+	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		if id, ok := ast.Unparen(pair[1]).(*ast.Ident); ok && id.Name == "nil" {
+			return types.ExprString(ast.Unparen(pair[0])), true
+		}
+	}
+	return "", false
 }
 
 // mislabeled rejects a clause added to the original (candidate.added)

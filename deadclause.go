@@ -617,13 +617,9 @@ func nilPastCheck(e ast.Expr) string {
 		}
 		return true
 	}, func(leaf ast.Expr, holds bool, nils []string) []string {
-		b, ok := ast.Unparen(leaf).(*ast.BinaryExpr)
-		if !ok || b.Op != token.EQL && b.Op != token.NEQ || (b.Op == token.EQL) != holds {
-			return nils
-		}
-		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-			if id, ok := ast.Unparen(pair[1]).(*ast.Ident); ok && id.Name == "nil" {
-				return append(slices.Clip(nils), types.ExprString(ast.Unparen(pair[0])))
+		if b, ok := ast.Unparen(leaf).(*ast.BinaryExpr); ok && (b.Op == token.EQL) == holds {
+			if x, ok := nilCompared(b); ok {
+				return append(slices.Clip(nils), x)
 			}
 		}
 		return nils
@@ -782,10 +778,7 @@ func boundsFacts(e ast.Expr, holds bool) []outOfBounds {
 	// i < k, i <= k, i == k; k > i, k >= i.
 	side, lit := x.X, x.Y
 	if _, ok := intLiteral(x.X); ok {
-		side, lit = x.Y, x.X
-		if mirrored, ok := map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ, token.GEQ: token.LEQ}[op]; ok {
-			op = mirrored // == and != are their own mirrors
-		}
+		side, lit, op = x.Y, x.X, synth.Mirrored(op)
 	}
 	m, ok := intLiteral(lit)
 	if !ok {

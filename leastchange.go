@@ -2,7 +2,6 @@ package nopol
 
 import (
 	"cmp"
-	"go/token"
 	"slices"
 
 	"github.com/nopol-go/nopol/collect"
@@ -47,14 +46,7 @@ func (r *repairer) leastChange(site collect.Site, st style, spec *synth.Spec, ke
 		return nil
 	}
 	failing := r.failingNames()
-	// The failing tests whose states the first candidate changes: each
-	// must keep a change.
-	need := map[string]bool{}
-	for _, ex := range spec.Examples {
-		if was, err := outcome(spec, orig, &ex); err == nil && failing[ex.Origin] && was != ex.Want {
-			need[ex.Origin] = true
-		}
-	}
+	was, need := originalAtFailing(spec, orig, failing)
 	type scored struct {
 		c       candidate
 		changes int
@@ -68,7 +60,7 @@ func (r *repairer) leastChange(site collect.Site, st style, spec *synth.Spec, ke
 		if err != nil || !readsAll(t, keep) {
 			continue
 		}
-		if changes, ok := fewerChanges(spec, orig, t, failing, need); ok {
+		if changes, ok := fewerChanges(spec, was, t, failing, need); ok {
 			out = append(out, scored{candidate{src: m.src, term: t, method: "mutation", leastChange: first.src}, changes})
 		}
 	}
@@ -96,39 +88,61 @@ func (r *repairer) leastChange(site collect.Site, st style, spec *synth.Spec, ke
 	return kept
 }
 
+// originalAtFailing returns the original's outcome (orig) at each
+// failing test's example of spec (nil at a passing test's, or where it
+// does not evaluate), and the failing tests whose examples need another
+// outcome somewhere: the first candidate changes those, and each must
+// keep a change.
+func originalAtFailing(spec *synth.Spec, orig *synth.Term, failing map[string]bool) (was []*bool, need map[string]bool) {
+	was = make([]*bool, len(spec.Examples))
+	need = map[string]bool{}
+	for i, ex := range spec.Examples {
+		if !failing[ex.Origin] {
+			continue
+		}
+		if w, err := outcome(spec, orig, &ex); err == nil {
+			was[i] = &w
+			if w != ex.Want {
+				need[ex.Origin] = true
+			}
+		}
+	}
+	return was, need
+}
+
 // fewerChanges reports whether t gives every passing test's example of
 // spec its outcome and every failing test's (failing) the outcome it
-// needs or the original's (orig), missing one at least, and changes the
-// original's outcome at a state of every failing test in need; changes
-// counts the failing tests' states where it changes the original's.
-func fewerChanges(spec *synth.Spec, orig, t *synth.Term, failing, need map[string]bool) (changes int, ok bool) {
+// needs or the original's (was, originalAtFailing), missing one at
+// least, and changes the original's outcome at a state of every failing
+// test in need; changes counts the failing tests' states where it
+// changes the original's.
+func fewerChanges(spec *synth.Spec, was []*bool, t *synth.Term, failing, need map[string]bool) (changes int, ok bool) {
 	missed := false
 	changed := map[string]bool{}
-	for _, ex := range spec.Examples {
+	for i, ex := range spec.Examples {
 		now, err := outcome(spec, t, &ex)
 		if err != nil {
 			return 0, false
 		}
-		if now == ex.Want {
-			if failing[ex.Origin] {
-				if was, err := outcome(spec, orig, &ex); err != nil {
-					return 0, false
-				} else if was != now {
-					changes++
-					changed[ex.Origin] = true
-				}
+		if !failing[ex.Origin] {
+			if now != ex.Want {
+				return 0, false
 			}
 			continue
 		}
-		// A state where t misses the needed outcome: only a failing
-		// test's, where t keeps the original's.
-		if !failing[ex.Origin] {
+		if was[i] == nil {
 			return 0, false
 		}
-		if was, err := outcome(spec, orig, &ex); err != nil || was != now {
+		switch {
+		case now == ex.Want && *was[i] != now:
+			changes++
+			changed[ex.Origin] = true
+		case now != ex.Want && *was[i] != now:
+			// Neither the needed outcome nor the original's.
 			return 0, false
+		case now != ex.Want:
+			missed = true
 		}
-		missed = true
 	}
 	if !missed || len(changed) < len(need) {
 		return 0, false
@@ -144,14 +158,9 @@ func kindChanged(orig, mutant string) int {
 		return 0
 	}
 	for i := range a {
-		if ordering(a[i].Op) != ordering(b[i].Op) {
+		if equality(a[i].Op) != equality(b[i].Op) {
 			return 1
 		}
 	}
 	return 0
-}
-
-// ordering reports whether op is <, <=, > or >=.
-func ordering(op token.Token) bool {
-	return op == token.LSS || op == token.LEQ || op == token.GTR || op == token.GEQ
 }

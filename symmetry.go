@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"github.com/nopol-go/nopol/synth"
 )
 
 // Parallel clauses. A condition whose clauses test two values alike
@@ -143,15 +145,15 @@ func canonical(e ast.Expr) string {
 	case *ast.BinaryExpr:
 		switch x.Op {
 		case token.LAND, token.LOR:
-			return "(" + strings.Join(sortedOperands(x, x.Op), " "+x.Op.String()+" ") + ")"
+			ops := canonicalOperandsList(x, x.Op)
+			slices.Sort(ops)
+			return "(" + strings.Join(ops, " "+x.Op.String()+" ") + ")"
 		case token.EQL, token.NEQ:
 			sides := []string{canonical(x.X), canonical(x.Y)}
 			slices.Sort(sides)
 			return "(" + sides[0] + " " + x.Op.String() + " " + sides[1] + ")"
-		case token.GTR:
-			return "(" + canonical(x.Y) + " < " + canonical(x.X) + ")"
-		case token.GEQ:
-			return "(" + canonical(x.Y) + " <= " + canonical(x.X) + ")"
+		case token.GTR, token.GEQ:
+			return "(" + canonical(x.Y) + " " + synth.Mirrored(x.Op).String() + " " + canonical(x.X) + ")"
 		default:
 			return "(" + canonical(x.X) + " " + x.Op.String() + " " + canonical(x.Y) + ")"
 		}
@@ -159,14 +161,6 @@ func canonical(e ast.Expr) string {
 		return x.Op.String() + canonical(x.X)
 	}
 	return types.ExprString(ast.Unparen(e))
-}
-
-// sortedOperands are the canonical operands of the chain of op e heads,
-// sorted.
-func sortedOperands(e ast.Expr, op token.Token) []string {
-	ops := canonicalOperandsList(e, op)
-	slices.Sort(ops)
-	return ops
 }
 
 // canonicalOperandsList are the canonical operands of the chain of op e
