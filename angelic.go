@@ -25,6 +25,7 @@ import (
 // everywhere broke other fragments only).
 func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.Force, mode collect.Mode) collect.Run {
 	run := r.testRun(k, mode)
+	r.narrowRest(&run, k, site.ID)
 	run.Force = map[int]bool{site.ID: f.Value}
 	run.PrintConstituents = !r.opts.NoPurify && (!f.Whole() || f.EveryEval())
 	run.EvalLimit = r.evalLimit(k)

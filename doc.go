@@ -46,7 +46,10 @@
 //     suspiciousness (angelic.Localize; a condition scores the best of its
 //     reach and its two outcomes' predicates, split by table iteration as
 //     the reach is, and a narrowed gocheck suite by its failing gocheck
-//     tests, each run alone: gocheck.go coverCases); among equals, the sites of the
+//     tests, each run alone: gocheck.go coverCases, and by its passing
+//     ones, each alone or in up to 48 groups: coverRestCases, which
+//     also narrow the suite's passing runs at a site to the gocheck tests
+//     that reach it, narrowRest); among equals, the sites of the
 //     function where a failing test panicked come first, then its
 //     callers'. A condition on the line where a failing test's panic
 //     was raised (its evaluation panicked: no outcome was recorded) counts
@@ -90,6 +93,13 @@
 //     values one at a time in the order they fail, each the first under
 //     which it stops failing (a row that panics hides the rows after it
 //     from every run forcing one value; at most two runs a fragment).
+//     Where the failing tests' angelic values at a site are the same in
+//     every state recorded there (a statement to skip wherever they
+//     reach it, a condition held constant), the conditions of the ifs
+//     whose branches hold it (collect.Site.Inside, two at most) are
+//     searched next, out of rank order: the condition that let the
+//     failing tests into the branch is the likelier fault (repair.go
+//     aroundNext).
 //  5. Record, at a qualifying site, the observed state (variables, fields,
 //     calls proven pure: see package collect) of every evaluation
 //     in runs that pass (passing tests as they are, failing tests with

@@ -188,3 +188,93 @@ func (r *repairer) coverCases(ctx context.Context) error {
 	}
 	return nil
 }
+
+// maxRestGroups bounds the coverage runs coverRestCases makes for the
+// passing gocheck tests of one failing test: more tests than that are run
+// in that many groups.
+const maxRestGroups = 48
+
+// restCase is the coverage run of some passing gocheck tests of a
+// failing test, without the others.
+type restCase struct {
+	names []string
+	res   collect.Result
+}
+
+// coverRestCases runs, in coverage, the passing gocheck tests of each
+// failing test that its rest run stands for (coverRest), each alone, or
+// in up to maxRestGroups groups. When each passes, their spectra stand
+// for the rest run's in localization: a site only some passing gocheck
+// tests reach is less suspicious than one none reaches, where the rest
+// run's one spectrum made every site a passing test reaches count once
+// (yaml.v3's seeded yaml_emitter_select_scalar_style: 2386 sites at the
+// same score, the emitter's first and the faulty one far below). The
+// snapshots keep the rest run: one passing run per suite.
+func (r *repairer) coverRestCases(ctx context.Context) error {
+	r.restCases = map[testKey][]restCase{}
+	for _, k := range r.failing {
+		rest := restKey(k)
+		names := r.checkRest[k]
+		if len(names) < 2 || !slices.Contains(r.restKeys, rest) {
+			continue
+		}
+		groups := inGroups(names, maxRestGroups)
+		runs := make([]collect.Run, len(groups))
+		for i, g := range groups {
+			runs[i] = r.testRun(rest, collect.ModeCover)
+			runs[i].Gocheck = g
+		}
+		r.logf("coverage: running the %s of %s in %s", plural(len(names), "passing gocheck test"), k.name, plural(len(groups), "run"))
+		results, err := r.runAll(ctx, runs)
+		if err != nil {
+			return fmt.Errorf("running the instrumented tests: %w", err)
+		}
+		var cases []restCase
+		for i, res := range results {
+			r.ran(testWork(res.TimedOut))
+			if !res.Passed {
+				cases = nil
+				r.logf("coverage: passing gocheck tests of %s fail alone (or timed out): %s; the passing spectrum stays whole", k.name, strings.Join(groups[i], ", "))
+				break
+			}
+			cases = append(cases, restCase{groups[i], res})
+		}
+		if cases != nil {
+			r.restCases[rest] = cases
+		}
+	}
+	return nil
+}
+
+// narrowRest narrows run, a run of restKey k, to the passing gocheck
+// tests whose coverage runs (coverRestCases) reached site: the others
+// cannot tell anything about it, and a suite's recorded states or
+// negated evaluations then cost the runs of those tests only. Every run of
+// k at site is narrowed alike, so an evaluation's order is the same in
+// all of them.
+func (r *repairer) narrowRest(run *collect.Run, k testKey, site int) {
+	cases := r.restCases[k]
+	if len(cases) == 0 {
+		return
+	}
+	var names []string
+	for _, c := range cases {
+		if n := c.res.Reached[site]; n[0]+n[1] > 0 {
+			names = append(names, c.names...)
+		}
+	}
+	if len(names) > 0 {
+		run.Gocheck = names
+	}
+}
+
+// inGroups splits names into at most n groups of consecutive names, as
+// even as can be: one name each when there are n or fewer.
+func inGroups(names []string, n int) [][]string {
+	k := min(len(names), n)
+	out := make([][]string, 0, k)
+	for i := range k {
+		out = append(out, names[i*len(names)/k:(i+1)*len(names)/k])
+	}
+	return out
+}

@@ -57,6 +57,9 @@ func (r *repairer) coverage(ctx context.Context) error {
 	if err := r.coverCases(ctx); err != nil {
 		return err
 	}
+	if err := r.coverRestCases(ctx); err != nil {
+		return err
+	}
 	// A result that differs from the plain run's is checked by running
 	// the test again alone: tests that share a file or a port collide
 	// under parallel runs; those run alone from then on.

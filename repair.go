@@ -87,6 +87,15 @@ type repairer struct {
 	// caseCover are the coverage runs of each failing gocheck test of
 	// those tests, alone (coverCases).
 	caseCover map[testKey][]collect.Result
+	// localized are the sites localize ranked, in rank order.
+	localized []angelic.Suspicion
+	// constant are the sites where the failing tests' angelic values
+	// were the same in every recorded state; around those that
+	// aroundNext searched out of turn.
+	constant, around map[int]bool
+	// restCases are the coverage runs of the passing gocheck tests a
+	// restKey stands for, alone or in groups (coverRestCases).
+	restCases map[testKey][]restCase
 	// failing are the failing tests to repair, ignored the other failing
 	// tests (by name), passing the passing tests, in baseline order.
 	failing, passing []testKey
@@ -247,7 +256,7 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 		opts.Dir = wd
 	}
 	r := &repairer{opts: opts, c: c, res: &Result{}, start: time.Now(), phases: map[string]time.Duration{},
-		traced: map[siteTest]angelic.Outcome{}, negatedRuns: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}, needed: map[int]bool{}, skipped: map[siteRun]collect.Result{}}
+		traced: map[siteTest]angelic.Outcome{}, negatedRuns: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}, needed: map[int]bool{}, constant: map[int]bool{}, around: map[int]bool{}, skipped: map[siteRun]collect.Result{}}
 	tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	err := r.run(tctx)
@@ -355,6 +364,7 @@ func (r *repairer) run(ctx context.Context) error {
 	// The top MaxSites of the sites with conditions or the guards'
 	// first styles; their exits later (see withStyles).
 	firstAll := r.withStyles(ranked, false)
+	r.localized = ranked
 	searched := firstAll[:min(len(firstAll), r.opts.MaxSites)]
 	deeper := firstAll[len(searched):min(len(firstAll), 2*r.opts.MaxSites)]
 	// Only these sites and the exits' may need their states recorded:
@@ -367,7 +377,7 @@ func (r *repairer) run(ctx context.Context) error {
 	if r.opts.Screen {
 		snap = max(snap, screenSites)
 	}
-	r.bin.BuildSnapshots(siteIDs(searched, lateAll[:min(len(lateAll), snap)], deeper))
+	r.bin.BuildSnapshots(r.withAround(siteIDs(searched, lateAll[:min(len(lateAll), snap)], deeper)))
 	// First, a few runs: the nil check the runtime made joined to the
 	// condition a failing test's nil dereference interrupted, and, when
 	// a failing test runs a gocheck suite (a search of one site there
@@ -606,11 +616,102 @@ func (r *repairer) searchWhile(ctx context.Context, sites []angelic.Suspicion, f
 			break
 		}
 		started++
+		if r.around[s.Site] && !r.perEval {
+			continue // searched already, out of turn (aroundNext)
+		}
 		if done, err := r.site(ctx, from+i, len(sites), s, late); err != nil || done {
 			return started, done, err
 		}
+		if r.perEval {
+			continue
+		}
+		for _, a := range r.aroundNext(s.Site) {
+			if keepOn != nil && !keepOn() {
+				break
+			}
+			if done, err := r.site(ctx, from+i, len(sites), a, false); err != nil || done {
+				return started, done, err
+			}
+		}
 	}
 	return started, false, nil
+}
+
+// maxAround bounds the conditions around a site that aroundNext moves
+// forward.
+const maxAround = 2
+
+// aroundNext returns, when the failing tests' angelic values at site id
+// were the same in every recorded state (a statement to skip wherever
+// they reach it, a condition to hold constant), the conditions of the ifs
+// whose branches hold it (collect.Site.Inside), innermost first, up to
+// maxAround, that the failing tests reached and no tier has searched: the
+// fault is likelier there, in the condition that let them into the
+// branch, than in any site ranked below (yaml.v3's seeded
+// yaml_emitter_select_scalar_style: the failing tests pass with the
+// assignment under the inner if skipped, in all 16 states; the faulty
+// outer condition ranks below the top 60 sites). They are marked, and
+// searched once.
+func (r *repairer) aroundNext(id int) []angelic.Suspicion {
+	if !r.constant[id] {
+		return nil
+	}
+	site := r.prog.Sites[id]
+	var out []angelic.Suspicion
+	for _, cid := range r.condsAround(id) {
+		i := slices.IndexFunc(r.localized, func(s angelic.Suspicion) bool { return s.Site == cid })
+		if i < 0 || r.around[cid] || r.searchedSite(cid) {
+			continue
+		}
+		r.around[cid] = true
+		c := r.prog.Sites[cid]
+		r.logf("around: the failing tests need %s:%d `%s` the same way in every state; the condition around it, %s:%d `%s`, comes next", r.relPath(site.File), site.Line, oneLine(site.Original), r.relPath(c.File), c.Line, oneLine(c.Original))
+		out = append(out, r.localized[i])
+	}
+	return out
+}
+
+// condsAround are the Cond sites of the conditions of the ifs whose
+// branches hold site id (collect.Site.Inside), innermost first, up to
+// maxAround.
+func (r *repairer) condsAround(id int) []int {
+	site := r.prog.Sites[id]
+	var out []int
+	for _, pos := range site.Inside[:min(len(site.Inside), maxAround)] {
+		// Sites are sorted by file and position: the condition is
+		// before the site.
+		for cid := id - 1; cid >= 0; cid-- {
+			c := r.prog.Sites[cid]
+			if c.File != site.File {
+				break
+			}
+			if c.Kind == collect.Cond && c.Line == pos[0] && c.Col == pos[1] {
+				out = append(out, cid)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// withAround adds to ids the conditions around each (condsAround): the
+// sites aroundNext may search out of turn need their states recorded.
+func (r *repairer) withAround(ids []int) []int {
+	out := slices.Clone(ids)
+	for _, id := range ids {
+		for _, c := range r.condsAround(id) {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// searchedSite reports whether a tier has searched site id in one of its
+// styles (Result.Sites).
+func (r *repairer) searchedSite(id int) bool {
+	return slices.ContainsFunc(r.res.Sites, func(rep SiteReport) bool { return rep.ID == id })
 }
 
 // The work of test runs, in units: a run of some tests costs one unit,

@@ -44,6 +44,7 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 			continue
 		}
 		run := r.testRun(k, collect.ModeSnapshot)
+		r.narrowRest(&run, k, site.ID)
 		run.Sites = []int{site.ID}
 		runs = append(runs, run)
 		keys = append(keys, k)
@@ -205,6 +206,9 @@ func (r *repairer) snapshot(ctx context.Context, site collect.Site, st style, ne
 		return snap{sum: sum, why: "no specification: nothing observable at the site"}, nil
 	}
 	s := snap{spec: spec, sum: sum, why: sum.Trivial()}
+	if sum.Constant() && !r.perEval {
+		r.constant[site.ID] = true
+	}
 	if site.Kind == collect.Cond && st.name == "cond" {
 		s.changed, s.changedSum, s.unforced = changedOnly(spec, ex)
 	}
@@ -1019,7 +1023,8 @@ func withoutOrigins(spec *synth.Spec, origins []string) *synth.Spec {
 }
 
 // passWithOther runs the passing tests whose examples spec holds (and
-// that reach site) with value forced at site in the whole test, once per
+// that reach site; the passing subtests of a narrowed failing test too,
+// restKeys) with value forced at site in the whole test, once per
 // site and test (repairer.skipped: at a guard, the statement skipped; at
 // a condition, its other outcome). either are those that pass, sorted;
 // nil when no passing test has examples. needed reports that one failed
@@ -1036,7 +1041,7 @@ func (r *repairer) passWithOther(ctx context.Context, site collect.Site, st styl
 		keys, fresh []testKey
 		runs        []collect.Run
 	)
-	for _, k := range r.passing {
+	for _, k := range slices.Concat(r.passing, r.restKeys) {
 		if !origins[k.name] {
 			continue
 		}

@@ -152,6 +152,12 @@ func (r *repairer) passingGocheck(ctx context.Context, k testKey) ([]string, err
 func (r *repairer) restSpectra() []angelic.Spectrum {
 	var out []angelic.Spectrum
 	for _, k := range r.restKeys {
+		if cases := r.restCases[k]; len(cases) > 0 {
+			for _, c := range cases {
+				out = append(out, r.spectrum(k.name+" ("+strings.Join(c.names, ", ")+")", c.res))
+			}
+			continue
+		}
 		out = append(out, r.spectrum(k.name, r.cover[k]))
 	}
 	return out

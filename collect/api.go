@@ -220,6 +220,12 @@ type Site struct {
 	// (at most 3), of a type that can be nil, as written: `token` for
 	// `if token.typ == yaml_BLOCK_ENTRY_TOKEN {`.
 	NilDerefs []string `json:",omitempty"`
+	// Inside are the positions (line, column) of the conditions of the
+	// ifs whose then- or else-branch holds the site, in its function,
+	// innermost first: a failing test that needs the site's statement
+	// skipped in every state it reached, or its condition constant, may
+	// need one of them to take the other branch instead.
+	Inside [][2]int `json:",omitempty"`
 }
 
 // TestLocation is the file (absolute) and line where test name of package

@@ -637,3 +637,22 @@ func valuesRead(n ast.Node, info *types.Info) []string {
 	})
 	return out
 }
+
+// ifsAround returns the positions (line, column) of the conditions of the
+// ifs whose then- or else-branch holds node, innermost first, up to its
+// function (Site.Inside).
+func ifsAround(node ast.Node, stack []ast.Node, fset *token.FileSet) [][2]int {
+	var out [][2]int
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return out
+		case *ast.IfStmt:
+			if node.Pos() >= n.Body.Pos() && node.End() <= n.End() {
+				p := fset.PositionFor(n.Cond.Pos(), false)
+				out = append(out, [2]int{p.Line, p.Column})
+			}
+		}
+	}
+	return out
+}

@@ -144,6 +144,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			if outer := outermostFunc(stack); outer != nil {
 				s.FuncLines = [2]int{prog.fset.PositionFor(outer.Pos(), false).Line, prog.fset.PositionFor(outer.End(), false).Line}
 			}
+			s.Inside = ifsAround(node, stack, prog.fset)
 			o := &observer{pkg: tpkg, info: info, file: f, pos: node.Pos(), graph: d.initGraph(), pure: prog.purity(ctx)}
 			o.facts, o.msets, o.data, o.panicTests = d.factsOf(f, o), &d.msets, d, len(prog.PanicTests) > 0
 			if fd, ok := outermostFunc(stack).(*ast.FuncDecl); ok {
