@@ -71,6 +71,11 @@ import (
 //     recorded states (a new guard too) orders a character against one the
 //     function only tests for equality (collect.Constant.Bound), with no
 //     other end.
+//   - char-class: the candidate tests a character against both ends of
+//     a class (digits, letters of either case, hexadecimal letters) with
+//     one end left out of a test inside the class ('A' <= r && r < 'Z')
+//     or taken into a test outside it (r < '0' || r >= '9'), a
+//     comparison the original does not have (classEnd).
 //   - enum-range: the candidate orders a value against a name of an
 //     enumeration (an iota group, or another package's defined integer
 //     type with named values: reflect.Kind; collect.Site.EnumNames) that the
@@ -894,6 +899,9 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 	if why := charRange(orig, cand); why != "" {
 		return why
 	}
+	if why := classEnd(orig, cand); why != "" {
+		return why
+	}
 	if why := enumRange(site, orig, cand); why != "" {
 		return why
 	}
@@ -979,6 +987,68 @@ func charRange(orig, cand ast.Expr) string {
 		}
 		if v := ends[b.x]; !v[0] || !v[1] {
 			return fmt.Sprintf("char-range: %s turns the test of %s for the character %s into a range of characters with one end", types.ExprString(b.BinaryExpr), b.x, b.lit)
+		}
+	}
+	return ""
+}
+
+// charClasses are the ranges of characters code tests by both ends:
+// digits, letters of either case, hexadecimal letters.
+var charClasses = [][2]rune{{'0', '9'}, {'a', 'z'}, {'A', 'Z'}, {'a', 'f'}, {'A', 'F'}}
+
+// classEnd checks the rule char-class: the candidate tests x against both
+// ends of a class of characters (charClasses) and leaves one end out
+// where it tests x inside the class ('A' <= r && r < 'Z'), or takes it in
+// where it tests x outside (r < '0' || r >= '9'), and the original does
+// not have that comparison: a maintainer writes a class with both ends
+// in ('A' <= r && r <= 'Z') or both out (r < '0' || r > '9'). The
+// states rarely tell: no test has the last letter (x/mod's seeded
+// escapeString, `'A' <= r` with its upper end dropped, was "repaired"
+// by `'A' <= r && r < 'Z'`).
+func classEnd(orig, cand ast.Expr) string {
+	had := map[string]bool{}
+	for _, b := range charComparisons(orig) {
+		had[types.ExprString(b.BinaryExpr)] = true
+	}
+	runeOf := func(lit string) (rune, bool) {
+		s, err := strconv.Unquote(lit)
+		r := []rune(s)
+		if err != nil || len(r) != 1 {
+			return 0, false
+		}
+		return r[0], true
+	}
+	cs := charComparisons(cand)
+	for _, b := range cs {
+		d, ok := b.direction()
+		r, isRune := runeOf(b.lit)
+		if !ok || !isRune || had[types.ExprString(b.BinaryExpr)] {
+			continue
+		}
+		for _, cl := range charClasses {
+			if r != cl[0] && r != cl[1] {
+				continue
+			}
+			other := cl[0] + cl[1] - r
+			if !slices.ContainsFunc(cs, func(o litComparison) bool {
+				ro, isRune := runeOf(o.lit)
+				_, ordered := o.direction()
+				return isRune && ordered && ro == other && o.x == b.x
+			}) {
+				continue
+			}
+			// The class's inside: its first end bounds x from below, its
+			// last from above.
+			inside := (r == cl[0]) == (d == 1)
+			if strict := b.Op == token.LSS || b.Op == token.GTR; inside == strict {
+				what := "leaves out"
+				if !inside {
+					what = "takes in"
+				}
+				return fmt.Sprintf("char-class: %s %s the end %s of the characters %s to %s: a class is tested with both ends in (%s <= %s && %s <= %s) or both out (%s < %s || %s > %s)",
+					types.ExprString(b.BinaryExpr), what, b.lit, strconv.QuoteRune(cl[0]), strconv.QuoteRune(cl[1]),
+					strconv.QuoteRune(cl[0]), b.x, b.x, strconv.QuoteRune(cl[1]), b.x, strconv.QuoteRune(cl[0]), b.x, strconv.QuoteRune(cl[1]))
+			}
 		}
 	}
 	return ""

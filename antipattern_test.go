@@ -80,6 +80,8 @@ func TestAntiPattern(t *testing.T) {
 		{"character ordered against a letter several tests reach", guard, "c > 100", "invented-constant"},
 		{"character equal to a letter several tests reach", guard, "c == 100", "invented-constant"}, // see TestInventedCharacter
 		{"a character test made a range with one end", cond("c == 'T' || c == 't'", nil), "c <= 'T' || c == 't'", "char-range"},
+		{"a class of characters with its last end left out", cond("'A' <= c", nil), "'A' <= c && c < 'Z'", "char-class"},
+		{"outside a class of characters, an end taken in", cond("c < '0'", nil), "c < '0' || c >= '9'", "char-class"},
 		{"a character test made a range, literal first", cond("c != '-'", nil), "'-' < c", "char-range"},
 		{"two predicates compared", guard, "(p == nil) == (x > 2)", "predicate-equality"},
 		{"a predicate unequal to a bool", cond("x > y", nil), "ok != (p == nil)", "predicate-equality"},
@@ -1223,4 +1225,36 @@ func TestGuardChangedPrefixes(t *testing.T) {
 	site := collect.Site{Kind: collect.Cond, Original: "p || q || h <= 1 || l < 0 || h > 30", Then: &collect.Branch{ReturnsError: true, Exits: true}}
 	checkRule(t, site, spec, "p || q || h < 1 || l < 0 || h > 30", "")
 	checkRule(t, site, spec, "(p || q || h <= 1 || l < 0) && h > 30", "") // weakened: ranked, not rejected
+}
+
+// TestClassEnd checks char-class alone: the ends of a class of
+// characters both in, or both out.
+func TestClassEnd(t *testing.T) {
+	for _, tc := range []struct {
+		orig, cand string
+		bad        bool
+	}{
+		{"'A' <= c", "'A' <= c && c < 'Z'", true},
+		{"'A' <= c", "'A' <= c && c <= 'Z'", false},
+		{"'A' <= c", "c > 'A' && c <= 'Z'", true},
+		{"c < '0'", "c < '0' || c >= '9'", true},
+		{"c < '0'", "c < '0' || '9' < c", false},
+		{"c < '0'", "c <= '0' || c > '9'", true},
+		{"'a' <= c && c < 'f' && x > 0", "'a' <= c && c < 'f'", false}, // the original's own
+		{"'a' <= c", "'a' <= c && c < 'g'", false},                     // no class
+		{"'a' <= c", "'a' <= c && d < 'z'", false},                     // another value
+		{"c == 'a'", "c == 'a' || c == 'z'", false},                    // equalities
+	} {
+		orig, err := parser.ParseExpr(tc.orig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cand, err := parser.ParseExpr(tc.cand)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if why := classEnd(orig, cand); (why != "") != tc.bad {
+			t.Errorf("classEnd(%s, %s) = %q, want a rejection: %v", tc.orig, tc.cand, why, tc.bad)
+		}
+	}
 }
