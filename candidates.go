@@ -447,7 +447,7 @@ func (r *repairer) closerMutants(ctx context.Context, site collect.Site, st styl
 	}
 	// As in the fallback, a mutant whose changed comparison the file
 	// writes elsewhere goes first (written.go).
-	out = symmetricFirst(site.Original, writtenFirst(site, r.prog.Sites, out))
+	out = oddIndexLast(site.Original, symmetricFirst(site.Original, writtenFirst(site, r.prog.Sites, out)))
 	rep.Relaxed = either
 	rep.Examples, rep.Distinct = len(relaxed.Examples), len(relaxed.Examples) // one example per distinct state
 	r.logf("synthesis: %s fits once the passing tests that pass with the other outcome forced are left out (%s); validated before %s", describeCandidates(out), strings.Join(either, ", "), cands[0].src)
@@ -674,7 +674,7 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 	}
 	cands = emptinessFirst(spec, cands)
 	if site.Kind == collect.Cond && !r.opts.NoMutants {
-		cands = withMutants(cands, symmetricFirst(site.Original, r.agreeingMutants(site, spec, keep)), site.Original)
+		cands = withMutants(cands, oddIndexLast(site.Original, symmetricFirst(site.Original, r.agreeingMutants(site, spec, keep))), site.Original)
 		cands = withSimplifications(cands, r.simplifications(site, spec, keep, cands), originalOperands(spec))
 	}
 	cands = r.rejectAntiPatterns(site, st, spec, cands, rep)

@@ -106,7 +106,8 @@ func TestDeadClause(t *testing.T) {
 		// Characters are integers to the range rules.
 		{"r < '0' || r > '9'", "r > '0' && r > '9'", ruleDeadClause},
 		{"r >= 'a' && r <= 'z'", "r < 'a' && r > 'z'", ruleDeadClause},
-		{"r >= 'a' && r <= 'z'", "r >= 'a' && r < 'z'", ""},
+		{"r >= 'a' && r <= 'z'", "r >= 'a' && r < 'z'", "char-class"}, // no dead clause; an end left out
+		{"r >= 'a' && r <= 'y'", "r >= 'a' && r < 'y'", ""},
 		// An index the original reads only after a test of the length
 		// (ini's seeded readValue).
 		{"ok && len(in) <= 0 && in[len(in)-1] == '\\n'", "ok && len(in) <= 0 || in[len(in)-1] == '\\n'", ruleIndexUnguarded},

@@ -245,7 +245,9 @@
 //     the mutants, fewest changed tokens first (a comparison's negation
 //     first among equals; a mutant whose clauses test two values alike,
 //     reading the same with two names swapped, before the others when
-//     the original does not and is no range: symmetry.go), are
+//     the original does not and is no range: symmetry.go; one that
+//     tests an Index result `<= 0`, "not found or at the start", after
+//     the others: notfound.go), are
 //     validated as in step 6
 //     (one schema for all the sites, then the patched file) (mutants.go).
 //     When the

@@ -79,7 +79,7 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion, from,
 			return tried(src) || slices.ContainsFunc(t.cands, func(c candidate) bool { return c.src == src })
 		})
 		t.cands = append(t.cands, more...)
-		t.cands = weakenedLast(site, symmetricFirst(site.Original, writtenFirst(site, r.prog.Sites, nilSafeFirst(site, t.cands))))
+		t.cands = weakenedLast(site, oddIndexLast(site.Original, symmetricFirst(site.Original, writtenFirst(site, r.prog.Sites, nilSafeFirst(site, t.cands)))))
 		for _, why := range t.rejected {
 			r.logf("rejected mutant `%s`", why)
 		}

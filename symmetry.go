@@ -34,24 +34,31 @@ func symmetricFirst(orig string, cands []candidate) []candidate {
 	if symmetric(orig) || bothBounds(orig) {
 		return cands
 	}
+	return mutantsFirst(cands, func(c candidate) bool { return symmetric(c.src) })
+}
+
+// mutantsFirst moves the mutants of cands (method "mutation") for which
+// first holds before the other mutants, each in their order, in the
+// mutants' places; the other candidates keep theirs.
+func mutantsFirst(cands []candidate, first func(candidate) bool) []candidate {
 	var slots []int
-	var sym, rest []candidate
+	var front, rest []candidate
 	for i, c := range cands {
 		if c.method != "mutation" {
 			continue
 		}
 		slots = append(slots, i)
-		if symmetric(c.src) {
-			sym = append(sym, c)
+		if first(c) {
+			front = append(front, c)
 		} else {
 			rest = append(rest, c)
 		}
 	}
-	if len(sym) == 0 {
+	if len(front) == 0 || len(rest) == 0 {
 		return cands
 	}
 	out := slices.Clone(cands)
-	for k, c := range slices.Concat(sym, rest) {
+	for k, c := range slices.Concat(front, rest) {
 		out[slots[k]] = c
 	}
 	return out
