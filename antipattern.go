@@ -76,6 +76,10 @@ import (
 //     one end left out of a test inside the class ('A' <= r && r < 'Z')
 //     or taken into a test outside it (r < '0' || r >= '9'), a
 //     comparison the original does not have (classEnd).
+//   - range-union: the original orders x against lo and hi, and the
+//     candidate joins a lower bound of x by lo and an upper bound by hi
+//     with || (1 <= t || t < n for 1 <= t && t < n): every x passes
+//     wherever lo <= hi (rangeUnion).
 //   - enum-range: the candidate orders a value against a name of an
 //     enumeration (an iota group, or another package's defined integer
 //     type with named values: reflect.Kind; collect.Site.EnumNames) that the
@@ -902,6 +906,9 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 	if why := classEnd(orig, cand); why != "" {
 		return why
 	}
+	if why := rangeUnion(orig, cand); why != "" {
+		return why
+	}
 	if why := enumRange(site, orig, cand); why != "" {
 		return why
 	}
@@ -1052,6 +1059,70 @@ func classEnd(orig, cand ast.Expr) string {
 		}
 	}
 	return ""
+}
+
+// orderings lists, per value, the values the orderings among ops bound it by
+// from below (lower) and from above, as printed: `1 <= t` bounds t from
+// below by 1, and 1 from above by t.
+type orderings struct{ lower, upper map[string][]string }
+
+func orderingsOf(ops []ast.Expr) orderings {
+	bs := orderings{map[string][]string{}, map[string][]string{}}
+	for _, o := range ops {
+		b, ok := ast.Unparen(o).(*ast.BinaryExpr)
+		if !ok {
+			continue
+		}
+		x, y := types.ExprString(ast.Unparen(b.X)), types.ExprString(ast.Unparen(b.Y))
+		switch b.Op {
+		case token.LSS, token.LEQ: // x below y
+			bs.upper[x] = append(bs.upper[x], y)
+			bs.lower[y] = append(bs.lower[y], x)
+		case token.GTR, token.GEQ:
+			bs.lower[x] = append(bs.lower[x], y)
+			bs.upper[y] = append(bs.upper[y], x)
+		}
+	}
+	return bs
+}
+
+// rangeUnion checks the rule range-union: the original bounds x from
+// below by lo and from above by hi in a chain of && (a range, lo <= x &&
+// x < hi), and the candidate joins a lower
+// bound of x by lo and an upper bound by hi with ||: it holds for every x
+// wherever lo <= hi, the range test gone (hcl's seeded Type.String,
+// `1 <= t && t < Type(len(tokens))` for 0 <= t, was "repaired" by `1 <=
+// t || t < Type(len(tokens))`).
+func rangeUnion(orig, cand ast.Expr) string {
+	// The original's ranges: the bounds its && chains put on a value.
+	var ranges []ast.Expr
+	ast.Inspect(orig, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && b.Op == token.LAND {
+			ranges = append(ranges, operandsOf(b, token.LAND)...)
+		}
+		return true
+	})
+	ob := orderingsOf(ranges)
+	why := ""
+	ast.Inspect(cand, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if why != "" || !ok || b.Op != token.LOR {
+			return why == ""
+		}
+		cb := orderingsOf(operandsOf(b, token.LOR))
+		for x, los := range cb.lower {
+			for _, lo := range los {
+				for _, hi := range cb.upper[x] {
+					if slices.Contains(ob.lower[x], lo) && slices.Contains(ob.upper[x], hi) {
+						why = fmt.Sprintf("range-union: %s is bounded from below by %s or from above by %s: every %s passes wherever %s <= %s, where the original tests a range", x, lo, hi, x, lo, hi)
+						return false
+					}
+				}
+			}
+		}
+		return true
+	})
+	return why
 }
 
 // enumRange checks the rule enum-range: the candidate orders a value

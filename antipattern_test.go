@@ -1258,3 +1258,31 @@ func TestClassEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeUnion checks range-union alone: a range's bounds joined by ||.
+func TestRangeUnion(t *testing.T) {
+	for _, tc := range []struct {
+		orig, cand string
+		bad        bool
+	}{
+		{"1 <= t && t < Type(len(tokens))", "1 <= t || t < Type(len(tokens))", true},
+		{"1 <= t && t < Type(len(tokens))", "0 <= t && t < Type(len(tokens))", false},
+		{"x >= lo && x <= hi", "x <= hi || x >= lo", true},
+		{"x >= lo && x <= hi", "ok || x >= lo || hi >= x", true},
+		{"x < lo || x > hi", "x < lo || x >= hi", false}, // outside the range
+		{"x >= lo && x <= hi", "x >= lo || y <= hi", false},
+		{"x >= lo", "x >= lo || x < hi", false}, // no range in the original
+	} {
+		orig, err := parser.ParseExpr(tc.orig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cand, err := parser.ParseExpr(tc.cand)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if why := rangeUnion(orig, cand); (why != "") != tc.bad {
+			t.Errorf("rangeUnion(%s, %s) = %q, want a rejection: %v", tc.orig, tc.cand, why, tc.bad)
+		}
+	}
+}
