@@ -203,7 +203,8 @@ func fallbackMutants(site collect.Site, done func(src string) bool) (cands []can
 // cannot tell, the other mutant is the one a maintainer wrote (`i !=
 // -1`, the off-by-one constant of mux's strings.Index test). The reverse
 // is common in real fixes (go-toml's `n.child < 0` became `n.child ==
-// 0`) and keeps its place.
+// 0`) and keeps its place, except for a bound of a range (lo <= x && x <
+// hi): made an equality, the range is gone, and it comes last too.
 // Ordered comparisons are not generated against nil, true or false, nor
 // over comparisons or logical expressions: there an equality has only
 // its negation (`c2 != nil` into `c2 == nil`); other type errors are
@@ -221,8 +222,8 @@ func mutants(cond string) []string {
 type mutant struct {
 	src  string
 	dist int
-	// pointToRange is set for an equality made an ordering, the last
-	// tier of the mutants.
+	// pointToRange is set for an equality made an ordering, or a
+	// bound of a range made an equality: the last tier of the mutants.
 	pointToRange bool
 }
 
@@ -235,6 +236,10 @@ func mutantsOf(cond string) []mutant {
 	seen := map[string]bool{base: true}
 	var out []mutant
 	pointToRange := false
+	// A bound of a range (lo <= x && x < hi) made an equality is as
+	// unlikely: the range is gone (hcl's seeded Type.String, `1 <= t`
+	// for 0 <= t, was "repaired" by `1 != t`).
+	inRange := bothBounds(cond)
 	add := func(e ast.Expr) {
 		src := render(fset, parenthesize(unparen(e), token.LowestPrec))
 		if src == "" || seen[src] {
@@ -265,7 +270,7 @@ func mutantsOf(cond string) []mutant {
 					ops = ops[:1]
 				}
 				for _, op := range ops {
-					pointToRange = equality(e.Op) && !equality(op)
+					pointToRange = equality(e.Op) && !equality(op) || inRange && !equality(e.Op) && equality(op)
 					at(func(slot *ast.Expr) { (*slot).(*ast.BinaryExpr).Op = op })
 				}
 				pointToRange = false

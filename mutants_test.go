@@ -61,6 +61,10 @@ func TestMutants(t *testing.T) {
 		// An equality made an ordering comes after the off-by-one constant.
 		{"i != -0x10", []string{"i == -0x10", "i != -17", "i != -15", "i < -0x10", "i <= -0x10", "i > -0x10", "i >= -0x10"}},
 		{"p == nil", []string{"p != nil"}},
+		// A bound of a range made an equality comes last too.
+		{"1 <= t && t < n", []string{"1 <= t || t < n", "1 > t && t < n", "1 < t && t < n", "1 >= t && t < n", "2 <= t && t < n", "0 <= t && t < n",
+			"1 <= t && t >= n", "1 <= t && t <= n", "1 <= t && t > n", "!(1 <= t && t < n)", "t < n", "1 <= t",
+			"1 == t && t < n", "1 != t && t < n", "1 <= t && t == n", "1 <= t && t != n"}},
 		// Inside a larger condition, a comparison with nil (or true, or
 		// another comparison) is only negated.
 		{"c == nil || c2 != nil", []string{"c == nil && c2 != nil", "c != nil || c2 != nil", "c == nil || c2 == nil", "!(c == nil || c2 != nil)", "c2 != nil", "c == nil"}},
