@@ -2,6 +2,7 @@ package nopol
 
 import (
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/types"
 	"slices"
@@ -1227,23 +1228,32 @@ func TestGuardChangedPrefixes(t *testing.T) {
 	checkRule(t, site, spec, "(p || q || h <= 1 || l < 0) && h > 30", "") // weakened: ranked, not rejected
 }
 
-// TestClassEnd checks char-class alone: the ends of a class of
-// characters both in, or both out.
-func TestClassEnd(t *testing.T) {
+// TestRulesAlone checks char-class (classEnd: the ends of a class of
+// characters both in, or both out) and range-union (rangeUnion: a range's
+// bounds joined by ||) on their own.
+func TestRulesAlone(t *testing.T) {
 	for _, tc := range []struct {
+		rule       func(orig, cand ast.Expr) string
 		orig, cand string
 		bad        bool
 	}{
-		{"'A' <= c", "'A' <= c && c < 'Z'", true},
-		{"'A' <= c", "'A' <= c && c <= 'Z'", false},
-		{"'A' <= c", "c > 'A' && c <= 'Z'", true},
-		{"c < '0'", "c < '0' || c >= '9'", true},
-		{"c < '0'", "c < '0' || '9' < c", false},
-		{"c < '0'", "c <= '0' || c > '9'", true},
-		{"'a' <= c && c < 'f' && x > 0", "'a' <= c && c < 'f'", false}, // the original's own
-		{"'a' <= c", "'a' <= c && c < 'g'", false},                     // no class
-		{"'a' <= c", "'a' <= c && d < 'z'", false},                     // another value
-		{"c == 'a'", "c == 'a' || c == 'z'", false},                    // equalities
+		{classEnd, "'A' <= c", "'A' <= c && c < 'Z'", true},
+		{classEnd, "'A' <= c", "'A' <= c && c <= 'Z'", false},
+		{classEnd, "'A' <= c", "c > 'A' && c <= 'Z'", true},
+		{classEnd, "c < '0'", "c < '0' || c >= '9'", true},
+		{classEnd, "c < '0'", "c < '0' || '9' < c", false},
+		{classEnd, "c < '0'", "c <= '0' || c > '9'", true},
+		{classEnd, "'a' <= c && c < 'f' && x > 0", "'a' <= c && c < 'f'", false}, // the original's own
+		{classEnd, "'a' <= c", "'a' <= c && c < 'g'", false},                     // no class
+		{classEnd, "'a' <= c", "'a' <= c && d < 'z'", false},                     // another value
+		{classEnd, "c == 'a'", "c == 'a' || c == 'z'", false},                    // equalities
+		{rangeUnion, "1 <= t && t < Type(len(tokens))", "1 <= t || t < Type(len(tokens))", true},
+		{rangeUnion, "1 <= t && t < Type(len(tokens))", "0 <= t && t < Type(len(tokens))", false},
+		{rangeUnion, "x >= lo && x <= hi", "x <= hi || x >= lo", true},
+		{rangeUnion, "x >= lo && x <= hi", "ok || x >= lo || hi >= x", true},
+		{rangeUnion, "x < lo || x > hi", "x < lo || x >= hi", false}, // outside the range
+		{rangeUnion, "x >= lo && x <= hi", "x >= lo || y <= hi", false},
+		{rangeUnion, "x >= lo", "x >= lo || x < hi", false}, // no range in the original
 	} {
 		orig, err := parser.ParseExpr(tc.orig)
 		if err != nil {
@@ -1253,36 +1263,8 @@ func TestClassEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if why := classEnd(orig, cand); (why != "") != tc.bad {
-			t.Errorf("classEnd(%s, %s) = %q, want a rejection: %v", tc.orig, tc.cand, why, tc.bad)
-		}
-	}
-}
-
-// TestRangeUnion checks range-union alone: a range's bounds joined by ||.
-func TestRangeUnion(t *testing.T) {
-	for _, tc := range []struct {
-		orig, cand string
-		bad        bool
-	}{
-		{"1 <= t && t < Type(len(tokens))", "1 <= t || t < Type(len(tokens))", true},
-		{"1 <= t && t < Type(len(tokens))", "0 <= t && t < Type(len(tokens))", false},
-		{"x >= lo && x <= hi", "x <= hi || x >= lo", true},
-		{"x >= lo && x <= hi", "ok || x >= lo || hi >= x", true},
-		{"x < lo || x > hi", "x < lo || x >= hi", false}, // outside the range
-		{"x >= lo && x <= hi", "x >= lo || y <= hi", false},
-		{"x >= lo", "x >= lo || x < hi", false}, // no range in the original
-	} {
-		orig, err := parser.ParseExpr(tc.orig)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cand, err := parser.ParseExpr(tc.cand)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if why := rangeUnion(orig, cand); (why != "") != tc.bad {
-			t.Errorf("rangeUnion(%s, %s) = %q, want a rejection: %v", tc.orig, tc.cand, why, tc.bad)
+		if why := tc.rule(orig, cand); (why != "") != tc.bad {
+			t.Errorf("%s at %s: %q, want a rejection: %v", tc.cand, tc.orig, why, tc.bad)
 		}
 	}
 }
