@@ -164,23 +164,16 @@ func (r *repairer) coverCases(ctx context.Context) error {
 		if len(cases) < 2 || len(cases) > maxCaseRuns {
 			continue
 		}
-		var runs []collect.Run
+		var groups [][]string
 		for _, c := range cases {
-			run := r.testRun(k, collect.ModeCover)
-			run.Gocheck = []string{c}
-			runs = append(runs, run)
+			groups = append(groups, []string{c})
 		}
 		r.logf("coverage: running the %d failing gocheck tests of %s one at a time", len(cases), k.name)
-		results, err := r.runAll(ctx, runs)
+		results, err := r.gocheckApart(ctx, k, groups, false)
 		if err != nil {
-			return fmt.Errorf("running the instrumented tests: %w", err)
+			return err
 		}
-		passed := false
-		for _, res := range results {
-			r.ran(testWork(res.TimedOut))
-			passed = passed || res.Passed || res.TimedOut
-		}
-		if passed {
+		if results == nil {
 			r.logf("coverage: a failing gocheck test of %s passes alone (or timed out); the test's spectrum stays whole", k.name)
 			continue
 		}
@@ -219,31 +212,45 @@ func (r *repairer) coverRestCases(ctx context.Context) error {
 			continue
 		}
 		groups := inGroups(names, maxRestGroups)
-		runs := make([]collect.Run, len(groups))
-		for i, g := range groups {
-			runs[i] = r.testRun(rest, collect.ModeCover)
-			runs[i].Gocheck = g
-		}
 		r.logf("coverage: running the %s of %s in %s", plural(len(names), "passing gocheck test"), k.name, plural(len(groups), "run"))
-		results, err := r.runAll(ctx, runs)
+		results, err := r.gocheckApart(ctx, rest, groups, true)
 		if err != nil {
-			return fmt.Errorf("running the instrumented tests: %w", err)
+			return err
 		}
-		var cases []restCase
+		if results == nil {
+			r.logf("coverage: a passing gocheck test of %s fails alone (or timed out); the passing spectrum stays whole", k.name)
+			continue
+		}
 		for i, res := range results {
-			r.ran(testWork(res.TimedOut))
-			if !res.Passed {
-				cases = nil
-				r.logf("coverage: passing gocheck tests of %s fail alone (or timed out): %s; the passing spectrum stays whole", k.name, strings.Join(groups[i], ", "))
-				break
-			}
-			cases = append(cases, restCase{groups[i], res})
-		}
-		if cases != nil {
-			r.restCases[rest] = cases
+			r.restCases[rest] = append(r.restCases[rest], restCase{groups[i], res})
 		}
 	}
 	return nil
+}
+
+// gocheckApart runs test k (a failing test narrowed to its gocheck tests,
+// or a restKey) in coverage once per group of its gocheck tests, and
+// returns the results when each run passed (pass) or failed (not pass)
+// without timing out; nil otherwise.
+func (r *repairer) gocheckApart(ctx context.Context, k testKey, groups [][]string, pass bool) ([]collect.Result, error) {
+	runs := make([]collect.Run, len(groups))
+	for i, g := range groups {
+		runs[i] = r.testRun(k, collect.ModeCover)
+		runs[i].Gocheck = g
+	}
+	results, err := r.runAll(ctx, runs)
+	if err != nil {
+		return nil, fmt.Errorf("running the instrumented tests: %w", err)
+	}
+	ok := true
+	for _, res := range results {
+		r.ran(testWork(res.TimedOut))
+		ok = ok && res.Passed == pass && !res.TimedOut
+	}
+	if !ok {
+		return nil, nil
+	}
+	return results, nil
 }
 
 // narrowRest narrows run, a run of restKey k, to the passing gocheck

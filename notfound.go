@@ -4,9 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"go/types"
 	"strings"
 
+	"github.com/nopol-go/nopol/internal/astname"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -47,11 +47,8 @@ func isIndexCall(e ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	name := types.ExprString(call.Fun)
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		name = name[i+1:]
-	}
-	return strings.HasPrefix(name, "Index") || strings.HasPrefix(name, "LastIndex")
+	name := astname.Callee(call)
+	return name != nil && (strings.HasPrefix(name.Name, "Index") || strings.HasPrefix(name.Name, "LastIndex"))
 }
 
 func isZero(e ast.Expr) bool {

@@ -69,18 +69,13 @@ func mutantsFirst(cands []candidate, first func(candidate) bool) []candidate {
 // mutants that read the same with the bounds swapped (x <= n.lo && x <=
 // n.hi) are no parallel restored, the range is gone.
 func bothBounds(src string) bool {
-	upper, lower := map[string]bool{}, map[string]bool{}
+	var ops []ast.Expr
 	for _, c := range comparisonsOf(src) {
-		x, y := types.ExprString(ast.Unparen(c.X)), types.ExprString(ast.Unparen(c.Y))
-		switch c.Op {
-		case token.LSS, token.LEQ: // x below y
-			upper[x], lower[y] = true, true
-		case token.GTR, token.GEQ:
-			lower[x], upper[y] = true, true
-		}
+		ops = append(ops, c)
 	}
-	for x := range upper {
-		if lower[x] {
+	bs := orderingsOf(ops)
+	for x := range bs.upper {
+		if len(bs.lower[x]) > 0 {
 			return true
 		}
 	}
