@@ -95,6 +95,28 @@ panic: boom
 	}
 }
 
+func TestParseVerboseBinaryResult(t *testing.T) {
+	// Under test2json framing the binary's last line, FAIL, is marked as
+	// framing: it is not the last test's output.
+	for _, out := range []string{
+		"\x16=== RUN   TestA\n    a_test.go:3: oops\n\x16--- FAIL: TestA (0.00s)\n\x16FAIL\n",
+		"\x16=== RUN   TestA\n    a_test.go:3: oops\n\x16--- FAIL: TestA (0.00s)\n",
+	} {
+		got := ParseVerbose(out, false)
+		if len(got) != 1 || got[0].Action != "fail" {
+			t.Fatalf("got %+v", got)
+		}
+		if want := "=== RUN   TestA\n    a_test.go:3: oops\n--- FAIL: TestA (0.00s)\n"; got[0].Output != want {
+			t.Errorf("output %q, want %q", got[0].Output, want)
+		}
+	}
+	// Unmarked, a FAIL line is the test's own output.
+	got := ParseVerbose("\x16=== RUN   TestA\nFAIL\n\x16--- PASS: TestA (0.00s)\n", false)
+	if len(got) != 1 || !strings.Contains(got[0].Output, "FAIL\n") {
+		t.Errorf("got %+v", got)
+	}
+}
+
 func TestTestJSONSeam(t *testing.T) {
 	r := &Runner{Exec: func(ctx context.Context, inv *Invocation) (Outcome, error) {
 		if inv.Path != "go" || inv.Args[0] != "test" || inv.Args[1] != "-json" {

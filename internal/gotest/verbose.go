@@ -15,7 +15,10 @@ import (
 // tail).
 //
 // Under -test.v=test2json (VerboseFlag) framing lines are found after a
-// test's output without a newline too.
+// test's output without a newline too, and the binary's own result line
+// (PASS or FAIL, marked as framing) belongs to no test: the last test of
+// a run would otherwise carry a FAIL line that it does not carry in a
+// run of more tests.
 //
 // A test that started but has no result line (the binary panicked, exited
 // or was killed) gets Action "" unless crashed is true and the crash is
@@ -95,6 +98,10 @@ func ParseVerbose(output string, crashed bool) []TestSummary {
 			handle(parts[0]+"\n", false)
 		}
 		for _, p := range parts[1:] {
+			if p == "PASS\n" || p == "FAIL\n" {
+				current = ""
+				continue
+			}
 			handle(p, true)
 		}
 	}
