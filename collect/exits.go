@@ -137,7 +137,7 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 	for _, e := range o.twinGuards(stmt, stack, sig, src, tf, inLoop, breakable) {
 		add(e) // first: the plain exit of the same body is searched as the twin's
 	}
-	if inLoop {
+	if inLoop && !o.soleLoopStep(stmt, stack) {
 		add(Exit{Body: "continue", Strategy: StrategyContinue})
 	}
 	if sig != nil {
@@ -246,6 +246,54 @@ func loopAround(stack []ast.Node) (inLoop, breakable bool) {
 		}
 	}
 	return false, false
+}
+
+// soleLoopStep reports whether stmt is the one statement of the body of
+// a for loop without a post statement, and writes what the loop's
+// condition reads, the condition calling pure functions only: skipped
+// (or a continue before it), the loop tests the same state again and
+// spins (`for i < len(data) && isspace(data[i]) { i++ }`). A forced run
+// that skips it hangs until its time limit, as the loop evaluates no
+// site, and no guard can wrap it: the state where the guard skips it
+// comes back at once.
+func (o *observer) soleLoopStep(stmt ast.Stmt, stack []ast.Node) bool {
+	if len(stack) < 2 {
+		return false
+	}
+	body, _ := stack[len(stack)-1].(*ast.BlockStmt)
+	loop, _ := stack[len(stack)-2].(*ast.ForStmt)
+	if body == nil || loop == nil || loop.Body != body || len(body.List) != 1 || body.List[0] != stmt || loop.Cond == nil || loop.Post != nil {
+		return false
+	}
+	var written []string
+	switch st := stmt.(type) {
+	case *ast.IncDecStmt:
+		written = append(written, types.ExprString(st.X))
+	case *ast.AssignStmt:
+		if st.Tok == token.DEFINE {
+			return false
+		}
+		for _, l := range st.Lhs {
+			written = append(written, types.ExprString(l))
+		}
+	default:
+		return false
+	}
+	reads, pure := false, true
+	ast.Inspect(loop.Cond, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if o.pure == nil || !o.pure.pureCall(n, o.info, 0) {
+				pure = false
+			}
+		case *ast.Ident, *ast.SelectorExpr:
+			if slices.Contains(written, types.ExprString(n.(ast.Expr))) {
+				reads = true
+			}
+		}
+		return pure
+	})
+	return reads && pure
 }
 
 func (o *observer) signature(fn ast.Node) *types.Signature {

@@ -416,6 +416,35 @@ func guardSiteAt(t *testing.T, f *fixture, file string, line int) *Site {
 // right in a loop's body takes a guard (exit continue, or wrapped), one in
 // an if's branch or a switch's case does not (the if's condition is the
 // site).
+func TestSoleLoopStep(t *testing.T) {
+	f := load(t, "exits")
+	for _, tt := range []struct {
+		line  int
+		spins bool
+	}{
+		{26, true},  // i++, alone in a loop whose condition reads i and calls a pure function
+		{30, true},  // i += 2, the same
+		{33, false}, // the loop's post changes its state
+		{36, false}, // the condition does not read n
+		{39, false}, // the condition calls pop, which changes what it reads next
+	} {
+		i := slices.IndexFunc(f.prog.Sites, func(s Site) bool {
+			return s.Kind == Guard && s.Line == tt.line && strings.HasSuffix(s.File, "/loops.go")
+		})
+		if i < 0 {
+			if !tt.spins {
+				t.Errorf("loops.go:%d: no guard site", tt.line)
+			}
+			continue
+		}
+		s := f.prog.Sites[i]
+		cont := slices.ContainsFunc(s.Exits, func(e Exit) bool { return e.Body == "continue" })
+		if s.CanWrap == tt.spins || cont == tt.spins {
+			t.Errorf("loops.go:%d `%s`: wrap %v, continue %v; want both %v", tt.line, s.Original, s.CanWrap, cont, !tt.spins)
+		}
+	}
+}
+
 func TestBranchGuards(t *testing.T) {
 	f := load(t, "exits")
 	for _, tt := range []struct {

@@ -146,6 +146,9 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			}
 			s.Inside = ifsAround(node, stack, prog.fset)
 			o := &observer{pkg: tpkg, info: info, file: f, pos: node.Pos(), graph: d.initGraph(), pure: prog.purity(ctx)}
+			if kind == Guard && wrap && o.soleLoopStep(node.(ast.Stmt), stack) {
+				wrap = false // skipped, the loop spins: no state it tests changes
+			}
 			o.facts, o.msets, o.data, o.panicTests = d.factsOf(f, o), &d.msets, d, len(prog.PanicTests) > 0
 			if fd, ok := outermostFunc(stack).(*ast.FuncDecl); ok {
 				o.fn = info.Defs[fd.Name]
