@@ -51,7 +51,10 @@
 //     also narrow the suite's passing runs at a site to the gocheck tests
 //     that reach it, narrowRest); among equals, the sites of the
 //     function where a failing test panicked come first, then its
-//     callers'. A condition on the line where a failing test's panic
+//     callers' (a panic a deferred function recovered too: a test
+//     helper that reports it as a message, as blackfriday's do, or a
+//     library that returns it as an error; the coverage run prints its
+//     stack, collect's NopolRecovered). A condition on the line where a failing test's panic
 //     was raised (its evaluation panicked: no outcome was recorded) counts
 //     as reached by the failing test, and its angelic search forces both
 //     values. A site a failing test ran only after its first failure

@@ -273,6 +273,9 @@ type Program struct {
 	skip string
 	// pure is the purity analysis of the module's functions.
 	pure *purity
+	// recovers are, per instrumented non-test file, the edits that write
+	// its recover() calls NopolRecovered(recover()) (see recoverWraps).
+	recovers map[string][]wrap
 	// tags are the build tags; runner runs the go command with them.
 	tags   []string
 	runner *gotest.Runner

@@ -241,7 +241,12 @@
 // NOPOL_PRINT_REACH=1 (Run.PrintReach, cover mode) prints
 // constituent.ReachLine at the first evaluation of each site: in verbose
 // output, a site whose line comes after a test's first failure message
-// did not run before it. NOPOL_EVAL_LIMIT n (Run.EvalLimit) ends the
+// did not run before it. Such a run also prints the stack of each of the
+// first three runtime errors that a deferred function recovers (every
+// recover() call of the package and its tests is instrumented as
+// NopolRecovered(recover()); constituent.RecoveredPrefix): a test helper
+// that reports a panic as a failure message, or a library that returns
+// it as an error, would hide where it was raised. NOPOL_EVAL_LIMIT n (Run.EvalLimit) ends the
 // process with status 3, after printing HangLine, at the n-th evaluation
 // of the run: a forced condition that makes a loop spin is a hang found
 // in milliseconds instead of at the run's timeout.

@@ -256,6 +256,12 @@ func (prog *Program) addInstrumented(ov *overlay, snapshots func(id int) bool) e
 		}
 		byFile[f] = append(byFile[f], prog.siteWraps(i, snapshots != nil && snapshots(i))...)
 	}
+	for f, ws := range prog.recovers {
+		if byFile[f] == nil {
+			files = append(files, f)
+		}
+		byFile[f] = append(byFile[f], ws...)
+	}
 	sort.Strings(files)
 	for _, f := range files {
 		src, err := prog.fileSource(f)

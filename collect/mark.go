@@ -36,9 +36,21 @@ func markTests(prog *Program, d *pkgData, ov *overlay) error {
 				}
 			}
 			// Markers are a refinement: a file they cannot be put into
-			// runs unmarked (constituent -1).
+			// runs unmarked (constituent -1), its recover() calls
+			// rewritten in its text (see recoverWraps).
 			src, cons, ok := markFile(prog, f, tp.TypesInfo, qualifier)
 			if !ok || len(cons) == 0 {
+				ws := recoverWraps(f, tf, tp.TypesInfo, qualifier)
+				if len(ws) == 0 {
+					continue
+				}
+				orig, err := prog.fileSource(name)
+				if err != nil || len(orig) != tf.Size() {
+					continue
+				}
+				if err := ov.add(name, splice(orig, ws)); err != nil {
+					return err
+				}
 				continue
 			}
 			if err := ov.add(name, src); err != nil {
@@ -76,11 +88,35 @@ func markFile(prog *Program, f *ast.File, info *types.Info, qualifier string) (s
 	if len(cons) == 0 {
 		return nil, nil, true
 	}
+	hookRecover(dec, df, info, qualifier)
 	var buf bytes.Buffer
 	if err := decorator.NewRestorer().Fprint(&buf, df); err != nil {
 		return nil, nil, false
 	}
 	return buf.Bytes(), cons, true
+}
+
+// hookRecover writes each recover() call of df, a marked test file, as
+// qualifier.NopolRecovered(recover()) (see recoverWraps, which does the
+// same in a file's text).
+func hookRecover(dec *decorator.Decorator, df *dst.File, info *types.Info, qualifier string) {
+	dst.Inspect(df, func(n dst.Node) bool {
+		call, ok := n.(*dst.CallExpr)
+		if !ok {
+			return true
+		}
+		a, ok := dec.Ast.Nodes[call].(*ast.CallExpr)
+		if !ok || !isRecover(a, info) {
+			return true
+		}
+		var fun dst.Expr = dst.NewIdent("NopolRecovered")
+		if qualifier != "" {
+			fun = &dst.SelectorExpr{X: dst.NewIdent(qualifier), Sel: dst.NewIdent("NopolRecovered")}
+		}
+		call.Args = []dst.Expr{&dst.CallExpr{Fun: call.Fun}}
+		call.Fun = fun
+		return false
+	})
 }
 
 // sortableKey returns the key type of map type t when it is a predeclared

@@ -737,3 +737,40 @@ func TestManyCrashes(t *testing.T) {
 	}
 	f.checkUntouched(t)
 }
+
+// TestRecoveredStack checks that a runtime error that a deferred function
+// recovers prints its stack in a coverage run with reach lines (the test
+// helper's, the package's own, an external test's), and that the
+// panicking line is then the innermost frame of the module's code;
+// without reach lines, nothing is printed, and the recovered value is
+// what the code sees either way.
+func TestRecoveredStack(t *testing.T) {
+	f := instrument(t, "recovered")
+	for _, test := range []string{"TestNext", "TestSafe", "TestExternal"} {
+		run := Run{Package: "example.com/recovered/rc", Test: test, Mode: ModeCover, ForceSegment: -1, PrintReach: true}
+		res, err := f.build.Run(context.Background(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Passed || !strings.Contains(res.Output, "index out of range") {
+			t.Errorf("%s: passed %v, want a failure naming the recovered panic:\n%s", test, res.Passed, res.Output)
+		}
+		var frames []string
+		for _, l := range constituent.ParseOutput(res.Output) {
+			if l.Panic && !strings.HasSuffix(l.File, "_test.go") && !IsHook(l.File) {
+				frames = append(frames, fmt.Sprintf("%s:%d", filepath.Base(l.File), l.Line))
+			}
+		}
+		if len(frames) == 0 || frames[0] != "rc.go:8" {
+			t.Errorf("%s: module frames %v, want rc.go:8 first:\n%s", test, frames, res.Output)
+		}
+		run.PrintReach = false
+		res, err = f.build.Run(context.Background(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(res.Output, constituent.RecoveredPrefix) || !strings.Contains(res.Output, "index out of range") {
+			t.Errorf("%s without reach lines:\n%s", test, res.Output)
+		}
+	}
+}

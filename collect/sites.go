@@ -257,6 +257,12 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 				copyable: copyable(kind, node, src[start:end]),
 			}})
 		}
+		if ws := recoverWraps(f, tf, info, ""); len(ws) > 0 {
+			if prog.recovers == nil {
+				prog.recovers = map[string][]wrap{}
+			}
+			prog.recovers[name] = ws
+		}
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.IfStmt:
@@ -394,15 +400,41 @@ func outermostFunc(stack []ast.Node) ast.Node {
 }
 
 // callsRecover reports whether node calls the builtin recover.
+// recoverWraps are the edits that write each recover() call of f as
+// qualifier.NopolRecovered(recover()) (NopolRecovered(recover()) when
+// qualifier is ""): recover is still called by the deferred function
+// itself, and the hook prints the stack of a runtime error it recovered
+// in a failing test's coverage run (see NopolRecovered in hookrt).
+func recoverWraps(f *ast.File, tf *token.File, info *types.Info, qualifier string) []wrap {
+	hook := "NopolRecovered("
+	if qualifier != "" {
+		hook = qualifier + "." + hook
+	}
+	var out []wrap
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && isRecover(call, info) {
+			out = append(out, wrap{start: tf.Offset(call.Pos()), end: tf.Offset(call.End()), prefix: hook, suffix: ")"})
+		}
+		return true
+	})
+	return out
+}
+
+// isRecover reports whether call calls the builtin recover.
+func isRecover(call *ast.CallExpr, info *types.Info) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || id.Name != "recover" || info == nil {
+		return false
+	}
+	_, builtin := info.Uses[id].(*types.Builtin)
+	return builtin
+}
+
 func callsRecover(node ast.Node, info *types.Info) bool {
 	found := false
 	ast.Inspect(node, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok {
-			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "recover" {
-				if _, builtin := info.Uses[id].(*types.Builtin); builtin {
-					found = true
-				}
-			}
+		if call, ok := n.(*ast.CallExpr); ok && isRecover(call, info) {
+			found = true
 		}
 		return !found
 	})

@@ -5,6 +5,7 @@ import (
 	nopolflag "flag"
 	nopolos "os"
 	nopolreflect "reflect"
+	nopoldebug "runtime/debug"
 	nopolsort "sort"
 	nopolstrconv "strconv"
 	nopolstrings "strings"
@@ -97,6 +98,8 @@ var (
 	// the sites already evaluated; the first evaluation of each prints
 	// "nopol-reach id" to standard output.
 	nopolReach []int32
+	// nopolRecoveredStacks counts the stacks NopolRecovered printed.
+	nopolRecoveredStacks int32
 	// nopolEvalLimit, when > 0 (NOPOL_EVAL_LIMIT), bounds the evaluations
 	// of all sites of a run (cover and snapshot modes), counted in
 	// nopolEvalCount: past it the run is taken as hung (a forced loop that
@@ -843,6 +846,31 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 	n := nopolatomic.AddInt64(&nopolCount[k], 1)
 	nopolatomic.StoreInt64(&nopolFlushed[k], n) // recorded here, not by nopolFlush
 	nopolRecordCounted(id, outcome, vals, n)
+}
+
+// NopolRecovered returns p, what a recover() call of the instrumented
+// code returned: collect writes every such call NopolRecovered(recover()),
+// so recover is still called by the deferred function itself. In a run
+// that prints reach lines (a failing test's coverage run), the first
+// three runtime errors recovered also print the stack of their panic,
+// which is still on the goroutine's stack, each line after
+// "nopol-recovered " (constituent.RecoveredPrefix): a test helper that
+// turns a panic into a failure message, or a library that turns it into
+// an error, hides where it was raised.
+func NopolRecovered(p interface{}) interface{} {
+	if p == nil {
+		return p
+	}
+	nopolOnce.Do(nopolSetup)
+	if _, ok := p.(interface{ RuntimeError() }); !ok || nopolReach == nil || nopolatomic.AddInt32(&nopolRecoveredStacks, 1) > 3 {
+		return p
+	}
+	var b nopolstrings.Builder
+	for _, line := range nopolstrings.Split(nopolstrings.TrimRight(string(nopoldebug.Stack()), "\n"), "\n") {
+		b.WriteString("nopol-recovered " + line + "\n")
+	}
+	nopolos.Stdout.WriteString(b.String())
+	return p
 }
 
 // nopolClaim reports whether a record of site id, outcome o, in test

@@ -51,6 +51,12 @@ const EvalPrefix = "nopol-eval "
 // ReachPrefix starts every ReachLine, written by the hook as a literal.
 const ReachPrefix = "nopol-reach "
 
+// RecoveredPrefix starts every line of the stack of a panic that a
+// deferred function of the instrumented code recovered, printed by the
+// hook (as a literal) in runs with reach lines: ParseOutput reads the
+// rest of the line as if the panic had ended the test.
+const RecoveredPrefix = "nopol-recovered "
+
 // ReachLine is the line the hook prints to standard output at the first
 // evaluation of a site when asked to (collect.Run.PrintReach).
 func ReachLine(site int) string {
@@ -101,7 +107,8 @@ var (
 // ParseOutput returns the locations reported in the output of a go test
 // run, in order: failure messages ("    foo_test.go:12: message") and
 // frames of panic stack traces ("\t/dir/foo_test.go:12 +0x1d", or as
-// gocheck prints them: "foo.go:12" then "  in F"). Frames of
+// gocheck prints them: "foo.go:12" then "  in F"; or after
+// RecoveredPrefix, from a panic the code recovered). Frames of
 // the Go runtime and of package testing are left out, and so are the
 // messages of a verbose run's (sub)tests reported passed or skipped
 // (t.Log).
@@ -133,6 +140,7 @@ func ParseOutput(output string) []Location {
 	}
 	for _, line := range strings.Split(output, "\n") {
 		line = strings.TrimRight(line, "\r")
+		line, _ = strings.CutPrefix(line, RecoveredPrefix)
 		// A stack a test printed (debug.Stack() in its message) is
 		// indented.
 		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "goroutine ") || strings.HasPrefix(line, "... Panic: ") {
