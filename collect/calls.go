@@ -290,7 +290,7 @@ func (o *observer) methodCalls(r typedExpr, yield func(*types.Func, Observed)) {
 // or three, whose result is of basic kind.
 func (o *observer) pureFuncs() (unary, nary []*types.Func) {
 	scope := o.pkg.Scope()
-	for _, name := range scope.Names() {
+	for _, name := range o.scopeNames(scope) {
 		f, ok := scope.Lookup(name).(*types.Func)
 		if !ok || f.Signature().TypeParams() != nil {
 			continue
@@ -431,7 +431,7 @@ func (o *observer) sentinels(fn ast.Node) []string {
 	var out []string
 	seen := map[string]bool{}
 	scope := o.pkg.Scope()
-	for _, name := range scope.Names() {
+	for _, name := range o.scopeNames(scope) {
 		if v, ok := scope.Lookup(name).(*types.Var); ok && types.Identical(v.Type(), errorType) {
 			out = append(out, name)
 			seen[name] = true

@@ -664,7 +664,7 @@ func (o *observer) delegate(sig *types.Signature, fnName string) string {
 		}
 	}
 	scope := o.pkg.Scope()
-	for _, name := range scope.Names() {
+	for _, name := range o.scopeNames(scope) {
 		if f, ok := scope.Lookup(name).(*types.Func); ok {
 			if _, obj := inner.LookupParent(name, o.pos); obj == f {
 				consider(f, "")
@@ -715,7 +715,7 @@ func argsFor(callee, sig *types.Signature, vars []*types.Var) (args []string, ok
 func (o *observer) scopeVars(inner *types.Scope) []*types.Var {
 	var out []*types.Var
 	for s := inner; s != nil && s != o.pkg.Scope(); s = s.Parent() {
-		for _, name := range s.Names() {
+		for _, name := range o.scopeNames(s) {
 			if v, ok := s.Lookup(name).(*types.Var); ok && o.visible(inner, v) {
 				out = append(out, v)
 			}

@@ -49,6 +49,9 @@ type pkgData struct {
 	// foreignEnums counts, for another package's defined integer type,
 	// the constants of that type its package declares (foreignEnum).
 	foreignEnums map[*types.Named]int
+	// names are the sorted names of each scope the sites looked in
+	// (scopeNames).
+	names map[*types.Scope][]string
 }
 
 // loadMode is what Load asks go/packages for. Without NeedDeps, only the

@@ -233,7 +233,7 @@ func (o *observer) varsOfType(t types.Type, sig *types.Signature, inner *types.S
 		}
 	}
 	for s := inner; s != nil && s != o.pkg.Scope() && s != types.Universe; s = s.Parent() {
-		names := s.Names()
+		names := slices.Clone(o.scopeNames(s))
 		sort.Slice(names, func(i, j int) bool { return s.Lookup(names[i]).Pos() > s.Lookup(names[j]).Pos() })
 		for _, name := range names {
 			if v, ok := s.Lookup(name).(*types.Var); ok && o.visible(inner, v) {
@@ -242,7 +242,7 @@ func (o *observer) varsOfType(t types.Type, sig *types.Signature, inner *types.S
 		}
 	}
 	scope := o.pkg.Scope()
-	for _, name := range scope.Names() {
+	for _, name := range o.scopeNames(scope) {
 		if v, ok := scope.Lookup(name).(*types.Var); ok && o.visible(inner, v) && o.graph.mayObserve(o.fn, v) {
 			add(v)
 		}
@@ -269,7 +269,7 @@ func (o *observer) instances(t types.Type) []string {
 	case *types.Interface:
 		var out []string
 		scope := o.pkg.Scope()
-		for _, name := range scope.Names() {
+		for _, name := range o.scopeNames(scope) {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
 			if !ok || tn.IsAlias() || len(out) >= maxNilValues {
 				continue
