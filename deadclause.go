@@ -30,7 +30,8 @@ import (
 //     NonNegative), conjuncts over one operand with no integer between
 //     them (len(tpl) <= 0 && len(tpl) > 0), disjuncts that leave none out
 //     (n < 5 || n >= 3), or a comparison another implies, a length being
-//     never negative (i >= 0 && i >= len(args), n > 5 && n > 3)
+//     never negative (i >= 0 && i >= len(args), n > 5 && n > 3, c == '\n'
+//     && c >= 0)
 //     (constantRanges). Not when the original condition has the same
 //     clause already.
 //   - bounds-check-alone: the candidate drops clauses of the original and
@@ -396,8 +397,22 @@ func constantRanges(e ast.Expr, known knownValues) []string {
 		}
 		switch {
 		case ps.lo == ps.hi || qs.lo == qs.hi:
-			// A point against a range: deadClause's, or a test that
-			// narrows (x >= 0 && x == 3 is written for clarity).
+			// A point against a range that holds it: the range decides
+			// nothing beside the point in a chain of && (c == '\n' &&
+			// c >= 0 is c == '\n': hcl's seeded scanString, `c < 0`
+			// flipped where || was the fix), the point nothing beside
+			// the range in a chain of || (x == 3 || x > 1).
+			point, pointSpan, rng, rngSpan := p, ps, q, qs
+			if qs.lo == qs.hi {
+				point, pointSpan, rng, rngSpan = q, qs, p, ps
+			}
+			if subspan(pointSpan.meet(d), rngSpan) && !pointSpan.meet(d).empty() {
+				dead, beside := rng, point
+				if op == token.LOR {
+					dead, beside = point, rng
+				}
+				whys = addReason(whys, fmt.Sprintf("%s: %s decides nothing beside %s", ruleDeadClause, types.ExprString(dead), types.ExprString(beside)))
+			}
 		case !subspan(qs.meet(d), ps) && !subspan(ps.meet(d), qs):
 			// Neither implies the other.
 		case op == token.LAND && subspan(qs.meet(d), ps), op == token.LOR && subspan(ps.meet(d), qs):

@@ -26,7 +26,7 @@ func TestDeadClause(t *testing.T) {
 		// clause (toml's maybeQuoted: the fix was r == '_' || r == '-').
 		{"r >= '0' || r == '_' && r == '-'", "r >= '0' || r == '_' && r != '-'", ruleDeadClause},
 		{"r >= '0' || r == '_' && r == '-'", "r >= '1' || r == '_' && r == '-'", ""}, // kept as it was
-		{"r >= '0' || r == '_' && r == '-'", "r >= '0' || r == '_' || r == '-'", ""},
+		{"r >= '0' && r <= '9' || r == '_' && r == '-'", "r >= '0' && r <= '9' || r == '_' || r == '-'", ""},
 		// Integer ranges: a test its operand's range decides, conjuncts
 		// with no integer between them, disjuncts that leave none out.
 		{"i > 0", "len(val) >= 0", ruleDeadClause},
@@ -51,7 +51,15 @@ func TestDeadClause(t *testing.T) {
 		{"i > 0 && i < len(b)", "i >= 0 && i < len(b)", ""},
 		{"i > 0 && i < len(b)", "i >= 1 && i <= len(b)-1", ""},
 		{"n > 3", "n > 1 || n < 0", ""},
-		{"n > 3", "n >= 0 && n == 3", ""},
+		// A point the range holds: the range decides nothing in a chain
+		// of &&, the point nothing in one of || (hcl's seeded
+		// scanString).
+		{"n > 3", "n >= 0 && n == 3", ruleDeadClause},
+		{"(ch == '\\n' && braces == 0) && ch < 0 || ch == eof", "(ch == '\\n' && braces == 0) && ch >= 0 || ch == eof", ruleDeadClause},
+		{"(ch == '\\n' && braces == 0) && ch < 0 || ch == eof", "(ch == '\\n' && braces == 0) || ch < 0 || ch == eof", ""},
+		{"n > 3", "n == 3 || n > 1", ruleDeadClause},
+		{"n > 3", "n == 3 || n > 5", ""},
+		{"n > 3", "n < 0 && n == 3", ruleDeadClause}, // never holds
 		{"n > 3", "n < 0 || n >= len(s)", ""},
 		{"n > 3", "n >= 0 && len(s) > n", ""},
 		{"len(b) > 1 && b[1] == '\\n'", "len(b) > 1", ruleBoundsAlone},
