@@ -44,6 +44,10 @@ import (
 //   - length-relation: the candidate compares the lengths of two values
 //     that neither the original nor any other condition of its file
 //     compares (inventedLengths).
+//   - bound-elsewhere: at a condition, the candidate compares a value
+//     the original does not read with a literal, where an earlier if of
+//     the function compares that value with a literal: the fault is
+//     that bound's, not a missing clause here (boundElsewhere).
 //   - error-replaced: a new guard leaves where an error x is not nil and
 //     returns another error, in a function whose own checks of x return
 //     x (errorReplaced).
@@ -584,6 +588,53 @@ func errorReplaced(sites []collect.Site, site collect.Site, st style, c candidat
 			if s.Kind == collect.Cond && s.File == site.File && s.Func == site.Func && s.Then != nil &&
 				slices.Contains(s.Then.Errors, x.Name) && strings.Contains(s.Original, x.Name+" != nil") {
 				return fmt.Sprintf("error-replaced: %s leaves with `%s`, which drops %s for another error, where %s's own check `if %s` returns %s", c.src, st.exit, x.Name, site.Func, oneLine(s.Original), x.Name)
+			}
+		}
+	}
+	return ""
+}
+
+// boundElsewhere checks the rule bound-elsewhere: a candidate at a
+// condition compares a value with a literal (date.Month == 13) that the
+// original condition does not read, where an earlier if of the same
+// function already compares that value with a literal (`if date.Month < 1
+// || date.Month > 13 { return ... }`). That earlier bound is where the
+// fault most likely is: the clause moves its check to a later place that
+// happens to run for the failing tests' inputs (go-toml's seeded
+// parseLocalDate, dev77: the month's bound 13 for 12, patched into the
+// day's check). Rejected, so that the search goes on to the earlier
+// condition.
+func boundElsewhere(sites []collect.Site, site collect.Site, c candidate) string {
+	if site.Kind != collect.Cond {
+		return ""
+	}
+	orig, err := parser.ParseExpr(site.Original)
+	if err != nil {
+		return ""
+	}
+	bounded := func(src string) []string {
+		var out []string
+		for _, b := range comparisonsOf(src) {
+			x, y := ast.Unparen(b.X), ast.Unparen(b.Y)
+			switch {
+			case isLiteral(y) && !isLiteral(x):
+				out = append(out, types.ExprString(x))
+			case isLiteral(x) && !isLiteral(y):
+				out = append(out, types.ExprString(y))
+			}
+		}
+		return out
+	}
+	for _, x := range bounded(c.src) {
+		if reads(orig, x) {
+			continue
+		}
+		for _, s := range sites {
+			if s.Kind != collect.Cond || s.File != site.File || s.Func != site.Func || s.Line >= site.Line {
+				continue
+			}
+			if slices.Contains(bounded(s.Original), x) {
+				return fmt.Sprintf("bound-elsewhere: %s tests %s, which the original does not read and the earlier `if %s` (line %d) bounds: a fix of that bound belongs there", c.src, x, oneLine(s.Original), s.Line)
 			}
 		}
 	}

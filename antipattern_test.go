@@ -617,6 +617,36 @@ func TestInventedLengths(t *testing.T) {
 	}
 }
 
+// TestBoundElsewhere: a clause over a value the original does not read,
+// which an earlier if of the function bounds with a literal, is
+// rejected (go-toml's seeded parseLocalDate).
+func TestBoundElsewhere(t *testing.T) {
+	sites := []collect.Site{
+		{ID: 0, Kind: collect.Cond, File: "d.go", Func: "parseLocalDate", Line: 10, Original: "date.Month < 1 || date.Month > 13"},
+		{ID: 1, Kind: collect.Cond, File: "d.go", Func: "parseLocalDate", Line: 14, Original: "date.Day < 1 || date.Day > maxDay"},
+		{ID: 2, Kind: collect.Cond, File: "d.go", Func: "other", Line: 30, Original: "date.Day > 31"},
+		{ID: 3, Kind: collect.Guard, File: "d.go", Func: "parseLocalDate", Line: 15, Original: "return date, nil"},
+	}
+	for _, tc := range []struct {
+		site int
+		cand string
+		rule string
+	}{
+		{1, "date.Day < 1 || date.Day > maxDay || date.Month == 13", "bound-elsewhere"},
+		{1, "date.Day < 1 || date.Day > maxDay || 12 < date.Month", "bound-elsewhere"},
+		{1, "date.Day < 1 || date.Day > maxDay || date.Year == 0", ""}, // no earlier bound
+		{1, "date.Day <= 0 || date.Day > maxDay", ""},                  // the original's own value
+		{0, "date.Month < 1 || date.Month > 12 || date.Day > 31", ""},  // the bound comes later
+		{2, "date.Day > 31 || date.Month > 12", ""},                    // another function
+		{3, "date.Month == 13", ""},                                    // not a condition
+	} {
+		got := boundElsewhere(sites, sites[tc.site], candidate{src: tc.cand, method: "synthesis"})
+		if ruleOf(got) != tc.rule {
+			t.Errorf("boundElsewhere(%q) = %q, want rule %q", tc.cand, got, tc.rule)
+		}
+	}
+}
+
 // TestAgainstGuard checks the rules of a new guard: a guard around a
 // statement is kept only when it protects the statement from its own
 // panic (conditional-deletion), and no guard may test only what an

@@ -1124,6 +1124,9 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 	if why == "" && r.prog != nil {
 		why = inventedLengths(r.prog.Sites, site, c)
 	}
+	if why == "" && r.prog != nil {
+		why = boundElsewhere(r.prog.Sites, site, c)
+	}
 	return why
 }
 
