@@ -604,7 +604,17 @@ func errorReplaced(sites []collect.Site, site collect.Site, st style, c candidat
 // parseLocalDate, dev77: the month's bound 13 for 12, patched into the
 // day's check). Rejected, so that the search goes on to the earlier
 // condition.
-func boundElsewhere(sites []collect.Site, site collect.Site, c candidate) string {
+//
+// The same at a guard around a statement that indexes with a value an
+// enclosing if bounds with a literal (`if pe.Position.Line > 1 { ...
+// lines[pe.Position.Line-3] ... }`): the guard would keep the index from
+// panicking where the enclosing bound lets it in too early (toml's seeded
+// ParseError.ErrorWithPosition, dev77: `if len(lines) > 3 { ... }` for
+// the bound 2 made 1).
+func boundElsewhere(sites []collect.Site, site collect.Site, st style, c candidate) string {
+	if site.Kind == collect.Guard && st.guard == collect.GuardWrap {
+		return boundAround(site, c)
+	}
 	if site.Kind != collect.Cond {
 		return ""
 	}
@@ -612,20 +622,7 @@ func boundElsewhere(sites []collect.Site, site collect.Site, c candidate) string
 	if err != nil {
 		return ""
 	}
-	bounded := func(src string) []string {
-		var out []string
-		for _, b := range comparisonsOf(src) {
-			x, y := ast.Unparen(b.X), ast.Unparen(b.Y)
-			switch {
-			case isLiteral(y) && !isLiteral(x):
-				out = append(out, types.ExprString(x))
-			case isLiteral(x) && !isLiteral(y):
-				out = append(out, types.ExprString(y))
-			}
-		}
-		return out
-	}
-	for _, x := range bounded(c.src) {
+	for _, x := range boundedBy(c.src) {
 		if reads(orig, x) {
 			continue
 		}
@@ -633,12 +630,60 @@ func boundElsewhere(sites []collect.Site, site collect.Site, c candidate) string
 			if s.Kind != collect.Cond || s.File != site.File || s.Func != site.Func || s.Line >= site.Line {
 				continue
 			}
-			if slices.Contains(bounded(s.Original), x) {
+			if slices.Contains(boundedBy(s.Original), x) {
 				return fmt.Sprintf("bound-elsewhere: %s tests %s, which the original does not read and the earlier `if %s` (line %d) bounds: a fix of that bound belongs there", c.src, x, oneLine(s.Original), s.Line)
 			}
 		}
 	}
 	return ""
+}
+
+// boundAround is boundElsewhere at a guard around a statement: the
+// statement indexes (or slices) with a value that a condition holding
+// there (Site.Holds) compares with a literal.
+func boundAround(site collect.Site, c candidate) string {
+	body := parseStmts(site.Original)
+	if body == nil {
+		return ""
+	}
+	for _, h := range site.Holds {
+		for _, x := range boundedBy(h) {
+			found := false
+			ast.Inspect(body, func(n ast.Node) bool {
+				var idx []ast.Expr
+				switch n := n.(type) {
+				case *ast.IndexExpr:
+					idx = []ast.Expr{n.Index}
+				case *ast.SliceExpr:
+					idx = []ast.Expr{n.Low, n.High}
+				}
+				for _, e := range idx {
+					found = found || e != nil && reads(e, x)
+				}
+				return !found
+			})
+			if found {
+				return fmt.Sprintf("bound-elsewhere: %s keeps `%s` from indexing with %s, which the enclosing `if %s` bounds: a fix of that bound belongs there", c.src, oneLine(site.Original), x, h)
+			}
+		}
+	}
+	return ""
+}
+
+// boundedBy are the operands that the comparisons of src compare with a
+// literal, as written.
+func boundedBy(src string) []string {
+	var out []string
+	for _, b := range comparisonsOf(src) {
+		x, y := ast.Unparen(b.X), ast.Unparen(b.Y)
+		switch {
+		case isLiteral(y) && !isLiteral(x):
+			out = append(out, types.ExprString(x))
+		case isLiteral(x) && !isLiteral(y):
+			out = append(out, types.ExprString(y))
+		}
+	}
+	return out
 }
 
 // inventedLengths checks the rule length-relation: the candidate compares

@@ -640,9 +640,36 @@ func TestBoundElsewhere(t *testing.T) {
 		{2, "date.Day > 31 || date.Month > 12", ""},                    // another function
 		{3, "date.Month == 13", ""},                                    // not a condition
 	} {
-		got := boundElsewhere(sites, sites[tc.site], candidate{src: tc.cand, method: "synthesis"})
+		got := boundElsewhere(sites, sites[tc.site], style{name: "cond"}, candidate{src: tc.cand, method: "synthesis"})
 		if ruleOf(got) != tc.rule {
 			t.Errorf("boundElsewhere(%q) = %q, want rule %q", tc.cand, got, tc.rule)
+		}
+	}
+}
+
+// TestBoundAround: a guard around a statement that indexes with a value
+// an enclosing if bounds with a literal is rejected (toml's seeded
+// ErrorWithPosition); not an exit, nor where the index reads no such
+// value.
+func TestBoundAround(t *testing.T) {
+	wrap := style{name: "guard", guard: collect.GuardWrap, strategy: collect.StrategySkip}
+	exit := style{name: "return", guard: collect.GuardExit(0), strategy: collect.StrategyZero}
+	for _, tc := range []struct {
+		stmt  string
+		holds []string
+		st    style
+		rule  string
+	}{
+		{`fmt.Fprintf(b, "% 7d | %s\n", pe.Position.Line-2, expandTab(lines[pe.Position.Line-3]))`, []string{"pe.Position.Line > 1"}, wrap, "bound-elsewhere"},
+		{`s = s[:n-1]`, []string{"n >= 0"}, wrap, "bound-elsewhere"},
+		{`fmt.Fprintf(b, "% 7d | %s\n", pe.Position.Line-2, expandTab(lines[pe.Position.Line-3]))`, []string{"pe.Position.Line > 1"}, exit, ""},
+		{`x = lines[i]`, []string{"pe.Position.Line > 1"}, wrap, ""},
+		{`x = lines[i]`, []string{"ok"}, wrap, ""},
+	} {
+		site := collect.Site{Kind: collect.Guard, Original: tc.stmt, Holds: tc.holds, CanWrap: true}
+		got := boundElsewhere(nil, site, tc.st, candidate{src: "len(lines) > 3", method: "synthesis"})
+		if ruleOf(got) != tc.rule {
+			t.Errorf("boundElsewhere at `%s` = %q, want rule %q", tc.stmt, got, tc.rule)
 		}
 	}
 }

@@ -1125,7 +1125,7 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 		why = inventedLengths(r.prog.Sites, site, c)
 	}
 	if why == "" && r.prog != nil {
-		why = boundElsewhere(r.prog.Sites, site, c)
+		why = boundElsewhere(r.prog.Sites, site, st, c)
 	}
 	return why
 }
