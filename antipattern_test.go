@@ -619,7 +619,10 @@ func TestInventedLengths(t *testing.T) {
 
 // TestBoundElsewhere: a clause over a value the original does not read,
 // which an earlier if of the function bounds with a literal, is
-// rejected (go-toml's seeded parseLocalDate).
+// rejected (go-toml's seeded parseLocalDate); so is a guard around a
+// statement that indexes with a value an enclosing if bounds with a
+// literal (toml's seeded ErrorWithPosition), not an exit there, nor
+// where the index reads no such value.
 func TestBoundElsewhere(t *testing.T) {
 	sites := []collect.Site{
 		{ID: 0, Kind: collect.Cond, File: "d.go", Func: "parseLocalDate", Line: 10, Original: "date.Month < 1 || date.Month > 13"},
@@ -627,49 +630,35 @@ func TestBoundElsewhere(t *testing.T) {
 		{ID: 2, Kind: collect.Cond, File: "d.go", Func: "other", Line: 30, Original: "date.Day > 31"},
 		{ID: 3, Kind: collect.Guard, File: "d.go", Func: "parseLocalDate", Line: 15, Original: "return date, nil"},
 	}
+	guard := func(stmt string, holds ...string) collect.Site {
+		return collect.Site{Kind: collect.Guard, Original: stmt, Holds: holds, CanWrap: true}
+	}
+	cond := style{name: "cond"}
+	wrap := style{name: "guard", guard: collect.GuardWrap, strategy: collect.StrategySkip}
+	exit := style{name: "return", guard: collect.GuardExit(0), strategy: collect.StrategyZero}
+	fprintf := `fmt.Fprintf(b, "% 7d | %s\n", pe.Position.Line-2, expandTab(lines[pe.Position.Line-3]))`
 	for _, tc := range []struct {
-		site int
+		site collect.Site
+		st   style
 		cand string
 		rule string
 	}{
-		{1, "date.Day < 1 || date.Day > maxDay || date.Month == 13", "bound-elsewhere"},
-		{1, "date.Day < 1 || date.Day > maxDay || 12 < date.Month", "bound-elsewhere"},
-		{1, "date.Day < 1 || date.Day > maxDay || date.Year == 0", ""}, // no earlier bound
-		{1, "date.Day <= 0 || date.Day > maxDay", ""},                  // the original's own value
-		{0, "date.Month < 1 || date.Month > 12 || date.Day > 31", ""},  // the bound comes later
-		{2, "date.Day > 31 || date.Month > 12", ""},                    // another function
-		{3, "date.Month == 13", ""},                                    // not a condition
+		{sites[1], cond, "date.Day < 1 || date.Day > maxDay || date.Month == 13", "bound-elsewhere"},
+		{sites[1], cond, "date.Day < 1 || date.Day > maxDay || 12 < date.Month", "bound-elsewhere"},
+		{sites[1], cond, "date.Day < 1 || date.Day > maxDay || date.Year == 0", ""}, // no earlier bound
+		{sites[1], cond, "date.Day <= 0 || date.Day > maxDay", ""},                  // the original's own value
+		{sites[0], cond, "date.Month < 1 || date.Month > 12 || date.Day > 31", ""},  // the bound comes later
+		{sites[2], cond, "date.Day > 31 || date.Month > 12", ""},                    // another function
+		{sites[3], cond, "date.Month == 13", ""},                                    // not a condition
+		{guard(fprintf, "pe.Position.Line > 1"), wrap, "len(lines) > 3", "bound-elsewhere"},
+		{guard("s = s[:n-1]", "n >= 0"), wrap, "len(s) > 3", "bound-elsewhere"},
+		{guard(fprintf, "pe.Position.Line > 1"), exit, "len(lines) > 3", ""},
+		{guard("x = lines[i]", "pe.Position.Line > 1"), wrap, "len(lines) > i", ""},
+		{guard("x = lines[i]", "ok"), wrap, "len(lines) > i", ""},
 	} {
-		got := boundElsewhere(sites, sites[tc.site], style{name: "cond"}, candidate{src: tc.cand, method: "synthesis"})
+		got := boundElsewhere(sites, tc.site, tc.st, candidate{src: tc.cand, method: "synthesis"})
 		if ruleOf(got) != tc.rule {
-			t.Errorf("boundElsewhere(%q) = %q, want rule %q", tc.cand, got, tc.rule)
-		}
-	}
-}
-
-// TestBoundAround: a guard around a statement that indexes with a value
-// an enclosing if bounds with a literal is rejected (toml's seeded
-// ErrorWithPosition); not an exit, nor where the index reads no such
-// value.
-func TestBoundAround(t *testing.T) {
-	wrap := style{name: "guard", guard: collect.GuardWrap, strategy: collect.StrategySkip}
-	exit := style{name: "return", guard: collect.GuardExit(0), strategy: collect.StrategyZero}
-	for _, tc := range []struct {
-		stmt  string
-		holds []string
-		st    style
-		rule  string
-	}{
-		{`fmt.Fprintf(b, "% 7d | %s\n", pe.Position.Line-2, expandTab(lines[pe.Position.Line-3]))`, []string{"pe.Position.Line > 1"}, wrap, "bound-elsewhere"},
-		{`s = s[:n-1]`, []string{"n >= 0"}, wrap, "bound-elsewhere"},
-		{`fmt.Fprintf(b, "% 7d | %s\n", pe.Position.Line-2, expandTab(lines[pe.Position.Line-3]))`, []string{"pe.Position.Line > 1"}, exit, ""},
-		{`x = lines[i]`, []string{"pe.Position.Line > 1"}, wrap, ""},
-		{`x = lines[i]`, []string{"ok"}, wrap, ""},
-	} {
-		site := collect.Site{Kind: collect.Guard, Original: tc.stmt, Holds: tc.holds, CanWrap: true}
-		got := boundElsewhere(nil, site, tc.st, candidate{src: "len(lines) > 3", method: "synthesis"})
-		if ruleOf(got) != tc.rule {
-			t.Errorf("boundElsewhere at `%s` = %q, want rule %q", tc.stmt, got, tc.rule)
+			t.Errorf("boundElsewhere(%q) at `%s` = %q, want rule %q", tc.cand, tc.site.Original, got, tc.rule)
 		}
 	}
 }
