@@ -44,10 +44,10 @@ import (
 //   - length-relation: the candidate compares the lengths of two values
 //     that neither the original nor any other condition of its file
 //     compares (inventedLengths).
-//   - bound-elsewhere: at a condition, the candidate compares a value
-//     the original does not read with a literal, where an earlier if of
-//     the function compares that value with a literal: the fault is
-//     that bound's, not a missing clause here (boundElsewhere).
+//   - bound-elsewhere: at a condition, the candidate reads a value the
+//     original does not read, where an earlier if of the function
+//     compares that value with a literal: the fault is that bound's,
+//     not a missing clause here (boundElsewhere).
 //   - error-replaced: a new guard leaves where an error x is not nil and
 //     returns another error, in a function whose own checks of x return
 //     x (errorReplaced).
@@ -595,8 +595,8 @@ func errorReplaced(sites []collect.Site, site collect.Site, st style, c candidat
 }
 
 // boundElsewhere checks the rule bound-elsewhere: a candidate at a
-// condition compares a value with a literal (date.Month == 13) that the
-// original condition does not read, where an earlier if of the same
+// condition reads a value (date.Month == 13, date.Day < date.Month) that
+// the original condition does not read, where an earlier if of the same
 // function already compares that value with a literal (`if date.Month < 1
 // || date.Month > 13 { return ... }`). That earlier bound is where the
 // fault most likely is: the clause moves its check to a later place that
@@ -622,7 +622,11 @@ func boundElsewhere(sites []collect.Site, site collect.Site, st style, c candida
 	if err != nil {
 		return ""
 	}
-	for _, x := range boundedBy(c.src) {
+	cand, err := parser.ParseExpr(c.src)
+	if err != nil {
+		return ""
+	}
+	for _, x := range operands(cand) {
 		if reads(orig, x) {
 			continue
 		}

@@ -645,11 +645,12 @@ func TestBoundElsewhere(t *testing.T) {
 	}{
 		{sites[1], cond, "date.Day < 1 || date.Day > maxDay || date.Month == 13", "bound-elsewhere"},
 		{sites[1], cond, "date.Day < 1 || date.Day > maxDay || 12 < date.Month", "bound-elsewhere"},
-		{sites[1], cond, "date.Day < 1 || date.Day > maxDay || date.Year == 0", ""}, // no earlier bound
-		{sites[1], cond, "date.Day <= 0 || date.Day > maxDay", ""},                  // the original's own value
-		{sites[0], cond, "date.Month < 1 || date.Month > 12 || date.Day > 31", ""},  // the bound comes later
-		{sites[2], cond, "date.Day > 31 || date.Month > 12", ""},                    // another function
-		{sites[3], cond, "date.Month == 13", ""},                                    // not a condition
+		{sites[1], cond, "date.Day < 1 || date.Day > maxDay || date.Year == 0", ""},       // no earlier bound
+		{sites[1], cond, "date.Day < date.Month || date.Day > maxDay", "bound-elsewhere"}, // the literal replaced by the value
+		{sites[1], cond, "date.Day <= 0 || date.Day > maxDay", ""},                        // the original's own value
+		{sites[0], cond, "date.Month < 1 || date.Month > 12 || date.Day > 31", ""},        // the bound comes later
+		{sites[2], cond, "date.Day > 31 || date.Month > 12", ""},                          // another function
+		{sites[3], cond, "date.Month == 13", ""},                                          // not a condition
 		{guard(fprintf, "pe.Position.Line > 1"), wrap, "len(lines) > 3", "bound-elsewhere"},
 		{guard("s = s[:n-1]", "n >= 0"), wrap, "len(s) > 3", "bound-elsewhere"},
 		{guard(fprintf, "pe.Position.Line > 1"), exit, "len(lines) > 3", ""},
