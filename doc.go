@@ -261,10 +261,7 @@
 //     uniseg's seeded `state&lbCPeaFWHBit == 0`, which the mutation
 //     baseline fixes in 6 s, timed out in the first tier's angelic
 //     searches). Counted, not timed, the pause falls at the same site on
-//     every machine; but once half of Options.Timeout is gone it pauses
-//     as well (a wall-clock bound, Result.TimeBounds "pause": where a run
-//     of the suite takes seconds, as blackfriday's, the first sites took
-//     the time the mutants needed). Then the twin guards (collect's
+//     every machine. Then the twin guards (collect's
 //     StrategyTwin) of the first ten guard sites of the ranking that
 //     have one, each validated as written, whether or not its site is
 //     angelic: a twin is a whole patch, and the entries a loop must skip

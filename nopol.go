@@ -225,8 +225,7 @@ type Result struct {
 	// TimeBounds counts, by kind, the wall-clock bounds that decided
 	// something in the search: "synthesis", searches a time bound cut
 	// before their work bound (synth.Stats); "tier", later tiers stopped
-	// at half the time limit; "pause", the first tier paused for the
-	// mutants at half the time limit, before its work bound. Every other bound of the search is counted
+	// at half the time limit. Every other bound of the search is counted
 	// in work, the same on every machine: a result with no time bounds
 	// is the same on a slower or busier machine (test outcomes aside),
 	// one with some may not be.

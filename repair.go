@@ -56,12 +56,6 @@ var minLaterWork = 200
 // units; a variable for the tests.
 var firstPauseWork = 100
 
-// firstPauseShare is the share of Options.Timeout after which the first
-// tier pauses for the mutants however little work it did (a wall-clock
-// bound, counted in Result.TimeBounds as "pause"); a variable for the
-// tests.
-var firstPauseShare = 0.5
-
 // repairer holds the state of one repair.
 type repairer struct {
 	opts  Options
@@ -412,14 +406,7 @@ func (r *repairer) run(ctx context.Context) error {
 	// sites' synthesized conditions.
 	r.tier = "first"
 	from := r.searchWork()
-	// Half the time limit gone, it pauses too (a wall-clock bound,
-	// counted in Result.TimeBounds): where every run of the suite takes
-	// seconds (blackfriday's two reference tests, 20 s each), the first
-	// sites took the time the mutants needed, and the repair timed out
-	// where the mutation baseline found the patch.
-	started, found, err := r.searchWhile(ctx, searched, 0, false, func() bool {
-		return r.opts.NoMutants || r.searchWork()-from < firstPauseWork && r.until(r.start.Add(time.Duration(firstPauseShare*float64(r.opts.Timeout))), "pause")
-	})
+	started, found, err := r.searchWhile(ctx, searched, 0, false, func() bool { return r.opts.NoMutants || r.searchWork()-from < firstPauseWork })
 	if err != nil || found {
 		return err
 	}
@@ -429,7 +416,7 @@ func (r *repairer) run(ctx context.Context) error {
 	}
 	if !r.opts.NoMutants {
 		if started < len(searched) {
-			r.logf("mutation: the first tier did %d units of test runs at %s (%s of the time limit gone); the mutants of the top conditions come before the others", r.searchWork()-from, ofSites(started, len(searched), "site"), time.Since(r.start).Round(time.Second))
+			r.logf("mutation: the first tier did %d units of test runs at %s; the mutants of the top conditions come before the others", r.searchWork()-from, ofSites(started, len(searched), "site"))
 		}
 		r.tier = "mutants"
 		n, k, done, err := r.mutate(ctx, ranked, 0, maxMutationSites)
