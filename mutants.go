@@ -196,8 +196,7 @@ func fallbackMutants(site collect.Site, done func(src string) bool) (cands []can
 // dropped), without the original and without duplicates, the fewest
 // changed tokens first (synth.EditDistance, the distance the one ranking
 // uses; ties in the order above, so that `n <= 0` becomes `n > 0` before
-// `n >= 0`: an operator is one token whatever its characters; every
-// comparison's operators before any && or || swapped).
+// `n >= 0`: an operator is one token whatever its characters).
 // An equality made an ordering (`i != -1` into `i > -1`, `c == 'T'` into
 // `c <= 'T'`) comes after every other mutant: a point test made a range
 // test is the least likely of the one-token changes, and when the tests
@@ -252,71 +251,59 @@ func mutantsOf(cond string) []mutant {
 
 	add(negate(clone(orig)))
 	n := len(slots(&orig))
-	// Two passes: the comparisons' operators and literals first, then
-	// the rest (&& and || swapped, operands dropped or negated), so
-	// that of two one-token edits a comparison's comes first: ini's
-	// seeded readValue and pflag's stripUnknownFlagValue (dev77) were
-	// "repaired" by && made || where `!=` made `==` (`<=` made `>`) was
-	// the fix.
-	for pass := range 2 {
-		for i := 0; i < n; i++ {
-			at := func(edit func(slot *ast.Expr)) {
-				root := clone(orig)
-				edit(slots(&root)[i])
-				add(root)
+	for i := 0; i < n; i++ {
+		at := func(edit func(slot *ast.Expr)) {
+			root := clone(orig)
+			edit(slots(&root)[i])
+			add(root)
+		}
+		switch e := (*slots(&orig)[i]).(type) {
+		case *ast.BinaryExpr:
+			switch {
+			case comparison(e.Op):
+				ops := comparisonMutants(e.Op)
+				if !ordered(e) {
+					// x != nil, b == true: only the other equality.
+					if !equality(e.Op) {
+						continue
+					}
+					ops = ops[:1]
+				}
+				for _, op := range ops {
+					pointToRange = equality(e.Op) && !equality(op) || inRange && !equality(e.Op) && equality(op)
+					at(func(slot *ast.Expr) { (*slot).(*ast.BinaryExpr).Op = op })
+				}
+				pointToRange = false
+			case e.Op == token.LAND || e.Op == token.LOR:
+				at(func(slot *ast.Expr) {
+					b := (*slot).(*ast.BinaryExpr)
+					b.Op = token.LAND + token.LOR - b.Op
+				})
+				at(func(slot *ast.Expr) { *slot = (*slot).(*ast.BinaryExpr).Y })
+				at(func(slot *ast.Expr) { *slot = (*slot).(*ast.BinaryExpr).X })
+				// A `!` added to an operand that is a boolean atom: the
+				// inverse of a `!` removed (a comparison is negated by
+				// its operator, a `!x` by the removal).
+				if boolAtom(e.X) {
+					at(func(slot *ast.Expr) { b := (*slot).(*ast.BinaryExpr); b.X = negate(b.X) })
+				}
+				if boolAtom(e.Y) {
+					at(func(slot *ast.Expr) { b := (*slot).(*ast.BinaryExpr); b.Y = negate(b.Y) })
+				}
 			}
-			e := *slots(&orig)[i]
-			if inComparison(e) != (pass == 0) {
+		case *ast.UnaryExpr:
+			if e.Op == token.NOT {
+				at(func(slot *ast.Expr) { *slot = unparen((*slot).(*ast.UnaryExpr).X) })
+			}
+		case *ast.BasicLit:
+			v, err := strconv.ParseInt(e.Value, 0, 64)
+			if e.Kind != token.INT || err != nil {
 				continue
 			}
-			switch e := e.(type) {
-			case *ast.BinaryExpr:
-				switch {
-				case comparison(e.Op):
-					ops := comparisonMutants(e.Op)
-					if !ordered(e) {
-						// x != nil, b == true: only the other equality.
-						if !equality(e.Op) {
-							continue
-						}
-						ops = ops[:1]
-					}
-					for _, op := range ops {
-						pointToRange = equality(e.Op) && !equality(op) || inRange && !equality(e.Op) && equality(op)
-						at(func(slot *ast.Expr) { (*slot).(*ast.BinaryExpr).Op = op })
-					}
-					pointToRange = false
-				case e.Op == token.LAND || e.Op == token.LOR:
-					at(func(slot *ast.Expr) {
-						b := (*slot).(*ast.BinaryExpr)
-						b.Op = token.LAND + token.LOR - b.Op
-					})
-					at(func(slot *ast.Expr) { *slot = (*slot).(*ast.BinaryExpr).Y })
-					at(func(slot *ast.Expr) { *slot = (*slot).(*ast.BinaryExpr).X })
-					// A `!` added to an operand that is a boolean atom: the
-					// inverse of a `!` removed (a comparison is negated by
-					// its operator, a `!x` by the removal).
-					if boolAtom(e.X) {
-						at(func(slot *ast.Expr) { b := (*slot).(*ast.BinaryExpr); b.X = negate(b.X) })
-					}
-					if boolAtom(e.Y) {
-						at(func(slot *ast.Expr) { b := (*slot).(*ast.BinaryExpr); b.Y = negate(b.Y) })
-					}
-				}
-			case *ast.UnaryExpr:
-				if e.Op == token.NOT {
-					at(func(slot *ast.Expr) { *slot = unparen((*slot).(*ast.UnaryExpr).X) })
-				}
-			case *ast.BasicLit:
-				v, err := strconv.ParseInt(e.Value, 0, 64)
-				if e.Kind != token.INT || err != nil {
-					continue
-				}
-				for _, w := range []int64{v + 1, v - 1} {
-					if w >= 0 { // -n is a unary minus over a literal: its n moves
-						lit := &ast.BasicLit{Kind: token.INT, Value: strconv.FormatInt(w, 10)}
-						at(func(slot *ast.Expr) { *slot = lit })
-					}
+			for _, w := range []int64{v + 1, v - 1} {
+				if w >= 0 { // -n is a unary minus over a literal: its n moves
+					lit := &ast.BasicLit{Kind: token.INT, Value: strconv.FormatInt(w, 10)}
+					at(func(slot *ast.Expr) { *slot = lit })
 				}
 			}
 		}
@@ -377,18 +364,6 @@ func mutantsOf(cond string) []mutant {
 		return out[i].dist < out[j].dist
 	})
 	return out
-}
-
-// inComparison reports whether a slot's expression is a comparison or
-// an integer literal: the first pass of mutantsOf.
-func inComparison(e ast.Expr) bool {
-	switch e := e.(type) {
-	case *ast.BinaryExpr:
-		return comparison(e.Op)
-	case *ast.BasicLit:
-		return true
-	}
-	return false
 }
 
 // parseCond parses the condition cond, and renders it as its mutants

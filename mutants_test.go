@@ -62,23 +62,22 @@ func TestMutants(t *testing.T) {
 		{"i != -0x10", []string{"i == -0x10", "i != -17", "i != -15", "i < -0x10", "i <= -0x10", "i > -0x10", "i >= -0x10"}},
 		{"p == nil", []string{"p != nil"}},
 		// A bound of a range made an equality comes last too.
-		{"1 <= t && t < n", []string{"1 > t && t < n", "1 < t && t < n", "1 >= t && t < n", "2 <= t && t < n", "0 <= t && t < n",
-			"1 <= t && t >= n", "1 <= t && t <= n", "1 <= t && t > n", "1 <= t || t < n", "!(1 <= t && t < n)", "t < n", "1 <= t",
+		{"1 <= t && t < n", []string{"1 <= t || t < n", "1 > t && t < n", "1 < t && t < n", "1 >= t && t < n", "2 <= t && t < n", "0 <= t && t < n",
+			"1 <= t && t >= n", "1 <= t && t <= n", "1 <= t && t > n", "!(1 <= t && t < n)", "t < n", "1 <= t",
 			"1 == t && t < n", "1 != t && t < n", "1 <= t && t == n", "1 <= t && t != n"}},
 		// Inside a larger condition, a comparison with nil (or true, or
 		// another comparison) is only negated.
-		// The comparisons' edits come before the swap of && and ||.
-		{"c == nil || c2 != nil", []string{"c != nil || c2 != nil", "c == nil || c2 == nil", "c == nil && c2 != nil", "!(c == nil || c2 != nil)", "c2 != nil", "c == nil"}},
-		{"ok == (n > 0) && done", []string{"ok != (n > 0) && done", "ok == (n <= 0) && done",
-			"ok == (n >= 0) && done", "ok == (n == 0) && done", "ok == (n != 0) && done", "ok == (n < 0) && done", "ok == (n > 1) && done", "ok == (n > 0) || done", "ok == (n > 0) && !done", "ok == (n > 0)", "!(ok == (n > 0) && done)", "done"}},
+		{"c == nil || c2 != nil", []string{"c == nil && c2 != nil", "c != nil || c2 != nil", "c == nil || c2 == nil", "!(c == nil || c2 != nil)", "c2 != nil", "c == nil"}},
+		{"ok == (n > 0) && done", []string{"ok == (n > 0) || done", "ok == (n > 0) && !done", "ok != (n > 0) && done", "ok == (n <= 0) && done",
+			"ok == (n >= 0) && done", "ok == (n == 0) && done", "ok == (n != 0) && done", "ok == (n < 0) && done", "ok == (n > 1) && done", "ok == (n > 0)", "!(ok == (n > 0) && done)", "done"}},
 		{"ok", []string{"!ok"}},
 		{"!ok", []string{"ok"}},
 		{"!(a && b)", []string{"!(a || b)", "!(!a && b)", "!(a && !b)", "a && b", "!b", "!a"}},
 		// A `!` added to a boolean operand is one token, as a swap is.
 		{"a && b", []string{"a || b", "!a && b", "a && !b", "b", "a", "!(a && b)"}},
 		{"x < lo || f(x)", []string{
-			"x >= lo || f(x)", "x <= lo || f(x)", "x == lo || f(x)", "x != lo || f(x)",
-			"x > lo || f(x)", "x < lo && f(x)", "x < lo || !f(x)", "!(x < lo || f(x))", "f(x)", "x < lo"}},
+			"x < lo && f(x)", "x < lo || !f(x)", "x >= lo || f(x)", "x <= lo || f(x)", "x == lo || f(x)", "x != lo || f(x)",
+			"x > lo || f(x)", "!(x < lo || f(x))", "f(x)", "x < lo"}},
 		// Swapping the && of a || b && c makes a chain of ||, printed
 		// without parentheses: one token changed.
 		{"a || b && c", []string{"a && b && c", "!a || b && c", "a || b || c", "a || !b && c", "a || b && !c", "b && c", "a || c", "a || b", "!(a || b && c)", "a"}},
@@ -89,8 +88,8 @@ func TestMutants(t *testing.T) {
 		// Swapping the inner && of a && b && c needs parentheses.
 		{"a && b && c", []string{"a && b || c", "a && b && !c", "!a && b && c", "a && !b && c", "a && b", "b && c", "a && c", "!(a && b && c)", "(a || b) && c", "c"}},
 		// Redundant parentheses go; distances count from the original without them.
-		{"(x) > 0 && !(y)", []string{"x <= 0 && !y", "x >= 0 && !y", "x == 0 && !y", "x != 0 && !y", "x < 0 && !y",
-			"x > 1 && !y", "x > 0 || !y", "x > 0 && y", "!(x > 0 && !y)", "x > 0", "!y"}},
+		{"(x) > 0 && !(y)", []string{"x > 0 || !y", "x <= 0 && !y", "x >= 0 && !y", "x == 0 && !y", "x != 0 && !y", "x < 0 && !y",
+			"x > 1 && !y", "x > 0 && y", "!(x > 0 && !y)", "x > 0", "!y"}},
 		{"a ==", nil},
 		// A condition over several lines gives mutants on one line.
 		{"a &&\n\t!(b || c)", []string{"a || !(b || c)", "!a && !(b || c)", "a && (b || c)", "a && !(b && c)", "a && !(!b || c)", "a && !(b || !c)", "!(b || c)", "!(a && !(b || c))", "a && !c", "a && !b", "a"}},
