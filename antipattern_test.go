@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -1312,6 +1313,42 @@ func TestRulesAlone(t *testing.T) {
 		}
 		if why := tc.rule(orig, cand); (why != "") != tc.bad {
 			t.Errorf("%s at %s: %q, want a rejection: %v", tc.cand, tc.orig, why, tc.bad)
+		}
+	}
+}
+
+// TestInventedArithmetic: a term of two non-literal operands is rejected
+// unless the file computes it (in an expression or an x op= y); a literal
+// operand is always allowed.
+func TestInventedArithmetic(t *testing.T) {
+	file, err := parser.ParseFile(token.NewFileSet(), "m.go", `package m
+func f(s *state, fields []string, totalFields int) {
+	n := len(fields) - totalFields
+	total := 0
+	total += s.width
+	_ = n * 2
+}`, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := arithmeticTerms(file)
+	for _, tc := range []struct {
+		cand string
+		rule string
+	}{
+		{"len(s.exporters) == len(s.opts) - len(s.exporters)", "invented-arithmetic"},
+		{"mayForce && numContextRecords * len(s.curPath) == len(s.opts)", "invented-arithmetic"},
+		{"firstProp + graphemeState + len(b) >= gcMn", "invented-arithmetic"},
+		{"i != totalFields - 1", ""},
+		{"i < -1 + totalFields", ""},
+		{"len(fields) - totalFields > 0", ""},                    // the file computes it
+		{"s.width + total > 3", ""},                              // total += s.width
+		{"totalFields - len(fields) > 0", "invented-arithmetic"}, // not that one
+		{"x > 0 && y", ""},
+	} {
+		got := inventedArithmetic(written, candidate{src: tc.cand, method: "synthesis"})
+		if ruleOf(got) != tc.rule {
+			t.Errorf("inventedArithmetic(%q) = %q, want rule %q", tc.cand, got, tc.rule)
 		}
 	}
 }

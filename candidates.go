@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
 	"slices"
 	"strings"
 
@@ -1127,7 +1128,30 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 	if why == "" && r.prog != nil {
 		why = boundElsewhere(r.prog.Sites, site, st, c)
 	}
+	if why == "" {
+		why = inventedArithmetic(r.fileTerms(site.File), c)
+	}
 	return why
+}
+
+// fileTerms are the arithmetic terms of file (arithmeticTerms), parsed
+// once per repair; none when it cannot be read or parsed (then every
+// term of two non-literal operands counts as invented).
+func (r *repairer) fileTerms(file string) map[string]bool {
+	if terms, ok := r.terms[file]; ok {
+		return terms
+	}
+	terms := map[string]bool{}
+	if src, err := os.ReadFile(file); err == nil {
+		if f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.SkipObjectResolution); err == nil {
+			terms = arithmeticTerms(f)
+		}
+	}
+	if r.terms == nil {
+		r.terms = map[string]map[string]bool{}
+	}
+	r.terms[file] = terms
+	return terms
 }
 
 // onlyRule reports whether rejected, a SiteReport.Rejected, is not empty

@@ -37,6 +37,29 @@ func narrowedTo(t collect.TestResult) []string {
 	return leaves
 }
 
+// passedCases returns the cases (subtests of depth one) of t, a table
+// test narrowed to its failing subtests subs, that passed or hold a
+// failing subtest deeper down (run with the failing ones skipped, they
+// pass), in the order they ended; nil unless every passing subtest was
+// listed. Run in groups (coverRestCases), each with the rest run's
+// -test.skip, they split the rest run's one passing spectrum.
+func passedCases(t collect.TestResult, subs []string) []string {
+	if len(t.PassedPaths) != t.PassedSubtests {
+		return nil
+	}
+	var cases []string
+	for _, p := range append(slices.Clone(t.PassedPaths), subs...) {
+		parts := strings.SplitN(p, "/", 3)
+		if len(parts) < 2 || slices.Contains(subs, p) && len(parts) == 2 {
+			continue
+		}
+		if c := parts[0] + "/" + parts[1]; !slices.Contains(cases, c) {
+			cases = append(cases, c)
+		}
+	}
+	return cases
+}
+
 // widenPassing runs again, whole, the failing tests whose narrowed
 // coverage run passed (a subtest that needs the ones before it), and puts
 // their results in place; their later runs are whole too.
@@ -120,7 +143,11 @@ func (r *repairer) coverRest(ctx context.Context) error {
 			return fmt.Errorf("running the instrumented tests: %w", err)
 		}
 		if !res.Passed {
-			r.logf("coverage: the passing subtests of %s fail without the failing ones; left out", k.name)
+			why := "fail"
+			if res.TimedOut {
+				why = "time out"
+			}
+			r.logf("coverage: the passing subtests of %s %s without the failing ones; left out", k.name, why)
 			continue
 		}
 		r.vlogf("coverage %s: %d sites reached", rest.name, reachedCount(res))

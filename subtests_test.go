@@ -27,3 +27,23 @@ func TestNarrowedTo(t *testing.T) {
 		})
 	}
 }
+
+func TestPassedCases(t *testing.T) {
+	tests := []struct {
+		name string
+		res  collect.TestResult
+		subs []string
+		want []string
+	}{
+		{"cases", collect.TestResult{PassedSubtests: 2, PassedPaths: []string{"T/a", "T/c"}}, []string{"T/b"}, []string{"T/a", "T/c"}},
+		{"deeper: a case holding a failing subtest runs with it skipped", collect.TestResult{PassedSubtests: 3, PassedPaths: []string{"T/a/x", "T/a", "T/b/y"}}, []string{"T/b/z"}, []string{"T/a", "T/b"}},
+		{"some not listed", collect.TestResult{PassedSubtests: 3, PassedPaths: []string{"T/a", "T/c"}}, []string{"T/b"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := passedCases(tt.res, tt.subs); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("passedCases = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -717,8 +717,10 @@ type TestResult struct {
 	Output string
 	// FailedSubtests are the paths of the test's subtests that failed
 	// (at most gotest.MaxListedSubtests; SubtestsCut when more did),
-	// PassedSubtests the number that passed.
+	// PassedSubtests the number that passed, PassedPaths the paths of
+	// the first gotest.MaxListedPassed of them.
 	FailedSubtests []string
 	PassedSubtests int
 	SubtestsCut    bool
+	PassedPaths    []string
 }
