@@ -36,7 +36,8 @@ func TestPassedCases(t *testing.T) {
 		want []string
 	}{
 		{"cases", collect.TestResult{PassedSubtests: 2, PassedPaths: []string{"T/a", "T/c"}}, []string{"T/b"}, []string{"T/a", "T/c"}},
-		{"deeper: a case holding a failing subtest runs with it skipped", collect.TestResult{PassedSubtests: 3, PassedPaths: []string{"T/a/x", "T/a", "T/b/y"}}, []string{"T/b/z"}, []string{"T/a", "T/b"}},
+		{"cut to the failing subtests' depth", collect.TestResult{PassedSubtests: 6, PassedPaths: []string{"T/a/x/1", "T/a/x", "T/a", "T/b/y", "T/c", "T/b"}}, []string{"T/b/z"}, []string{"T/a/x", "T/b/y", "T/c"}},
+		{"failing subtests of two depths", collect.TestResult{PassedSubtests: 1, PassedPaths: []string{"T/a"}}, []string{"T/b/z", "T/c"}, nil},
 		{"some not listed", collect.TestResult{PassedSubtests: 3, PassedPaths: []string{"T/a", "T/c"}}, []string{"T/b"}, nil},
 	}
 	for _, tt := range tests {
