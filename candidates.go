@@ -15,6 +15,7 @@ import (
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/internal/astname"
+	"github.com/nopol-go/nopol/internal/tokens"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -1039,9 +1040,13 @@ func withSimplifications(cands, simpler []candidate, orig []int) []candidate {
 
 // withMutants is one ranking of the synthesized candidates (in synth.Rank
 // order) and the mutants (fewest changes first): merged by token edit
-// distance to the original, then by length (fewer tokens first), a mutant
-// first on a tie, so that a minimal edit of the original is validated
-// before a synthesized condition further from it. A synthesized
+// distance to the original, then by the names of the original the
+// candidate no longer has (namesLost: `!isDigit(r)` keeps the original's
+// predicate, `isControl(r)`, one token away too, swaps it for another
+// that the recorded states happen to fit; BurntSushi/toml's real
+// lexNumberOrDateStart, real78), then by length (fewer tokens first), a
+// mutant first on a tie, so that a minimal edit of the original is
+// validated before a synthesized condition further from it. A synthesized
 // candidate that is also a mutant (spaced alike or not) takes the
 // mutant's place and spelling, a synthesized candidate still (the rules
 // for synthesized conditions apply to it): the order of the mutants
@@ -1058,12 +1063,12 @@ func withMutants(synthesized, muts []candidate, original string) []candidate {
 		}
 	}
 	synthesized = slices.DeleteFunc(slices.Clone(synthesized), func(c candidate) bool { return hasForm(muts, c.src) })
-	// Each candidate's distance to the original, then its length, both
-	// in tokens.
-	dist := func(cs []candidate) [][2]int {
-		d := make([][2]int, len(cs))
+	// Each candidate's distance to the original, the original's names it
+	// lost, then its length, in tokens.
+	dist := func(cs []candidate) [][3]int {
+		d := make([][3]int, len(cs))
 		for k, c := range cs {
-			d[k] = [2]int{synth.EditDistance(c.src, original), synth.EditDistance(c.src, "")}
+			d[k] = [3]int{synth.EditDistance(c.src, original), namesLost(original, c.src), synth.EditDistance(c.src, "")}
 		}
 		return d
 	}
@@ -1080,6 +1085,26 @@ func withMutants(synthesized, muts []candidate, original string) []candidate {
 		}
 	}
 	return out
+}
+
+// namesLost counts the identifiers of original that cand does not have.
+func namesLost(original, cand string) int {
+	have := map[string]bool{}
+	toks, _ := tokens.Scan(cand)
+	for _, t := range toks {
+		if t.Tok == token.IDENT {
+			have[t.Text] = true
+		}
+	}
+	lost := 0
+	toks, _ = tokens.Scan(original)
+	for _, t := range toks {
+		if t.Tok == token.IDENT && !have[t.Text] {
+			lost++
+			have[t.Text] = true // once per name
+		}
+	}
+	return lost
 }
 
 // rejectAntiPatterns drops the candidates that break an anti-pattern,

@@ -407,3 +407,46 @@ func TestTermsOver(t *testing.T) {
 		t.Errorf("the original candidate changed: reads %v", inputsRead(term))
 	}
 }
+
+// TestWithMutantsNamesLost: at one token from the original, the mutant
+// that keeps the original's predicate comes before a synthesized
+// condition that swaps it for another, shorter though it is
+// (BurntSushi/toml's real lexNumberOrDateStart); a synthesized condition
+// that keeps every name still comes before a longer mutant.
+func TestWithMutantsNamesLost(t *testing.T) {
+	for _, tc := range []struct {
+		syn, muts []string
+		original  string
+		want      string
+	}{
+		{[]string{"isControl(r)", "isNL(r)"}, []string{"!isDigit(r)"}, "isDigit(r)", "!isDigit(r) | isControl(r) | isNL(r)"},
+		{[]string{"n < 0"}, []string{"n <= 0 || x"}, "n > 0", "n < 0 | n <= 0 || x"},
+	} {
+		var syn, muts []candidate
+		for _, s := range tc.syn {
+			syn = append(syn, candidate{src: s, method: "synthesis"})
+		}
+		for _, s := range tc.muts {
+			muts = append(muts, candidate{src: s, method: "mutation"})
+		}
+		if got := strings.Join(sources(withMutants(syn, muts, tc.original)), " | "); got != tc.want {
+			t.Errorf("withMutants(%q, %q) = %s, want %s", tc.syn, tc.muts, got, tc.want)
+		}
+	}
+}
+
+func TestNamesLost(t *testing.T) {
+	for _, tc := range []struct {
+		original, cand string
+		want           int
+	}{
+		{"isDigit(r)", "isControl(r)", 1},
+		{"isDigit(r)", "!isDigit(r)", 0},
+		{"a.b > c && a.d", "a.b > 0", 2},
+		{"x == x", "y == 1", 1},
+	} {
+		if got := namesLost(tc.original, tc.cand); got != tc.want {
+			t.Errorf("namesLost(%q, %q) = %d, want %d", tc.original, tc.cand, got, tc.want)
+		}
+	}
+}
