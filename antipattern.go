@@ -95,7 +95,11 @@ import (
 //     it, whatever it stands for (enumRange).
 //   - nil-check-dropped: the original tests x against nil, the branch
 //     dereferences x (x != nil) or leaves (x == nil), and the candidate no
-//     longer tests x against nil.
+//     longer tests x against nil; or the original holds only where x !=
+//     nil, the branch reads x (collect.Branch.NilUsed), and the candidate
+//     holds where x may be nil (impliesNotNil: goldmark's typographer,
+//     `s.Substitutions[RightSingleQuote] != nil && d.CanClose ||
+//     !d.CanOpen` for a && that the tests could not tell from ||).
 //   - length-check-dropped: a conjunct of the original bounds len(x)
 //     from below (len(schemes) > 0), the branch indexes x, and no
 //     conjunct of the candidate bounds len(x) from below: the branch may
@@ -1108,6 +1112,13 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 			return fmt.Sprintf("nil-check-dropped: %s == nil leaves before the code that follows uses %s", x, x)
 		}
 	}
+	if site.Then != nil {
+		for _, x := range site.Then.NilUsed {
+			if impliesNotNil(orig, x) && !impliesNotNil(cand, x) {
+				return fmt.Sprintf("nil-check-dropped: the original holds only where %s != nil, the branch uses %s, and the candidate holds where it may be nil", x, x)
+			}
+		}
+	}
 	if why := lengthCheckDropped(site, orig, cand); why != "" {
 		return why
 	}
@@ -1972,6 +1983,26 @@ func nilChecks(e ast.Expr) map[string]token.Token {
 		return true
 	})
 	return out
+}
+
+// impliesNotNil reports whether e holds only where x != nil: e is x !=
+// nil, a conjunction with a conjunct that implies it, or a disjunction of
+// which each disjunct does (`x != nil && a || b` does not).
+func impliesNotNil(e ast.Expr, x string) bool {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch b.Op {
+	case token.LAND:
+		return impliesNotNil(b.X, x) || impliesNotNil(b.Y, x)
+	case token.LOR:
+		return impliesNotNil(b.X, x) && impliesNotNil(b.Y, x)
+	case token.NEQ:
+		y, ok := nilCompared(b)
+		return ok && y == x
+	}
+	return false
 }
 
 // nilCompared returns x for b, x == nil or x != nil (either side).

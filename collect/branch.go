@@ -51,6 +51,10 @@ type Branch struct {
 	// assignment to them), as written: i in `return f.args[i]` after `if
 	// i < 0 || i >= len(f.args) { return "" }` (at most maxIndexVarsAfter).
 	IndexVarsAfter []string `json:",omitempty"`
+	// NilUsed are the values the if's condition tests against nil that
+	// the branch reads, as written (not in a function literal): x in
+	// `if x != nil && ok { use(x) }`, passed on, dereferenced or not.
+	NilUsed []string `json:",omitempty"`
 }
 
 // maxIndexVarsAfter bounds Branch.IndexVarsAfter.
@@ -345,7 +349,37 @@ func thenBranch(n *ast.IfStmt, info *types.Info) *Branch {
 		}
 		return true
 	})
+	b.NilUsed = nilUsed(n)
 	return b
+}
+
+// nilUsed returns Branch.NilUsed of n.
+func nilUsed(n *ast.IfStmt) []string {
+	tested := map[string]bool{}
+	ast.Inspect(n.Cond, func(node ast.Node) bool {
+		if b, ok := node.(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
+			for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				if id, ok := ast.Unparen(pair[1]).(*ast.Ident); ok && id.Name == "nil" {
+					tested[types.ExprString(ast.Unparen(pair[0]))] = true
+				}
+			}
+		}
+		return true
+	})
+	var out []string
+	ast.Inspect(n.Body, func(node ast.Node) bool {
+		if _, ok := node.(*ast.FuncLit); ok {
+			return false
+		}
+		if e, ok := node.(ast.Expr); ok && len(tested) > 0 {
+			if s := types.ExprString(e); tested[s] {
+				out = append(out, s)
+				delete(tested, s)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 func isInterface(info *types.Info, x ast.Expr) bool {
