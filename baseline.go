@@ -114,7 +114,6 @@ func (r *repairer) baseline(ctx context.Context) error {
 	r.failingByID = map[string]testKey{}
 	r.narrow = map[testKey][]string{}
 	r.checks = map[testKey][]string{}
-	r.restSubs = map[testKey][]string{}
 	var allFailing, notRun []string
 	// runaway are the failing tests the time limit stopped deep in a
 	// recursion: they fail on every run, and each run takes the whole
@@ -130,9 +129,6 @@ func (r *repairer) baseline(ctx context.Context) error {
 			r.suiteFailure[k] = t.Output
 			if subs := narrowedTo(t); subs != nil {
 				r.narrow[k] = subs
-				if cases := passedCases(t, subs); len(cases) > 0 {
-					r.restSubs[k] = cases
-				}
 			}
 			if names := failedGocheck(t.Output); names != nil {
 				r.checks[k] = names

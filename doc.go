@@ -49,9 +49,7 @@
 //     tests, each run alone: gocheck.go coverCases, and by its passing
 //     ones, each alone or in up to 48 groups: coverRestCases, which
 //     also narrow the suite's passing runs at a site to the gocheck tests
-//     that reach it, narrowRest; a narrowed table test's passing subtests
-//     likewise, by case: its subtests of depth one, passedCases); among
-//     equals, the sites of the
+//     that reach it, narrowRest); among equals, the sites of the
 //     function where a failing test panicked come first, then its
 //     callers' (a panic a deferred function recovered too: a test
 //     helper that reports it as a message, as blackfriday's do, or a

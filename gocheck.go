@@ -169,7 +169,7 @@ func (r *repairer) coverCases(ctx context.Context) error {
 			groups = append(groups, []string{c})
 		}
 		r.logf("coverage: running the %d failing gocheck tests of %s one at a time", len(cases), k.name)
-		results, err := r.casesApart(ctx, k, groups, false)
+		results, err := r.gocheckApart(ctx, k, groups, false)
 		if err != nil {
 			return err
 		}
@@ -183,48 +183,42 @@ func (r *repairer) coverCases(ctx context.Context) error {
 }
 
 // maxRestGroups bounds the coverage runs coverRestCases makes for the
-// passing gocheck tests or subtests of one failing test: more than that
-// are run in that many groups.
+// passing gocheck tests of one failing test: more tests than that are run
+// in that many groups.
 const maxRestGroups = 48
 
-// restCase is the coverage run of some passing gocheck tests or subtests
-// of a failing test, without the others.
+// restCase is the coverage run of some passing gocheck tests of a
+// failing test, without the others.
 type restCase struct {
 	names []string
 	res   collect.Result
 }
 
-// coverRestCases runs, in coverage, the passing gocheck tests, or the
-// passing subtests of a table test (restSubs), of each failing test that
-// its rest run stands for (coverRest), each alone, or in up to
-// maxRestGroups groups. When each passes, their spectra stand for the
-// rest run's in localization: a site only some passing cases reach is
-// less suspicious than one none reaches, where the rest run's one
-// spectrum made every site a passing case reaches count once (yaml.v3's
-// seeded yaml_emitter_select_scalar_style: 2386 sites at the same score,
-// the emitter's first and the faulty one far below; go-cmp's TestDiff,
-// two failing subtests of 200: each of the 1013 sites they reach at the
-// same score). The snapshots keep the rest run: one passing run per
-// suite.
+// coverRestCases runs, in coverage, the passing gocheck tests of each
+// failing test that its rest run stands for (coverRest), each alone, or
+// in up to maxRestGroups groups. When each passes, their spectra stand
+// for the rest run's in localization: a site only some passing gocheck
+// tests reach is less suspicious than one none reaches, where the rest
+// run's one spectrum made every site a passing test reaches count once
+// (yaml.v3's seeded yaml_emitter_select_scalar_style: 2386 sites at the
+// same score, the emitter's first and the faulty one far below). The
+// snapshots keep the rest run: one passing run per suite.
 func (r *repairer) coverRestCases(ctx context.Context) error {
 	r.restCases = map[testKey][]restCase{}
 	for _, k := range r.failing {
 		rest := restKey(k)
-		names, what := r.checkRest[k], "passing gocheck test"
-		if len(names) == 0 {
-			names, what = r.restSubs[k], "case"
-		}
+		names := r.checkRest[k]
 		if len(names) < 2 || !slices.Contains(r.restKeys, rest) {
 			continue
 		}
 		groups := inGroups(names, maxRestGroups)
-		r.logf("coverage: running the %s of %s in %s", plural(len(names), what), k.name, plural(len(groups), "run"))
-		results, err := r.casesApart(ctx, rest, groups, true)
+		r.logf("coverage: running the %s of %s in %s", plural(len(names), "passing gocheck test"), k.name, plural(len(groups), "run"))
+		results, err := r.gocheckApart(ctx, rest, groups, true)
 		if err != nil {
 			return err
 		}
 		if results == nil {
-			r.logf("coverage: a %s of %s fails alone (or timed out); the passing spectrum stays whole", what, k.name)
+			r.logf("coverage: a passing gocheck test of %s fails alone (or timed out); the passing spectrum stays whole", k.name)
 			continue
 		}
 		for i, res := range results {
@@ -234,15 +228,15 @@ func (r *repairer) coverRestCases(ctx context.Context) error {
 	return nil
 }
 
-// casesApart runs test k (a failing test narrowed to its gocheck tests,
-// or a restKey) in coverage once per group of its gocheck tests or
-// subtests (narrowCases), and returns the results when each run passed
-// (pass) or failed (not pass) without timing out; nil otherwise.
-func (r *repairer) casesApart(ctx context.Context, k testKey, groups [][]string, pass bool) ([]collect.Result, error) {
+// gocheckApart runs test k (a failing test narrowed to its gocheck tests,
+// or a restKey) in coverage once per group of its gocheck tests, and
+// returns the results when each run passed (pass) or failed (not pass)
+// without timing out; nil otherwise.
+func (r *repairer) gocheckApart(ctx context.Context, k testKey, groups [][]string, pass bool) ([]collect.Result, error) {
 	runs := make([]collect.Run, len(groups))
 	for i, g := range groups {
 		runs[i] = r.testRun(k, collect.ModeCover)
-		r.narrowCases(&runs[i], k, g)
+		runs[i].Gocheck = g
 	}
 	results, err := r.runAll(ctx, runs)
 	if err != nil {
@@ -259,19 +253,8 @@ func (r *repairer) casesApart(ctx context.Context, k testKey, groups [][]string,
 	return results, nil
 }
 
-// narrowCases narrows run, a run of k, to names: gocheck tests, or the
-// cases of a restKey that stands for a table test's passing subtests
-// (restSubs; its failing ones stay skipped).
-func (r *repairer) narrowCases(run *collect.Run, k testKey, names []string) {
-	if name, ok := strings.CutSuffix(k.name, restMark); ok && len(r.restSubs[testKey{k.pkg, name}]) > 0 && len(r.checkRest[testKey{k.pkg, name}]) == 0 {
-		run.Subtests = names
-		return
-	}
-	run.Gocheck = names
-}
-
 // narrowRest narrows run, a run of restKey k, to the passing gocheck
-// tests or subtests whose coverage runs (coverRestCases) reached site: the others
+// tests whose coverage runs (coverRestCases) reached site: the others
 // cannot tell anything about it, and a suite's recorded states or
 // negated evaluations then cost the runs of those tests only. Every run of
 // k at site is narrowed alike, so an evaluation's order is the same in
@@ -288,7 +271,7 @@ func (r *repairer) narrowRest(run *collect.Run, k testKey, site int) {
 		}
 	}
 	if len(names) > 0 {
-		r.narrowCases(run, k, names)
+		run.Gocheck = names
 	}
 }
 

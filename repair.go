@@ -84,10 +84,6 @@ type repairer struct {
 	checks map[testKey][]string
 	// checkRest are the passing gocheck tests of those tests.
 	checkRest map[testKey][]string
-	// restSubs are the passing subtests of each narrowed failing table
-	// test whose failing subtests are its own cases (depth one) and
-	// whose passing ones were all listed (passedCases).
-	restSubs map[testKey][]string
 	// caseCover are the coverage runs of each failing gocheck test of
 	// those tests, alone (coverCases).
 	caseCover map[testKey][]collect.Result
@@ -99,9 +95,8 @@ type repairer struct {
 	constant, around map[int]bool
 	// terms are the arithmetic terms of each file read (fileTerms).
 	terms map[string]map[string]bool
-	// restCases are the coverage runs of the passing gocheck tests or
-	// subtests a restKey stands for, alone or in groups
-	// (coverRestCases).
+	// restCases are the coverage runs of the passing gocheck tests a
+	// restKey stands for, alone or in groups (coverRestCases).
 	restCases map[testKey][]restCase
 	// failing are the failing tests to repair, ignored the other failing
 	// tests (by name), passing the passing tests, in baseline order.

@@ -37,39 +37,6 @@ func narrowedTo(t collect.TestResult) []string {
 	return leaves
 }
 
-// passedCases returns the cases of t, a table test narrowed to its
-// failing subtests subs (all of one depth), that passed: its passing
-// subtests cut to that depth, and the passing ones that end higher up
-// (nothing runs below them), in the order they ended; nil unless every
-// passing subtest was listed. Run in groups (coverRestCases), each with
-// the rest run's -test.skip, they split the rest run's one passing
-// spectrum: the deeper the failing subtests, the finer (TestToml's
-// decode/valid/... cases, not its two halves).
-func passedCases(t collect.TestResult, subs []string) []string {
-	if len(t.PassedPaths) != t.PassedSubtests || len(subs) == 0 {
-		return nil
-	}
-	depth := strings.Count(subs[0], "/")
-	if slices.ContainsFunc(subs, func(p string) bool { return strings.Count(p, "/") != depth }) {
-		return nil
-	}
-	all := append(slices.Clone(t.PassedPaths), subs...)
-	var cases []string
-	for _, p := range t.PassedPaths {
-		c := p
-		if strings.Count(p, "/") >= depth {
-			parts := strings.SplitN(p, "/", depth+2)
-			c = strings.Join(parts[:depth+1], "/")
-		} else if slices.ContainsFunc(all, func(q string) bool { return strings.HasPrefix(q, p+"/") }) {
-			continue
-		}
-		if !slices.Contains(subs, c) && !slices.Contains(cases, c) {
-			cases = append(cases, c)
-		}
-	}
-	return cases
-}
-
 // widenPassing runs again, whole, the failing tests whose narrowed
 // coverage run passed (a subtest that needs the ones before it), and puts
 // their results in place; their later runs are whole too.

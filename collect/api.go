@@ -717,10 +717,8 @@ type TestResult struct {
 	Output string
 	// FailedSubtests are the paths of the test's subtests that failed
 	// (at most gotest.MaxListedSubtests; SubtestsCut when more did),
-	// PassedSubtests the number that passed, PassedPaths the paths of
-	// the first gotest.MaxListedPassed of them.
+	// PassedSubtests the number that passed.
 	FailedSubtests []string
 	PassedSubtests int
 	SubtestsCut    bool
-	PassedPaths    []string
 }

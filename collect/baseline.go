@@ -255,7 +255,6 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 				FailedSubtests: t.FailedSubtests,
 				PassedSubtests: t.PassedSubtests,
 				SubtestsCut:    t.SubtestsCut,
-				PassedPaths:    t.PassedPaths,
 			})
 		}
 	}

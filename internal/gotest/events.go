@@ -59,20 +59,14 @@ type TestSummary struct {
 	// FailedSubtests are the paths ("TestX/a/b") of the subtests that
 	// failed, each once, in the order they ended, at most
 	// MaxListedSubtests (SubtestsCut says when more failed);
-	// PassedSubtests counts those that passed; PassedPaths lists the
-	// first MaxListedPassed of them, in the order they ended (a table
-	// test's passing cases, to run apart in groups).
+	// PassedSubtests counts those that passed.
 	FailedSubtests []string
 	PassedSubtests int
 	SubtestsCut    bool
-	PassedPaths    []string
 }
 
 // MaxListedSubtests bounds TestSummary.FailedSubtests.
 const MaxListedSubtests = 200
-
-// MaxListedPassed bounds TestSummary.PassedPaths.
-const MaxListedPassed = 2000
 
 // PackageSummary is the outcome of one package.
 type PackageSummary struct {
@@ -182,9 +176,6 @@ func (t *TestSummary) addSubtest(path, action string) {
 	switch {
 	case action == "pass":
 		t.PassedSubtests++
-		if len(t.PassedPaths) < MaxListedPassed {
-			t.PassedPaths = append(t.PassedPaths, path)
-		}
 	case action != "fail" || slices.Contains(t.FailedSubtests, path):
 	case len(t.FailedSubtests) == MaxListedSubtests:
 		t.SubtestsCut = true
