@@ -366,12 +366,15 @@ func nilUsed(n *ast.IfStmt) []string {
 		}
 		return true
 	})
+	if len(tested) == 0 {
+		return nil // most conditions: no walk of the body
+	}
 	var out []string
 	ast.Inspect(n.Body, func(node ast.Node) bool {
-		if _, ok := node.(*ast.FuncLit); ok {
+		if _, ok := node.(*ast.FuncLit); ok || len(tested) == 0 {
 			return false
 		}
-		if e, ok := node.(ast.Expr); ok && len(tested) > 0 {
+		if e, ok := node.(ast.Expr); ok {
 			if s := types.ExprString(e); tested[s] {
 				out = append(out, s)
 				delete(tested, s)
