@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
@@ -53,7 +54,7 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion, from,
 		cands    []candidate
 		rejected []string
 	}
-	var targets []target
+	var targets, rejectedAll []target
 	var conds []angelic.Suspicion
 	for _, s := range ranked {
 		if r.prog.Sites[s.Site].Kind == collect.Cond {
@@ -86,7 +87,19 @@ func (r *repairer) mutate(ctx context.Context, ranked []angelic.Suspicion, from,
 		if len(t.cands) > 0 {
 			targets = append(targets, t)
 			n += len(t.cands)
+		} else if len(t.rejected) > 0 {
+			rejectedAll = append(rejectedAll, t)
 		}
+	}
+	// A condition whose every mutant breaks an anti-pattern is reported
+	// too: nopol why then says why none was tried there (siblingguard's
+	// `err == nil` for `if err != nil { return err }`).
+	for _, t := range rejectedAll {
+		site := r.prog.Sites[t.s.Site]
+		rep := r.siteReport(site, style{name: "cond"}, t.s.Score, "mutation")
+		rep.Rejected = t.rejected
+		rep.Outcome = fmt.Sprintf("every mutant breaks an anti-pattern (%s)", strings.Join(t.rejected, " | "))
+		r.res.Sites = append(r.res.Sites, rep)
 	}
 	if n == 0 {
 		return 0, 0, false, nil

@@ -192,11 +192,10 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 	limit := runTimeout(total) + time.Duration(len(names)-1)*500*time.Millisecond
 	sr, err = schema.RunTests(ctx, k, names, limit)
 	r.ran(testWork(sr.TimedOut))
-	if err == nil && sr.TimedOut && !sr.Hung && machineBusy() {
+	if err == nil && retryBusy(limit, sr) && machineBusy() {
 		// A busy machine can make a short limit run out: there, a
 		// candidate is rejected as hanging only when it hangs twice,
-		// the second time with four times as long. A run that reached
-		// the evaluation limit spun, busy or not.
+		// the second time with four times as long.
 		r.vlogf("candidate %d timed out on the failing tests after %s; running them again with %s", k, limit.Round(time.Millisecond), (4 * limit).Round(time.Millisecond))
 		sr, err = schema.RunTests(ctx, k, names, 4*limit)
 		r.ran(testWork(sr.TimedOut))
@@ -205,6 +204,25 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 		return sr, false, killers, err
 	}
 	return sr, true, killers, nil
+}
+
+// busyRetryBelow is the longest limit whose running out on a busy
+// machine failingFirst puts down to the load: a limit is twenty times
+// the tests' baseline time plus 1.5s (runTimeout), and the load of a
+// machine with a process more per CPU slows a run by a few times, not
+// twenty, but it can double the cost of starting a process, the floor
+// of a short limit. Past it, a run that timed out hung: running it
+// again with four times as long cost toml v0.4.1's lexer bugs 80s of
+// their two minutes per mutant that loops (a failing table test that
+// runs after the 35 tests before it, a limit of 20s).
+const busyRetryBelow = 10 * time.Second
+
+// retryBusy reports whether a run of the failing tests with limit that
+// gave sr runs again on a busy machine: it timed out under a limit short
+// enough for the load to explain it, and did not reach the evaluation
+// limit (a run that did spun, busy or not).
+func retryBusy(limit time.Duration, sr collect.SuiteResult) bool {
+	return sr.TimedOut && !sr.Hung && limit < busyRetryBelow
 }
 
 // machineBusy is busy, but in tests.

@@ -85,3 +85,26 @@ func (c *countingRerun) Rerun(ctx context.Context, prog *collect.Program, patch 
 	c.n++
 	return c.fake.Rerun(ctx, prog, patch, tests, count, timeout)
 }
+
+// TestRetryBusy: on a busy machine, a run of the failing tests that timed
+// out runs again only when its limit was short enough for the load to
+// explain it and it did not reach the evaluation limit.
+func TestRetryBusy(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		limit time.Duration
+		sr    collect.SuiteResult
+		want  bool
+	}{
+		{"short limit, timed out", 2 * time.Second, collect.SuiteResult{TimedOut: true}, true},
+		{"just under the bound", busyRetryBelow - time.Millisecond, collect.SuiteResult{TimedOut: true}, true},
+		{"at the bound", busyRetryBelow, collect.SuiteResult{TimedOut: true}, false},
+		{"long limit, timed out", 20 * time.Second, collect.SuiteResult{TimedOut: true}, false},
+		{"short limit, spun", 2 * time.Second, collect.SuiteResult{TimedOut: true, Hung: true}, false},
+		{"short limit, failed", 2 * time.Second, collect.SuiteResult{}, false},
+	} {
+		if got := retryBusy(tc.limit, tc.sr); got != tc.want {
+			t.Errorf("%s: retryBusy(%s) = %v, want %v", tc.name, tc.limit, got, tc.want)
+		}
+	}
+}
