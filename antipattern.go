@@ -115,6 +115,13 @@ import (
 //     `s = s[2:]`. The same for the sign of a variable the code after
 //     the if indexes with (signCheckDropped): `i >= len(f.args)` for `i
 //     < 0 || i >= len(f.args)` before `return f.args[i]`.
+//   - decrement-unguarded: the original holds only where x >= 1 (x > 0,
+//     x >= 1 or x == 2 in a conjunct), the branch decrements x
+//     (collect.Branch.Decremented: x--, x -= 1), and the candidate holds
+//     where x may be 0 or less: the count the branch keeps falls below
+//     zero. goldmark's typographer, `s.Substitutions[RightSingleQuote] !=
+//     nil && counter.Single >= 0` for `... && counter.Single > 0` before
+//     `counter.Single--`, a count of unclosed quotes (decrementUnguarded).
 //   - invented-constant: the candidate tests for equality with a number
 //     the code does not have (t.Hour == 10, date.Year == 2023: it singles
 //     out the tests' inputs, however many tests reach it); or compares an
@@ -1126,6 +1133,9 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 		return why
 	}
 	if why := signCheckDropped(site, orig, cand); why != "" {
+		return why
+	}
+	if why := decrementUnguarded(site, orig, cand); why != "" {
 		return why
 	}
 	// Last: the one rule that ranks instead of rejecting. A test of the
@@ -2230,4 +2240,63 @@ func lowerBound(e ast.Expr) string {
 		}
 	}
 	return ""
+}
+
+// decrementUnguarded checks the rule decrement-unguarded (see the list
+// above): a value the branch decrements that the original keeps at 1 or
+// more and the candidate does not.
+func decrementUnguarded(site collect.Site, orig, cand ast.Expr) string {
+	if site.Then == nil {
+		return ""
+	}
+	for _, x := range site.Then.Decremented {
+		if keepsPositive(orig, x) && !keepsPositive(cand, x) {
+			return fmt.Sprintf("decrement-unguarded: the original holds only where %s >= 1, the branch decrements %s, and the candidate holds where %s may be 0 or less", x, x, x)
+		}
+	}
+	return ""
+}
+
+// keepsPositive reports whether e holds only where x >= 1: a conjunct of
+// e, or each disjunct, compares x with an integer literal so (x > 0, 0 <
+// x, x >= 1, x == 2).
+func keepsPositive(e ast.Expr, x string) bool {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch b.Op {
+	case token.LAND:
+		return keepsPositive(b.X, x) || keepsPositive(b.Y, x)
+	case token.LOR:
+		return keepsPositive(b.X, x) && keepsPositive(b.Y, x)
+	}
+	op, v, lit := b.Op, ast.Unparen(b.X), ast.Unparen(b.Y)
+	if _, ok := v.(*ast.BasicLit); ok {
+		// 0 < x is x > 0.
+		v, lit = lit, v
+		switch op {
+		case token.LSS:
+			op = token.GTR
+		case token.LEQ:
+			op = token.GEQ
+		case token.GTR, token.GEQ:
+			return false
+		}
+	}
+	k, ok := lit.(*ast.BasicLit)
+	if !ok || k.Kind != token.INT || types.ExprString(v) != x {
+		return false
+	}
+	n, err := strconv.ParseInt(k.Value, 0, 64)
+	if err != nil {
+		return false
+	}
+	switch op {
+	case token.GTR:
+		return n >= 0
+	case token.GEQ, token.EQL:
+		return n >= 1
+	}
+	return false
 }

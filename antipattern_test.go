@@ -1356,3 +1356,43 @@ func f(s *state, fields []string, totalFields int) {
 		}
 	}
 }
+
+// TestDecrementUnguarded: where the branch decrements a value the
+// original keeps at 1 or more, a candidate that holds where it may be 0
+// or less is rejected.
+func TestDecrementUnguarded(t *testing.T) {
+	site := collect.Site{Kind: collect.Cond, Original: "ok && n.count > 0", Then: &collect.Branch{Decremented: []string{"n.count"}}}
+	for _, tc := range []struct {
+		orig, cand, rule string
+	}{
+		{"ok && n.count > 0", "ok && n.count >= 0", "decrement-unguarded"},
+		{"ok && n.count > 0", "ok", "decrement-unguarded"},
+		{"ok && n.count > 0", "ok && n.count == 0", "decrement-unguarded"},
+		{"ok && n.count > 0", "ok || n.count > 0", "decrement-unguarded"},
+		{"ok && n.count > 0", "!ok && n.count > 0", ""},
+		{"ok && n.count > 0", "n.count >= 1", ""},
+		{"ok && n.count > 0", "0 < n.count && ok", ""},
+		{"ok && n.count > 0", "n.count > 0 && ok || n.count == 2", ""},
+		{"ok && n.count > 0", "n.count > -1", "decrement-unguarded"},
+		{"ok && n.count >= 0", "ok", ""}, // the original lets it reach -1 already
+		{"ok && 1 <= n.count", "ok && n.count != 0", "decrement-unguarded"},
+	} {
+		orig, cand := parseExpr(t, tc.orig), parseExpr(t, tc.cand)
+		if got := decrementUnguarded(site, orig, cand); ruleOf(got) != tc.rule {
+			t.Errorf("decrementUnguarded(%q, %q) = %q, want rule %q", tc.orig, tc.cand, got, tc.rule)
+		}
+	}
+	if got := decrementUnguarded(collect.Site{Then: &collect.Branch{}}, parseExpr(t, "n > 0"), parseExpr(t, "n >= 0")); got != "" {
+		t.Errorf("without a decrement: %q", got)
+	}
+}
+
+// parseExpr parses the Go expression src or fails t.
+func parseExpr(t *testing.T, src string) ast.Expr {
+	t.Helper()
+	e, err := parser.ParseExpr(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}

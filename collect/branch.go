@@ -55,6 +55,11 @@ type Branch struct {
 	// the branch reads, as written (not in a function literal): x in
 	// `if x != nil && ok { use(x) }`, passed on, dereferenced or not.
 	NilUsed []string `json:",omitempty"`
+	// Decremented are the values the if's condition compares with an
+	// integer literal that the branch decrements (x-- or x -= 1, not in a
+	// function literal), as written: counter.Single in `if ok &&
+	// counter.Single > 0 { ...; counter.Single-- }`.
+	Decremented []string `json:",omitempty"`
 }
 
 // maxIndexVarsAfter bounds Branch.IndexVarsAfter.
@@ -350,7 +355,49 @@ func thenBranch(n *ast.IfStmt, info *types.Info) *Branch {
 		return true
 	})
 	b.NilUsed = nilUsed(n)
+	b.Decremented = decremented(n)
 	return b
+}
+
+// decremented returns Branch.Decremented of n.
+func decremented(n *ast.IfStmt) []string {
+	compared := map[string]bool{}
+	ast.Inspect(n.Cond, func(node ast.Node) bool {
+		if b, ok := node.(*ast.BinaryExpr); ok && b.Op != token.LAND && b.Op != token.LOR {
+			for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				if lit, ok := ast.Unparen(pair[1]).(*ast.BasicLit); ok && lit.Kind == token.INT {
+					compared[types.ExprString(ast.Unparen(pair[0]))] = true
+				}
+			}
+		}
+		return true
+	})
+	if len(compared) == 0 {
+		return nil // most conditions: no walk of the body
+	}
+	var out []string
+	add := func(x ast.Expr) {
+		if s := types.ExprString(ast.Unparen(x)); compared[s] {
+			out = append(out, s)
+			delete(compared, s)
+		}
+	}
+	ast.Inspect(n.Body, func(node ast.Node) bool {
+		switch st := node.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IncDecStmt:
+			if st.Tok == token.DEC {
+				add(st.X)
+			}
+		case *ast.AssignStmt:
+			if lit, ok := ast.Unparen(st.Rhs[0]).(*ast.BasicLit); ok && st.Tok == token.SUB_ASSIGN && len(st.Lhs) == 1 && lit.Kind == token.INT && lit.Value == "1" {
+				add(st.Lhs[0])
+			}
+		}
+		return len(compared) > 0
+	})
+	return out
 }
 
 // nilUsed returns Branch.NilUsed of n.
