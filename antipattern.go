@@ -114,7 +114,9 @@ import (
 //     (indexAfterUnguarded): `len(s) > 2` for `len(s) <= 2` before
 //     `s = s[2:]`. The same for the sign of a variable the code after
 //     the if indexes with (signCheckDropped): `i >= len(f.args)` for `i
-//     < 0 || i >= len(f.args)` before `return f.args[i]`.
+//     < 0 || i >= len(f.args)` before `return f.args[i]`; and a candidate
+//     that orders that variable against 0 and still lets a negative one
+//     through (`i > 0 && i >= len(pa)`), whatever the original.
 //   - decrement-unguarded: the original holds only where x >= 1 (x > 0,
 //     x >= 1 or x == 2 in a conjunct), the branch decrements x
 //     (collect.Branch.Decremented: x--, x -= 1), and the candidate holds
@@ -2110,17 +2112,69 @@ func indexAfterUnguarded(site collect.Site, orig, cand ast.Expr) string {
 // may make negative (not in collect.Site.NonNegative), the original
 // compares i with 0 or -1, and the candidate does not: a negative i now
 // reaches the index (pflag's seeded FlagSet.Arg, `i >= len(f.args)` for
-// `i < 0 || i >= len(f.args)` before `return f.args[i]`).
+// `i < 0 || i >= len(f.args)` before `return f.args[i]`); or the
+// candidate orders i against 0 or -1 and holds nowhere i < 0 (it tests
+// the sign and gets it wrong).
 func signCheckDropped(site collect.Site, orig, cand ast.Expr) string {
 	if site.Then == nil || !site.Then.Exits {
 		return ""
 	}
 	for _, i := range site.Then.IndexVarsAfter {
-		if !slices.Contains(site.NonNegative, i) && comparesSign(orig, i) && !comparesSign(cand, i) {
+		if slices.Contains(site.NonNegative, i) {
+			continue
+		}
+		if comparesSign(orig, i) && !comparesSign(cand, i) {
 			return fmt.Sprintf("length-check-dropped: where the condition is false, the code after the if indexes with %s; %s tests its sign, the candidate lets a negative %s through", i, types.ExprString(orig), i)
+		}
+		if ordersSign(cand, i) && !leavesOnNegative(cand, i) {
+			return fmt.Sprintf("length-check-dropped: where the condition is false, the code after the if indexes with %s; the candidate orders %s against 0 but lets a negative %s through", i, i, i)
 		}
 	}
 	return ""
+}
+
+// ordersSign reports whether e orders the variable i against 0 or -1 (<,
+// <=, >, >=).
+func ordersSign(e ast.Expr, i string) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && !found && comparison(b.Op) && b.Op != token.EQL && b.Op != token.NEQ {
+			found = comparesSign(b, i)
+		}
+		return !found
+	})
+	return found
+}
+
+// leavesOnNegative reports whether e holds wherever i < 0: one of its
+// disjuncts is i < 0, i <= -1, 0 > i or -1 >= i (the usual index check,
+// i < 0 || i >= len(s): signCheckDropped's second form rejects i > 0 &&
+// i >= len(pa), go-cmp's seeded PathStep index, which lets i = -1 reach
+// pa[i]).
+func leavesOnNegative(e ast.Expr, i string) bool {
+	for _, d := range operandsOf(e, token.LOR) {
+		b, ok := ast.Unparen(d).(*ast.BinaryExpr)
+		if !ok {
+			continue
+		}
+		x, y, op := types.ExprString(ast.Unparen(b.X)), types.ExprString(ast.Unparen(b.Y)), b.Op
+		if y == i {
+			// 0 > i is i < 0.
+			x, y = y, x
+			switch op {
+			case token.GTR:
+				op = token.LSS
+			case token.GEQ:
+				op = token.LEQ
+			default:
+				continue
+			}
+		}
+		if x == i && (op == token.LSS && y == "0" || op == token.LEQ && y == "-1") {
+			return true
+		}
+	}
+	return false
 }
 
 // comparesSign reports whether e compares the variable i with 0 or -1.
