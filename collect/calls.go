@@ -243,6 +243,12 @@ func (o *observer) calls(node, fn ast.Node, consts []Constant) []Observed {
 			}
 		}
 	}
+	for _, ob := range o.writtenCalls(fn, nary) {
+		if !o.seen[ob.Expr] && o.checkExpr(ob.Expr) == nil {
+			o.seen[ob.Expr] = true
+			out = append(out, ob)
+		}
+	}
 	turns(maxSiteCalls, 1, func(i int) bool { return named[root(recv[i].expr)] })
 	turns(maxCalls, math.MaxInt, func(int) bool { return true })
 	for _, ob := range out {
@@ -307,6 +313,59 @@ func (o *observer) pureFuncs() (unary, nary []*types.Func) {
 		}
 	}
 	return unary, nary
+}
+
+// maxWrittenCalls bounds the calls writtenCalls returns.
+const maxWrittenCalls = 4
+
+// writtenCalls are the calls of the package's pure functions of two or
+// more parameters (nary) that the function fn writes with a constant or
+// variable of the package among their arguments, as written, the first
+// maxWrittenCalls: containsOnly(s, alphanum) in semver's newPRVersion.
+// argLists builds the arguments of such a function from the operands in
+// scope only, and a package constant is none: the check a fix copies
+// from beside it (or the guard whose error it reuses) was never observed.
+// The arguments are names, selectors or literals: a call inside an
+// argument is not evaluated twice.
+func (o *observer) writtenCalls(fn ast.Node, nary []*types.Func) []Observed {
+	if fn == nil || len(nary) == 0 {
+		return nil
+	}
+	var out []Observed
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if len(out) >= maxWrittenCalls {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		f, ok := calleeFunc(call, o.info)
+		if !ok || f == o.fn || !slices.Contains(nary, f) || !o.graph.mayCall(o.fn, f) {
+			return true
+		}
+		pkgArg := false
+		for _, a := range call.Args {
+			switch a := ast.Unparen(a).(type) {
+			case *ast.BasicLit, *ast.SelectorExpr:
+			case *ast.Ident:
+				if obj := o.info.Uses[a]; obj != nil && obj.Parent() == o.pkg.Scope() {
+					pkgArg = true
+				}
+			default:
+				return true
+			}
+		}
+		if !pkgArg {
+			return true
+		}
+		ob := Observed{Expr: types.ExprString(call), Kind: kindOf(f.Signature().Results().At(0).Type()), Call: true}
+		if !slices.ContainsFunc(out, func(o Observed) bool { return o.Expr == ob.Expr }) {
+			out = append(out, ob)
+		}
+		return true
+	})
+	return out
 }
 
 // calledIn returns the functions the function fn calls.

@@ -286,3 +286,41 @@ func TestNoOpAndComparedErrors(t *testing.T) {
 		t.Errorf("Use's x++ has a no-op")
 	}
 }
+
+// TestWrittenCalls: a call the function writes with a package constant
+// (containsOnly(s, digits)) is observed at its sites, pure through the
+// function literal it passes to strings.IndexFunc; one whose literal
+// writes a package variable (countsAll) is not. The return of the final
+// else has the chain's conditions, negated, as its guard.
+func TestWrittenCalls(t *testing.T) {
+	f := load(t, "written")
+	site := f.prog.Sites[f.site(t, Cond, "w.go", 22)]
+	var calls []string
+	for _, o := range site.Observed {
+		if o.Call {
+			calls = append(calls, o.Expr)
+		}
+	}
+	for _, want := range []string{"containsOnly(s, digits)", "containsOnly(s, letters)"} {
+		if !slices.Contains(calls, want) {
+			t.Errorf("%s not observed at `%s`; calls: %s", want, site.Original, strings.Join(calls, " | "))
+		}
+	}
+	if slices.ContainsFunc(calls, func(e string) bool { return strings.HasPrefix(e, "countsAll(") }) {
+		t.Errorf("countsAll observed, but its literal writes a package variable; calls: %s", strings.Join(calls, " | "))
+	}
+	guard := guardSiteAt(t, f, "w.go", 33)
+	if guard == nil {
+		return
+	}
+	want := "!containsOnly(s, digits) && !(containsOnly(s, letters) && countsAll(s, letters))"
+	for _, e := range guard.Exits {
+		if e.Body == "return -1" {
+			if e.Guard != want {
+				t.Errorf("the guard of `return -1` is %q, want %q", e.Guard, want)
+			}
+			return
+		}
+	}
+	t.Errorf("`return -1` is not an exit at w.go:33: %+v", guard.Exits)
+}

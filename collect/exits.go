@@ -155,6 +155,8 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 			e := Exit{Body: body, Strategy: StrategyReuse}
 			if ret.guard != nil {
 				e.Guard = oneLineSource(src, tf, ret.guard)
+			} else if len(ret.elseOf) > 0 {
+				e.Guard = elseGuard(src, tf, ret.elseOf)
 			}
 			add(e)
 			propagates = propagates || errorPropagation(ret)
@@ -310,10 +312,13 @@ func (o *observer) signature(fn ast.Node) *types.Signature {
 }
 
 // aReturn is a return statement of a function with, when it ends the
-// block of an if (its then-branch), that if's condition.
+// block of an if (its then-branch), that if's condition; when it ends
+// the final else of an if-else chain, the chain's conditions (elseOf):
+// it leaves where none holds.
 type aReturn struct {
-	stmt  *ast.ReturnStmt
-	guard ast.Expr
+	stmt   *ast.ReturnStmt
+	guard  ast.Expr
+	elseOf []ast.Expr
 }
 
 // returnsOf lists the return statements of fn's own body (not of the
@@ -325,23 +330,63 @@ func (o *observer) returnsOf(fn ast.Node) []aReturn {
 	}
 	var out []aReturn
 	guards := map[*ast.ReturnStmt]ast.Expr{}
+	elses := map[*ast.ReturnStmt][]ast.Expr{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			// Visited before its block: the guard is known at the return.
+			// Visited before its blocks: the guard is known at the return.
 			if k := len(n.Body.List); k > 0 {
 				if ret, ok := n.Body.List[k-1].(*ast.ReturnStmt); ok {
 					guards[ret] = n.Cond
 				}
 			}
+			// The chain's head comes before its else ifs: the first to
+			// name the final else's return names all the conditions.
+			var conds []ast.Expr
+			for cur := n; cur != nil; {
+				conds = append(conds, cur.Cond)
+				switch e := cur.Else.(type) {
+				case *ast.IfStmt:
+					cur = e
+					continue
+				case *ast.BlockStmt:
+					if k := len(e.List); k > 0 {
+						if ret, ok := e.List[k-1].(*ast.ReturnStmt); ok && elses[ret] == nil {
+							elses[ret] = conds
+						}
+					}
+				}
+				cur = nil
+			}
 		case *ast.ReturnStmt:
-			out = append(out, aReturn{stmt: n, guard: guards[n]})
+			out = append(out, aReturn{stmt: n, guard: guards[n], elseOf: elses[n]})
 		}
 		return true
 	})
 	return out
+}
+
+// elseGuard is the condition under which a return that ends the final
+// else of a chain of conds leaves, from their source: each negated, joined
+// by && (`!containsOnly(s, numbers) && !containsOnly(s, alphanum)`); ""
+// when a condition has no one-line source.
+func elseGuard(src []byte, tf *token.File, conds []ast.Expr) string {
+	var parts []string
+	for _, c := range conds {
+		text := oneLineSource(src, tf, c)
+		if text == "" {
+			return ""
+		}
+		switch ast.Unparen(c).(type) {
+		case *ast.Ident, *ast.CallExpr, *ast.SelectorExpr, *ast.IndexExpr:
+			parts = append(parts, "!"+text)
+		default:
+			parts = append(parts, "!("+text+")")
+		}
+	}
+	return strings.Join(parts, " && ")
 }
 
 // errorPropagation reports whether ret is the return of an

@@ -71,6 +71,24 @@ func init() {
 	}
 }
 
+// pureHigherOrder are standard-library functions free of side effects
+// whose function argument is called: a call of one is pure when each of
+// its function arguments is a pure function or a function literal whose
+// body is pure by the same rules (semver's containsOnly, strings.IndexFunc
+// with a literal that tests strings.ContainsRune). A literal anywhere else
+// is not.
+var pureHigherOrder = map[string]bool{}
+
+func init() {
+	for _, pkg := range []string{"strings", "bytes"} {
+		for _, n := range strings.Fields("IndexFunc LastIndexFunc ContainsFunc TrimFunc TrimLeftFunc TrimRightFunc FieldsFunc") {
+			pureHigherOrder[pkg+"."+n] = true
+		}
+	}
+	pureHigherOrder["slices.IndexFunc"] = true
+	pureHigherOrder["slices.ContainsFunc"] = true
+}
+
 // purity decides which functions are pure, with memoized answers.
 type purity struct {
 	decls map[*types.Func]funcSyntax
@@ -222,9 +240,16 @@ func (p *purity) pureBody(fs funcSyntax, depth int) bool {
 		return ok && v.Pos() >= fd.Pos() && v.Pos() < fd.End() && !v.IsField()
 	}
 	ok := true
+	// The function literals passed to a pure higher-order call: their
+	// bodies are checked as the function's own (a variable they assign is
+	// the function's local or their own).
+	lits := map[*ast.FuncLit]bool{}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if !ok {
 			return false
+		}
+		if lit, isLit := n.(*ast.FuncLit); isLit && lits[lit] {
+			return true
 		}
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -251,11 +276,63 @@ func (p *purity) pureBody(fs funcSyntax, depth int) bool {
 				ok = false
 			}
 		case *ast.CallExpr:
-			ok = p.pureCall(n, info, depth)
+			ok = p.pureCall(n, info, depth) || p.pureHigherOrderCall(n, info, depth, lits)
 		}
 		return ok
 	})
 	return ok
+}
+
+// pureHigherOrderCall reports whether call is a call of a function of
+// pureHigherOrder whose function arguments are pure functions or
+// function literals, which it adds to lits (their bodies are checked
+// where they are visited).
+func (p *purity) pureHigherOrderCall(call *ast.CallExpr, info *types.Info, depth int, lits map[*ast.FuncLit]bool) bool {
+	fun := ast.Unparen(call.Fun)
+	if ix, ok := fun.(*ast.IndexExpr); ok {
+		fun = ix.X
+	} else if ix, ok := fun.(*ast.IndexListExpr); ok {
+		fun = ix.X
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	f, ok := info.Uses[sel.Sel].(*types.Func)
+	if !ok || !pureHigherOrder[f.Origin().FullName()] {
+		return false
+	}
+	var found []*ast.FuncLit
+	for _, a := range call.Args {
+		tv, ok := info.Types[a]
+		if !ok {
+			return false
+		}
+		if _, isFunc := tv.Type.Underlying().(*types.Signature); !isFunc {
+			continue
+		}
+		switch a := ast.Unparen(a).(type) {
+		case *ast.FuncLit:
+			found = append(found, a)
+		case *ast.Ident, *ast.SelectorExpr:
+			var id *ast.Ident
+			if s, isSel := a.(*ast.SelectorExpr); isSel {
+				id = s.Sel
+			} else {
+				id = a.(*ast.Ident)
+			}
+			g, ok := info.Uses[id].(*types.Func)
+			if !ok || !p.pure(g, depth+1) {
+				return false // a function value, or an impure function
+			}
+		default:
+			return false
+		}
+	}
+	for _, lit := range found {
+		lits[lit] = true
+	}
+	return true
 }
 
 // pureCall reports whether a call written in a function being checked is
