@@ -2001,20 +2001,28 @@ func nilChecks(e ast.Expr) map[string]token.Token {
 // nil, a conjunction with a conjunct that implies it, or a disjunction of
 // which each disjunct does (`x != nil && a || b` does not).
 func impliesNotNil(e ast.Expr, x string) bool {
+	return holdsOnlyWhere(e, func(b *ast.BinaryExpr) bool {
+		y, ok := nilCompared(b)
+		return ok && b.Op == token.NEQ && y == x
+	})
+}
+
+// holdsOnlyWhere reports whether e holds only where some comparison does
+// (atom says which): e is such a comparison, a conjunction of which one
+// conjunct holds only there, or a disjunction of which each disjunct
+// does.
+func holdsOnlyWhere(e ast.Expr, atom func(b *ast.BinaryExpr) bool) bool {
 	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
 	if !ok {
 		return false
 	}
 	switch b.Op {
 	case token.LAND:
-		return impliesNotNil(b.X, x) || impliesNotNil(b.Y, x)
+		return holdsOnlyWhere(b.X, atom) || holdsOnlyWhere(b.Y, atom)
 	case token.LOR:
-		return impliesNotNil(b.X, x) && impliesNotNil(b.Y, x)
-	case token.NEQ:
-		y, ok := nilCompared(b)
-		return ok && y == x
+		return holdsOnlyWhere(b.X, atom) && holdsOnlyWhere(b.Y, atom)
 	}
-	return false
+	return atom(b)
 }
 
 // nilCompared returns x for b, x == nil or x != nil (either side).
@@ -2315,42 +2323,34 @@ func decrementUnguarded(site collect.Site, orig, cand ast.Expr) string {
 // e, or each disjunct, compares x with an integer literal so (x > 0, 0 <
 // x, x >= 1, x == 2).
 func keepsPositive(e ast.Expr, x string) bool {
-	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
-	if !ok {
-		return false
-	}
-	switch b.Op {
-	case token.LAND:
-		return keepsPositive(b.X, x) || keepsPositive(b.Y, x)
-	case token.LOR:
-		return keepsPositive(b.X, x) && keepsPositive(b.Y, x)
-	}
-	op, v, lit := b.Op, ast.Unparen(b.X), ast.Unparen(b.Y)
-	if _, ok := v.(*ast.BasicLit); ok {
-		// 0 < x is x > 0.
-		v, lit = lit, v
-		switch op {
-		case token.LSS:
-			op = token.GTR
-		case token.LEQ:
-			op = token.GEQ
-		case token.GTR, token.GEQ:
+	return holdsOnlyWhere(e, func(b *ast.BinaryExpr) bool {
+		op, v, lit := b.Op, ast.Unparen(b.X), ast.Unparen(b.Y)
+		if _, ok := v.(*ast.BasicLit); ok {
+			// 0 < x is x > 0.
+			v, lit = lit, v
+			switch op {
+			case token.LSS:
+				op = token.GTR
+			case token.LEQ:
+				op = token.GEQ
+			case token.GTR, token.GEQ:
+				return false
+			}
+		}
+		k, ok := lit.(*ast.BasicLit)
+		if !ok || k.Kind != token.INT || types.ExprString(v) != x {
 			return false
 		}
-	}
-	k, ok := lit.(*ast.BasicLit)
-	if !ok || k.Kind != token.INT || types.ExprString(v) != x {
+		n, err := strconv.ParseInt(k.Value, 0, 64)
+		if err != nil {
+			return false
+		}
+		switch op {
+		case token.GTR:
+			return n >= 0
+		case token.GEQ, token.EQL:
+			return n >= 1
+		}
 		return false
-	}
-	n, err := strconv.ParseInt(k.Value, 0, 64)
-	if err != nil {
-		return false
-	}
-	switch op {
-	case token.GTR:
-		return n >= 0
-	case token.GEQ, token.EQL:
-		return n >= 1
-	}
-	return false
+	})
 }

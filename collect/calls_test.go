@@ -12,12 +12,7 @@ import (
 func TestObservedCalls(t *testing.T) {
 	f := load(t, "calls")
 	s := f.prog.Sites[f.site(t, Cond, "c.go", 54)]
-	var calls []string
-	for _, o := range s.Observed {
-		if o.Call {
-			calls = append(calls, o.Expr)
-		}
-	}
+	calls := observedCalls(s)
 	got := " " + strings.Join(calls, " | ") + " "
 	for _, tc := range []struct {
 		what, expr string
@@ -58,12 +53,7 @@ func TestObservedCalls(t *testing.T) {
 	if !converted {
 		t.Errorf("no strings function of string(label) observed at Walk: a Label is converted")
 	}
-	var skip []string
-	for _, o := range f.prog.Sites[f.site(t, Cond, "c.go", 74)].Observed {
-		if o.Call {
-			skip = append(skip, o.Expr)
-		}
-	}
+	skip := observedCalls(f.prog.Sites[f.site(t, Cond, "c.go", 74)])
 	for _, want := range []string{"omit(o, r)", "seen[r]", "fields(t)"} {
 		if !slices.Contains(skip, want) {
 			t.Errorf("%s not observed (a function of two parameters, a map element, a method of reflect.Type); calls: %s", want, strings.Join(skip, " | "))
@@ -106,12 +96,7 @@ func TestCallsOfSiteOperands(t *testing.T) {
 		if s.Kind != Cond || s.Func != "Pick" {
 			continue
 		}
-		var calls []string
-		for _, o := range s.Observed {
-			if o.Call {
-				calls = append(calls, o.Expr)
-			}
-		}
+		calls := observedCalls(s)
 		for _, want := range []string{"b.Lit()", "b.Kind()"} {
 			if !slices.Contains(calls, want) {
 				t.Errorf("%s not observed at Pick's b.k > 0; calls: %s", want, strings.Join(calls, " | "))
@@ -135,12 +120,7 @@ func TestPureAcrossPackages(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := &fixture{dir: dir, prog: prog}
-	var retract []string
-	for _, o := range prog.Sites[f.site(t, Cond, "c.go", 91)].Observed {
-		if o.Call {
-			retract = append(retract, o.Expr)
-		}
-	}
+	retract := observedCalls(prog.Sites[f.site(t, Cond, "c.go", 91)])
 	if !slices.Contains(retract, "isCanonical(hi)") {
 		t.Errorf("isCanonical(hi) not observed (pure through another package of the module); calls: %s", strings.Join(retract, " | "))
 	}
@@ -295,12 +275,7 @@ func TestNoOpAndComparedErrors(t *testing.T) {
 func TestWrittenCalls(t *testing.T) {
 	f := load(t, "written")
 	site := f.prog.Sites[f.site(t, Cond, "w.go", 22)]
-	var calls []string
-	for _, o := range site.Observed {
-		if o.Call {
-			calls = append(calls, o.Expr)
-		}
-	}
+	calls := observedCalls(site)
 	for _, want := range []string{"containsOnly(s, digits)", "containsOnly(s, letters)"} {
 		if !slices.Contains(calls, want) {
 			t.Errorf("%s not observed at `%s`; calls: %s", want, site.Original, strings.Join(calls, " | "))
@@ -323,4 +298,15 @@ func TestWrittenCalls(t *testing.T) {
 		}
 	}
 	t.Errorf("`return -1` is not an exit at w.go:33: %+v", guard.Exits)
+}
+
+// observedCalls are the expressions of the calls observed at s.
+func observedCalls(s Site) []string {
+	var calls []string
+	for _, o := range s.Observed {
+		if o.Call {
+			calls = append(calls, o.Expr)
+		}
+	}
+	return calls
 }
