@@ -2167,16 +2167,7 @@ func leavesOnNegative(e ast.Expr, i string) bool {
 		}
 		x, y, op := types.ExprString(ast.Unparen(b.X)), types.ExprString(ast.Unparen(b.Y)), b.Op
 		if y == i {
-			// 0 > i is i < 0.
-			x, y = y, x
-			switch op {
-			case token.GTR:
-				op = token.LSS
-			case token.GEQ:
-				op = token.LEQ
-			default:
-				continue
-			}
+			x, y, op = y, x, mirrored(op) // 0 > i is i < 0
 		}
 		if x == i && (op == token.LSS && y == "0" || op == token.LEQ && y == "-1") {
 			return true
@@ -2326,16 +2317,7 @@ func keepsPositive(e ast.Expr, x string) bool {
 	return holdsOnlyWhere(e, func(b *ast.BinaryExpr) bool {
 		op, v, lit := b.Op, ast.Unparen(b.X), ast.Unparen(b.Y)
 		if _, ok := v.(*ast.BasicLit); ok {
-			// 0 < x is x > 0.
-			v, lit = lit, v
-			switch op {
-			case token.LSS:
-				op = token.GTR
-			case token.LEQ:
-				op = token.GEQ
-			case token.GTR, token.GEQ:
-				return false
-			}
+			op, v, lit = mirrored(op), lit, v // 0 < x is x > 0
 		}
 		k, ok := lit.(*ast.BasicLit)
 		if !ok || k.Kind != token.INT || types.ExprString(v) != x {
@@ -2353,4 +2335,20 @@ func keepsPositive(e ast.Expr, x string) bool {
 		}
 		return false
 	})
+}
+
+// mirrored is the comparison op with its operands swapped: a < b is b >
+// a; other operators are their own mirror.
+func mirrored(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
 }
