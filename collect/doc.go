@@ -70,12 +70,18 @@
 // IsLower/IsDigit/IsLetter/IsSpace, utf8.RuneLen, strings.Contains/
 // HasPrefix/HasSuffix/ContainsRune with the function's constants,
 // errors.Is with the package's error variables; Observed.Invented when
-// the site's function never calls that function). Each must type-check at
+// the site's function never calls that function). Before them, up to 4
+// calls of the package's functions that the site's function writes with a
+// package constant or variable among their arguments, as written
+// (containsOnly(s, alphanum): no in-scope operand stands for alphanum).
+// Each must type-check at
 // the site. A call is observed only when pure (pure.go): a static
 // analysis of the callee's body and, transitively, of what it calls
 // (module functions at most 4 deep, a list of standard-library functions)
 // finds no store outside its own locals, no goroutine, defer, channel or
-// closure, no call through an interface or a function value. They are
+// closure (but a function literal passed to strings.IndexFunc and its
+// kin, whose body is checked the same way), no call through an interface
+// or a function value. They are
 // evaluated in snapshot runs only, under recover (a panic is a missing
 // value), with the hook's other entry points switched off while they
 // run (a call that reaches another site neither records nor forces); a
