@@ -87,7 +87,10 @@ type Exit struct {
 	// if's block, that if's condition as written (`!isCanonicalVersion(vi.Low)`
 	// for `return &InvalidVersionError{Version: vi.Low, ...}`): a new
 	// guard that tests another operand the same way returns the same
-	// with that operand (see the root package's analogous).
+	// with that operand (see the root package's analogous). For one that
+	// ends the final else of an if-else chain, the chain's conditions,
+	// each negated, joined by && (`!containsOnly(s, numbers) &&
+	// !containsOnly(s, alphanum)`).
 	//
 	// For a sibling's return, Guard is the sibling's guard, adapted as
 	// the return is, and From the sibling's name.
