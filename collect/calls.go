@@ -18,7 +18,8 @@ import (
 //
 //   - the methods without arguments of the in-scope variables and of
 //     their fields, with one result of basic kind (an error result is
-//     observed as "!= nil");
+//     observed as "!= nil"), interface methods included when every
+//     implementation is pure (pc.IsInLinkLabel(); purity);
 //   - the functions of the site's package with one parameter, applied to
 //     each in-scope variable of that parameter's type, and those with two
 //     or three parameters and a result of basic kind, applied to in-scope
@@ -276,7 +277,7 @@ func (o *observer) methodCalls(r typedExpr, yield func(*types.Func, Observed)) {
 			}
 			seen[m.Name()] = true
 			sig := m.Signature()
-			if sig.Params().Len() != 0 || sig.Results().Len() != 1 || types.IsInterface(r.t) || !o.pure.pure(m, 0) ||
+			if sig.Params().Len() != 0 || sig.Results().Len() != 1 || !o.pure.pure(m, 0) ||
 				(m.Pkg() == o.pkg && !o.graph.mayCall(o.fn, m.Origin())) {
 				continue
 			}

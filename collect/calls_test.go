@@ -310,3 +310,24 @@ func observedCalls(s Site) []string {
 	}
 	return calls
 }
+
+// TestDynamicCalls: a call through an interface is observed when every
+// implementation of the method is pure (pureDynamic).
+func TestDynamicCalls(t *testing.T) {
+	f := load(t, "dynamic")
+	site := f.prog.Sites[f.site(t, Cond, "e.go", 16)]
+	calls := observedCalls(site)
+	for _, tc := range []struct {
+		call string
+		want bool
+	}{
+		{"pc.InLabel()", true}, // its one implementation reads a map
+		{"pc.Depth()", true},   // and a length
+		{"pc.Next()", false},   // increments a field
+		{"src.Ready()", false}, // the test file's fake writes a package variable
+	} {
+		if got := slices.Contains(calls, tc.call); got != tc.want {
+			t.Errorf("%s observed: %v, want %v; calls: %s", tc.call, got, tc.want, strings.Join(calls, " | "))
+		}
+	}
+}

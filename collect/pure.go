@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -26,8 +27,12 @@ import (
 //     maxPureDepth calls deep; recursion is assumed pure, as its body is
 //     checked anyway), and the standard-library functions of pureStd.
 //
-// Calls through interfaces or function values are never pure, except the
-// methods of reflect.Type listed in pureStd. A pure call
+// A call through an interface is pure when the interface is declared in
+// the module and every named type that may implement it has a pure
+// method of that name, at least one type does (pureDynamic: goldmark's
+// pc.IsInLinkLabel() through parser.Context, whose one implementation
+// reads a map); so are the methods of reflect.Type listed in pureStd.
+// Calls of function values are never pure. A pure call
 // may still panic or loop: the hook evaluates it under recover (a panic
 // is a missing value) and within a time bound.
 const maxPureDepth = 4
@@ -101,6 +106,11 @@ type purity struct {
 	load   func(pkgPath string) []*packages.Package
 	byName map[string]funcSyntax
 	loaded map[string]bool
+	// others are the packages of the module loaded on first need, by
+	// path; universes are the loaded program's packages, test variants
+	// included (pureDynamic looks for implementations in them).
+	others    map[string][]*packages.Package
+	universes []*types.Package
 }
 
 // otherPackage returns fn's syntax from another package of the module,
@@ -113,11 +123,13 @@ func (p *purity) otherPackage(fn *types.Func) (funcSyntax, bool) {
 	if fn.Pkg() != nil {
 		path = fn.Pkg().Path()
 	}
-	if p.load == nil || p.module == "" || p.loaded[path] || (path != p.module && !strings.HasPrefix(path, p.module+"/")) {
+	if p.load == nil || p.loaded[path] || !p.inModule(path) {
 		return funcSyntax{}, false
 	}
 	p.loaded[path] = true
-	for _, pkg := range p.load(path) {
+	pkgs := p.load(path)
+	p.others[path] = pkgs
+	for _, pkg := range pkgs {
 		if pkg.TypesInfo == nil {
 			continue
 		}
@@ -147,7 +159,7 @@ func (prog *Program) purity(ctx context.Context) *purity {
 		return prog.pure
 	}
 	p := &purity{decls: map[*types.Func]funcSyntax{}, memo: map[*types.Func]int8{},
-		module: prog.Module, byName: map[string]funcSyntax{}, loaded: map[string]bool{}}
+		module: prog.Module, byName: map[string]funcSyntax{}, loaded: map[string]bool{}, others: map[string][]*packages.Package{}}
 	p.load = func(path string) []*packages.Package {
 		cfg := &packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo, Dir: prog.Dir}
 		if len(prog.tags) > 0 {
@@ -160,17 +172,20 @@ func (prog *Program) purity(ctx context.Context) *purity {
 		return pkgs
 	}
 	for _, d := range prog.pkgs {
-		if d.pkg == nil || d.pkg.TypesInfo == nil {
-			continue
-		}
-		for _, f := range d.pkg.Syntax {
-			for _, decl := range f.Decls {
-				fd, ok := decl.(*ast.FuncDecl)
-				if !ok || fd.Body == nil {
-					continue
-				}
-				if fn, ok := d.pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					p.decls[fn] = funcSyntax{fd, d.pkg.TypesInfo}
+		for _, pkg := range append([]*packages.Package{d.pkg}, d.tests...) {
+			if pkg == nil || pkg.Types == nil || pkg.TypesInfo == nil {
+				continue
+			}
+			p.universes = append(p.universes, pkg.Types)
+			for _, f := range pkg.Syntax {
+				for _, decl := range f.Decls {
+					fd, ok := decl.(*ast.FuncDecl)
+					if !ok || fd.Body == nil {
+						continue
+					}
+					if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						p.decls[fn] = funcSyntax{fd, pkg.TypesInfo}
+					}
 				}
 			}
 		}
@@ -184,6 +199,24 @@ func (p *purity) pure(fn *types.Func, depth int) bool {
 	fn = fn.Origin()
 	if pureStd[fn.FullName()] {
 		return true
+	}
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		if depth > maxPureDepth {
+			return false
+		}
+		switch p.memo[fn] {
+		case 1, 2:
+			return true
+		case -1:
+			return false
+		}
+		p.memo[fn] = 2
+		ok := p.pureDynamic(fn, depth)
+		p.memo[fn] = -1
+		if ok {
+			p.memo[fn] = 1
+		}
+		return ok
 	}
 	fs, ok := p.decls[fn]
 	if !ok && depth <= maxPureDepth {
@@ -354,8 +387,8 @@ func (p *purity) pureCall(call *ast.CallExpr, info *types.Info, depth int) bool 
 		obj = info.Uses[f]
 	case *ast.SelectorExpr:
 		if sel := info.Selections[f]; sel != nil {
-			if sel.Kind() != types.MethodVal || (types.IsInterface(sel.Recv()) && !pureStd[sel.Obj().(*types.Func).FullName()]) {
-				return false // a method value's call, or dynamic dispatch
+			if sel.Kind() != types.MethodVal {
+				return false // a method value's call
 			}
 			obj = sel.Obj()
 		} else {
@@ -373,4 +406,89 @@ func (p *purity) pureCall(call *ast.CallExpr, info *types.Info, depth int) bool 
 		return p.pure(obj, depth+1)
 	}
 	return false // a call of a function value
+}
+
+// pureDynamic reports whether a call of the interface method m is pure
+// (see the package comment above). The types that may implement m's
+// interface are looked for in the loaded program's packages, their test
+// variants included, and in the interface's own package: in a package
+// where the interface is in scope (its own, or one importing it), the
+// types that implement it; elsewhere, every type with a method of m's
+// name. A generic type with such a method makes the call impure (it is
+// not checked per instance).
+func (p *purity) pureDynamic(m *types.Func, depth int) bool {
+	named, ok := types.Unalias(m.Signature().Recv().Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || !p.inModule(named.Obj().Pkg().Path()) {
+		return false
+	}
+	path, name := named.Obj().Pkg().Path(), named.Obj().Name()
+	universes := p.universes
+	if !slices.ContainsFunc(universes, func(u *types.Package) bool { return u.Path() == path }) {
+		p.otherPackage(m) // loads the interface's package
+		for _, pkg := range p.others[path] {
+			if pkg.Types != nil {
+				universes = append(universes, pkg.Types)
+			}
+		}
+	}
+	found := false
+	for _, u := range universes {
+		var iface *types.Interface
+		if obj, ok := lookupIn(u, path, name).(*types.TypeName); ok {
+			iface, _ = obj.Type().Underlying().(*types.Interface)
+		}
+		for _, n := range u.Scope().Names() {
+			tn, ok := u.Scope().Lookup(n).(*types.TypeName)
+			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+				continue
+			}
+			ptr := types.NewPointer(tn.Type())
+			obj, _, _ := types.LookupFieldOrMethod(ptr, false, tn.Pkg(), m.Name())
+			impl, ok := obj.(*types.Func)
+			if !ok {
+				continue
+			}
+			if iface != nil && !types.Implements(tn.Type(), iface) && !types.Implements(ptr, iface) {
+				continue
+			}
+			if nt, isNamed := tn.Type().(*types.Named); isNamed && nt.TypeParams().Len() > 0 {
+				return false
+			}
+			if !p.pure(impl, depth+1) {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
+// inModule reports whether the package path is the module's or one of
+// its packages'.
+func (p *purity) inModule(path string) bool {
+	return p.module != "" && (path == p.module || strings.HasPrefix(path, p.module+"/"))
+}
+
+// lookupIn returns the object named name of the package path as the
+// package u sees it: u's own, or that of a package u imports, directly
+// or not; nil when u does not reach path.
+func lookupIn(u *types.Package, path, name string) types.Object {
+	seen := map[*types.Package]bool{}
+	var walk func(q *types.Package) types.Object
+	walk = func(q *types.Package) types.Object {
+		if seen[q] {
+			return nil
+		}
+		seen[q] = true
+		if q.Path() == path {
+			return q.Scope().Lookup(name)
+		}
+		for _, imp := range q.Imports() {
+			if obj := walk(imp); obj != nil {
+				return obj
+			}
+		}
+		return nil
+	}
+	return walk(u)
 }
