@@ -80,8 +80,11 @@
 // (module functions at most 4 deep, a list of standard-library functions)
 // finds no store outside its own locals, no goroutine, defer, channel or
 // closure (but a function literal passed to strings.IndexFunc and its
-// kin, whose body is checked the same way), no call through an interface
-// or a function value. They are
+// kin, whose body is checked the same way), no call of a function value,
+// and no call through an interface unless the interface is the module's
+// and every type that may implement it (in the loaded packages, their
+// test variants and the interface's package) has a pure method of that
+// name (pc.IsInLinkLabel(), parent.HasChildren() in goldmark). They are
 // evaluated in snapshot runs only, under recover (a panic is a missing
 // value), with the hook's other entry points switched off while they
 // run (a call that reaches another site neither records nor forces); a
