@@ -204,19 +204,7 @@ func (p *purity) pure(fn *types.Func, depth int) bool {
 		if depth > maxPureDepth {
 			return false
 		}
-		switch p.memo[fn] {
-		case 1, 2:
-			return true
-		case -1:
-			return false
-		}
-		p.memo[fn] = 2
-		ok := p.pureDynamic(fn, depth)
-		p.memo[fn] = -1
-		if ok {
-			p.memo[fn] = 1
-		}
-		return ok
+		return p.memoized(fn, func() bool { return p.pureDynamic(fn, depth) })
 	}
 	fs, ok := p.decls[fn]
 	if !ok && depth <= maxPureDepth {
@@ -225,6 +213,13 @@ func (p *purity) pure(fn *types.Func, depth int) bool {
 	if !ok || depth > maxPureDepth {
 		return false
 	}
+	return p.memoized(fn, func() bool { return p.pureBody(fs, depth) })
+}
+
+// memoized is decide's answer for fn, computed once: a function met again
+// while its answer is being decided (recursion) counts as pure, so that a
+// recursive function is judged by the rest of its body.
+func (p *purity) memoized(fn *types.Func, decide func() bool) bool {
 	switch p.memo[fn] {
 	case 1, 2:
 		return true
@@ -232,7 +227,7 @@ func (p *purity) pure(fn *types.Func, depth int) bool {
 		return false
 	}
 	p.memo[fn] = 2
-	ok = p.pureBody(fs, depth)
+	ok := decide()
 	p.memo[fn] = -1
 	if ok {
 		p.memo[fn] = 1
