@@ -175,6 +175,13 @@ import (
 //     (err != nil { return nil } before if err != nil { return err }): it
 //     leaves wherever the branch would run, so the branch is dead and the
 //     error swallowed.
+//   - dead-after: a new guard before an if without else whose branch
+//     leaves (if ip != nil { return ip, nil }) holds wherever that if's
+//     condition does not (len(ip) == 0): every state leaves at one of
+//     the two, and the statements after the if never run
+//     (collect.Site.DeadAfter; holdsWhereNot). In pflag's ipConv, the
+//     error return for a string that is no IP was gone; the fix was
+//     sval == "" || sval == "<nil>" { return nil, nil }.
 //   - checks-skipped: a new guard before the error return that ends the
 //     branch of a check of the input (if path[0] == '-' { return
 //     fmt.Errorf("leading dash") }, not if err != nil) leaves without an
@@ -877,6 +884,9 @@ func againstGuard(site collect.Site, st style, c candidate, needed bool) string 
 	if shadowed := allIn(site.IfConds, cand); shadowed != "" {
 		return fmt.Sprintf("trivial-condition: %s holds wherever the branch of `%s` runs: the guard leaves first, so it replaces the branch", c.src, oneLine(site.Original))
 	}
+	if st.name == "return" && len(site.DeadAfter) > 0 && holdsWhereNot(site.IfConds, cand) {
+		return fmt.Sprintf("dead-after: %s leaves wherever `%s` does not, and that if leaves: %s after it would never run", c.src, oneLine(site.Original), strings.Join(site.DeadAfter, "; "))
+	}
 	if st.name == "return" && len(site.SkippedChecks) > 0 && leavesWithoutError(st.exit) {
 		return fmt.Sprintf("checks-skipped: %s leaves with `%s` before `%s`: it accepts what the enclosing check rejects, and skips the checks after it (%s)", c.src, st.exit, oneLine(site.Original), strings.Join(site.SkippedChecks, "; "))
 	}
@@ -897,6 +907,74 @@ func againstGuard(site collect.Site, st style, c candidate, needed bool) string 
 		what = "it tests neither the nil-ness nor the length of " + strings.Join(derefs, ", ")
 	}
 	return fmt.Sprintf(ruleConditionalDeletion+": %s would skip `%s` without guarding it against a panic of its own (%s)", c.src, oneLine(site.Original), what)
+}
+
+// holdsWhereNot reports whether cand holds wherever the conjunction of
+// conds does not (not conds implies cand): for each conjunct, where it is
+// false, one of cand's disjuncts has each of its conjuncts among what
+// that establishes (the conjunct negated, the negations of its
+// disjuncts; x == nil also gives len(x) == 0). A syntactic test: an
+// implication it cannot see is not reported.
+func holdsWhereNot(conds []string, cand ast.Expr) bool {
+	if len(conds) == 0 {
+		return false
+	}
+	var disjuncts [][]string
+	for _, d := range operandsOf(cand, token.LOR) {
+		var cs []string
+		for _, c := range operandsOf(d, token.LAND) {
+			cs = append(cs, canonicalAtom(c))
+		}
+		disjuncts = append(disjuncts, cs)
+	}
+	for _, src := range conds {
+		c, err := parser.ParseExpr(src)
+		if err != nil {
+			return false
+		}
+		facts := map[string]bool{}
+		for _, d := range operandsOf(c, token.LOR) {
+			f := canonicalAtom(negate(d))
+			facts[f] = true
+			if x, ok := strings.CutSuffix(f, " == nil"); ok {
+				facts["len("+x+") == 0"] = true
+			}
+		}
+		if !slices.ContainsFunc(disjuncts, func(cs []string) bool {
+			return !slices.ContainsFunc(cs, func(a string) bool { return !facts[a] })
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// canonicalAtom writes a comparison as holdsWhereNot compares them: nil
+// and a length's bound on the right, len(x) < 1 and len(x) <= 0 as
+// len(x) == 0, len(x) > 0 and len(x) >= 1 as len(x) != 0.
+func canonicalAtom(e ast.Expr) string {
+	e = unparen(e)
+	b, ok := e.(*ast.BinaryExpr)
+	if !ok || !comparison(b.Op) {
+		return types.ExprString(e)
+	}
+	x, op, y := unparen(b.X), b.Op, unparen(b.Y)
+	if id, ok := x.(*ast.Ident); ok && id.Name == "nil" || isLiteral(x) {
+		x, op, y = y, mirrored(op), x
+	}
+	if call, ok := x.(*ast.CallExpr); ok {
+		if f, ok := call.Fun.(*ast.Ident); ok && f.Name == "len" && len(call.Args) == 1 {
+			if lit, ok := y.(*ast.BasicLit); ok {
+				switch {
+				case op == token.LSS && lit.Value == "1", op == token.LEQ && lit.Value == "0":
+					op, y = token.EQL, &ast.BasicLit{Kind: token.INT, Value: "0"}
+				case op == token.GTR && lit.Value == "0", op == token.GEQ && lit.Value == "1":
+					op, y = token.NEQ, &ast.BasicLit{Kind: token.INT, Value: "0"}
+				}
+			}
+		}
+	}
+	return types.ExprString(&ast.BinaryExpr{X: x, Op: op, Y: y})
 }
 
 // readsAssigned reports whether cond reads a variable, field or

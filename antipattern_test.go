@@ -776,6 +776,44 @@ func TestChecksSkipped(t *testing.T) {
 	}
 }
 
+// TestDeadAfter: a guard before an if whose branch leaves, holding
+// wherever that if's condition does not, leaves the statements after the
+// if dead and is rejected; one that holds in fewer states, a guard that
+// wraps, or an if with nothing after it, is not.
+func TestDeadAfter(t *testing.T) {
+	exit := style{name: "return", guard: collect.GuardExit(0), strategy: collect.StrategyReuse, exit: "return ip, nil"}
+	errReturn := []string{`return nil, fmt.Errorf("invalid IP: %s", sval)`}
+	for _, tc := range []struct {
+		name  string
+		cond  string
+		after []string
+		st    style
+		cand  string
+		rule  string
+	}{
+		{"the negation", "ip != nil", errReturn, exit, "ip == nil", "dead-after"},
+		{"emptiness for nil", "ip != nil", errReturn, exit, "len(ip) == 0", "dead-after"},
+		{"emptiness written as a bound", "ip != nil", errReturn, exit, "len(ip) < 1", "dead-after"},
+		{"nil written first", "nil != ip", errReturn, exit, "ip == nil", "dead-after"},
+		{"a disjunct", "ip != nil", errReturn, exit, `s == "" || ip == nil`, "dead-after"},
+		{"fewer states", "ip != nil", errReturn, exit, `ip == nil && s == ""`, ""},
+		{"another test", "ip != nil", errReturn, exit, `s == ""`, ""},
+		{"emptiness does not give nil", "len(b) != 0", errReturn, exit, "b == nil", ""},
+		{"both conjuncts negated", "a && b", errReturn, exit, "!a || !b", "dead-after"},
+		{"one conjunct negated", "a && b", errReturn, exit, "!a", ""},
+		{"a disjunction negated", "x > 0 || ok", errReturn, exit, "x <= 0 && !ok", "dead-after"},
+		{"nothing after", "ip != nil", nil, exit, "ip == nil", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			site := collect.Site{Kind: collect.Guard, Original: "if " + tc.cond + " { …", IfConds: strings.Split(tc.cond, " && "), DeadAfter: tc.after}
+			got := againstGuard(site, tc.st, candidate{src: tc.cand, method: "synthesis"}, false)
+			if ruleOf(got) != tc.rule {
+				t.Errorf("againstGuard(%q before `if %s`) = %q, want rule %q", tc.cand, tc.cond, got, tc.rule)
+			}
+		})
+	}
+}
+
 // TestEmptinessFirst checks that a synthesized nil test of a slice is
 // preceded by its test of emptiness when the recorded states allow it,
 // and not when a state is empty without being nil.

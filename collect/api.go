@@ -213,6 +213,14 @@ type Site struct {
 	// statement when it is an if statement: a guard before it that tests
 	// only these leaves wherever the branch would run.
 	IfConds []string `json:",omitempty"`
+	// DeadAfter are, for a Guard site's statement that is an if without
+	// else whose branch leaves (a return, a panic, break, continue or
+	// goto last), the statements after it in its block, each by its
+	// first line, at most 3: a guard before the if that holds wherever
+	// the if's condition does not leaves there too, and they never run
+	// (`len(ip) == 0 { return ip, nil }` before `if ip != nil { return
+	// ip, nil }` made ParseIP's error return dead).
+	DeadAfter []string `json:",omitempty"`
 	// NilFixes are NpeFix's replacements of the nil operands a Guard
 	// site's statement dereferences (see nilfix.go).
 	NilFixes []NilFix `json:",omitempty"`

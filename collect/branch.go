@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Branch describes the then-branch of a Cond site's if statement: what a
@@ -581,6 +582,35 @@ func skippedChecks(stmt ast.Stmt, stack []ast.Node, info *types.Info) []string {
 			after = after || s == inner
 		}
 		inner = stack[i]
+	}
+	return out
+}
+
+// deadAfter lists the statements after ifs in the block on top of
+// stack, each by its first line, at most maxSkipped, when ifs has no else
+// and its branch leaves (Site.DeadAfter); nil otherwise.
+func deadAfter(ifs *ast.IfStmt, stack []ast.Node, info *types.Info, src []byte, tf *token.File) []string {
+	if ifs.Else != nil || !thenBranch(ifs, info).Exits || len(stack) == 0 {
+		return nil
+	}
+	list := stmtList(stack[len(stack)-1])
+	i := slices.Index(list, ast.Stmt(ifs))
+	if i < 0 {
+		return nil
+	}
+	var out []string
+	for _, st := range list[i+1:] {
+		if _, empty := st.(*ast.EmptyStmt); empty {
+			continue
+		}
+		if len(out) == maxSkipped {
+			break
+		}
+		text := string(src[tf.Offset(st.Pos()):tf.Offset(st.End())])
+		if first, _, multi := strings.Cut(text, "\n"); multi {
+			text = strings.TrimSpace(first) + " …"
+		}
+		out = append(out, text)
 	}
 	return out
 }

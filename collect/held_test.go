@@ -164,3 +164,82 @@ func check(path string, err error) error {
 		}
 	}
 }
+
+// TestDeadAfter checks the statements an if without else whose branch
+// leaves has after it in its block: each by its first line, at most
+// three; none when the branch may fall through, the if has an else, or
+// nothing follows.
+func TestDeadAfter(t *testing.T) {
+	const src = `package p
+
+import "errors"
+
+func conv(s string, ip []byte) ([]byte, error) {
+	if ip != nil { // 1
+		return ip, nil
+	}
+	if s == "" { // 2
+		println(s)
+	}
+	for i := range ip {
+		if ip[i] == 0 { // 3
+			continue
+		}
+		if ip[i] == 1 { // 4
+			break
+		} else {
+			println(i)
+		}
+	}
+	if len(s) > 3 { // 5
+		panic("long")
+	}
+	if len(s) > 2 {
+		return nil, errors.New("two")
+	}
+	println(s)
+	println(s)
+	return nil, errors.New("bad")
+}
+
+func last(s string) int {
+	if s == "" { // 6
+		return 0
+	}
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
+	// last misses its return: the types are still recorded.
+	_, _ = (&types.Config{Error: func(error) {}}).Check("p", fset, []*ast.File{f}, info)
+	want := map[int]string{
+		1: `if s == "" { // 2 … | for i := range ip { … | if len(s) > 3 { // 5 …`,
+		2: "", // the branch falls through
+		3: "if ip[i] == 1 { // 4 …",
+		4: "", // an else
+		5: `if len(s) > 2 { … | println(s) | println(s)`,
+		6: "", // nothing after
+	}
+	tf := fset.File(f.Pos())
+	got := map[int]string{}
+	ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok {
+			return true
+		}
+		text := strings.Split(src, "\n")[fset.Position(ifs.Pos()).Line-1]
+		if _, after, ok := strings.Cut(text, "// "); ok {
+			got[int(after[0]-'0')] = strings.Join(deadAfter(ifs, stack, info, []byte(src), tf), " | ")
+		}
+		return true
+	})
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("if %d: dead after %q, want %q", k, got[k], w)
+		}
+	}
+}

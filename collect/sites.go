@@ -244,6 +244,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 					for _, c := range conjuncts(ifs.Cond) {
 						s.IfConds = append(s.IfConds, types.ExprString(c))
 					}
+					s.DeadAfter = deadAfter(ifs, stack, info, src, tf)
 				}
 				s.Exits = o.exits(fn, node.(ast.Stmt), stack, src, tf, fnName)
 				s.NilFixes, s.NilDerefs = o.nilFixes(node.(ast.Stmt), fn)
