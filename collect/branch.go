@@ -606,13 +606,18 @@ func deadAfter(ifs *ast.IfStmt, stack []ast.Node, info *types.Info, src []byte, 
 		if len(out) == maxSkipped {
 			break
 		}
-		text := string(src[tf.Offset(st.Pos()):tf.Offset(st.End())])
-		if first, _, multi := strings.Cut(text, "\n"); multi {
-			text = strings.TrimSpace(first) + " …"
-		}
-		out = append(out, text)
+		out = append(out, firstLine(string(src[tf.Offset(st.Pos()):tf.Offset(st.End())])))
 	}
 	return out
+}
+
+// firstLine names a statement by its source: its first line, trimmed and
+// followed by " …", when it spans several; as written otherwise.
+func firstLine(text string) string {
+	if first, _, multi := strings.Cut(text, "\n"); multi {
+		return strings.TrimSpace(first) + " …"
+	}
+	return text
 }
 
 // testsErrorNil reports whether cond compares an error with nil.

@@ -137,9 +137,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			}
 			if kind == Guard && !wrap {
 				// A compound statement is named by its first line.
-				if first, _, multi := strings.Cut(s.Original, "\n"); multi {
-					s.Original = strings.TrimSpace(first) + " …"
-				}
+				s.Original = firstLine(s.Original)
 			}
 			if outer := outermostFunc(stack); outer != nil {
 				s.FuncLines = [2]int{prog.fset.PositionFor(outer.Pos(), false).Line, prog.fset.PositionFor(outer.End(), false).Line}
