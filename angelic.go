@@ -130,9 +130,11 @@ func evaluations(res collect.Result) int64 {
 	return n
 }
 
-func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st style) (angelic.Verdict, error) {
+// angelicSearch runs the angelic search at site in style st; perEvalOnly
+// skips its constant forces (angelic.Problem.PerEvalOnly).
+func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st style, perEvalOnly bool) (angelic.Verdict, error) {
 	guard := site.Kind == collect.Guard
-	p := angelic.Problem{}
+	p := angelic.Problem{PerEvalOnly: perEvalOnly}
 	if site.Kind == collect.Cond {
 		p.Choices = []angelic.Force{{Value: true}, {Value: false}}
 		if r.perEval {

@@ -141,7 +141,7 @@ func oneLine(s string) string {
 // validation at one site in one style.
 func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, rep *SiteReport) (bool, error) {
 	r.enter(phaseAngelic)
-	verdict, err := r.angelicSearch(ctx, site, st)
+	verdict, err := r.angelicSearch(ctx, site, st, false)
 	if err != nil {
 		return false, err
 	}
@@ -153,6 +153,40 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 		}
 		return false, nil
 	}
+	done, err := r.specifyNeeds(ctx, site, st, verdict, rep)
+	if err != nil || done || !r.leavesTooSoon(site, st, verdict) {
+		return done, err
+	}
+	// The exit taken at every evaluation made a failing test pass, and
+	// no condition fits: leaving at the first evaluation, the test never
+	// reached the later ones, which may need the statement to run (a
+	// list whose last element is the bad one). Where the exit is taken
+	// then is for the per-evaluation search to say.
+	r.logf("angelic: no condition leaves wherever the exit was forced; searching per evaluation")
+	r.enter(phaseAngelic)
+	again, err := r.angelicSearch(ctx, site, st, true)
+	if err != nil || !again.Qualified {
+		return false, err
+	}
+	rep.Needs, rep.Fragments = nil, nil
+	return r.specifyNeeds(ctx, site, st, again, rep)
+}
+
+// leavesTooSoon reports whether the per-evaluation search may find what
+// the constant exit at a guard did not: a late exit (per-evaluation
+// values apply) where a failing test's need is that exit at every
+// evaluation of the whole test.
+func (r *repairer) leavesTooSoon(site collect.Site, st style, v angelic.Verdict) bool {
+	if site.Kind != collect.Guard || !st.late || r.opts.NoPerEval || st.name != "return" {
+		return false
+	}
+	return slices.ContainsFunc(v.Needs, func(nd angelic.Need) bool { return nd.Force.Whole() && !nd.Force.PerEval() })
+}
+
+// specifyNeeds records the angelic values of verdict in rep, then
+// specifies a condition from them and validates it; if that gives none,
+// from the tests' alternative forces.
+func (r *repairer) specifyNeeds(ctx context.Context, site collect.Site, st style, verdict angelic.Verdict, rep *SiteReport) (bool, error) {
 	for _, nd := range verdict.Needs {
 		k := r.failingByID[nd.Test]
 		rep.Needs = append(rep.Needs, k.name+"="+nd.Force.Label(site.Kind == collect.Guard))

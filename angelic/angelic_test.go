@@ -587,3 +587,52 @@ func searchLabel(t *testing.T, p Problem, run Runner) (string, Verdict) {
 	}
 	return v.Needs[0].Force.Label(false), v
 }
+
+// TestSearchPerEvalOnly: at a guard whose exit, taken at every
+// evaluation, passes the failing test, the search stops at that constant;
+// with PerEvalOnly it makes no constant run (whole or per fragment) and
+// finds the evaluations the exit is needed at.
+func TestSearchPerEvalOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		perEvalOnly bool
+		failing     []Constituent
+		want        string
+		constant    int // constant runs made
+	}{
+		{"the constant", false, nil, "return", 1},
+		{"per evaluation only", true, nil, "flip@eval3", 0},
+		{"per evaluation only, purified test", true, []Constituent{{Segment: 1}}, "flip@eval3", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			constant := 0
+			run := func(ctx context.Context, test string, f Force) (Outcome, error) {
+				if !f.PerEval() {
+					constant++
+					return Outcome{Passed: true}, nil // leaves at the first evaluation
+				}
+				if slices.Equal(f.Evals, []int{3}) {
+					return Outcome{Passed: true}, nil
+				}
+				out := Outcome{}
+				if f.Trace {
+					out.FailedAfter = 3
+				}
+				return out, nil
+			}
+			p := Problem{Choices: []Force{{Value: false, Return: true}}, MaxFlips: 8, PerEvalOnly: tc.perEvalOnly,
+				Tests: []FailingTest{{Name: "TestList", Counts: Counts{False: 4}, Failing: tc.failing}}}
+			_, v := searchLabel(t, p, run)
+			got := ""
+			if v.Qualified {
+				got = v.Needs[0].Force.Label(true)
+				if f := v.Needs[0].Force; f.PerEval() && !f.Return {
+					t.Errorf("%s does not leave", got)
+				}
+			}
+			if got != tc.want || constant != tc.constant {
+				t.Errorf("angelic value %q after %d constant runs, want %q after %d (verdict %+v)", got, constant, tc.want, tc.constant, v)
+			}
+		})
+	}
+}

@@ -212,6 +212,12 @@ type Problem struct {
 	// end of a test (one comparison of a whole output) says nothing about
 	// which evaluations to negate; the states do.
 	Guess func(ctx context.Context, test string) ([]string, error)
+	// PerEvalOnly skips the constant forces (whole, per fragment): only
+	// the per-evaluation search runs (MaxFlips > 0). A guard whose exit,
+	// taken at every evaluation, makes a test pass by leaving at the
+	// first one may need it at some only: the constant's states, every
+	// one marked "leave", then contradict the passing tests'.
+	PerEvalOnly bool
 	// Parallel is how many runs of one test may be made at once, where
 	// the search would make them anyway (the choices of a test) or
 	// stops at the first that passes (guessed sets, single evaluations):
@@ -371,7 +377,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		var choices []Force
 		for _, c := range p.Choices {
 			f := Force{Value: c.Value, Return: c.Return}
-			if !f.Return && t.only(f.Value) {
+			if !f.Return && t.only(f.Value) || p.PerEvalOnly {
 				continue
 			}
 			choices = append(choices, f)
@@ -391,7 +397,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 			}
 		}
 		for _, c := range p.Choices {
-			if found || len(t.Failing) == 0 {
+			if found || len(t.Failing) == 0 || p.PerEvalOnly {
 				break
 			}
 			f, ok, err := purified(t, c, maxFragments, try)
@@ -402,7 +408,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				need.Force, need.Split, found = f, true, true
 			}
 		}
-		if !found && len(t.Failing) > 1 {
+		if !found && len(t.Failing) > 1 && !p.PerEvalOnly {
 			f, ok, err := mixed(t, p.Choices, v.Attempts, try)
 			if err != nil {
 				return v, err
@@ -411,7 +417,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				need.Force, need.Split, found = f, true, true
 			}
 		}
-		if !found && len(t.Failing) > 0 {
+		if !found && len(t.Failing) > 0 && !p.PerEvalOnly {
 			// A run the search made already is not made again (a
 			// test with one failing fragment: purified's runs).
 			tryOnce := func(t FailingTest, f Force) (Outcome, error) {
