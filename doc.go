@@ -301,6 +301,13 @@
 //     reflect.Slice || k == reflect.Array; collect.Predicate.Combine); at
 //     a guard, boolean observed expressions; then one evaluation at a time, the
 //     last first (angelic.Problem.MaxFlips, Guess); steps 5 and 6 follow.
+//     At a late exit where a failing test passed with the exit taken at
+//     every evaluation and no condition came of it (every state,
+//     the valid ones before the bad one too, said "leave": the test left
+//     at the first), the per-evaluation search runs again without the
+//     constant (angelic.Problem.PerEvalOnly; site.go leavesTooSoon):
+//     pflag's ipSliceValue.fromString, whose failing test's first
+//     address is valid and second is not.
 //     The conditions' per-evaluation tier has an effort of its own, half
 //     the later tiers' bound: after the exits it was reached on 4 of 119
 //     bugs. It searches the conditions the failing tests evaluate least
