@@ -175,12 +175,16 @@ func (r *repairer) searchSite(ctx context.Context, site collect.Site, st style, 
 // leavesTooSoon reports whether the per-evaluation search may find what
 // the constant exit at a guard did not: a late exit (per-evaluation
 // values apply) where a failing test's need is that exit at every
-// evaluation of the whole test.
+// evaluation of the whole test, and the test, unforced, evaluates the
+// site more than once (at one evaluation, leaving there is the constant).
 func (r *repairer) leavesTooSoon(site collect.Site, st style, v angelic.Verdict) bool {
 	if site.Kind != collect.Guard || !st.late || r.opts.NoPerEval || st.name != "return" {
 		return false
 	}
-	return slices.ContainsFunc(v.Needs, func(nd angelic.Need) bool { return nd.Force.Whole() && !nd.Force.PerEval() })
+	return slices.ContainsFunc(v.Needs, func(nd angelic.Need) bool {
+		c := r.cover[r.failingByID[nd.Test]].Reached[site.ID]
+		return nd.Force.Whole() && !nd.Force.PerEval() && c[0]+c[1] > 1
+	})
 }
 
 // specifyNeeds records the angelic values of verdict in rep, then
