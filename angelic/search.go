@@ -367,6 +367,12 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		}
 		return outs, nil
 	}
+	// The constant forces (whole, per fragment) are tried with these
+	// choices: none with PerEvalOnly.
+	constants := p.Choices
+	if p.PerEvalOnly {
+		constants = nil
+	}
 	for _, t := range p.Tests {
 		if !t.Reached() {
 			v.RuledOutBy, v.Reason = t.Name, "does not reach the site"
@@ -375,9 +381,9 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 		need := Need{Test: t.Name}
 		found := false
 		var choices []Force
-		for _, c := range p.Choices {
+		for _, c := range constants {
 			f := Force{Value: c.Value, Return: c.Return}
-			if !f.Return && t.only(f.Value) || p.PerEvalOnly {
+			if !f.Return && t.only(f.Value) {
 				continue
 			}
 			choices = append(choices, f)
@@ -396,8 +402,8 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				need.Also = append(need.Also, f)
 			}
 		}
-		for _, c := range p.Choices {
-			if found || len(t.Failing) == 0 || p.PerEvalOnly {
+		for _, c := range constants {
+			if found || len(t.Failing) == 0 {
 				break
 			}
 			f, ok, err := purified(t, c, maxFragments, try)
@@ -408,8 +414,8 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				need.Force, need.Split, found = f, true, true
 			}
 		}
-		if !found && len(t.Failing) > 1 && !p.PerEvalOnly {
-			f, ok, err := mixed(t, p.Choices, v.Attempts, try)
+		if !found && len(t.Failing) > 1 {
+			f, ok, err := mixed(t, constants, v.Attempts, try)
 			if err != nil {
 				return v, err
 			}
@@ -417,7 +423,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				need.Force, need.Split, found = f, true, true
 			}
 		}
-		if !found && len(t.Failing) > 0 && !p.PerEvalOnly {
+		if !found && len(t.Failing) > 0 {
 			// A run the search made already is not made again (a
 			// test with one failing fragment: purified's runs).
 			tryOnce := func(t FailingTest, f Force) (Outcome, error) {
@@ -429,7 +435,7 @@ func Search(ctx context.Context, p Problem, run Runner) (Verdict, error) {
 				}
 				return try(t, f)
 			}
-			f, ok, err := sequential(t, p.Choices, maxFragments, tryOnce)
+			f, ok, err := sequential(t, constants, maxFragments, tryOnce)
 			if err != nil {
 				return v, err
 			}
