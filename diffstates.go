@@ -182,13 +182,18 @@ func outcome(spec *synth.Spec, t *synth.Term, ex *synth.Example) (bool, error) {
 	return v.Bool, nil
 }
 
-// nearby are the values one step from v.
-func nearby(v synth.Value) []synth.Value {
+// nearby are the values one step from v, a value of input in: an input
+// that is never negative is not taken below zero (a length of -1 is no
+// state a program reaches).
+func nearby(in synth.Input, v synth.Value) []synth.Value {
 	if v.Missing {
 		return nil
 	}
 	switch v.Kind {
 	case synth.Int:
+		if in.NonNegative && v.Int <= 0 {
+			return []synth.Value{synth.IntValue(v.Int + 1)}
+		}
 		return []synth.Value{synth.IntValue(v.Int - 1), synth.IntValue(v.Int + 1)}
 	case synth.Bool:
 		return []synth.Value{synth.BoolValue(!v.Bool)}
@@ -310,7 +315,7 @@ func nearStates(spec *synth.Spec, derived map[int]*synth.Term, read []int, ex sy
 			if !perturbable(spec, derived, i) || !slices.Contains(moved, i) {
 				continue
 			}
-			for _, v := range nearby(ex.Values[i]) {
+			for _, v := range nearby(spec.Inputs[i], ex.Values[i]) {
 				vals := slices.Clone(ex.Values)
 				vals[i] = v
 				if recompute(spec, derived, vals) && !yield(i, vals) {
@@ -328,28 +333,32 @@ func b2i(b bool) int {
 	return 0
 }
 
-// maxCloserWindow bounds the candidates deletionsCloser compares, and
+// maxCloserWindow bounds the candidates mutantsCloser compares, and
 // maxCloserStates the states it compares them on.
 const (
 	maxCloserWindow = 8
 	maxCloserStates = 4000
 )
 
-// deletionsCloser moves a deletion of the original condition before an
-// earlier candidate when both give the same outcome on every recorded
-// state and the deletion changes the original's outcome on fewer of the
-// states near them (a strict subset of the states the earlier one
-// changes): the suite cannot tell the two apart, and the deletion changes
-// less of what no test checks. In hcl's alignedItems, `i ==
-// len(item.Keys)-2 && len(item.Keys) == 1` needed true wherever the tests
-// reach it; the swap `i == len(item.Keys)-2 || len(item.Keys) == 1` (one
-// token) also writes "=" after the second-to-last of several keys, the
-// deletion `len(item.Keys) == 1` does not (there it leaves the loop's i
-// unused and does not compile; the fix was -1 for -2). Only a deletion
-// moves: it reads nothing the original does not, so fewer changes cannot
-// come from a test's input singled out. The first maxCloserWindow candidates are
+// mutantsCloser moves a one-step edit of the original condition (a
+// deletion of an operand of its && or ||, or one of its mutants:
+// mutantsOf, an equality made an ordering left out) before an earlier
+// candidate when both give the same outcome on every recorded state and
+// the edit changes the original's outcome on fewer of the states near
+// them (a strict subset of the states the earlier one changes): the
+// suite cannot tell the two apart, and the edit changes less of what no
+// test checks. In hcl's alignedItems, `i == len(item.Keys)-2 &&
+// len(item.Keys) == 1` needed true wherever the tests reach it; the swap
+// `i == len(item.Keys)-2 || len(item.Keys) == 1` (one token) also writes
+// "=" after the second-to-last of several keys, the deletion
+// `len(item.Keys) == 1` does not (there it leaves the loop's i unused and
+// does not compile), nor does the fix, -1 for -2, which changes the
+// original at no near state where i is a key's index. Only such an edit
+// moves: it reads nothing the original does not, and its constants are
+// the original's or one from them, so fewer changes cannot come from a
+// test's input singled out. The first maxCloserWindow candidates are
 // compared; cands is returned reordered.
-func deletionsCloser(spec *synth.Spec, cands []candidate, original string) []candidate {
+func mutantsCloser(spec *synth.Spec, cands []candidate, original string) []candidate {
 	if spec == nil || len(cands) < 2 {
 		return cands
 	}
@@ -357,7 +366,7 @@ func deletionsCloser(spec *synth.Spec, cands []candidate, original string) []can
 	if err != nil {
 		return cands
 	}
-	isDeletion := deletionOf(original)
+	isEdit := oneStepOf(original)
 	n := min(len(cands), maxCloserWindow)
 	terms := make([]*synth.Term, n)
 	read := inputsRead(orig)
@@ -438,7 +447,7 @@ func deletionsCloser(spec *synth.Spec, cands []candidate, original string) []can
 	}
 	for j := 1; j < n; j++ {
 		k := order[j]
-		if !isDeletion(cands[k].src) {
+		if !isEdit(cands[k].src) {
 			continue
 		}
 		// Nor before a mutant that makes the clauses parallel

@@ -401,6 +401,24 @@ func deletionOf(cond string) func(src string) bool {
 	return func(src string) bool { return set[normalExpr(src)] }
 }
 
+// oneStepOf returns a test of whether a Go condition is a one-step edit
+// of cond: one of its deletions, or one of its mutants but an equality
+// made an ordering or a bound of a range an equality (mutantsOf's last
+// tier). Each reads nothing cond does not, with cond's constants or one
+// from them.
+func oneStepOf(cond string) func(src string) bool {
+	set := map[string]bool{}
+	for _, d := range deletions(cond) {
+		set[normalExpr(d)] = true
+	}
+	for _, m := range mutantsOf(cond) {
+		if !m.pointToRange {
+			set[normalExpr(m.src)] = true
+		}
+	}
+	return func(src string) bool { return set[normalExpr(src)] }
+}
+
 // deletions are cond with one operand of one of its && and || deleted,
 // in the order of the operators in cond.
 func deletions(cond string) []string {
