@@ -394,9 +394,15 @@ func parseCond(cond string) (fset *token.FileSet, orig ast.Expr, base string, ok
 // deletionOf returns a report of whether a condition is one of cond's
 // deletions, in any layout (normalExpr).
 func deletionOf(cond string) func(src string) bool {
+	return oneOf(deletions(cond))
+}
+
+// oneOf returns a test of whether a Go condition is one of conds, as
+// written or with other spacing and parentheses.
+func oneOf(conds []string) func(src string) bool {
 	set := map[string]bool{}
-	for _, d := range deletions(cond) {
-		set[normalExpr(d)] = true
+	for _, c := range conds {
+		set[normalExpr(c)] = true
 	}
 	return func(src string) bool { return set[normalExpr(src)] }
 }
@@ -407,16 +413,13 @@ func deletionOf(cond string) func(src string) bool {
 // tier). Each reads nothing cond does not, with cond's constants or one
 // from them.
 func oneStepOf(cond string) func(src string) bool {
-	set := map[string]bool{}
-	for _, d := range deletions(cond) {
-		set[normalExpr(d)] = true
-	}
+	edits := deletions(cond)
 	for _, m := range mutantsOf(cond) {
 		if !m.pointToRange {
-			set[normalExpr(m.src)] = true
+			edits = append(edits, m.src)
 		}
 	}
-	return func(src string) bool { return set[normalExpr(src)] }
+	return oneOf(edits)
 }
 
 // deletions are cond with one operand of one of its && and || deleted,
