@@ -1151,6 +1151,17 @@ func TestMutantsCloser(t *testing.T) {
 			[]string{"i == len(keys)-1 && len(keys) == 1", "len(keys) == 1", "i == len(keys)-2 || len(keys) == 1"},
 		},
 		{
+			// The negation changes the original at every state: a
+			// polarity fix, which no edit overtakes (uniseg's seeded
+			// FirstSentenceInString: `len(str) <= length` for
+			// `len(str) > length`, not `len(str) < length`).
+			"nothing moves before the negation",
+			"len(keys) > i",
+			true,
+			[]string{"len(keys) <= i", "len(keys) < i"},
+			[]string{"len(keys) <= i", "len(keys) < i"},
+		},
+		{
 			// Where i may be -1, the fix changes the original there and
 			// the deletion does not: only the deletion moves.
 			"without the domain the constant stays",

@@ -356,8 +356,10 @@ const (
 // original at no near state where i is a key's index. Only such an edit
 // moves: it reads nothing the original does not, and its constants are
 // the original's or one from them, so fewer changes cannot come from a
-// test's input singled out. The first maxCloserWindow candidates are
-// compared; cands is returned reordered.
+// test's input singled out. Nothing moves before the original's
+// negation, nor before a mutant that makes the clauses parallel. The
+// first maxCloserWindow candidates are compared; cands is returned
+// reordered.
 func mutantsCloser(spec *synth.Spec, cands []candidate, original string) []candidate {
 	if spec == nil || len(cands) < 2 {
 		return cands
@@ -439,6 +441,7 @@ func mutantsCloser(spec *synth.Spec, cands []candidate, original string) []candi
 		}
 		return strict
 	}
+	everywhere := func(ch []bool) bool { return !slices.Contains(ch, false) }
 	asymmetric := !symmetric(original)
 	parallel := func(c candidate) bool { return asymmetric && c.method == "mutation" && symmetric(c.src) }
 	order := make([]int, n) // the first n candidates, as reordered
@@ -453,7 +456,14 @@ func mutantsCloser(spec *synth.Spec, cands []candidate, original string) []candi
 		// Nor before a mutant that makes the clauses parallel
 		// (symmetry.go): color's seeded Equals, `c == nil || c2 == nil`
 		// for `c == nil || c2 != nil`, not the deletion `c == nil`.
-		if i := slices.IndexFunc(order[:j], func(e int) bool { return fewer(changed[e], changed[k]) && !parallel(cands[e]) }); i >= 0 {
+		// Nor before the original's negation (it changes the outcome at
+		// every state compared): the polarity fix. Where the original
+		// is wrong wherever it is evaluated, a state it keeps is no
+		// closer to the fix (uniseg's seeded FirstSentenceInString,
+		// `len(str) <= length` for `len(str) > length`, not `<`).
+		if i := slices.IndexFunc(order[:j], func(e int) bool {
+			return fewer(changed[e], changed[k]) && !parallel(cands[e]) && !everywhere(changed[e])
+		}); i >= 0 {
 			order = slices.Insert(slices.Delete(order, j, j+1), i, k)
 		}
 	}
