@@ -681,9 +681,9 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 	}
 	cands = r.rejectAntiPatterns(site, st, spec, cands, rep)
 	if site.Kind == collect.Cond {
-		closer := mutantsCloser(spec, cands, site.Original)
+		closer := deletionsCloser(spec, cands, site.Original)
 		if !sameSources(closer, cands) {
-			r.vlogf("ranking: a one-step edit of the original changes its outcome on fewer states near the recorded ones than a candidate before it: %s", describeCandidates(closer))
+			r.vlogf("ranking: a deletion of the original changes its outcome on fewer states near the recorded ones than a candidate before it: %s", describeCandidates(closer))
 		}
 		cands = closer
 		// Here only the mutants that delete (&& for ||, a disjunct

@@ -182,18 +182,13 @@ func outcome(spec *synth.Spec, t *synth.Term, ex *synth.Example) (bool, error) {
 	return v.Bool, nil
 }
 
-// nearby are the values one step from v, a value of input in: an input
-// that is never negative is not taken below zero (a length of -1 is no
-// state a program reaches).
-func nearby(in synth.Input, v synth.Value) []synth.Value {
+// nearby are the values one step from v.
+func nearby(v synth.Value) []synth.Value {
 	if v.Missing {
 		return nil
 	}
 	switch v.Kind {
 	case synth.Int:
-		if in.NonNegative && v.Int <= 0 {
-			return []synth.Value{synth.IntValue(v.Int + 1)}
-		}
 		return []synth.Value{synth.IntValue(v.Int - 1), synth.IntValue(v.Int + 1)}
 	case synth.Bool:
 		return []synth.Value{synth.BoolValue(!v.Bool)}
@@ -315,7 +310,7 @@ func nearStates(spec *synth.Spec, derived map[int]*synth.Term, read []int, ex sy
 			if !perturbable(spec, derived, i) || !slices.Contains(moved, i) {
 				continue
 			}
-			for _, v := range nearby(spec.Inputs[i], ex.Values[i]) {
+			for _, v := range nearby(ex.Values[i]) {
 				vals := slices.Clone(ex.Values)
 				vals[i] = v
 				if recompute(spec, derived, vals) && !yield(i, vals) {
@@ -333,34 +328,28 @@ func b2i(b bool) int {
 	return 0
 }
 
-// maxCloserWindow bounds the candidates mutantsCloser compares, and
+// maxCloserWindow bounds the candidates deletionsCloser compares, and
 // maxCloserStates the states it compares them on.
 const (
 	maxCloserWindow = 8
 	maxCloserStates = 4000
 )
 
-// mutantsCloser moves a one-step edit of the original condition (a
-// deletion of an operand of its && or ||, or one of its mutants:
-// mutantsOf, an equality made an ordering left out) before an earlier
-// candidate when both give the same outcome on every recorded state and
-// the edit changes the original's outcome on fewer of the states near
-// them (a strict subset of the states the earlier one changes): the
-// suite cannot tell the two apart, and the edit changes less of what no
-// test checks. In hcl's alignedItems, `i == len(item.Keys)-2 &&
-// len(item.Keys) == 1` needed true wherever the tests reach it; the swap
-// `i == len(item.Keys)-2 || len(item.Keys) == 1` (one token) also writes
-// "=" after the second-to-last of several keys, the deletion
-// `len(item.Keys) == 1` does not (there it leaves the loop's i unused and
-// does not compile), nor does the fix, -1 for -2, which changes the
-// original at no near state where i is a key's index. Only such an edit
-// moves: it reads nothing the original does not, and its constants are
-// the original's or one from them, so fewer changes cannot come from a
-// test's input singled out. Nothing moves before the original's
-// negation, nor before a mutant that makes the clauses parallel. The
-// first maxCloserWindow candidates are compared; cands is returned
-// reordered.
-func mutantsCloser(spec *synth.Spec, cands []candidate, original string) []candidate {
+// deletionsCloser moves a deletion of the original condition before an
+// earlier candidate when both give the same outcome on every recorded
+// state and the deletion changes the original's outcome on fewer of the
+// states near them (a strict subset of the states the earlier one
+// changes): the suite cannot tell the two apart, and the deletion changes
+// less of what no test checks. In hcl's alignedItems, `i ==
+// len(item.Keys)-2 && len(item.Keys) == 1` needed true wherever the tests
+// reach it; the swap `i == len(item.Keys)-2 || len(item.Keys) == 1` (one
+// token) also writes "=" after the second-to-last of several keys, the
+// deletion `len(item.Keys) == 1` does not (there it leaves the loop's i
+// unused and does not compile; the fix was -1 for -2). Only a deletion
+// moves: it reads nothing the original does not, so fewer changes cannot
+// come from a test's input singled out. The first maxCloserWindow candidates are
+// compared; cands is returned reordered.
+func deletionsCloser(spec *synth.Spec, cands []candidate, original string) []candidate {
 	if spec == nil || len(cands) < 2 {
 		return cands
 	}
@@ -368,7 +357,7 @@ func mutantsCloser(spec *synth.Spec, cands []candidate, original string) []candi
 	if err != nil {
 		return cands
 	}
-	isEdit := oneStepOf(original)
+	isDeletion := deletionOf(original)
 	n := min(len(cands), maxCloserWindow)
 	terms := make([]*synth.Term, n)
 	read := inputsRead(orig)
@@ -441,7 +430,6 @@ func mutantsCloser(spec *synth.Spec, cands []candidate, original string) []candi
 		}
 		return strict
 	}
-	everywhere := func(ch []bool) bool { return !slices.Contains(ch, false) }
 	asymmetric := !symmetric(original)
 	parallel := func(c candidate) bool { return asymmetric && c.method == "mutation" && symmetric(c.src) }
 	order := make([]int, n) // the first n candidates, as reordered
@@ -450,20 +438,13 @@ func mutantsCloser(spec *synth.Spec, cands []candidate, original string) []candi
 	}
 	for j := 1; j < n; j++ {
 		k := order[j]
-		if !isEdit(cands[k].src) {
+		if !isDeletion(cands[k].src) {
 			continue
 		}
 		// Nor before a mutant that makes the clauses parallel
 		// (symmetry.go): color's seeded Equals, `c == nil || c2 == nil`
 		// for `c == nil || c2 != nil`, not the deletion `c == nil`.
-		// Nor before the original's negation (it changes the outcome at
-		// every state compared): the polarity fix. Where the original
-		// is wrong wherever it is evaluated, a state it keeps is no
-		// closer to the fix (uniseg's seeded FirstSentenceInString,
-		// `len(str) <= length` for `len(str) > length`, not `<`).
-		if i := slices.IndexFunc(order[:j], func(e int) bool {
-			return fewer(changed[e], changed[k]) && !parallel(cands[e]) && !everywhere(changed[e])
-		}); i >= 0 {
+		if i := slices.IndexFunc(order[:j], func(e int) bool { return fewer(changed[e], changed[k]) && !parallel(cands[e]) }); i >= 0 {
 			order = slices.Insert(slices.Delete(order, j, j+1), i, k)
 		}
 	}

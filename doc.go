@@ -197,11 +197,10 @@
 //     candidates that break an anti-pattern are left out (candidates.go,
 //     antipattern.go; a guard around a statement is kept only against the
 //     statement's own panic, and a guard that always leaves is not kept).
-//     A one-step edit of the original (a deletion of an operand, a
-//     mutant) that gives the same outcomes as an earlier candidate at
-//     every recorded state and changes the original's outcome at fewer
-//     of the states one step from them is validated before it
-//     (diffstates.go mutantsCloser). Up to three
+//     A deletion of the original that gives the same outcomes as an
+//     earlier candidate at every recorded state and changes the
+//     original's outcome at fewer of the states one step from them is
+//     validated before it (diffstates.go deletionsCloser). Up to three
 //     mutants of the original that give the passing tests' states their
 //     outcome and, at the failing tests' states, the first candidate's
 //     or the original's, changing it at fewer of them but at one of each

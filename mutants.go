@@ -394,32 +394,11 @@ func parseCond(cond string) (fset *token.FileSet, orig ast.Expr, base string, ok
 // deletionOf returns a report of whether a condition is one of cond's
 // deletions, in any layout (normalExpr).
 func deletionOf(cond string) func(src string) bool {
-	return oneOf(deletions(cond))
-}
-
-// oneOf returns a test of whether a Go condition is one of conds, as
-// written or with other spacing and parentheses.
-func oneOf(conds []string) func(src string) bool {
 	set := map[string]bool{}
-	for _, c := range conds {
-		set[normalExpr(c)] = true
+	for _, d := range deletions(cond) {
+		set[normalExpr(d)] = true
 	}
 	return func(src string) bool { return set[normalExpr(src)] }
-}
-
-// oneStepOf returns a test of whether a Go condition is a one-step edit
-// of cond: one of its deletions, or one of its mutants but an equality
-// made an ordering or a bound of a range an equality (mutantsOf's last
-// tier). Each reads nothing cond does not, with cond's constants or one
-// from them.
-func oneStepOf(cond string) func(src string) bool {
-	edits := deletions(cond)
-	for _, m := range mutantsOf(cond) {
-		if !m.pointToRange {
-			edits = append(edits, m.src)
-		}
-	}
-	return oneOf(edits)
 }
 
 // deletions are cond with one operand of one of its && and || deleted,

@@ -884,32 +884,13 @@ func synthValue(v collect.Value, k collect.ValueKind) synth.Value {
 	return synth.MissingValue(sk)
 }
 
-// nonNegative reports whether the integer expression o, observed at
-// site, is never negative: len(x) or cap(x), a value of an unsigned
-// type, a local the site knows only takes such values
-// (collect.Site.NonNegative).
-func nonNegative(site collect.Site, o collect.Observed) bool {
-	switch o.Type {
-	case "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "byte":
-		return true
-	}
-	if e, err := parser.ParseExpr(o.Expr); err == nil {
-		if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 1 {
-			if f, ok := call.Fun.(*ast.Ident); ok && (f.Name == "len" || f.Name == "cap") {
-				return true
-			}
-		}
-	}
-	return slices.Contains(site.NonNegative, o.Expr)
-}
-
 // specInputs converts a site's observed expressions and constants. Inputs
 // of unknown kind are left out; keep maps input positions to Observed
 // indexes.
 func specInputs(site collect.Site) (inputs []synth.Input, consts []synth.Constant, keep []int) {
 	for i, o := range site.Observed {
 		if k := synthKind(o.Kind); k != 0 && o.Expr != "" && !o.Shadow && !o.NoOp {
-			inputs = append(inputs, synth.Input{Expr: o.Expr, Kind: k, Char: o.Char, Enum: o.Enum, Invented: o.Invented, Groups: o.Groups, NonNegative: k == synth.Int && nonNegative(site, o)})
+			inputs = append(inputs, synth.Input{Expr: o.Expr, Kind: k, Char: o.Char, Enum: o.Enum, Invented: o.Invented, Groups: o.Groups})
 			keep = append(keep, i)
 		}
 	}

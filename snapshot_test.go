@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/nopol-go/nopol/angelic"
-	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/synth"
 )
 
@@ -102,25 +101,5 @@ func TestPickAtoms(t *testing.T) {
 	}
 	if got := pickAtoms(spec, ex, 1); len(got) != 1 || got[0].src != "few" {
 		t.Errorf("pickAtoms(1) = %v, want few only", got)
-	}
-}
-
-func TestNonNegative(t *testing.T) {
-	site := collect.Site{NonNegative: []string{"n"}}
-	for _, tc := range []struct {
-		o    collect.Observed
-		want bool
-	}{
-		{collect.Observed{Expr: "len(keys)", Type: "int"}, true},
-		{collect.Observed{Expr: "cap(buf)", Type: "int"}, true},
-		{collect.Observed{Expr: "b[0]", Type: "byte"}, true},
-		{collect.Observed{Expr: "n", Type: "int"}, true},
-		{collect.Observed{Expr: "i", Type: "int"}, false},
-		{collect.Observed{Expr: "len(keys) - 2", Type: "int"}, false},
-		{collect.Observed{Expr: "p.len(keys)", Type: "int"}, false},
-	} {
-		if got := nonNegative(site, tc.o); got != tc.want {
-			t.Errorf("nonNegative(%s %s) = %v, want %v", tc.o.Expr, tc.o.Type, got, tc.want)
-		}
 	}
 }

@@ -82,11 +82,6 @@ type Input struct {
 	// names of (collect.Observed.Groups): a constant of one of them goes
 	// with it before another of the same value (snapLiterals).
 	Groups []string `json:"groups,omitempty"`
-	// NonNegative reports an integer input that is never negative: a
-	// length or capacity, a value of an unsigned type, a local that only
-	// takes such values (collect.Site.NonNegative). The states near the
-	// recorded ones do not take it below zero.
-	NonNegative bool `json:"nonNegative,omitempty"`
 }
 
 // Value is the value of an observed expression in one execution.
