@@ -258,7 +258,10 @@
 // it as an error, would hide where it was raised. NOPOL_EVAL_LIMIT n (Run.EvalLimit) ends the
 // process with status 3, after printing HangLine, at the n-th evaluation
 // of the run: a forced condition that makes a loop spin is a hang found
-// in milliseconds instead of at the run's timeout.
+// in milliseconds instead of at the run's timeout. The hook caps a
+// goroutine's stack at 256 MB, at NOPOL_MAX_STACK bytes when set (32 MB
+// in a run with Run.StackOnTimeout): a runaway recursion overflows, with
+// its stack printed, before the run's time limit.
 //
 // A test that reads what the tests before it set runs after them
 // (Run.Before, Program.RunAfter; after.go): -test.run names them and the

@@ -235,8 +235,17 @@ func runEnv(r Run, out string) []string {
 		"NOPOL_PRINT_CONSTITUENTS=" + map[bool]string{true: "1"}[r.PrintConstituents],
 		"NOPOL_PRINT_REACH=" + map[bool]string{true: "1"}[r.PrintReach],
 		"NOPOL_EVAL_LIMIT=" + strconv.FormatInt(r.EvalLimit, 10),
+		"NOPOL_MAX_STACK=" + map[bool]string{true: strconv.Itoa(stackOnTimeoutMaxStack)}[r.StackOnTimeout],
 	}
 }
+
+// stackOnTimeoutMaxStack is the stack limit of a goroutine, in bytes, in a
+// run with Run.StackOnTimeout (the hook's default is 256 MB): a runaway
+// recursion overflows within a fraction of a second even instrumented,
+// with its stack printed. At the time limit instead, a goroutine still
+// copying its stack of hundreds of megabytes is "running on other
+// thread; stack unavailable" in the dump, and the recursion is unseen.
+const stackOnTimeoutMaxStack = 32 << 20
 
 func sortedKeys[V any](m map[int]V) []int {
 	keys := make([]int, 0, len(m))

@@ -292,6 +292,39 @@ func TestCrash(t *testing.T) {
 	f.checkUntouched(t)
 }
 
+// TestStackLimit checks the stack limits of instrumented runs: a runaway
+// recursion overflows at 256 MB, at 32 MB with StackOnTimeout (whose
+// stack is read for the recursion), and a recursion 10000 calls deep
+// passes with either.
+func TestStackLimit(t *testing.T) {
+	f := instrument(t, "recursion")
+	const pkg = "example.com/recursion/r"
+	tests := []struct {
+		run    Run
+		passed bool
+		limit  string
+	}{
+		{Run{Test: "TestDeep"}, true, ""},
+		{Run{Test: "TestDeep", StackOnTimeout: true}, true, ""},
+		{Run{Test: "TestNegative"}, false, "goroutine stack exceeds 268435456-byte limit"},
+		{Run{Test: "TestNegative", StackOnTimeout: true}, false, "goroutine stack exceeds 33554432-byte limit"},
+	}
+	for _, tt := range tests {
+		tt.run.Package, tt.run.Mode, tt.run.ForceSegment, tt.run.Timeout = pkg, ModeCover, -1, time.Minute
+		res, err := f.build.Run(context.Background(), tt.run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Passed != tt.passed || res.TimedOut {
+			t.Errorf("%s (StackOnTimeout %v): passed=%v timedOut=%v, want passed=%v\n%s", tt.run.Test, tt.run.StackOnTimeout, res.Passed, res.TimedOut, tt.passed, res.Output)
+		}
+		if tt.limit != "" && (!strings.Contains(res.Output, tt.limit) || !strings.Contains(res.Output, "fatal error: stack overflow")) {
+			t.Errorf("%s (StackOnTimeout %v): no %q in the output:\n%.2000s", tt.run.Test, tt.run.StackOnTimeout, tt.limit, res.Output)
+		}
+	}
+	f.checkUntouched(t)
+}
+
 func TestRunConcurrent(t *testing.T) {
 	f := instrument(t, "basic")
 	abs := f.site(t, Cond, "calc.go", 13)

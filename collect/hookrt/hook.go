@@ -184,6 +184,9 @@ func nopolShare() []interface{} {
 			}
 		}
 	}
+	if nopolos.Getenv("NOPOL_MODE") != "" {
+		nopoldebug.SetMaxStack(nopolAtoi(nopolos.Getenv("NOPOL_MAX_STACK"), nopolMaxStack))
+	}
 	var out *nopolos.File
 	if name := nopolos.Getenv("NOPOL_OUT"); name != "" {
 		out, _ = nopolos.OpenFile(name, nopolos.O_WRONLY|nopolos.O_APPEND|nopolos.O_CREATE, 0644)
@@ -203,6 +206,13 @@ func nopolShare() []interface{} {
 	nopolflag.Var(&nopolShared{v}, key, "nopol internal state")
 	return v
 }
+
+// nopolMaxStack is the stack limit of a goroutine in nopol's runs,
+// unless NOPOL_MAX_STACK gives one: a quarter of Go's 1 GB, so that a
+// runaway recursion overflows four times sooner, with a quarter of the
+// memory. A passing test that needs more fails instrumented and is left
+// out of the search with a warning.
+const nopolMaxStack = 256 << 20
 
 // nopolMappedLen is the number of int64 in the counts file: per site the
 // false and true evaluations, then per site the same counts when last
