@@ -99,7 +99,6 @@ func (r *repairer) runAfterOthers(ctx context.Context, tests []testKey, runs []c
 		run.Timeout = runTimeout(r.timeAfter(k, before))
 		res, err := r.bin.Run(ctx, run)
 		r.ran(testWork(res.TimedOut))
-		r.res.Runs++
 		if err != nil {
 			return fmt.Errorf("running %s after the tests before it: %w", k.name, err)
 		}
