@@ -121,6 +121,24 @@ func (r *repairer) evalLimit(k testKey) int64 {
 	return evalLimitBase + evalLimitFactor*2*max(evaluations(r.cover[k]), r.coverMax[k.pkg])
 }
 
+// schemaEvalLimit is the collect.Schema.EvalLimit of the candidates' runs:
+// the bound of a forced run of the heaviest test of any package. The hook
+// counts the evaluations of the schema's sites only, a small part of all
+// sites', so a candidate that makes a loop around one of them spin is
+// caught in seconds instead of at the run's time limit (a mutant of toml
+// v1.3.0's lexMultilineRawString spent 35 of the repair's 120s there),
+// while a candidate that repairs a test stopping early keeps room to
+// evaluate far more than the test's coverage run did: a bound of ten times
+// the schema's sites' own evaluations in the coverage runs rejected such
+// runs (46d76b3, reverted in 3b9a7b3).
+func (r *repairer) schemaEvalLimit() int64 {
+	var most int64
+	for _, n := range r.coverMax {
+		most = max(most, n)
+	}
+	return evalLimitBase + evalLimitFactor*2*most
+}
+
 // evaluations counts the evaluations of all sites in a run.
 func evaluations(res collect.Result) int64 {
 	var n int64

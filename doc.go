@@ -388,7 +388,11 @@
 // heaviest test counts because a failing test often stops at its first
 // failed check, so the run that repairs it evaluates far more than its
 // own coverage run did (a bound on the test alone lost two correct
-// patches of the validation split). Schema runs are bounded by time only.
+// patches of the validation split). A candidate's run (a schema's) ends
+// as hung once the schema's sites were evaluated as often as a forced run
+// of the heaviest test of any package may evaluate all sites
+// (repairer.schemaEvalLimit): a mutant that makes a loop spin no longer
+// waits for its run's time limit.
 //
 // The user's files are never written: instrumented and patched files reach
 // the compiler through `go test -overlay`. Progress goes to

@@ -94,10 +94,11 @@ type fake struct {
 	runs    []collect.Run
 	closed  int
 	// schemas counts the schemas built, schemaCands has the last one's
-	// candidates.
-	schemas     int
-	schemaCands []string
-	solutions   []*synth.Term
+	// candidates, schemaEvalLimit its evaluation limit.
+	schemas         int
+	schemaCands     []string
+	schemaEvalLimit int64
+	solutions       []*synth.Term
 	// testRuns counts the schema runs of the failing tests only.
 	testRuns int
 	// panics makes site 0's branch panic and observes a second value
@@ -272,8 +273,9 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 	return res
 }
 
-func (f *fake) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration) (suiteRunner, error) {
+func (f *fake) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit int64) (suiteRunner, error) {
 	f.schemas++
+	f.schemaEvalLimit = evalLimit
 	var cands []string
 	for _, p := range parts {
 		cands = append(cands, p.Candidates...)
@@ -1145,7 +1147,8 @@ func logTo(b *strings.Builder) func(string, ...any) {
 }
 
 // TestEvalLimit: a forced run may evaluate ten times what the test, or
-// the heaviest test of its package, evaluated in its coverage run.
+// the heaviest test of its package, evaluated in its coverage run; a
+// candidate's run ten times what the heaviest test of any package did.
 func TestEvalLimit(t *testing.T) {
 	reached := func(evals ...int) collect.Result {
 		res := collect.Result{Reached: map[int][2]int{}}
@@ -1175,6 +1178,11 @@ func TestEvalLimit(t *testing.T) {
 	}
 	if got := evaluations(r.cover[failing]); got != 1000 {
 		t.Errorf("evaluations %d, want 1000", got)
+	}
+	// A candidate's run counts the schema's sites only, in every package
+	// whose tests reach them: the bound of the heaviest test of all.
+	if got, want := r.schemaEvalLimit(), int64(evalLimitBase+20*90_000_000); got != want {
+		t.Errorf("schema limit %d, want %d", got, want)
 	}
 }
 

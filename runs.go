@@ -16,7 +16,7 @@ type collector interface {
 	Load(ctx context.Context, dir string, patterns, tags []string) (*collect.Program, error)
 	Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error)
 	Instrument(ctx context.Context, prog *collect.Program) (testBinary, error)
-	BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration) (suiteRunner, error)
+	BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit int64) (suiteRunner, error)
 	VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error)
 	// Rerun runs tests count times on the user's code, or with patch in
 	// place of its file when patch is not nil.
@@ -64,14 +64,15 @@ func (realCollector) Instrument(ctx context.Context, prog *collect.Program) (tes
 	return b, nil
 }
 
-// BuildSchemas builds the schema; timeout bounds each of its suite runs.
-// Its evaluation limit (collect.Schema.EvalLimit) is not set: see doc.go.
-func (realCollector) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration) (suiteRunner, error) {
+// BuildSchemas builds the schema; timeout bounds each of its suite runs,
+// evalLimit the evaluations of its sites in each test binary run
+// (collect.Schema.EvalLimit; see repairer.schemaEvalLimit).
+func (realCollector) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit int64) (suiteRunner, error) {
 	s, err := collect.BuildSchemas(ctx, prog, parts)
 	if err != nil {
 		return nil, err
 	}
-	s.Timeout = timeout
+	s.Timeout, s.EvalLimit = timeout, evalLimit
 	return s, nil
 }
 

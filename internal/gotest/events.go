@@ -49,7 +49,9 @@ type TestSummary struct {
 	Package, Test string
 	// Action is "pass", "fail" or "skip"; "" when the test started but
 	// never finished (the binary crashed or was killed).
-	Action  string
+	Action string
+	// Elapsed is the test's time; for a test that never finished, the
+	// time from its start to the package's last event.
 	Elapsed time.Duration
 	// Output is everything the test and its subtests printed.
 	Output string
@@ -103,6 +105,11 @@ type pkgState struct {
 	output capText
 	tests  []capText
 	index  map[string]int
+	// started are the times the tests last started, last the time of the
+	// package's last event: a test that never finished (its crash killed
+	// the binary) ran from one to the other.
+	started []time.Time
+	last    time.Time
 }
 
 // Add takes one event.
@@ -133,6 +140,9 @@ func (s *Summarizer) Add(e Event) {
 	if e.FailedBuild != "" {
 		p.sum.BuildFailed = true
 	}
+	if e.Time.After(p.last) {
+		p.last = e.Time
+	}
 	if e.Test == "" {
 		switch e.Action {
 		case "output":
@@ -149,9 +159,14 @@ func (s *Summarizer) Add(e Event) {
 		p.index[top] = i
 		p.sum.Tests = append(p.sum.Tests, TestSummary{Package: e.Package, Test: top})
 		p.tests = append(p.tests, capText{})
+		p.started = append(p.started, time.Time{})
 	}
 	t := &p.sum.Tests[i]
 	switch e.Action {
+	case "run":
+		if e.Test == top {
+			p.started[i] = e.Time
+		}
 	case "output":
 		p.tests[i].add(e.Output)
 	case "pass", "fail", "skip":
@@ -205,8 +220,15 @@ func (s *Summarizer) Summaries() []PackageSummary {
 		sum.Output = p.output.String()
 		sum.Tests = slices.Clone(p.sum.Tests)
 		for i := range sum.Tests {
-			sum.Tests[i].Output = p.tests[i].String()
-			sum.Tests[i].FailedSubtests = slices.Clone(sum.Tests[i].FailedSubtests)
+			t := &sum.Tests[i]
+			t.Output = p.tests[i].String()
+			t.FailedSubtests = slices.Clone(t.FailedSubtests)
+			if t.Action == "" && !p.started[i].IsZero() && p.last.After(p.started[i]) {
+				// A crash's time counts: a test that overflows its
+				// stack takes seconds, and runs again as often as its
+				// time allows (the flakiness check).
+				t.Elapsed = p.last.Sub(p.started[i])
+			}
 		}
 		for path, b := range s.buildOut {
 			// Build output is keyed by the package being built, such as

@@ -209,3 +209,33 @@ func TestSummarizeSubtests(t *testing.T) {
 		})
 	}
 }
+
+// TestSummarizeCrashElapsed: a test whose crash killed the binary ran from
+// its start to the package's last event; a test that never started has no
+// time.
+func TestSummarizeCrashElapsed(t *testing.T) {
+	stream := `{"Time":"2026-12-02T10:00:00Z","Action":"start","Package":"m"}
+{"Time":"2026-12-02T10:00:00.1Z","Action":"run","Package":"m","Test":"TestA"}
+{"Time":"2026-12-02T10:00:00.2Z","Action":"pass","Package":"m","Test":"TestA","Elapsed":0.1}
+{"Time":"2026-12-02T10:00:00.3Z","Action":"run","Package":"m","Test":"TestDeep"}
+{"Time":"2026-12-02T10:00:02.1Z","Action":"output","Package":"m","Test":"TestDeep","Output":"runtime: goroutine stack exceeds 1000000000-byte limit\n"}
+{"Time":"2026-12-02T10:00:02.3Z","Action":"output","Package":"m","Output":"FAIL\tm\t2.3s\n"}
+{"Time":"2026-12-02T10:00:02.3Z","Action":"fail","Package":"m","Elapsed":2.3}
+`
+	events, err := ParseEvents([]byte(stream))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Summarize(events)
+	if len(got) != 1 || len(got[0].Tests) != 2 {
+		t.Fatalf("got %+v", got)
+	}
+	for i, want := range []struct {
+		action  string
+		elapsed time.Duration
+	}{{"pass", 100 * time.Millisecond}, {"", 2 * time.Second}} {
+		if tr := got[0].Tests[i]; tr.Action != want.action || tr.Elapsed != want.elapsed {
+			t.Errorf("%s: action %q elapsed %v, want %q %v", tr.Test, tr.Action, tr.Elapsed, want.action, want.elapsed)
+		}
+	}
+}
