@@ -149,6 +149,12 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 					// test timeout): it failed.
 					t.Action = "fail"
 					t.Output = strings.TrimSpace(t.Output + "\n" + s.Output)
+					if hung {
+						// Its time is the limit's, not its own: the
+						// limits of its later runs come from its
+						// time (runaway-timeout.txtar).
+						t.Elapsed = 0
+					}
 				}
 				if _, ok := m[t.Test]; !ok {
 					progress = true

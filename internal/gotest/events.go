@@ -50,8 +50,11 @@ type TestSummary struct {
 	// Action is "pass", "fail" or "skip"; "" when the test started but
 	// never finished (the binary crashed or was killed).
 	Action string
-	// Elapsed is the test's time; for a test that never finished, the
-	// time from its start to the package's last event.
+	// Elapsed is the test's time: what it reported, or the time from its
+	// start (or its end of pause) to its end event when longer (its
+	// parallel subtests run after its function returns and are not in
+	// what it reports); for a test that never finished, the time from its
+	// start to the package's last event.
 	Elapsed time.Duration
 	// Output is everything the test and its subtests printed.
 	Output string
@@ -105,9 +108,10 @@ type pkgState struct {
 	output capText
 	tests  []capText
 	index  map[string]int
-	// started are the times the tests last started, last the time of the
-	// package's last event: a test that never finished (its crash killed
-	// the binary) ran from one to the other.
+	// started are the times the tests last started or went on after a
+	// pause (t.Parallel), last the time of the package's last event: a
+	// test ran from its start to its end event, or to the package's last
+	// event when it never finished (its crash killed the binary).
 	started []time.Time
 	last    time.Time
 }
@@ -163,7 +167,7 @@ func (s *Summarizer) Add(e Event) {
 	}
 	t := &p.sum.Tests[i]
 	switch e.Action {
-	case "run":
+	case "run", "cont":
 		if e.Test == top {
 			p.started[i] = e.Time
 		}
@@ -176,6 +180,12 @@ func (s *Summarizer) Add(e Event) {
 		if e.Test == top {
 			t.Action = e.Action
 			t.Elapsed = time.Duration(e.Elapsed * float64(time.Second))
+			if start := p.started[i]; !start.IsZero() && e.Time.Sub(start) > t.Elapsed {
+				// The test's own time leaves out its parallel
+				// subtests, which run after its function returns:
+				// go-cmp's TestDiff says 0.03s and takes 2.3s.
+				t.Elapsed = e.Time.Sub(start)
+			}
 			switch e.Action {
 			case "pass":
 				t.Passes++

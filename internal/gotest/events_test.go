@@ -210,30 +210,46 @@ func TestSummarizeSubtests(t *testing.T) {
 	}
 }
 
-// TestSummarizeCrashElapsed: a test whose crash killed the binary ran from
-// its start to the package's last event; a test that never started has no
-// time.
-func TestSummarizeCrashElapsed(t *testing.T) {
+// TestSummarizeElapsed: a test's time is what it reported, or the time
+// from its start (or the end of its pause) to its end event when longer:
+// its parallel subtests run after its function returns; a test whose
+// crash killed the binary ran from its start to the package's last event.
+func TestSummarizeElapsed(t *testing.T) {
 	stream := `{"Time":"2026-12-02T10:00:00Z","Action":"start","Package":"m"}
 {"Time":"2026-12-02T10:00:00.1Z","Action":"run","Package":"m","Test":"TestA"}
 {"Time":"2026-12-02T10:00:00.2Z","Action":"pass","Package":"m","Test":"TestA","Elapsed":0.1}
-{"Time":"2026-12-02T10:00:00.3Z","Action":"run","Package":"m","Test":"TestDeep"}
-{"Time":"2026-12-02T10:00:02.1Z","Action":"output","Package":"m","Test":"TestDeep","Output":"runtime: goroutine stack exceeds 1000000000-byte limit\n"}
-{"Time":"2026-12-02T10:00:02.3Z","Action":"output","Package":"m","Output":"FAIL\tm\t2.3s\n"}
-{"Time":"2026-12-02T10:00:02.3Z","Action":"fail","Package":"m","Elapsed":2.3}
+{"Time":"2026-12-02T10:00:00.2Z","Action":"run","Package":"m","Test":"TestPar"}
+{"Time":"2026-12-02T10:00:00.2Z","Action":"pause","Package":"m","Test":"TestPar"}
+{"Time":"2026-12-02T10:00:00.2Z","Action":"run","Package":"m","Test":"TestSub"}
+{"Time":"2026-12-02T10:00:00.2Z","Action":"run","Package":"m","Test":"TestSub/x"}
+{"Time":"2026-12-02T10:00:00.2Z","Action":"pause","Package":"m","Test":"TestSub/x"}
+{"Time":"2026-12-02T10:00:00.2Z","Action":"cont","Package":"m","Test":"TestSub/x"}
+{"Time":"2026-12-02T10:00:01.2Z","Action":"fail","Package":"m","Test":"TestSub/x","Elapsed":1}
+{"Time":"2026-12-02T10:00:01.7Z","Action":"fail","Package":"m","Test":"TestSub","Elapsed":0.03}
+{"Time":"2026-12-02T10:00:01.7Z","Action":"cont","Package":"m","Test":"TestPar"}
+{"Time":"2026-12-02T10:00:01.75Z","Action":"pass","Package":"m","Test":"TestPar","Elapsed":0.05}
+{"Time":"2026-12-02T10:00:01.8Z","Action":"run","Package":"m","Test":"TestDeep"}
+{"Time":"2026-12-02T10:00:03.6Z","Action":"output","Package":"m","Test":"TestDeep","Output":"runtime: goroutine stack exceeds 1000000000-byte limit\n"}
+{"Time":"2026-12-02T10:00:03.8Z","Action":"output","Package":"m","Output":"FAIL\tm\t3.8s\n"}
+{"Time":"2026-12-02T10:00:03.8Z","Action":"fail","Package":"m","Elapsed":3.8}
 `
 	events, err := ParseEvents([]byte(stream))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := Summarize(events)
-	if len(got) != 1 || len(got[0].Tests) != 2 {
+	if len(got) != 1 || len(got[0].Tests) != 4 {
 		t.Fatalf("got %+v", got)
 	}
 	for i, want := range []struct {
 		action  string
 		elapsed time.Duration
-	}{{"pass", 100 * time.Millisecond}, {"", 2 * time.Second}} {
+	}{
+		{"pass", 100 * time.Millisecond},
+		{"pass", 50 * time.Millisecond}, // paused, not running
+		{"fail", 1500 * time.Millisecond},
+		{"", 2 * time.Second},
+	} {
 		if tr := got[0].Tests[i]; tr.Action != want.action || tr.Elapsed != want.elapsed {
 			t.Errorf("%s: action %q elapsed %v, want %q %v", tr.Test, tr.Action, tr.Elapsed, want.action, want.elapsed)
 		}
