@@ -121,22 +121,45 @@ func (r *repairer) evalLimit(k testKey) int64 {
 	return evalLimitBase + evalLimitFactor*2*max(evaluations(r.cover[k]), r.coverMax[k.pkg])
 }
 
-// schemaEvalLimit is the collect.Schema.EvalLimit of the candidates' runs:
-// the bound of a forced run of the heaviest test of any package. The hook
-// counts the evaluations of the schema's sites only, a small part of all
-// sites', so a candidate that makes a loop around one of them spin is
-// caught in seconds instead of at the run's time limit (a mutant of toml
-// v1.3.0's lexMultilineRawString spent 35 of the repair's 120s there),
-// while a candidate that repairs a test stopping early keeps room to
-// evaluate far more than the test's coverage run did: a bound of ten times
-// the schema's sites' own evaluations in the coverage runs rejected such
-// runs (46d76b3, reverted in 3b9a7b3).
-func (r *repairer) schemaEvalLimit() int64 {
-	var most int64
-	for _, n := range r.coverMax {
-		most = max(most, n)
+// candidateEvalLimit is the collect.Schema.EvalLimit of the candidates'
+// runs of the tests of package pkg (tests: those named, nil for all): the
+// bound of a forced run summed over the tests, one process running them
+// all. A test's own coverage run counts, a failing test's at least the
+// heaviest of its package (the run that repairs it may evaluate as much).
+// The hook counts the evaluations of the schema's sites only, a small part
+// of all sites', so a candidate that makes a loop around one of them spin
+// is caught in seconds instead of at the run's time limit (a mutant of
+// toml v1.3.0's lexMultilineRawString spent 35 of the repair's 120s
+// there), while a candidate that repairs a test stopping early keeps room
+// to evaluate far more than the test's coverage run did (a bound of ten
+// times the schema's sites' own evaluations in the coverage runs rejected
+// such runs: 46d76b3, reverted in 3b9a7b3).
+func (r *repairer) candidateEvalLimit(pkg string, tests []string) int64 {
+	var keys []testKey
+	for _, name := range tests {
+		keys = append(keys, testKey{pkg, name})
 	}
-	return evalLimitBase + evalLimitFactor*2*most
+	if tests == nil {
+		for k := range r.cover {
+			if k.pkg == pkg {
+				keys = append(keys, k)
+			}
+		}
+		for _, k := range r.failing {
+			if _, ok := r.cover[k]; !ok && k.pkg == pkg {
+				keys = append(keys, k)
+			}
+		}
+	}
+	var sum int64
+	for _, k := range keys {
+		n := evaluations(r.cover[k])
+		if r.isFailing(k) {
+			n = max(n, r.coverMax[pkg])
+		}
+		sum += n
+	}
+	return evalLimitBase + evalLimitFactor*2*sum
 }
 
 // evaluations counts the evaluations of all sites in a run.

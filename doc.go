@@ -389,10 +389,10 @@
 // failed check, so the run that repairs it evaluates far more than its
 // own coverage run did (a bound on the test alone lost two correct
 // patches of the validation split). A candidate's run (a schema's) ends
-// as hung once the schema's sites were evaluated as often as a forced run
-// of the heaviest test of any package may evaluate all sites
-// (repairer.schemaEvalLimit): a mutant that makes a loop spin no longer
-// waits for its run's time limit.
+// as hung once the schema's sites were evaluated as often as forced runs
+// of its tests may evaluate all sites, summed over the tests the process
+// runs (repairer.candidateEvalLimit): a mutant that makes a loop spin no
+// longer waits for its run's time limit.
 //
 // The user's files are never written: instrumented and patched files reach
 // the compiler through `go test -overlay`. Progress goes to

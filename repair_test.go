@@ -94,10 +94,9 @@ type fake struct {
 	runs    []collect.Run
 	closed  int
 	// schemas counts the schemas built, schemaCands has the last one's
-	// candidates, schemaEvalLimit its evaluation limit.
-	schemas         int
-	schemaCands     []string
-	schemaEvalLimit int64
+	// candidates.
+	schemas     int
+	schemaCands []string
 	solutions       []*synth.Term
 	// testRuns counts the schema runs of the failing tests only.
 	testRuns int
@@ -273,9 +272,8 @@ func (f *fake) exec(t fakeTest, r collect.Run) collect.Result {
 	return res
 }
 
-func (f *fake) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit int64) (suiteRunner, error) {
+func (f *fake) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit func(pkg string, tests []string) int64) (suiteRunner, error) {
 	f.schemas++
-	f.schemaEvalLimit = evalLimit
 	var cands []string
 	for _, p := range parts {
 		cands = append(cands, p.Candidates...)
@@ -1148,7 +1146,7 @@ func logTo(b *strings.Builder) func(string, ...any) {
 
 // TestEvalLimit: a forced run may evaluate ten times what the test, or
 // the heaviest test of its package, evaluated in its coverage run; a
-// candidate's run ten times what the heaviest test of any package did.
+// candidate's run as much for each test it runs.
 func TestEvalLimit(t *testing.T) {
 	reached := func(evals ...int) collect.Result {
 		res := collect.Result{Reached: map[int][2]int{}}
@@ -1179,10 +1177,27 @@ func TestEvalLimit(t *testing.T) {
 	if got := evaluations(r.cover[failing]); got != 1000 {
 		t.Errorf("evaluations %d, want 1000", got)
 	}
-	// A candidate's run counts the schema's sites only, in every package
-	// whose tests reach them: the bound of the heaviest test of all.
-	if got, want := r.schemaEvalLimit(), int64(evalLimitBase+20*90_000_000); got != want {
-		t.Errorf("schema limit %d, want %d", got, want)
+	// A candidate's run: one process runs the tests, so their bounds add
+	// up; a failing test's is at least the heaviest of its package.
+	r.failing = []testKey{failing}
+	for _, tc := range []struct {
+		pkg   string
+		tests []string
+		want  int64
+	}{
+		{"p", nil, evalLimitBase + 20*(5_000_000+5_000_000)},
+		{"p", []string{"TestFails"}, evalLimitBase + 20*5_000_000},
+		{"p", []string{"TestHeavy", "TestMissing"}, evalLimitBase + 20*5_000_000},
+		{"q", nil, evalLimitBase + 20*90_000_000},
+	} {
+		if got := r.candidateEvalLimit(tc.pkg, tc.tests); got != tc.want {
+			t.Errorf("candidate limit of %s %v: %d, want %d", tc.pkg, tc.tests, got, tc.want)
+		}
+	}
+	// A failing test its coverage run left out still counts.
+	delete(r.cover, failing)
+	if got, want := r.candidateEvalLimit("p", nil), int64(evalLimitBase+20*(5_000_000+5_000_000)); got != want {
+		t.Errorf("candidate limit without the failing test's coverage: %d, want %d", got, want)
 	}
 }
 

@@ -16,7 +16,7 @@ type collector interface {
 	Load(ctx context.Context, dir string, patterns, tags []string) (*collect.Program, error)
 	Baseline(ctx context.Context, prog *collect.Program, timeout time.Duration) ([]collect.TestResult, error)
 	Instrument(ctx context.Context, prog *collect.Program) (testBinary, error)
-	BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit int64) (suiteRunner, error)
+	BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit func(pkg string, tests []string) int64) (suiteRunner, error)
 	VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error)
 	// Rerun runs tests count times on the user's code, or with patch in
 	// place of its file when patch is not nil.
@@ -66,8 +66,8 @@ func (realCollector) Instrument(ctx context.Context, prog *collect.Program) (tes
 
 // BuildSchemas builds the schema; timeout bounds each of its suite runs,
 // evalLimit the evaluations of its sites in each test binary run
-// (collect.Schema.EvalLimit; see repairer.schemaEvalLimit).
-func (realCollector) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit int64) (suiteRunner, error) {
+// (collect.Schema.EvalLimit; see repairer.candidateEvalLimit).
+func (realCollector) BuildSchemas(ctx context.Context, prog *collect.Program, parts []collect.SchemaPart, timeout time.Duration, evalLimit func(pkg string, tests []string) int64) (suiteRunner, error) {
 	s, err := collect.BuildSchemas(ctx, prog, parts)
 	if err != nil {
 		return nil, err

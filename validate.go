@@ -38,7 +38,7 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, ca
 // "mutant").
 func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st style, cands []candidate, from int, what string, rep *SiteReport) (bool, error) {
 	r.enter(phaseValidation)
-	schema, err := r.c.BuildSchemas(ctx, r.prog, []collect.SchemaPart{{Site: site, Style: st.guard, Candidates: sources(cands[from:])}}, suiteTimeout(r.suiteTime()), r.schemaEvalLimit())
+	schema, err := r.c.BuildSchemas(ctx, r.prog, []collect.SchemaPart{{Site: site, Style: st.guard, Candidates: sources(cands[from:])}}, suiteTimeout(r.suiteTime()), r.candidateEvalLimit)
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
@@ -56,7 +56,7 @@ func (r *repairer) validateSchema(ctx context.Context, site collect.Site, st sty
 // of its own (validateShared). The error is the context's only.
 func (r *repairer) sharedSchema(ctx context.Context, parts []collect.SchemaPart, what, each string) (suiteRunner, error) {
 	r.enter(phaseValidation)
-	all, err := r.c.BuildSchemas(ctx, r.prog, parts, suiteTimeout(r.suiteTime()), r.schemaEvalLimit())
+	all, err := r.c.BuildSchemas(ctx, r.prog, parts, suiteTimeout(r.suiteTime()), r.candidateEvalLimit)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

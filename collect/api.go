@@ -667,10 +667,12 @@ type Schema struct {
 	// Timeout bounds each test binary run of RunSuite; 0 means ten times
 	// the package's time in Baseline plus 10s (2m without a baseline).
 	Timeout time.Duration
-	// EvalLimit, when > 0, ends a test binary run as hung (TimedOut) once
-	// the schema's sites were evaluated that many times: a candidate that
-	// makes a loop spin is caught long before Timeout.
-	EvalLimit int64
+	// EvalLimit, when set, gives the evaluations of the schema's sites
+	// past which a run of the tests of package pkg (tests: those named,
+	// nil for all) ends as hung (TimedOut), 0 for no limit: a candidate
+	// that makes a loop spin is caught long before Timeout. One process
+	// runs the tests, so the limit is one for all of them.
+	EvalLimit func(pkg string, tests []string) int64
 	// BuildTime is how long type-checking and compiling took.
 	BuildTime time.Duration
 

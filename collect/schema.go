@@ -376,7 +376,7 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 				timeout = min(10*d+10*time.Second, defaultSchemaTimeout)
 			}
 		}
-		br, err := prog.binarySuite(ctx, s.runner, path, bin, s.candidateEnv(k), timeout)
+		br, err := prog.binarySuite(ctx, s.runner, path, bin, s.candidateEnv(k, path, nil), timeout)
 		if err != nil {
 			return res, fmt.Errorf("running candidate %d: %w", k, err)
 		}
@@ -420,7 +420,7 @@ func (s *Schema) RunTests(ctx context.Context, k int, names []string, timeout ti
 		return SuiteResult{}, errors.New("running candidate " + strconv.Itoa(k) + ": the schema is closed or has no binary for " + pkg)
 	}
 	start := time.Now()
-	br, err := s.prog.binaryTests(ctx, s.runner, pkg, bin, s.candidateEnv(k), timeout, names)
+	br, err := s.prog.binaryTests(ctx, s.runner, pkg, bin, s.candidateEnv(k, pkg, names), timeout, names)
 	if err != nil {
 		return SuiteResult{}, fmt.Errorf("running candidate %d: %w", k, err)
 	}
@@ -437,9 +437,14 @@ func (s *Schema) RunTests(ctx context.Context, k int, names []string, timeout ti
 }
 
 // candidateEnv is the environment of a run of candidate k: nothing
-// recorded, nothing forced, the schema's EvalLimit.
-func (s *Schema) candidateEnv(k int) []string {
-	return []string{"NOPOL_CAND=" + strconv.Itoa(k), "NOPOL_MODE=", "NOPOL_OUT=", "NOPOL_FORCE=", "NOPOL_CAND_LIMIT=" + strconv.FormatInt(s.EvalLimit, 10)}
+// recorded, nothing forced, the schema's EvalLimit for the tests of pkg
+// (nil: all).
+func (s *Schema) candidateEnv(k int, pkg string, tests []string) []string {
+	var limit int64
+	if s.EvalLimit != nil {
+		limit = s.EvalLimit(pkg, tests)
+	}
+	return []string{"NOPOL_CAND=" + strconv.Itoa(k), "NOPOL_MODE=", "NOPOL_OUT=", "NOPOL_FORCE=", "NOPOL_CAND_LIMIT=" + strconv.FormatInt(limit, 10)}
 }
 
 // Close removes the schema's temp dir.

@@ -229,7 +229,7 @@ func TestSchemaEvalLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	s.Timeout, s.EvalLimit = 10*time.Minute, 100_000
+	s.Timeout, s.EvalLimit = 10*time.Minute, func(string, []string) int64 { return 100_000 }
 	res, err := s.RunTests(context.Background(), 0, []string{"TestCount", "TestClamp"}, 10*time.Minute)
 	if err != nil {
 		t.Fatal(err)
