@@ -97,7 +97,7 @@ type fake struct {
 	// candidates.
 	schemas     int
 	schemaCands []string
-	solutions       []*synth.Term
+	solutions   []*synth.Term
 	// testRuns counts the schema runs of the failing tests only.
 	testRuns int
 	// panics makes site 0's branch panic and observes a second value
