@@ -50,11 +50,11 @@ type TestSummary struct {
 	// Action is "pass", "fail" or "skip"; "" when the test started but
 	// never finished (the binary crashed or was killed).
 	Action string
-	// Elapsed is the test's time: what it reported, or the time from its
-	// start (or its end of pause) to its end event when longer (its
-	// parallel subtests run after its function returns and are not in
-	// what it reports); for a test that never finished, the time from its
-	// start to the package's last event.
+	// Elapsed is the test's time: what it reported or, for a test with
+	// parallel subtests, the time from its start (or its end of pause) to
+	// its end event when longer (the subtests run after its function
+	// returns and are not in what it reports); for a test that never
+	// finished, the time from its start to the package's last event.
 	Elapsed time.Duration
 	// Output is everything the test and its subtests printed.
 	Output string
@@ -112,8 +112,10 @@ type pkgState struct {
 	// pause (t.Parallel), last the time of the package's last event: a
 	// test ran from its start to its end event, or to the package's last
 	// event when it never finished (its crash killed the binary).
-	started []time.Time
-	last    time.Time
+	// parallelSubs says which tests have parallel subtests.
+	started      []time.Time
+	parallelSubs []bool
+	last         time.Time
 }
 
 // Add takes one event.
@@ -164,12 +166,17 @@ func (s *Summarizer) Add(e Event) {
 		p.sum.Tests = append(p.sum.Tests, TestSummary{Package: e.Package, Test: top})
 		p.tests = append(p.tests, capText{})
 		p.started = append(p.started, time.Time{})
+		p.parallelSubs = append(p.parallelSubs, false)
 	}
 	t := &p.sum.Tests[i]
 	switch e.Action {
 	case "run", "cont":
 		if e.Test == top {
 			p.started[i] = e.Time
+		}
+	case "pause":
+		if e.Test != top {
+			p.parallelSubs[i] = true
 		}
 	case "output":
 		p.tests[i].add(e.Output)
@@ -180,10 +187,13 @@ func (s *Summarizer) Add(e Event) {
 		if e.Test == top {
 			t.Action = e.Action
 			t.Elapsed = time.Duration(e.Elapsed * float64(time.Second))
-			if start := p.started[i]; !start.IsZero() && e.Time.Sub(start) > t.Elapsed {
+			if start := p.started[i]; p.parallelSubs[i] && !start.IsZero() && e.Time.Sub(start) > t.Elapsed {
 				// The test's own time leaves out its parallel
 				// subtests, which run after its function returns:
 				// go-cmp's TestDiff says 0.03s and takes 2.3s.
+				// (Only then: the span of any other test is its
+				// time plus the stream's jitter, and the killers
+				// chosen by time would differ from run to run.)
 				t.Elapsed = e.Time.Sub(start)
 			}
 			switch e.Action {

@@ -210,14 +210,15 @@ func TestSummarizeSubtests(t *testing.T) {
 	}
 }
 
-// TestSummarizeElapsed: a test's time is what it reported, or the time
-// from its start (or the end of its pause) to its end event when longer:
-// its parallel subtests run after its function returns; a test whose
+// TestSummarizeElapsed: a test's time is what it reported or, for a test
+// with parallel subtests, the time from its start (or the end of its
+// pause) to its end event when longer: the subtests run after its
+// function returns; a test whose
 // crash killed the binary ran from its start to the package's last event.
 func TestSummarizeElapsed(t *testing.T) {
 	stream := `{"Time":"2026-12-02T10:00:00Z","Action":"start","Package":"m"}
 {"Time":"2026-12-02T10:00:00.1Z","Action":"run","Package":"m","Test":"TestA"}
-{"Time":"2026-12-02T10:00:00.2Z","Action":"pass","Package":"m","Test":"TestA","Elapsed":0.1}
+{"Time":"2026-12-02T10:00:00.25Z","Action":"pass","Package":"m","Test":"TestA","Elapsed":0.1}
 {"Time":"2026-12-02T10:00:00.2Z","Action":"run","Package":"m","Test":"TestPar"}
 {"Time":"2026-12-02T10:00:00.2Z","Action":"pause","Package":"m","Test":"TestPar"}
 {"Time":"2026-12-02T10:00:00.2Z","Action":"run","Package":"m","Test":"TestSub"}
@@ -245,8 +246,8 @@ func TestSummarizeElapsed(t *testing.T) {
 		action  string
 		elapsed time.Duration
 	}{
-		{"pass", 100 * time.Millisecond},
-		{"pass", 50 * time.Millisecond}, // paused, not running
+		{"pass", 100 * time.Millisecond}, // no parallel subtest: what it says
+		{"pass", 50 * time.Millisecond},  // paused, not running
 		{"fail", 1500 * time.Millisecond},
 		{"", 2 * time.Second},
 	} {
