@@ -213,8 +213,8 @@ func TestSummarizeSubtests(t *testing.T) {
 // TestSummarizeElapsed: a test's time is what it reported or, for a test
 // with parallel subtests, the time from its start (or the end of its
 // pause) to its end event when longer: the subtests run after its
-// function returns; a test whose
-// crash killed the binary ran from its start to the package's last event.
+// function returns; a test whose crash killed the binary ran from its
+// start to the package's last event.
 func TestSummarizeElapsed(t *testing.T) {
 	stream := `{"Time":"2026-12-02T10:00:00Z","Action":"start","Package":"m"}
 {"Time":"2026-12-02T10:00:00.1Z","Action":"run","Package":"m","Test":"TestA"}
