@@ -118,7 +118,7 @@ const (
 // counts the heaviest coverage run of the package (counts are lower
 // bounds within a factor of two).
 func (r *repairer) evalLimit(k testKey) int64 {
-	return evalLimitBase + evalLimitFactor*2*max(evaluations(r.cover[k]), r.coverMax[k.pkg])
+	return evalLimitBase + evalLimitFactor*2*max(coverEvaluations(r.cover[k]), r.coverMax[k.pkg])
 }
 
 // candidateEvalLimit is the collect.Schema.EvalLimit of the candidates'
@@ -153,13 +153,25 @@ func (r *repairer) candidateEvalLimit(pkg string, tests []string) int64 {
 	}
 	var sum int64
 	for _, k := range keys {
-		n := evaluations(r.cover[k])
+		n := coverEvaluations(r.cover[k])
 		if r.isFailing(k) {
 			n = max(n, r.coverMax[pkg])
 		}
 		sum += n
 	}
 	return evalLimitBase + evalLimitFactor*2*sum
+}
+
+// coverEvaluations is what coverage run res counts toward the evaluation
+// limits: the evaluations of all sites, none for a run its time limit
+// stopped. A runaway test (a recursion or a loop without end) evaluates
+// until the limit stops it, and its count bounds nothing: counted, it
+// let the forced runs of a spinning test spin on to their time limits.
+func coverEvaluations(res collect.Result) int64 {
+	if res.TimedOut {
+		return 0
+	}
+	return evaluations(res)
 }
 
 // evaluations counts the evaluations of all sites in a run.

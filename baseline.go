@@ -116,7 +116,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 	r.checks = map[testKey][]string{}
 	var allFailing, notRun []string
 	// runaway are the failing tests the time limit stopped deep in a
-	// recursion: they fail on every run, and each run takes the whole
+	// recursion or busy in a loop: they fail on every run, and each run takes the whole
 	// limit, so they are not run again (again are the others).
 	var failing, runaway, again []testKey
 	for _, t := range results {
@@ -170,7 +170,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 		r.warnGocheck(k)
 	}
 	if len(runaway) > 0 {
-		r.logf("baseline: %s recursed until the time limit: not run again for flakiness", strings.Join(testNames(runaway), ", "))
+		r.logf("baseline: %s recursed or looped until the time limit: not run again for flakiness", strings.Join(testNames(runaway), ", "))
 	}
 	confirmed, err := r.confirmFailing(ctx, again, limit)
 	if err != nil {

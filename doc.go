@@ -10,10 +10,11 @@
 //     Options.Timeout. Nothing failing, a module that does not compile, a
 //     test that hangs, a binary that fails before its tests are an
 //     [InputError]; a test the limit stopped deep in a recursion that
-//     repeats one call line 20 times (gotest.Recursing) fails, it does not
-//     hang. The failing tests run again (collect.Rerun): one that
-//     passes is flaky and left out of every verdict (baseline.go, flaky.go);
-//     a runaway recursion is not run again, each run taking the whole limit.
+//     repeats one call line 20 times (gotest.Recursing), or busy in a loop
+//     rather than parked (gotest.Spinning), fails, it does not hang. The
+//     failing tests run again (collect.Rerun): one that passes is flaky and
+//     left out of every verdict (baseline.go, flaky.go); a runaway test is
+//     not run again, each run taking the whole limit.
 //     Tests another test's crash kept from running run again, in up to 20
 //     rounds; those still without a result are not run (NotRun): not
 //     passing, never called flaky, and a patch that makes one fail is

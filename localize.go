@@ -158,11 +158,11 @@ func (r *repairer) coverage(ctx context.Context) error {
 }
 
 // heaviest is, per package, the most evaluations of all sites one of the
-// coverage runs made.
+// coverage runs made (coverEvaluations: runs that timed out do not count).
 func heaviest(cover map[testKey]collect.Result) map[string]int64 {
 	out := map[string]int64{}
 	for t, res := range cover {
-		out[t.pkg] = max(out[t.pkg], evaluations(res))
+		out[t.pkg] = max(out[t.pkg], coverEvaluations(res))
 	}
 	return out
 }

@@ -1199,6 +1199,19 @@ func TestEvalLimit(t *testing.T) {
 	if got, want := r.candidateEvalLimit("p", nil), int64(evalLimitBase+20*(5_000_000+5_000_000)); got != want {
 		t.Errorf("candidate limit without the failing test's coverage: %d, want %d", got, want)
 	}
+	// A runaway failing test: its coverage run evaluated until its time
+	// limit stopped it, and that count bounds neither its own runs nor
+	// the package's heaviest.
+	spin := reached(400_000_000)
+	spin.TimedOut = true
+	r.cover[failing] = spin
+	r.coverMax = heaviest(r.cover)
+	if got, want := r.evalLimit(failing), int64(evalLimitBase+20*5_000_000); got != want {
+		t.Errorf("limit of a runaway test: %d, want %d", got, want)
+	}
+	if got, want := r.candidateEvalLimit("p", nil), int64(evalLimitBase+20*(5_000_000+5_000_000)); got != want {
+		t.Errorf("candidate limit with a runaway test: %d, want %d", got, want)
+	}
 }
 
 // TestRepairEffortParallel: the later tiers stop at the same place (the

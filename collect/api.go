@@ -718,8 +718,8 @@ type TestResult struct {
 	// running.
 	NotRun bool
 	// Runaway: the test failed when the time limit stopped it deep in a
-	// recursion repeating one call line (gotest.Recursing); each run of
-	// it takes the whole limit.
+	// recursion repeating one call line (gotest.Recursing) or busy in a
+	// loop (gotest.Spinning); each run of it takes the whole limit.
 	Runaway bool
 	Elapsed time.Duration
 	// Output is the test's output, including failure messages with

@@ -130,9 +130,16 @@ func runSuite(ctx context.Context, prog *Program, pkgs []string, overlay string,
 				// one call line is a runaway recursion: it fails
 				// (its stack would overflow), it does not hang. On a
 				// slow machine, go-toml's addFields recursion met the
-				// time limit before the stack limit.
+				// time limit before the stack limit. A test stopped
+				// while busy spins in a loop that does not end: it
+				// fails too. A test that waits forever hangs.
 				out := crashOutput(s)
 				runaway := gotest.Recursing(out)
+				for _, t := range gotest.Spinning(out) {
+					if !slices.Contains(runaway, t) {
+						runaway = append(runaway, t)
+					}
+				}
 				sr.hung[s.Package] = slices.DeleteFunc(slices.Clone(crashed), func(t string) bool { return slices.Contains(runaway, t) })
 				sr.hungOutput[s.Package] = out
 				sr.runaway[s.Package] = append(sr.runaway[s.Package], runaway...)

@@ -104,6 +104,34 @@ func TestRecursing(t *testing.T) {
 	}
 }
 
+func TestSpinning(t *testing.T) {
+	read := func(name string) string {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	head := "panic: test timed out after 3s\n\trunning tests:\n\t\tTestLoop (3s)\n\n"
+	alarm := "goroutine 7 [running]:\ntesting.(*M).startAlarm.func1()\n\t/usr/lib/go/src/testing/testing.go:2802 +0x354\ncreated by time.goFunc\n\t/usr/lib/go/src/time/sleep.go:215 +0x2d\n\n"
+	for _, tc := range []struct {
+		name, output string
+		want         []string
+	}{
+		{"a loop, preempted", read("spin-timeout.out"), []string{"TestSpin"}},
+		{"a test that waits forever", read("wait-timeout.out"), nil},
+		{"a loop on another thread", head + alarm + "goroutine 8 [running]:\n\tgoroutine running on other thread; stack unavailable\ncreated by testing.(*T).Run in goroutine 1\n\t/usr/lib/go/src/testing/testing.go:2101 +0x4c5\n", []string{"TestLoop"}},
+		{"a loop in a subtest", head + alarm + "goroutine 9 [runnable]:\nexample.com/g.loop(...)\n\t/w/m/g.go:7\nexample.com/g.TestLoop.func1(0x1)\n\t/w/m/g_test.go:20 +0x8\ntesting.tRunner(0x1, 0x2)\n\t/usr/lib/go/src/testing/testing.go:2036 +0xea\ncreated by testing.(*T).Run in goroutine 8\n", []string{"TestLoop"}},
+		{"a long wait", head + alarm + "goroutine 9 [select, 2 minutes]:\nexample.com/g.TestLoop(0x1)\n\t/w/m/g_test.go:20 +0x8\n", nil},
+		{"the alarm alone", head + alarm, nil},
+		{"a panic, no timeout", "panic: boom\n\ngoroutine 9 [running]:\nexample.com/g.TestLoop(0x1)\n\t/w/m/g_test.go:20 +0x8\n", nil},
+	} {
+		if got := Spinning(tc.output); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestCrashedTests(t *testing.T) {
 	read := func(name string) string {
 		data, err := os.ReadFile("testdata/" + name)
@@ -177,7 +205,7 @@ func BenchmarkParseVerbose(b *testing.B) {
 }
 
 func FuzzParseVerbose(f *testing.F) {
-	for _, name := range []string{"parallel-panic.out", "goroutine-panic.out"} {
+	for _, name := range []string{"parallel-panic.out", "goroutine-panic.out", "spin-timeout.out", "wait-timeout.out"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -206,6 +234,11 @@ func FuzzParseVerbose(f *testing.F) {
 		for _, name := range Recursing(out) {
 			if name == "" || !strings.Contains(out, name) {
 				t.Fatalf("Recursing named %q, which the output does not", name)
+			}
+		}
+		for _, name := range Spinning(out) {
+			if name == "" || !strings.Contains(out, name) {
+				t.Fatalf("Spinning named %q, which the output does not", name)
 			}
 		}
 	})

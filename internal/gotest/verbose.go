@@ -208,28 +208,92 @@ const RunawayDepth = 20
 // that fails, not one too slow for the time limit.
 func Recursing(output string) []string {
 	var names []string
+	for _, g := range goroutines(output) {
+		calls := map[string]int{}
+		deepest := 0
+		for _, line := range g.lines {
+			if call, ok := frameCall(line); ok {
+				calls[call]++
+				deepest = max(deepest, calls[call])
+			}
+		}
+		if deepest >= RunawayDepth && g.test != "" && !slices.Contains(names, g.test) {
+			names = append(names, g.test)
+		}
+	}
+	return names
+}
+
+// Spinning returns the top-level tests that a test timeout printed in
+// output found busy: a goroutine of theirs was running or runnable, not
+// parked on a channel, a lock or a sleep, when the time limit struck (the
+// timeout's own goroutine aside). Such a test spins in a loop that does
+// not end, or computes longer than the limit; a test that waits forever
+// is not one of them. A busy goroutine whose stack the runtime could not
+// print (it ran on another thread) counts for every test the timeout
+// names as running.
+func Spinning(output string) []string {
+	if !strings.Contains(output, "panic: test timed out after ") {
+		return nil
+	}
+	var names []string
+	add := func(name string) {
+		if name != "" && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	for _, g := range goroutines(output) {
+		if g.state != "running" && g.state != "runnable" || strings.Contains(g.block, "testing.(*M).startAlarm") {
+			continue
+		}
+		if g.test != "" {
+			add(g.test)
+			continue
+		}
+		if strings.Contains(g.block, "stack unavailable") {
+			for _, name := range CrashedTests(output) {
+				add(name)
+			}
+		}
+	}
+	return names
+}
+
+// goroutine is one goroutine of a dump: its state ("running", "chan
+// receive"), its lines after the header, and the top-level test it runs
+// for (the first test function on its stack, or the one that created it).
+type goroutine struct {
+	block, state, test string
+	lines              []string
+}
+
+// goroutines splits the goroutine dump printed in output into its
+// goroutines.
+func goroutines(output string) []goroutine {
+	var out []goroutine
 	for _, block := range strings.Split(output, "\n\n") {
 		block = strings.TrimSpace(block)
 		if !strings.HasPrefix(block, "goroutine ") {
 			continue
 		}
-		calls := map[string]int{}
-		deepest, test := 0, ""
-		for _, line := range strings.Split(block, "\n") {
-			if call, ok := frameCall(line); ok {
-				calls[call]++
-				deepest = max(deepest, calls[call])
+		header, rest, _ := strings.Cut(block, "\n")
+		g := goroutine{block: block, lines: strings.Split(rest, "\n")}
+		if _, st, ok := strings.Cut(header, " ["); ok {
+			st, _, _ = strings.Cut(st, "]")
+			g.state, _, _ = strings.Cut(st, ",") // "select, 2 minutes"
+		}
+		for _, line := range g.lines {
+			if _, ok := frameCall(line); ok {
 				continue
 			}
-			if name := testOfFrame(strings.TrimPrefix(line, "created by ")); name != "" && test == "" {
-				test = name
+			if name := testOfFrame(strings.TrimPrefix(line, "created by ")); name != "" {
+				g.test = name
+				break
 			}
 		}
-		if deepest >= RunawayDepth && test != "" && !slices.Contains(names, test) {
-			names = append(names, test)
-		}
+		out = append(out, g)
 	}
-	return names
+	return out
 }
 
 // frameCall returns the file and line of a stack frame's call line,
