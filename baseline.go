@@ -108,6 +108,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 		return r.baselineError(ctx, err)
 	}
 	r.elapsed = map[testKey]time.Duration{}
+	r.runawayTests = map[testKey]bool{}
 	r.suiteOrder = map[string][]string{}
 	r.suiteFailure = map[testKey]string{}
 	r.ignored = map[string]bool{}
@@ -148,6 +149,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 				failing = append(failing, k)
 				if t.Runaway {
 					runaway = append(runaway, k)
+					r.runawayTests[k] = true
 				} else {
 					again = append(again, k)
 				}

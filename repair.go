@@ -133,6 +133,11 @@ type repairer struct {
 	// runaway are the entry guard sites of the functions a failing
 	// test recursed in without end (see runawayEntries), searched first.
 	runaway map[int]bool
+	// runawayTests are the failing tests the plain run's time limit
+	// stopped deep in a recursion or busy in a loop
+	// (collect.TestResult.Runaway): a run of theirs that times out
+	// failed, whatever the machine's load.
+	runawayTests map[testKey]bool
 	// needed are the guard sites around a statement where a passing test
 	// fails with the statement skipped (relaxedGuardSpec): deleting it
 	// does not pass the suite, so a guard there that reads what it

@@ -88,6 +88,9 @@ type fake struct {
 	// out (a busy machine), at the evaluation limit when quickHung.
 	quickTimeouts int
 	quickHung     bool
+	// runaway: the failing tests' baseline runs met the time limit in a
+	// loop (collect.TestResult.Runaway).
+	runaway bool
 	// elapsed are the tests' baseline times, 1ms when not set.
 	elapsed map[string]time.Duration
 	mu      sync.Mutex // guards runs
@@ -140,7 +143,7 @@ func (f *fake) Baseline(ctx context.Context, prog *collect.Program, timeout time
 		if e, ok := f.elapsed[t.name]; ok {
 			d = e
 		}
-		out = append(out, collect.TestResult{Package: "example.com/m", Test: t.name, Passed: res.Passed, Elapsed: d})
+		out = append(out, collect.TestResult{Package: "example.com/m", Test: t.name, Passed: res.Passed, Elapsed: d, Runaway: f.runaway && !res.Passed})
 	}
 	return out, nil
 }
@@ -639,25 +642,27 @@ func TestRepairSecondCandidate(t *testing.T) {
 
 // TestRepairQuickTimeout: on a busy machine, a run of the failing tests
 // alone that times out once does not reject the candidate: it runs again
-// with more time, passes, and the suite decides. On an idle machine, or
-// when the run reached the evaluation limit (the candidate spun), the
-// first time-out rejects it.
+// with more time, passes, and the suite decides. On an idle machine, when
+// the run reached the evaluation limit (the candidate spun), or when a
+// failing test ran until the baseline's time limit (a loop without end),
+// the first time-out rejects it.
 func TestRepairQuickTimeout(t *testing.T) {
 	defer func(f func() bool) { machineBusy = f }(machineBusy)
 	for _, tc := range []struct {
-		name       string
-		busy, hung bool
-		runs       int
-		tried      string
+		name                string
+		busy, hung, runaway bool
+		runs                int
+		tried               string
 	}{
-		{"busy", true, false, 2, "n < 0:false | n <= -1:true"},
-		{"idle", false, false, 1, "n < 0:false | n <= -1:false"},
-		{"busy, at the evaluation limit", true, true, 1, "n < 0:false | n <= -1:false"},
+		{"busy", true, false, false, 2, "n < 0:false | n <= -1:true"},
+		{"idle", false, false, false, 1, "n < 0:false | n <= -1:false"},
+		{"busy, at the evaluation limit", true, true, false, 1, "n < 0:false | n <= -1:false"},
+		{"busy, a runaway failing test", true, false, true, 1, "n < 0:false | n <= -1:false"},
 	} {
 		machineBusy = func() bool { return tc.busy }
 		f := newFake(t)
 		f.good = "n <= -1"
-		f.quickTimeouts, f.quickHung = 1, tc.hung
+		f.quickTimeouts, f.quickHung, f.runaway = 1, tc.hung, tc.runaway
 		res, err := repair(context.Background(), Options{Dir: f.dir, Backend: "fake", NoMutants: true, NoPerEval: true}, f)
 		if err != nil {
 			t.Fatal(err)
