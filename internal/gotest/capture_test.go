@@ -104,22 +104,25 @@ func TestRecursing(t *testing.T) {
 	}
 }
 
-func TestSpinning(t *testing.T) {
-	read := func(name string) string {
-		data, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(data)
+// readTestdata returns the text of testdata/name.
+func readTestdata(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return string(data)
+}
+
+func TestSpinning(t *testing.T) {
 	head := "panic: test timed out after 3s\n\trunning tests:\n\t\tTestLoop (3s)\n\n"
 	alarm := "goroutine 7 [running]:\ntesting.(*M).startAlarm.func1()\n\t/usr/lib/go/src/testing/testing.go:2802 +0x354\ncreated by time.goFunc\n\t/usr/lib/go/src/time/sleep.go:215 +0x2d\n\n"
 	for _, tc := range []struct {
 		name, output string
 		want         []string
 	}{
-		{"a loop, preempted", read("spin-timeout.out"), []string{"TestSpin"}},
-		{"a test that waits forever", read("wait-timeout.out"), nil},
+		{"a loop, preempted", readTestdata(t, "spin-timeout.out"), []string{"TestSpin"}},
+		{"a test that waits forever", readTestdata(t, "wait-timeout.out"), nil},
 		{"a loop on another thread", head + alarm + "goroutine 8 [running]:\n\tgoroutine running on other thread; stack unavailable\ncreated by testing.(*T).Run in goroutine 1\n\t/usr/lib/go/src/testing/testing.go:2101 +0x4c5\n", []string{"TestLoop"}},
 		{"a loop in a subtest", head + alarm + "goroutine 9 [runnable]:\nexample.com/g.loop(...)\n\t/w/m/g.go:7\nexample.com/g.TestLoop.func1(0x1)\n\t/w/m/g_test.go:20 +0x8\ntesting.tRunner(0x1, 0x2)\n\t/usr/lib/go/src/testing/testing.go:2036 +0xea\ncreated by testing.(*T).Run in goroutine 8\n", []string{"TestLoop"}},
 		{"a long wait", head + alarm + "goroutine 9 [select, 2 minutes]:\nexample.com/g.TestLoop(0x1)\n\t/w/m/g_test.go:20 +0x8\n", nil},
@@ -133,19 +136,12 @@ func TestSpinning(t *testing.T) {
 }
 
 func TestCrashedTests(t *testing.T) {
-	read := func(name string) string {
-		data, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(data)
-	}
 	for _, tc := range []struct {
 		name, output string
 		want         []string
 	}{
-		{"parallel panic", read("parallel-panic.out"), []string{"TestB"}},
-		{"goroutine of a subtest", read("goroutine-panic.out"), []string{"TestD"}},
+		{"parallel panic", readTestdata(t, "parallel-panic.out"), []string{"TestB"}},
+		{"goroutine of a subtest", readTestdata(t, "goroutine-panic.out"), []string{"TestD"}},
 		{"test timeout", "panic: test timed out after 1s\n\trunning tests:\n\t\tTestHang (1s)\n\t\tTestSlow/sub (1s)\n\ngoroutine 1 [running]:\n", []string{"TestHang", "TestSlow"}},
 		{"no crash", "--- FAIL: TestX (0.00s)\n", nil},
 		{"no test on the stack", "panic: x\n\ngoroutine 1 [running]:\nmain.main()\n\t/x.go:1\n", nil},
