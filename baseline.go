@@ -117,8 +117,9 @@ func (r *repairer) baseline(ctx context.Context) error {
 	r.checks = map[testKey][]string{}
 	var allFailing, notRun []string
 	// runaway are the failing tests the time limit stopped deep in a
-	// recursion or busy in a loop: they fail on every run, and each run takes the whole
-	// limit, so they are not run again (again are the others).
+	// recursion or busy in a loop: they fail on every run, and each run
+	// takes the whole limit, so they are not run again (again are the
+	// others).
 	var failing, runaway, again []testKey
 	for _, t := range results {
 		k := testKey{t.Package, t.Test}
