@@ -116,11 +116,11 @@ func (r *repairer) baseline(ctx context.Context) error {
 	r.narrow = map[testKey][]string{}
 	r.checks = map[testKey][]string{}
 	var allFailing, notRun []string
-	// runaway are the failing tests the time limit stopped deep in a
-	// recursion or busy in a loop: they fail on every run, and each run
+	// The failing tests the time limit stopped deep in a recursion or
+	// busy in a loop (r.runawayTests) fail on every run, and each run
 	// takes the whole limit, so they are not run again (again are the
 	// others).
-	var failing, runaway, again []testKey
+	var failing, again []testKey
 	for _, t := range results {
 		k := testKey{t.Package, t.Test}
 		r.elapsed[k] = t.Elapsed
@@ -149,7 +149,6 @@ func (r *repairer) baseline(ctx context.Context) error {
 			if r.opts.Run == nil || r.opts.Run.MatchString(t.Test) {
 				failing = append(failing, k)
 				if t.Runaway {
-					runaway = append(runaway, k)
 					r.runawayTests[k] = true
 				} else {
 					again = append(again, k)
@@ -172,14 +171,14 @@ func (r *repairer) baseline(ctx context.Context) error {
 	for _, k := range failing {
 		r.warnGocheck(k)
 	}
-	if len(runaway) > 0 {
+	if runaway := slices.DeleteFunc(slices.Clone(failing), func(k testKey) bool { return !r.runawayTests[k] }); len(runaway) > 0 {
 		r.logf("baseline: %s recursed or looped until the time limit: not run again for flakiness", strings.Join(testNames(runaway), ", "))
 	}
 	confirmed, err := r.confirmFailing(ctx, again, limit)
 	if err != nil {
 		return err
 	}
-	r.failing = slices.DeleteFunc(failing, func(k testKey) bool { return !slices.Contains(confirmed, k) && !slices.Contains(runaway, k) })
+	r.failing = slices.DeleteFunc(failing, func(k testKey) bool { return !slices.Contains(confirmed, k) && !r.runawayTests[k] })
 	for _, k := range r.failing {
 		r.failingByID[k.id()] = k
 	}
