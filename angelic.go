@@ -51,6 +51,8 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.F
 	if mode == collect.ModeSnapshot {
 		run.Sites = []int{site.ID}
 	}
+	// Its outcome, output and counts are read, not its records.
+	run.CountsOnly = run.Mode == collect.ModeCover
 	return run
 }
 

@@ -222,8 +222,8 @@
 // lock.
 //
 // A site is quiet in a run when it is neither forced, flipped, printed
-// nor recorded with snapshots, and the run neither prints reach lines nor
-// has an evaluation limit: most sites of most runs. A quiet site only
+// nor recorded with snapshots, and the run does not print reach lines:
+// most sites of most runs. A quiet site only
 // counts its evaluations (cover mode). Its hooks are small enough for the
 // compiler to inline (NopolQ, NopolV, NopolGuard): a test and, in cover
 // mode, an increment of the site's count in the mapped file at a constant
@@ -258,7 +258,12 @@
 // it as an error, would hide where it was raised. NOPOL_EVAL_LIMIT n (Run.EvalLimit) ends the
 // process with status 3, after printing HangLine, at the n-th evaluation
 // of the run: a forced condition that makes a loop spin is a hang found
-// in milliseconds instead of at the run's timeout. The hook caps a
+// in milliseconds instead of at the run's timeout. In cover mode the
+// sites stay quiet under a limit: a watchdog goroutine sums the mapped
+// counts every 2 ms, and Build.Run takes a run whose counts reached the
+// limit as hung however it ended (loud at every evaluation, a forced run
+// took twice as long). A run with Run.CountsOnly (NOPOL_CAP=0) writes no
+// coverage record, only counts: the forced runs of the search. The hook caps a
 // goroutine's stack at 256 MB, at NOPOL_MAX_STACK bytes when set (32 MB
 // in a run with Run.StackOnTimeout): a runaway recursion overflows, with
 // its stack printed, before the run's time limit.

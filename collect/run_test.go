@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -611,6 +612,17 @@ func TestEvalLimit(t *testing.T) {
 	if !res.Passed || res.Hung {
 		t.Errorf("unforced with a limit: passed=%v hung=%v, want passed\n%s", res.Passed, res.Hung, res.Output)
 	}
+	// The guard of c++ skipped spins the loop too, where only its
+	// condition, quiet in a cover run with mapped counts, is evaluated:
+	// the watchdog of the counts ends it.
+	incr := f.site(t, Guard, "calc.go", 43)
+	run.Force = map[int]bool{incr: false}
+	if res, err = f.build.Run(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	if n := res.Reached[count][0] + res.Reached[incr][0]; !res.Hung || !res.TimedOut || res.Passed || n < 100_000 {
+		t.Errorf("spun at a quiet condition with a limit: hung=%v timed out=%v passed=%v, %d evaluations, want hung and timed out past 100000\n%s", res.Hung, res.TimedOut, res.Passed, n, res.Output)
+	}
 	// Without a limit the timeout ends it, not as hung.
 	run.Force, run.EvalLimit, run.Timeout = map[int]bool{count: false}, 0, 2*time.Second
 	if res, err = f.build.Run(context.Background(), run); err != nil {
@@ -618,6 +630,43 @@ func TestEvalLimit(t *testing.T) {
 	}
 	if !res.TimedOut || res.Hung {
 		t.Errorf("forced to spin without a limit: timed out=%v hung=%v, want timed out only", res.TimedOut, res.Hung)
+	}
+}
+
+// TestCountsOnly: a cover run with Run.CountsOnly writes no coverage
+// records, and counts the same evaluations as one without.
+func TestCountsOnly(t *testing.T) {
+	f := instrument(t, "basic")
+	run := Run{Package: "example.com/basic/calc", Test: "TestAbs", Mode: ModeCover, ForceSegment: -1, EvalLimit: 1_000_000}
+	full, err := f.build.Run(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.CountsOnly = true
+	counted, err := f.build.Run(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Passed != counted.Passed || !maps.Equal(full.Reached, counted.Reached) || len(full.Reached) == 0 {
+		t.Errorf("reached %v (passed %v) with records, %v (passed %v) counts only; want the same", full.Reached, full.Passed, counted.Reached, counted.Passed)
+	}
+	// TestAbs runs Abs in three subtests: with records, one per
+	// constituent and outcome; counts only, one per site and outcome,
+	// the evaluations of the last constituent.
+	abs := f.site(t, Cond, "calc.go", 13)
+	var n, m int
+	for _, e := range full.Evals {
+		if e.Site == abs {
+			n++
+		}
+	}
+	for _, e := range counted.Evals {
+		if e.Site == abs {
+			m++
+		}
+	}
+	if m >= n || m > 2 {
+		t.Errorf("site %d: %d evaluations with records, %d counts only; want fewer, at most one per outcome", abs, n, m)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	nopolsync "sync"
 	nopolatomic "sync/atomic"
 	nopolsyscall "syscall"
+	nopoltime "time"
 	nopolunsafe "unsafe"
 )
 
@@ -101,9 +102,13 @@ var (
 	// nopolRecoveredStacks counts the stacks NopolRecovered printed.
 	nopolRecoveredStacks int32
 	// nopolEvalLimit, when > 0 (NOPOL_EVAL_LIMIT), bounds the evaluations
-	// of all sites of a run (cover and snapshot modes), counted in
-	// nopolEvalCount: past it the run is taken as hung (a forced loop that
-	// spins) and the process ends with status 3.
+	// of all sites of a run (in snapshot mode, of the snapshot sites,
+	// the only ones that count there): past it the run
+	// is taken as hung (a forced loop that spins) and the process ends
+	// with status 3. The sites that are not quiet count them in
+	// nopolEvalCount; in cover mode with the counts mapped, where sites
+	// stay quiet under a limit, a watchdog (nopolWatch) sums the counts
+	// of all sites.
 	nopolEvalLimit int64
 	nopolEvalCount int64
 	// nopolObserving counts the snapshots being evaluated, shared: a call
@@ -348,8 +353,12 @@ func nopolSetup() {
 }
 
 // nopolQuiet marks the sites that are quiet in this run: neither forced,
-// flipped, printed nor snapshot, in a run without an evaluation limit
-// (and, in cover mode, with the counts mapped). A quiet site only counts
+// flipped, printed nor snapshot, in a run whose counts are mapped (cover
+// mode) or that counts nothing (plain and snapshot modes, where only the
+// snapshot sites count toward the evaluation limit). Under a limit, in
+// cover mode, the watchdog (nopolWatch) enforces it from the counts:
+// loud at every evaluation there, a forced run of uniseg's line tests
+// took twice as long. A quiet site only counts
 // its evaluations (cover mode, in nopolCnt), and its coverage records are
 // written at the next constituent's start (nopolFlush). It is set before
 // any code of the package can reach a hook (the hooks refer to it, so it
@@ -367,8 +376,11 @@ var nopolQuietLater [nopolNumSites]bool
 
 func nopolQuietSites() (quiet [nopolNumSites]bool) {
 	nopolOnce.Do(nopolSetup)
-	if nopolEvalLimit > 0 || (nopolMode == 1 && !nopolCountsMapped) {
+	if nopolMode == 1 && !nopolCountsMapped {
 		return quiet
+	}
+	if nopolEvalLimit > 0 && nopolMode == 1 {
+		nopolWatchOnce()
 	}
 	for id := range quiet {
 		quiet[id] = nopolForce[id] == 0 && nopolFlip[id] == nil && nopolPred[id] == nil && !nopolPrintEvals[id] && !(nopolMode == 2 && nopolSites[id])
@@ -379,6 +391,48 @@ func nopolQuietSites() (quiet [nopolNumSites]bool) {
 	}
 	return quiet
 }
+
+// nopolWatchEvery is how often the watchdog sums the counts.
+const nopolWatchEvery = 2 * nopoltime.Millisecond
+
+// nopolWatchOnce starts the watchdog of the evaluation limit, once per
+// process: the first hook copy to reach it registers a flag that the
+// others find (package initialisation runs in one goroutine).
+func nopolWatchOnce() {
+	const key = "nopol.watchdog"
+	if nopolflag.Lookup(key) != nil {
+		return
+	}
+	nopolflag.Bool(key, true, "nopol internal: the evaluation limit's watchdog runs")
+	go nopolWatch()
+}
+
+// nopolWatch ends the process as nopolRecordEval does at the limit once
+// the counts of all sites (quiet or not: the counts file has them all)
+// sum to nopolEvalLimit. It checks every nopolWatchEvery, so a spinning
+// loop runs a few milliseconds past the limit; the reader of the counts
+// file takes a run that ended at or past the limit as hung whoever
+// noticed it (collect.Build.Run). While the run is held (Run.Before),
+// the tests before the run's own count nothing (nopolStart zeroes it).
+func nopolWatch() {
+	for {
+		nopoltime.Sleep(nopolWatchEvery)
+		if nopolHeld() {
+			continue
+		}
+		var n int64
+		for k := range nopolCount {
+			n += nopolatomic.LoadInt64(&nopolCount[k])
+		}
+		if n >= nopolEvalLimit {
+			nopolos.Stdout.WriteString("\n" + nopolHangLine)
+			nopolos.Exit(3)
+		}
+	}
+}
+
+// nopolHangLine is collect.HangLine.
+const nopolHangLine = "nopol-hang: the evaluation limit was reached\n"
 
 // NopolQ reports whether site id is quiet in this run (see nopolQuiet):
 // an instrumented condition then runs its uninstrumented copy c, as
@@ -843,7 +897,7 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 		return
 	}
 	if nopolEvalLimit > 0 && nopolatomic.AddInt64(&nopolEvalCount, 1) == nopolEvalLimit {
-		nopolos.Stdout.WriteString("\nnopol-hang: the evaluation limit was reached\n")
+		nopolos.Stdout.WriteString("\n" + nopolHangLine)
 		nopolos.Exit(3)
 	}
 	if nopolReach != nil && nopolatomic.CompareAndSwapInt32(&nopolReach[id], 0, 1) {
