@@ -259,10 +259,12 @@
 // process with status 3, after printing HangLine, at the n-th evaluation
 // of the run: a forced condition that makes a loop spin is a hang found
 // in milliseconds instead of at the run's timeout. In cover mode the
-// sites stay quiet under a limit: a watchdog goroutine sums the mapped
-// counts every 2 ms, and Build.Run takes a run whose counts reached the
-// limit as hung however it ended (loud at every evaluation, a forced run
-// took twice as long). A run with Run.CountsOnly (NOPOL_CAP=0) writes no
+// sites stay quiet under a limit: Build.Run sums the counts file every
+// 5 ms (gotest.Invocation.Stop) and kills a run whose counts reached the
+// limit, and takes one that reached it before a look as hung too (loud
+// at every evaluation, a forced run took twice as long; a goroutine of
+// the hook's own would show in the tests' goroutine dumps and leak
+// checks). A run with Run.CountsOnly (NOPOL_CAP=0) writes no
 // coverage record, only counts: the forced runs of the search. The hook caps a
 // goroutine's stack at 256 MB, at NOPOL_MAX_STACK bytes when set (32 MB
 // in a run with Run.StackOnTimeout): a runaway recursion overflows, with

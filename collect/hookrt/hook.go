@@ -12,7 +12,6 @@ import (
 	nopolsync "sync"
 	nopolatomic "sync/atomic"
 	nopolsyscall "syscall"
-	nopoltime "time"
 	nopolunsafe "unsafe"
 )
 
@@ -107,8 +106,8 @@ var (
 	// is taken as hung (a forced loop that spins) and the process ends
 	// with status 3. The sites that are not quiet count them in
 	// nopolEvalCount; in cover mode with the counts mapped, where sites
-	// stay quiet under a limit, a watchdog (nopolWatch) sums the counts
-	// of all sites.
+	// stay quiet under a limit, the process that runs the test watches
+	// the counts file (collect.Build.Run).
 	nopolEvalLimit int64
 	nopolEvalCount int64
 	// nopolObserving counts the snapshots being evaluated, shared: a call
@@ -356,9 +355,9 @@ func nopolSetup() {
 // flipped, printed nor snapshot, in a run whose counts are mapped (cover
 // mode) or that counts nothing (plain and snapshot modes, where only the
 // snapshot sites count toward the evaluation limit). Under a limit, in
-// cover mode, the watchdog (nopolWatch) enforces it from the counts:
-// loud at every evaluation there, a forced run of uniseg's line tests
-// took twice as long. A quiet site only counts
+// cover mode, the process that runs the test enforces it from the counts
+// file (collect.Build.Run): loud at every evaluation there, a forced run
+// of uniseg's line tests took twice as long. A quiet site only counts
 // its evaluations (cover mode, in nopolCnt), and its coverage records are
 // written at the next constituent's start (nopolFlush). It is set before
 // any code of the package can reach a hook (the hooks refer to it, so it
@@ -379,9 +378,6 @@ func nopolQuietSites() (quiet [nopolNumSites]bool) {
 	if nopolMode == 1 && !nopolCountsMapped {
 		return quiet
 	}
-	if nopolEvalLimit > 0 && nopolMode == 1 {
-		nopolWatchOnce()
-	}
 	for id := range quiet {
 		quiet[id] = nopolForce[id] == 0 && nopolFlip[id] == nil && nopolPred[id] == nil && !nopolPrintEvals[id] && !(nopolMode == 2 && nopolSites[id])
 	}
@@ -390,45 +386,6 @@ func nopolQuietSites() (quiet [nopolNumSites]bool) {
 		return [nopolNumSites]bool{}
 	}
 	return quiet
-}
-
-// nopolWatchEvery is how often the watchdog sums the counts.
-const nopolWatchEvery = 2 * nopoltime.Millisecond
-
-// nopolWatchOnce starts the watchdog of the evaluation limit, once per
-// process: the first hook copy to reach it registers a flag that the
-// others find (package initialisation runs in one goroutine).
-func nopolWatchOnce() {
-	const key = "nopol.watchdog"
-	if nopolflag.Lookup(key) != nil {
-		return
-	}
-	nopolflag.Bool(key, true, "nopol internal: the evaluation limit's watchdog runs")
-	go nopolWatch()
-}
-
-// nopolWatch ends the process as nopolRecordEval does at the limit once
-// the counts of all sites (quiet or not: the counts file has them all)
-// sum to nopolEvalLimit. It checks every nopolWatchEvery, so a spinning
-// loop runs a few milliseconds past the limit; the reader of the counts
-// file takes a run that ended at or past the limit as hung whoever
-// noticed it (collect.Build.Run). While the run is held (Run.Before),
-// the tests before the run's own count nothing (nopolStart zeroes it).
-func nopolWatch() {
-	for {
-		nopoltime.Sleep(nopolWatchEvery)
-		if nopolHeld() {
-			continue
-		}
-		var n int64
-		for k := range nopolCount {
-			n += nopolatomic.LoadInt64(&nopolCount[k])
-		}
-		if n >= nopolEvalLimit {
-			nopolos.Stdout.WriteString("\n" + nopolHangLine)
-			nopolos.Exit(3)
-		}
-	}
 }
 
 // nopolHangLine is collect.HangLine.

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -32,7 +34,14 @@ type Invocation struct {
 	// and the tail are kept, with a line saying how much was cut between
 	// them. 0 means DefaultMaxOutput, a negative value no cap.
 	MaxOutput int
+	// Stop, when set, is called every StopEvery while the process runs
+	// (and may be called once more as it ends); once it returns true the
+	// process group is killed, as at Timeout, and Outcome.Stopped is set.
+	Stop func() bool
 }
+
+// StopEvery is how often Invocation.Stop is called.
+const StopEvery = 5 * time.Millisecond
 
 // String renders the command line for messages.
 func (inv *Invocation) String() string {
@@ -46,6 +55,8 @@ type Outcome struct {
 	ExitCode int
 	// TimedOut reports that Invocation.Timeout killed the process.
 	TimedOut bool
+	// Stopped reports that Invocation.Stop had the process killed.
+	Stopped  bool
 	Duration time.Duration
 }
 
@@ -74,6 +85,22 @@ type TimeoutError struct {
 
 func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("running %s: timed out after %v", e.Cmd, e.Timeout)
+}
+
+// StopError reports a process killed because its Invocation.Stop said
+// so.
+type StopError struct {
+	Cmd string
+}
+
+func (e *StopError) Error() string {
+	return fmt.Sprintf("running %s: stopped", e.Cmd)
+}
+
+// IsStopped reports whether err is or wraps a *StopError.
+func IsStopped(err error) bool {
+	var s *StopError
+	return errors.As(err, &s)
 }
 
 // IsTimeout reports whether err is or wraps a *TimeoutError.
@@ -114,7 +141,8 @@ var Default = &Runner{}
 
 // Run runs inv and waits for it. It returns the outcome in every case where
 // the process was started, with a nil error on exit status 0, an *ExitError
-// on another status, a *TimeoutError when inv.Timeout ran out, and the
+// on another status, a *TimeoutError when inv.Timeout ran out, a
+// *StopError when inv.Stop had it killed, and the
 // context's error when ctx was cancelled.
 func (r *Runner) Run(ctx context.Context, inv *Invocation) (Outcome, error) {
 	if err := ctx.Err(); err != nil {
@@ -145,6 +173,8 @@ func (r *Runner) Run(ctx context.Context, inv *Invocation) (Outcome, error) {
 		}
 	}
 	switch {
+	case out.Stopped:
+		return out, &StopError{Cmd: inv.String()}
 	case out.TimedOut:
 		return out, &TimeoutError{Cmd: inv.String(), Timeout: inv.Timeout}
 	case ctx.Err() != nil:
@@ -202,7 +232,34 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 	}
 
 	start := time.Now()
+	var stopped atomic.Bool
+	var watching sync.WaitGroup
+	done := make(chan struct{})
+	if inv.Stop != nil {
+		watching.Add(1)
+		go func() {
+			defer watching.Done()
+			tick := time.NewTicker(StopEvery)
+			defer tick.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-runCtx.Done():
+					return
+				case <-tick.C:
+					if inv.Stop() {
+						stopped.Store(true)
+						cancel()
+						return
+					}
+				}
+			}
+		}()
+	}
 	err := cmd.Run()
+	close(done)
+	watching.Wait()
 	exited()
 	out := Outcome{
 		Stdout:   stdout.Bytes(),
@@ -212,6 +269,10 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 	}
 	if cmd.ProcessState != nil {
 		out.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	if stopped.Load() && ctx.Err() == nil {
+		out.Stopped = true
+		return out, nil
 	}
 	if runCtx.Err() != nil && ctx.Err() == nil && inv.Timeout > 0 {
 		out.TimedOut = true

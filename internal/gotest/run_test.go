@@ -52,6 +52,37 @@ func TestRunOutcomes(t *testing.T) {
 	}
 }
 
+// TestStop: Invocation.Stop, once true, has the process killed before
+// its timeout (here, when the process has written a file, as the hook
+// writes its counts); a process it never stops ends as it would.
+func TestStop(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	for _, tc := range []struct {
+		name, script string
+		stopped      bool
+	}{
+		{"stopped", `echo started; touch "$MARK"; sleep 30`, true},
+		{"never", `echo started; sleep 0.1`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mark := filepath.Join(t.TempDir(), "mark")
+			stop := func() bool {
+				_, err := os.Stat(mark)
+				return err == nil
+			}
+			out, err := Default.Run(context.Background(), &Invocation{Path: "sh", Args: []string{"-c", tc.script}, Env: []string{"MARK=" + mark}, Timeout: 20 * time.Second, Stop: stop})
+			if IsStopped(err) != tc.stopped || out.Stopped != tc.stopped || out.TimedOut || (!tc.stopped && err != nil) {
+				t.Errorf("err = %v, Stopped = %v, TimedOut = %v; want stopped %v, not timed out", err, out.Stopped, out.TimedOut, tc.stopped)
+			}
+			if string(out.Stdout) != "started\n" {
+				t.Errorf("stdout = %q, want the output before the stop", out.Stdout)
+			}
+		})
+	}
+}
+
 // TestTimeoutKillsGroup checks that a process which spawns a child and
 // sleeps forever is killed together with the child.
 func TestTimeoutKillsGroup(t *testing.T) {
