@@ -78,6 +78,7 @@ const maxCloseTokens = 4
 // the other candidates of the site in rank order.
 func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteReport, ranked []candidate, spec *synth.Spec) *Explanation {
 	e := &Explanation{Needs: rep.Needs, States: rep.Examples, Distinct: rep.Distinct, Rejected: rep.Rejected, Unchecked: rep.Unchecked}
+	var idle []string
 	if spec != nil && c.term != nil {
 		var orig *synth.Term
 		if site.Kind == collect.Cond {
@@ -85,6 +86,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		}
 		if orig != nil || site.Kind == collect.Guard {
 			e.Differences = differences(spec, orig, c.term)
+			idle = idleClauses(spec, orig, c.term)
 		}
 	}
 	for _, k := range r.failing {
@@ -217,6 +219,9 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 		default:
 			medium = append(medium, fmt.Sprintf("fits %s", plural(e.Distinct, "distinct recorded state")))
 		}
+	}
+	for _, src := range idle {
+		medium = append(medium, fmt.Sprintf("`%s` changes no recorded outcome: the tests do not say what it should do", src))
 	}
 	if c.written {
 		high = append(high, "the file writes the changed comparison or connective elsewhere")
