@@ -173,16 +173,7 @@ func coverEvaluations(res collect.Result) int64 {
 	if res.TimedOut {
 		return 0
 	}
-	return evaluations(res)
-}
-
-// evaluations counts the evaluations of all sites in a run.
-func evaluations(res collect.Result) int64 {
-	var n int64
-	for _, c := range res.Reached {
-		n += int64(c[0] + c[1])
-	}
-	return n
+	return res.Evaluations()
 }
 
 // angelicSearch runs the angelic search at site in style st; perEvalOnly

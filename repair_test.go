@@ -1179,7 +1179,7 @@ func TestEvalLimit(t *testing.T) {
 			t.Errorf("%s: limit %d, want %d", tc.k.name, got, tc.want)
 		}
 	}
-	if got := evaluations(r.cover[failing]); got != 1000 {
+	if got := r.cover[failing].Evaluations(); got != 1000 {
 		t.Errorf("evaluations %d, want 1000", got)
 	}
 	// A candidate's run: one process runs the tests, so their bounds add

@@ -162,7 +162,7 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 		return res, fmt.Errorf("running %s of %s: reading records: %w", name, r.Package, perr)
 	}
 	res.Evals, res.Reached = evals, reached
-	if r.EvalLimit > 0 && !res.Hung && evaluations(reached) >= r.EvalLimit {
+	if r.EvalLimit > 0 && !res.Hung && res.Evaluations() >= r.EvalLimit {
 		// The counts file is watched every few milliseconds: a run
 		// that reached the limit and ended before a look is as hung
 		// as one stopped at the limit.
@@ -195,21 +195,24 @@ func (w *countsWatch) over() bool {
 		}
 		w.f = f
 	}
-	fi, err := w.f.Stat()
-	if err != nil || fi.Size() < 16 || (fi.Size()/8-2)%4 != 0 {
-		return false
-	}
-	n := (fi.Size()/8 - 2) / 4 // sites
-	if int64(cap(w.buf)) < 16*n {
+	if w.buf == nil {
+		// The hook sizes the file once, before its first count.
+		fi, err := w.f.Stat()
+		if err != nil {
+			return false
+		}
+		n, ok := countsSites(fi.Size())
+		if !ok {
+			return false
+		}
 		w.buf = make([]byte, 16*n)
 	}
-	b := w.buf[:16*n]
-	if _, err := w.f.ReadAt(b, 0); err != nil {
+	if _, err := w.f.ReadAt(w.buf, 0); err != nil {
 		return false
 	}
 	var sum int64
-	for i := 0; i < len(b); i += 8 {
-		sum += int64(binary.LittleEndian.Uint64(b[i:]))
+	for i := 0; i < len(w.buf); i += 8 {
+		sum += int64(binary.LittleEndian.Uint64(w.buf[i:]))
 	}
 	return sum >= w.limit
 }
@@ -220,10 +223,11 @@ func (w *countsWatch) close() {
 	}
 }
 
-// evaluations is the sum of the evaluation counts of reached.
-func evaluations(reached map[int][2]int) int64 {
+// Evaluations is the number of evaluations of all sites in the run (the
+// sum of Reached).
+func (res Result) Evaluations() int64 {
 	var n int64
-	for _, c := range reached {
+	for _, c := range res.Reached {
 		n += int64(c[0] + c[1])
 	}
 	return n
@@ -416,11 +420,12 @@ func readRecords(name string) ([]Eval, map[int][2]int, error) {
 func readCounts(name string) (map[int][2]int, []Eval) {
 	counted := map[int][2]int{}
 	data, err := os.ReadFile(name)
-	if err != nil || len(data)%8 != 0 || len(data) < 16 || (len(data)/8-2)%4 != 0 {
+	sites, ok := countsSites(int64(len(data)))
+	if err != nil || !ok {
 		return counted, nil
 	}
 	word := func(i int) int64 { return int64(binary.LittleEndian.Uint64(data[8*i:])) }
-	n := (len(data)/8 - 2) / 4 // sites
+	n := int(sites)
 	seg, iter := int(word(4*n)), int(word(4*n+1))
 	var unflushed []Eval
 	for id := range n {
@@ -435,6 +440,15 @@ func readCounts(name string) (map[int][2]int, []Eval) {
 		}
 	}
 	return counted, unflushed
+}
+
+// countsSites is the number of sites of a counts file of size bytes
+// (see countsFile); false for a size no counts file has.
+func countsSites(size int64) (int64, bool) {
+	if size%8 != 0 || size < 16 || (size/8-2)%4 != 0 {
+		return 0, false
+	}
+	return (size/8 - 2) / 4, true
 }
 
 // OutcomeIndex is the index of an outcome in a site's counts

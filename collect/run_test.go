@@ -620,7 +620,7 @@ func TestEvalLimit(t *testing.T) {
 	if res, err = f.build.Run(context.Background(), run); err != nil {
 		t.Fatal(err)
 	}
-	if n := evaluations(res.Reached); !res.Hung || !res.TimedOut || res.Passed || n < 100_000 {
+	if n := res.Evaluations(); !res.Hung || !res.TimedOut || res.Passed || n < 100_000 {
 		t.Errorf("spun at a quiet condition with a limit: hung=%v timed out=%v passed=%v, %d evaluations, want hung and timed out past 100000\n%s", res.Hung, res.TimedOut, res.Passed, n, res.Output)
 	}
 	// Without a limit the timeout ends it, not as hung.

@@ -388,9 +388,6 @@ func nopolQuietSites() (quiet [nopolNumSites]bool) {
 	return quiet
 }
 
-// nopolHangLine is collect.HangLine.
-const nopolHangLine = "nopol-hang: the evaluation limit was reached\n"
-
 // NopolQ reports whether site id is quiet in this run (see nopolQuiet):
 // an instrumented condition then runs its uninstrumented copy c, as
 // NopolV(id, c).
@@ -854,7 +851,7 @@ func nopolRecordEval(id int, outcome bool, vals []NopolValue) {
 		return
 	}
 	if nopolEvalLimit > 0 && nopolatomic.AddInt64(&nopolEvalCount, 1) == nopolEvalLimit {
-		nopolos.Stdout.WriteString("\n" + nopolHangLine)
+		nopolos.Stdout.WriteString("\nnopol-hang: the evaluation limit was reached\n")
 		nopolos.Exit(3)
 	}
 	if nopolReach != nil && nopolatomic.CompareAndSwapInt32(&nopolReach[id], 0, 1) {
