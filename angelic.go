@@ -111,6 +111,20 @@ const (
 	evalLimitFactor = 10
 )
 
+// noPassingEvaluations stands, in a candidate's run, for the heaviest
+// coverage run of a package none of whose covered tests passed
+// (candidateEvalLimit). A failing test stops at its first failed check,
+// so there no run shows what a test run to its end evaluates: btree's
+// seeded split, where every test of the package fails within a few
+// hundred evaluations, had its correct mutant stopped as spinning.
+// 2.5 million evaluations are a heavy unit test's; the limit of a
+// candidate's run of one failing test is then 52 million, one or two
+// seconds of a loop made to spin (the hook counts 25 to 50 million
+// evaluations a second). Forced runs keep their bound: most of them
+// run no further than the coverage run, and a forced loop condition
+// spins at many sites of a search.
+const noPassingEvaluations = 2_500_000
+
 // evalLimit is the Run.EvalLimit of a forced run of test k. The hook
 // makes 25 to 50 million evaluations a second, so a loop made to spin
 // reaches it long before the run's timeout (twenty times the test's
@@ -153,15 +167,29 @@ func (r *repairer) candidateEvalLimit(pkg string, tests []string) int64 {
 			}
 		}
 	}
+	heaviest := r.coverMax[pkg]
+	if !r.anyPassed(pkg) {
+		heaviest = max(heaviest, noPassingEvaluations)
+	}
 	var sum int64
 	for _, k := range keys {
 		n := coverEvaluations(r.cover[k])
 		if r.isFailing(k) {
-			n = max(n, r.coverMax[pkg])
+			n = max(n, heaviest)
 		}
 		sum += n
 	}
 	return evalLimitBase + evalLimitFactor*2*sum
+}
+
+// anyPassed reports whether a coverage run of a test of pkg passed.
+func (r *repairer) anyPassed(pkg string) bool {
+	for k, res := range r.cover {
+		if k.pkg == pkg && res.Passed {
+			return true
+		}
+	}
+	return false
 }
 
 // coverEvaluations is what coverage run res counts toward the evaluation

@@ -1160,11 +1160,15 @@ func TestEvalLimit(t *testing.T) {
 		}
 		return res
 	}
+	passed := func(res collect.Result) collect.Result {
+		res.Passed = true
+		return res
+	}
 	failing, heavy, other := testKey{"p", "TestFails"}, testKey{"p", "TestHeavy"}, testKey{"q", "TestOther"}
 	r := &repairer{cover: map[testKey]collect.Result{
 		failing: reached(400, 600),
-		heavy:   reached(3_000_000, 2_000_000),
-		other:   reached(90_000_000),
+		heavy:   passed(reached(3_000_000, 2_000_000)),
+		other:   passed(reached(90_000_000)),
 	}}
 	r.coverMax = heaviest(r.cover)
 	for _, tc := range []struct {
@@ -1216,6 +1220,19 @@ func TestEvalLimit(t *testing.T) {
 	}
 	if got, want := r.candidateEvalLimit("p", nil), int64(evalLimitBase+20*(5_000_000+5_000_000)); got != want {
 		t.Errorf("candidate limit with a runaway test: %d, want %d", got, want)
+	}
+	// A package none of whose covered tests passed (btree's seeded
+	// split: every test fails early): no run shows what a test run to
+	// its end evaluates, and a failing test may evaluate
+	// noPassingEvaluations in a candidate's run. A forced run keeps its
+	// bound.
+	r.cover = map[testKey]collect.Result{failing: reached(400, 600), heavy: reached(3000)}
+	r.coverMax = heaviest(r.cover)
+	if got, want := r.evalLimit(failing), int64(evalLimitBase+20*3000); got != want {
+		t.Errorf("limit where no test passed: %d, want %d", got, want)
+	}
+	if got, want := r.candidateEvalLimit("p", nil), int64(evalLimitBase+20*(noPassingEvaluations+3000)); got != want {
+		t.Errorf("candidate limit where no test passed: %d, want %d", got, want)
 	}
 }
 
