@@ -393,7 +393,11 @@
 // as hung once the schema's sites were evaluated as often as forced runs
 // of its tests may evaluate all sites, summed over the tests the process
 // runs (repairer.candidateEvalLimit): a mutant that makes a loop spin no
-// longer waits for its run's time limit.
+// longer waits for its run's time limit. Where no covered test of the
+// package passed, no run shows what a test run to its end evaluates, and
+// a failing test's share is at least noPassingEvaluations (btree's
+// seeded split: every test failed early, and the correct mutant was
+// stopped as spinning).
 //
 // The user's files are never written: instrumented and patched files reach
 // the compiler through `go test -overlay`. Progress goes to
