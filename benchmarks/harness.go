@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 )
@@ -182,12 +183,18 @@ type toolOutput struct {
 }
 
 // Bench runs opts.Tool on each bug and returns the results in bug order.
+// A bug whose run ctx interrupted has no result: neither returned nor
+// passed to opts.Done, so that results files hold only finished runs (an
+// interrupted run is not a tool's error).
 func Bench(ctx context.Context, opts BenchOptions, bugs []*Bug) []*Result {
 	out := make([]*Result, len(bugs))
 	var mu sync.Mutex
 	done := 0
 	forEach(ctx, len(bugs), opts.Jobs, func(i int) {
 		r := benchOne(ctx, opts, bugs[i])
+		if ctx.Err() != nil {
+			return
+		}
 		out[i] = r
 		mu.Lock()
 		defer mu.Unlock()
@@ -212,7 +219,7 @@ func Bench(ctx context.Context, opts BenchOptions, bugs []*Bug) []*Result {
 			opts.Done(r)
 		}
 	})
-	return out
+	return slices.DeleteFunc(out, func(r *Result) bool { return r == nil })
 }
 
 func benchOne(ctx context.Context, opts BenchOptions, b *Bug) *Result {

@@ -117,6 +117,27 @@ func TestBenchMutationExample(t *testing.T) {
 		t.Errorf("phases %v, done %d, progress %q", res.Phases, len(done), progress.String())
 	}
 
+	// Interrupted (Ctrl-C in nopol bench) during the second bug's repair:
+	// only the first bug's result, in the return and through Done.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	second := *b
+	second.ID += "-2"
+	r.Exec = func(ctx context.Context, dir string, args []string) (Output, error) {
+		if len(done) == 2 && slices.Contains(args, "mutrepair") {
+			cancel()
+		}
+		return inner(ctx, dir, args)
+	}
+	done = done[:1]
+	results = Bench(ctx, BenchOptions{
+		Tool: ToolMutation, Nopol: "nopol-under-test", Jobs: 1, Runner: r,
+		Done: func(r *Result) { done = append(done, r) },
+	}, []*Bug{b, &second})
+	if len(results) != 1 || results[0].Bug != b.ID || len(done) != 2 {
+		t.Errorf("interrupted at the second bug: results %v, done %d; want the first bug's only", results, len(done))
+	}
+
 	// Reports from the JSON lines.
 	dir := t.TempDir()
 	data, _ := json.Marshal(res)
