@@ -1142,6 +1142,14 @@ func returnNames(body string) []string {
 	return out
 }
 
+// isAlternate reports whether src is site's original with an operand
+// replaced by an alternate the function writes (collect.Site.Alternates),
+// in any layout.
+func isAlternate(site collect.Site, src string) bool {
+	n := normalExpr(src)
+	return slices.ContainsFunc(site.Alternates, func(a string) bool { return normalExpr(a) == n })
+}
+
 // againstOriginal checks the rules that compare cand with the original
 // condition orig; what and testsError are errorGuard's.
 func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsError bool) string {
@@ -1151,7 +1159,10 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 	for _, a := range dependentAtoms(cand) {
 		maps.Copy(written, subexprs(a))
 	}
-	if what != "" && !testsError {
+	// An alternate the function writes in place of an operand
+	// (collect.Site.Alternates) still tests what the original tested,
+	// through the value the code ties to it.
+	if what != "" && !testsError && !isAlternate(site, types.ExprString(cand)) {
 		for _, op := range operands(orig) {
 			if !written[op] {
 				return fmt.Sprintf(ruleGuardDeleted+": the branch %s and the candidate no longer tests %s", what, op)

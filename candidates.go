@@ -864,6 +864,16 @@ func readsLen(spec *synth.Spec, t *synth.Term) bool {
 // agreeingMutants are the mutants of site's original condition that give
 // every recorded state of spec its needed outcome (and read the inputs
 // keep, as synthesized candidates must).
+//
+// The original with an operand replaced by an alternate the function
+// writes (collect.Site.Alternates) is one of them when it agrees too, and
+// when the alternate was not recorded (a method call the collection does
+// not evaluate) it is validated as written: one operand changed is as
+// small an edit as a mutant's, and ranked with them it comes before a
+// clause synthesized for the failing test (pflag's getFlagType,
+// `reflect.TypeOf(out).Name()` where the function prints
+// `reflect.TypeOf(out).String()`, was "repaired" by adding
+// `&& !flag.Changed`).
 func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []int) []candidate {
 	var out []candidate
 	for _, src := range mutants(site.Original) {
@@ -872,6 +882,15 @@ func (r *repairer) agreeingMutants(site collect.Site, spec *synth.Spec, keep []i
 			continue
 		}
 		out = append(out, candidate{src: src, term: t, method: "mutation"})
+	}
+	for _, src := range site.Alternates {
+		t, err := synth.ParseTerm(spec, src)
+		switch {
+		case err != nil:
+			out = append(out, candidate{src: src, method: "mutation"})
+		case readsAllLeaves(spec, t, keep) && synth.Satisfies(spec, t, spec.Examples):
+			out = append(out, candidate{src: src, term: t, method: "mutation"})
+		}
 	}
 	// The original with a clause added at one of its operands: a boolean
 	// observed value the original does not read.

@@ -240,7 +240,10 @@
 //     comparison operators replaced, && and || swapped, operands of && and
 //     || and `!` dropped, a `!` added to a boolean operand of && and ||,
 //     and last an operand replaced by a parameter the function never
-//     reads, of its type (collect.Site.Unread). The ten sites: those
+//     reads, of its type (collect.Site.Unread), or by an alternate the
+//     function writes of its type: a local defined from it, the same
+//     receiver's other field or method (collect.Site.Alternates). The
+//     ten sites: those
 //     where a synthesized condition passed the suite but was withheld as
 //     speculative first (a change there repairs), then the most
 //     suspicious by score and by reach alone in turn (an operator's

@@ -179,10 +179,12 @@ func reachToo(ranked []angelic.Suspicion) []angelic.Suspicion {
 // fallback cost that correct patch on the training split (tried28).
 //
 // After them come the original with an operand replaced by a parameter
-// the function never reads (collect.Site.Unread).
+// the function never reads (collect.Site.Unread), then by an alternate
+// the function writes: a local defined from the operand, or the same
+// receiver's other member (collect.Site.Alternates).
 func fallbackMutants(site collect.Site, done func(src string) bool) (cands []candidate, rejected []string) {
 	all := mutantsOf(site.Original)
-	for _, src := range site.Unread {
+	for _, src := range slices.Concat(site.Unread, site.Alternates) {
 		all = append(all, mutant{src: src})
 	}
 	for _, m := range all {

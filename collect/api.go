@@ -176,6 +176,11 @@ type Site struct {
 	// parameter of the enclosing function that its body never reads, of
 	// the operand's type (see unreadSubstitutions).
 	Unread []string `json:",omitempty"`
+	// Alternates are a Cond site's condition with one operand replaced by
+	// an expression of its type that the function writes elsewhere and
+	// ties to it: a local defined from the operand, or the same
+	// receiver's other field or method (see alternateSubstitutions).
+	Alternates []string `json:",omitempty"`
 	// EnumNames are the names in a Cond site's condition, as written, of
 	// constants declared in an enumeration: the package's const groups of
 	// three names or more with a value that uses iota (prMidLetter in

@@ -231,6 +231,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 					s.ElseIfs = elseIfs(ifs)
 				}
 				s.Unread = unreadSubstitutions(node.(ast.Expr), stack, info, src, tf)
+				s.Alternates = alternateSubstitutions(node.(ast.Expr), stack, info, src, tf)
 				s.EnumNames = d.enumNames(node.(ast.Expr), info)
 				s.NonNegative = nonNegative(node.(ast.Expr), outermostFunc(stack), info)
 			}

@@ -10,19 +10,7 @@ import (
 // unreadParams are the parameters of the innermost function around a
 // site (the last FuncDecl or FuncLit of stack) that its body never reads.
 func unreadParams(stack []ast.Node, info *types.Info) []*types.Var {
-	var ft *ast.FuncType
-	var body *ast.BlockStmt
-	for _, n := range slices.Backward(stack) {
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			ft, body = n.Type, n.Body
-		case *ast.FuncLit:
-			ft, body = n.Type, n.Body
-		default:
-			continue
-		}
-		break
-	}
+	ft, body := innermostFunc(stack)
 	if ft == nil || body == nil || ft.Params == nil {
 		return nil
 	}
@@ -41,6 +29,20 @@ func unreadParams(stack []ast.Node, info *types.Info) []*types.Var {
 		return len(params) > 0
 	})
 	return params
+}
+
+// innermostFunc is the type and body of the innermost function around a
+// site: the last FuncDecl or FuncLit of stack.
+func innermostFunc(stack []ast.Node) (*ast.FuncType, *ast.BlockStmt) {
+	for _, n := range slices.Backward(stack) {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			return n.Type, n.Body
+		case *ast.FuncLit:
+			return n.Type, n.Body
+		}
+	}
+	return nil, nil
 }
 
 // unreadSubstitutions returns cond, as written in src (of file tf), with
