@@ -112,7 +112,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	fallback := spec == nil && !npefix && c.method != "sibling" && c.method != "twin" && c.method != "bounds" && c.method != "nil-check" && c.method != "smell" // the fallback's mutants are not checked against recorded states
 	switch {
 	case c.method == "mutation" && isAlternate(site, c.src):
-		e.Origin = "the original with an operand replaced by an expression of its type that the function writes and ties to it: a local defined from the operand, or the same receiver's other field or method"
+		e.Origin = "the original with an operand replaced by an expression of its type that the function writes and ties to it: a boolean local refined from the operand, or another method of the same receiver, called with the same arguments"
 		medium = append(medium, "an operand replaced: the tests do not say whether the original operand was meant somewhere else")
 		if c.term == nil {
 			medium = append(medium, "checked by the test suite only, not against recorded states")
