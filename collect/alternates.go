@@ -94,15 +94,7 @@ func alternateSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, s
 			out = append(out, s)
 		}
 	}
-	ast.Inspect(cond, func(n ast.Node) bool {
-		e, ok := n.(ast.Expr)
-		if !ok || e == cond {
-			return true
-		}
-		tv, ok := info.Types[e]
-		if !ok || tv.Value != nil || !tv.IsValue() || isCallee(cond, e) || isFieldName(cond, e) {
-			return true
-		}
+	replaceableOperands(cond, info, func(e ast.Expr, tv types.TypeAndValue) {
 		operand := text(e)
 		for _, l := range locals {
 			if id, ok := ast.Unparen(e).(*ast.Ident); ok && info.Uses[id] == l.v {
@@ -114,7 +106,7 @@ func alternateSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, s
 		}
 		recv, member := receiverOf(e, info)
 		if recv == "" || likeWithLike(cond, e, info) {
-			return true
+			return
 		}
 		for _, w := range calls {
 			wrecv, wmember := receiverOf(w, info)
@@ -122,7 +114,6 @@ func alternateSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, s
 				add(e, text(w))
 			}
 		}
-		return true
 	})
 	return out
 }

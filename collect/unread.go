@@ -59,15 +59,7 @@ func unreadSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, src 
 	}
 	start, end := tf.Offset(cond.Pos()), tf.Offset(cond.End())
 	var out []string
-	ast.Inspect(cond, func(n ast.Node) bool {
-		e, ok := n.(ast.Expr)
-		if !ok || e == cond {
-			return true
-		}
-		tv, ok := info.Types[e]
-		if !ok || tv.Value != nil || !tv.IsValue() || isCallee(cond, e) || isFieldName(cond, e) {
-			return true
-		}
+	replaceableOperands(cond, info, func(e ast.Expr, tv types.TypeAndValue) {
 		for _, p := range params {
 			if types.Identical(tv.Type, p.Type()) {
 				s := string(src[start:tf.Offset(e.Pos())]) + p.Name() + string(src[tf.Offset(e.End()):end])
@@ -76,9 +68,25 @@ func unreadSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, src 
 				}
 			}
 		}
-		return true
 	})
 	return out
+}
+
+// replaceableOperands calls visit with each operand of cond that a
+// substitution may replace, and its type: values, not constants, the
+// names of functions and fields, or cond as a whole.
+func replaceableOperands(cond ast.Expr, info *types.Info, visit func(e ast.Expr, tv types.TypeAndValue)) {
+	ast.Inspect(cond, func(n ast.Node) bool {
+		e, ok := n.(ast.Expr)
+		if !ok || e == cond {
+			return true
+		}
+		tv, ok := info.Types[e]
+		if ok && tv.Value == nil && tv.IsValue() && !isCallee(cond, e) && !isFieldName(cond, e) {
+			visit(e, tv)
+		}
+		return true
+	})
 }
 
 // isCallee reports whether e is the function of a call in root.
