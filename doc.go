@@ -241,8 +241,8 @@
 //     || and `!` dropped, a `!` added to a boolean operand of && and ||,
 //     and last an operand replaced by a parameter the function never
 //     reads, of its type (collect.Site.Unread), or by an alternate the
-//     function writes of its type: a local defined from it, the same
-//     receiver's other field or method (collect.Site.Alternates). The
+//     function writes of its type: a boolean local refined from it,
+//     another method of the same receiver (collect.Site.Alternates). The
 //     ten sites: those
 //     where a synthesized condition passed the suite but was withheld as
 //     speculative first (a change there repairs), then the most

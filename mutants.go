@@ -180,8 +180,8 @@ func reachToo(ranked []angelic.Suspicion) []angelic.Suspicion {
 //
 // After them come the original with an operand replaced by a parameter
 // the function never reads (collect.Site.Unread), then by an alternate
-// the function writes: a local defined from the operand, or the same
-// receiver's other member (collect.Site.Alternates).
+// the function writes: a boolean local refined from the operand, or
+// another method of the same receiver (collect.Site.Alternates).
 func fallbackMutants(site collect.Site, done func(src string) bool) (cands []candidate, rejected []string) {
 	all := mutantsOf(site.Original)
 	for _, src := range slices.Concat(site.Unread, site.Alternates) {

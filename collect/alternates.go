@@ -53,6 +53,11 @@ func alternateSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, s
 		rhs ast.Expr
 	}
 	var locals []local
+	addLocal := func(id *ast.Ident, rhs ast.Expr) {
+		if v := localVar(id, info); v != nil && v.Parent().Contains(cond.Pos()) {
+			locals = append(locals, local{v, rhs})
+		}
+	}
 	var calls []ast.Expr
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -64,9 +69,7 @@ func alternateSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, s
 			}
 			for i, l := range n.Lhs {
 				if id, ok := l.(*ast.Ident); ok {
-					if v := localVar(id, info); v != nil && v.Parent() != nil && v.Parent().Contains(cond.Pos()) {
-						locals = append(locals, local{v, n.Rhs[i]})
-					}
+					addLocal(id, n.Rhs[i])
 				}
 			}
 		case *ast.ValueSpec:
@@ -74,9 +77,7 @@ func alternateSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, s
 				break
 			}
 			for i, id := range n.Names {
-				if v := localVar(id, info); v != nil && v.Parent() != nil && v.Parent().Contains(cond.Pos()) {
-					locals = append(locals, local{v, n.Values[i]})
-				}
+				addLocal(id, n.Values[i])
 			}
 		case *ast.CallExpr:
 			if s, ok := n.Fun.(*ast.SelectorExpr); ok && !inCond(n) && isMember(s, info, types.MethodVal) {
@@ -86,12 +87,10 @@ func alternateSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, s
 		return true
 	})
 
-	start, end := tf.Offset(cond.Pos()), tf.Offset(cond.End())
 	var out []string
 	add := func(e ast.Expr, with string) {
-		s := string(src[start:tf.Offset(e.Pos())]) + with + string(src[tf.Offset(e.End()):end])
-		if len(out) < maxAlternates && !slices.Contains(out, s) {
-			out = append(out, s)
+		if len(out) < maxAlternates {
+			out = appendSpliced(out, src, tf, cond, e, with)
 		}
 	}
 	replaceableOperands(cond, info, func(e ast.Expr, tv types.TypeAndValue) {

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// TestAlternateSubstitutions: a condition's operands replaced by a local
-// defined from them, or by the same receiver's other method the function
-// calls; no field swapped, no method compared with itself swapped, no
+// TestAlternateSubstitutions: a condition's operands replaced by a
+// boolean local refined from them, or by the same receiver's other method
+// the function calls; no field swapped, no method compared with itself swapped, no
 // local out of scope or defined after the condition.
 func TestAlternateSubstitutions(t *testing.T) {
 	f := load(t, "alternates")

@@ -178,8 +178,9 @@ type Site struct {
 	Unread []string `json:",omitempty"`
 	// Alternates are a Cond site's condition with one operand replaced by
 	// an expression of its type that the function writes elsewhere and
-	// ties to it: a local defined from the operand, or the same
-	// receiver's other field or method (see alternateSubstitutions).
+	// ties to it: a boolean local refined from the operand, or another
+	// method of the same receiver called with the same arguments (see
+	// alternateSubstitutions).
 	Alternates []string `json:",omitempty"`
 	// EnumNames are the names in a Cond site's condition, as written, of
 	// constants declared in an enumeration: the package's const groups of

@@ -57,19 +57,25 @@ func unreadSubstitutions(cond ast.Expr, stack []ast.Node, info *types.Info, src 
 	if len(params) == 0 {
 		return nil
 	}
-	start, end := tf.Offset(cond.Pos()), tf.Offset(cond.End())
 	var out []string
 	replaceableOperands(cond, info, func(e ast.Expr, tv types.TypeAndValue) {
 		for _, p := range params {
 			if types.Identical(tv.Type, p.Type()) {
-				s := string(src[start:tf.Offset(e.Pos())]) + p.Name() + string(src[tf.Offset(e.End()):end])
-				if !slices.Contains(out, s) {
-					out = append(out, s)
-				}
+				out = appendSpliced(out, src, tf, cond, e, p.Name())
 			}
 		}
 	})
 	return out
+}
+
+// appendSpliced appends to out cond, as written in src (of file tf), with
+// its operand e replaced by with, unless out has it.
+func appendSpliced(out []string, src []byte, tf *token.File, cond, e ast.Expr, with string) []string {
+	s := string(src[tf.Offset(cond.Pos()):tf.Offset(e.Pos())]) + with + string(src[tf.Offset(e.End()):tf.Offset(cond.End())])
+	if slices.Contains(out, s) {
+		return out
+	}
+	return append(out, s)
 }
 
 // replaceableOperands calls visit with each operand of cond that a
