@@ -205,6 +205,10 @@ func (r *repairer) localize() []angelic.Suspicion {
 	}
 	spectra = append(spectra, r.restSpectra()...)
 	stacks := r.panicStacks()
+	printed := r.printedSites()
+	if len(printed) > 0 {
+		r.logf("localize: %s first: the condition of a branch whose message a failing test printed, and the functions it calls", plural(len(printed), "site"))
+	}
 	// Among equal scores: by the failing tests' panic stacks, then
 	// conditions, then statements, then the conditions scored by an
 	// outcome. Such a condition ties with the statements its outcome
@@ -225,7 +229,8 @@ func (r *repairer) localize() []angelic.Suspicion {
 		return tier
 	})
 	ranked = r.runAfterFailure(ranked)
-	ranked = sitesFirst(ranked, r.runaway)
+	ranked = sitesFirst(ranked, printed)   // messages.go
+	ranked = sitesFirst(ranked, r.runaway) // before them
 	r.logf("localize: %s reached by the failing tests; searching the top %d", plural(len(ranked), "site"), min(len(ranked), r.opts.MaxSites))
 	for i, s := range ranked[:min(len(ranked), 3*r.opts.MaxSites)] {
 		site := r.prog.Sites[s.Site]

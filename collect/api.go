@@ -202,6 +202,10 @@ type Site struct {
 	// gives them a length, a non-negative constant, an increment (n :=
 	// len(pool), i := 0 with i++, a range index): n < 0 never holds.
 	NonNegative []string `json:",omitempty"`
+	// Callees are, for a Cond site, the functions and methods of its
+	// package that its condition calls, where they are declared (at most
+	// 4): what they return decides the branch.
+	Callees []Callee `json:",omitempty"`
 	// LoopVars are the integer loop counters in scope at the site.
 	LoopVars []string `json:",omitempty"`
 	// Holds are the conditions known true at a Guard site's statement:

@@ -61,6 +61,12 @@ type Branch struct {
 	// function literal), as written: counter.Single in `if ok &&
 	// counter.Single > 0 { ...; counter.Single-- }`.
 	Decremented []string `json:",omitempty"`
+	// Messages are the string literals of the branch that read as
+	// messages (10 letters or more once their format verbs are taken
+	// out), as their values, at most 4; not those of a nested if or a
+	// function literal (see branchMessages): a failing test that printed
+	// one took the branch.
+	Messages []string `json:",omitempty"`
 }
 
 // maxIndexVarsAfter bounds Branch.IndexVarsAfter.

@@ -222,6 +222,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 			if kind == Cond {
 				if ifs, ok := stack[len(stack)-1].(*ast.IfStmt); ok && ifs.Cond == node {
 					s.Then = thenBranch(ifs, info)
+					s.Then.Messages = branchMessages(ifs.Body)
 					if s.Then.Exits {
 						s.Then.DerefsAfter = derefsAfter(stack, info)
 						s.Then.IndexedAfter = indexedAfter(stack, info)
@@ -234,6 +235,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 				s.Alternates = alternateSubstitutions(node.(ast.Expr), stack, info, src, tf)
 				s.EnumNames = d.enumNames(node.(ast.Expr), info)
 				s.NonNegative = nonNegative(node.(ast.Expr), outermostFunc(stack), info)
+				s.Callees = condCallees(node.(ast.Expr), info, prog.fset, tpkg)
 			}
 			if kind == Guard {
 				s.CanWrap = wrap
