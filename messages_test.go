@@ -22,9 +22,9 @@ func TestPrintedSites(t *testing.T) {
 		cond(0, 10, "number %q: cannot have leading zeroes", collect.Callee{File: "/m/p.go", Line: 30}),
 		cond(1, 20, "the branch was not taken"),
 		cond(2, 40, "only a passing test printed this"),
-		{ID: 3, Kind: collect.Cond, File: "/m/p.go", Line: 31, FuncLines: [2]int{30, 35}}, // in the callee
+		{ID: 3, Kind: collect.Cond, File: "/m/p.go", Line: 31, FuncLines: [2]int{30, 35}},  // in the callee
 		{ID: 4, Kind: collect.Guard, File: "/m/p.go", Line: 32, FuncLines: [2]int{30, 35}}, // in the callee
-		{ID: 5, Kind: collect.Cond, File: "/m/q.go", Line: 31, FuncLines: [2]int{30, 35}}, // another file
+		{ID: 5, Kind: collect.Cond, File: "/m/q.go", Line: 31, FuncLines: [2]int{30, 35}},  // another file
 	}
 	fail, pass := testKey{"p", "TestFail"}, testKey{"p", "TestPass"}
 	cover := map[testKey]collect.Result{
