@@ -46,13 +46,11 @@
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
 //     suspiciousness (angelic.Localize; a condition scores the best of its
 //     reach and its two outcomes' predicates, split by table iteration as
-//     the reach is, and a narrowed test by its cases, its failing
-//     subtests or gocheck tests, each run alone: cases.go coverCases, and
-//     by its passing ones, each alone or in up to 48 groups:
-//     coverRestCases, judged by the subtests' own results, since a table
-//     test may fail when run with only some of its cases; they also
-//     narrow a gocheck suite's passing runs at a site to the gocheck
-//     tests that reach it, narrowRest). A branch whose message (a string
+//     the reach is, and a narrowed gocheck suite by its failing gocheck
+//     tests, each run alone: gocheck.go coverCases, and by its passing
+//     ones, each alone or in up to 48 groups: coverRestCases, which
+//     also narrow the suite's passing runs at a site to the gocheck tests
+//     that reach it, narrowRest). A branch whose message (a string
 //     literal of 10 letters or more, its format verbs matching anything)
 //     a failing test printed, the branch taken in its run, puts its
 //     condition and the sites of the functions the condition calls first,

@@ -1,6 +1,8 @@
 package nopol
 
 import (
+	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -9,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/nopol-go/nopol/collect"
 )
 
 // gocheckImports are the import paths of gocheck, whose TestingT(t) runs
@@ -139,4 +143,145 @@ func failedGocheck(output string) []string {
 		return nil
 	}
 	return names
+}
+
+// maxCaseRuns bounds the failing gocheck tests of one test that coverCases
+// runs apart.
+const maxCaseRuns = 16
+
+// coverCases runs, in coverage, each failing gocheck test of a failing
+// test narrowed to two or more of them (up to maxCaseRuns), alone. When
+// each fails alone, their spectra stand for the test's in localization:
+// a site every failing gocheck test reaches is more suspicious than one
+// a single one reaches, where the test's one spectrum made every site any
+// of them reaches tie at the top (yaml.v3's seeded
+// yaml_parser_decrease_flow_level: 13 failing gocheck tests, 2952 sites
+// at score 1, the faulty one not among the first 50).
+func (r *repairer) coverCases(ctx context.Context) error {
+	r.caseCover = map[testKey][]collect.Result{}
+	for _, k := range r.failing {
+		cases := r.checks[k]
+		if len(cases) < 2 || len(cases) > maxCaseRuns {
+			continue
+		}
+		var groups [][]string
+		for _, c := range cases {
+			groups = append(groups, []string{c})
+		}
+		r.logf("coverage: running the %d failing gocheck tests of %s one at a time", len(cases), k.name)
+		results, err := r.gocheckApart(ctx, k, groups, false)
+		if err != nil {
+			return err
+		}
+		if results == nil {
+			r.logf("coverage: a failing gocheck test of %s passes alone (or timed out); the test's spectrum stays whole", k.name)
+			continue
+		}
+		r.caseCover[k] = results
+	}
+	return nil
+}
+
+// maxRestGroups bounds the coverage runs coverRestCases makes for the
+// passing gocheck tests of one failing test: more tests than that are run
+// in that many groups.
+const maxRestGroups = 48
+
+// restCase is the coverage run of some passing gocheck tests of a
+// failing test, without the others.
+type restCase struct {
+	names []string
+	res   collect.Result
+}
+
+// coverRestCases runs, in coverage, the passing gocheck tests of each
+// failing test that its rest run stands for (coverRest), each alone, or
+// in up to maxRestGroups groups. When each passes, their spectra stand
+// for the rest run's in localization: a site only some passing gocheck
+// tests reach is less suspicious than one none reaches, where the rest
+// run's one spectrum made every site a passing test reaches count once
+// (yaml.v3's seeded yaml_emitter_select_scalar_style: 2386 sites at the
+// same score, the emitter's first and the faulty one far below). The
+// snapshots keep the rest run: one passing run per suite.
+func (r *repairer) coverRestCases(ctx context.Context) error {
+	r.restCases = map[testKey][]restCase{}
+	for _, k := range r.failing {
+		rest := restKey(k)
+		names := r.checkRest[k]
+		if len(names) < 2 || !slices.Contains(r.restKeys, rest) {
+			continue
+		}
+		groups := inGroups(names, maxRestGroups)
+		r.logf("coverage: running the %s of %s in %s", plural(len(names), "passing gocheck test"), k.name, plural(len(groups), "run"))
+		results, err := r.gocheckApart(ctx, rest, groups, true)
+		if err != nil {
+			return err
+		}
+		if results == nil {
+			r.logf("coverage: a passing gocheck test of %s fails alone (or timed out); the passing spectrum stays whole", k.name)
+			continue
+		}
+		for i, res := range results {
+			r.restCases[rest] = append(r.restCases[rest], restCase{groups[i], res})
+		}
+	}
+	return nil
+}
+
+// gocheckApart runs test k (a failing test narrowed to its gocheck tests,
+// or a restKey) in coverage once per group of its gocheck tests, and
+// returns the results when each run passed (pass) or failed (not pass)
+// without timing out; nil otherwise.
+func (r *repairer) gocheckApart(ctx context.Context, k testKey, groups [][]string, pass bool) ([]collect.Result, error) {
+	runs := make([]collect.Run, len(groups))
+	for i, g := range groups {
+		runs[i] = r.testRun(k, collect.ModeCover)
+		runs[i].Gocheck = g
+	}
+	results, err := r.runAll(ctx, runs)
+	if err != nil {
+		return nil, fmt.Errorf("running the instrumented tests: %w", err)
+	}
+	ok := true
+	for _, res := range results {
+		r.ran(testWork(res.TimedOut))
+		ok = ok && res.Passed == pass && !res.TimedOut
+	}
+	if !ok {
+		return nil, nil
+	}
+	return results, nil
+}
+
+// narrowRest narrows run, a run of restKey k, to the passing gocheck
+// tests whose coverage runs (coverRestCases) reached site: the others
+// cannot tell anything about it, and a suite's recorded states or
+// negated evaluations then cost the runs of those tests only. Every run of
+// k at site is narrowed alike, so an evaluation's order is the same in
+// all of them.
+func (r *repairer) narrowRest(run *collect.Run, k testKey, site int) {
+	cases := r.restCases[k]
+	if len(cases) == 0 {
+		return
+	}
+	var names []string
+	for _, c := range cases {
+		if n := c.res.Reached[site]; n[0]+n[1] > 0 {
+			names = append(names, c.names...)
+		}
+	}
+	if len(names) > 0 {
+		run.Gocheck = names
+	}
+}
+
+// inGroups splits names into at most n groups of consecutive names, as
+// even as can be: one name each when there are n or fewer.
+func inGroups(names []string, n int) [][]string {
+	k := min(len(names), n)
+	out := make([][]string, 0, k)
+	for i := range k {
+		out = append(out, names[i*len(names)/k:(i+1)*len(names)/k])
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package nopol
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nopol-go/nopol/angelic"
@@ -44,6 +45,71 @@ func TestFailedGocheck(t *testing.T) {
 	} {
 		if got := failedGocheck(tt.output); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: failedGocheck = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestInGroups checks that the passing gocheck tests are split into at
+// most n groups of consecutive names, each name once.
+func TestInGroups(t *testing.T) {
+	names := func(n int) []string {
+		var out []string
+		for i := range n {
+			out = append(out, string(rune('a'+i)))
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		names, groups int
+		want          string
+	}{
+		{1, 3, "a"},
+		{3, 3, "a|b|c"},
+		{5, 2, "ab|cde"},
+		{7, 3, "ab|cd|efg"},
+	} {
+		var got []string
+		for _, g := range inGroups(names(tt.names), tt.groups) {
+			got = append(got, strings.Join(g, ""))
+		}
+		if s := strings.Join(got, "|"); s != tt.want {
+			t.Errorf("inGroups(%d names, %d) = %s, want %s", tt.names, tt.groups, s, tt.want)
+		}
+	}
+}
+
+// TestNarrowRest checks that a run of the passing gocheck tests is
+// narrowed to those whose coverage reached the site, and left whole when
+// none did or their runs are not known.
+func TestNarrowRest(t *testing.T) {
+	k := restKey(testKey{"p", "Test"})
+	reach := func(ids ...int) collect.Result {
+		res := collect.Result{Reached: map[int][2]int{}}
+		for _, id := range ids {
+			res.Reached[id] = [2]int{1, 0}
+		}
+		return res
+	}
+	r := &repairer{restCases: map[testKey][]restCase{k: {
+		{[]string{"S.TestA"}, reach(1, 2)},
+		{[]string{"S.TestB", "S.TestC"}, reach(2)},
+		{[]string{"S.TestD"}, reach(3)},
+	}}}
+	all := []string{"S.TestA", "S.TestB", "S.TestC", "S.TestD"}
+	for _, tt := range []struct {
+		key  testKey
+		site int
+		want []string
+	}{
+		{k, 1, []string{"S.TestA"}},
+		{k, 2, []string{"S.TestA", "S.TestB", "S.TestC"}},
+		{k, 9, all},
+		{testKey{"p", "TestOther"}, 1, all},
+	} {
+		run := collect.Run{Gocheck: all}
+		r.narrowRest(&run, tt.key, tt.site)
+		if !slices.Equal(run.Gocheck, tt.want) {
+			t.Errorf("narrowRest(%s, site %d) = %v, want %v", tt.key.name, tt.site, run.Gocheck, tt.want)
 		}
 	}
 }

@@ -187,17 +187,19 @@ func (r *repairer) localize() []angelic.Suspicion {
 			continue
 		}
 		if cases := r.caseCover[k]; !res.Passed && len(cases) > 0 {
-			for _, c := range cases {
-				sp := r.spectrum(k.name+" ("+strings.Join(c.names, ", ")+")", c.res)
-				sp.Reached = append(sp.Reached, r.interruptedWanted(k)...)
-				spectra = append(spectra, sp)
+			for i, c := range cases {
+				spectra = append(spectra, r.spectrum(k.name+" ("+r.checks[k][i]+")", c))
 			}
 			continue
 		}
 		sp := r.spectrum(k.name, res)
 		if !res.Passed {
 			split := splitIterations(sp, res, r.failed[k])
-			split[0].Reached = append(split[0].Reached, r.interruptedWanted(k)...)
+			for id := range r.interrupted[k] {
+				if r.wanted(r.prog.Sites[id]) {
+					split[0].Reached = append(split[0].Reached, id)
+				}
+			}
 			spectra = append(spectra, split...)
 			continue
 		}
@@ -242,19 +244,6 @@ func (r *repairer) localize() []angelic.Suspicion {
 			kindName(site.Kind), oneLine(site.Original), s.Score, s.Failed, s.Passed, took, s.Tier)
 	}
 	return ranked
-}
-
-// interruptedWanted are the wanted sites whose condition a panic of
-// failing test k interrupted: reached, though no evaluation ended.
-func (r *repairer) interruptedWanted(k testKey) []int {
-	var ids []int
-	for id := range r.interrupted[k] {
-		if r.wanted(r.prog.Sites[id]) {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	return ids
 }
 
 // spectrum is the spectrum of the run res of test: the wanted sites it

@@ -82,13 +82,11 @@ type repairer struct {
 	// checks are the failing gocheck tests each failing test that runs a
 	// gocheck suite is narrowed to (gocheck.go).
 	checks map[testKey][]string
-	// checkRest are the passing gocheck tests of those tests; subRest the
-	// passing subtests of the table tests narrowed, when their rest run
-	// listed them (passedSubtests).
-	checkRest, subRest map[testKey][]string
-	// caseCover are the coverage runs of each failing case (subtest or
-	// gocheck test) of those tests, alone (coverCases).
-	caseCover map[testKey][]restCase
+	// checkRest are the passing gocheck tests of those tests.
+	checkRest map[testKey][]string
+	// caseCover are the coverage runs of each failing gocheck test of
+	// those tests, alone (coverCases).
+	caseCover map[testKey][]collect.Result
 	// localized are the sites localize ranked, in rank order.
 	localized []angelic.Suspicion
 	// constant are the sites where the failing tests' angelic values
@@ -97,9 +95,8 @@ type repairer struct {
 	constant, around map[int]bool
 	// terms are the arithmetic terms of each file read (fileTerms).
 	terms map[string]map[string]bool
-	// restCases are the coverage runs of the passing cases (subtests or
-	// gocheck tests) a restKey stands for, alone or in groups
-	// (coverRestCases).
+	// restCases are the coverage runs of the passing gocheck tests a
+	// restKey stands for, alone or in groups (coverRestCases).
 	restCases map[testKey][]restCase
 	// failing are the failing tests to repair, ignored the other failing
 	// tests (by name), passing the passing tests, in baseline order.

@@ -97,7 +97,7 @@ func (r *repairer) testRun(k testKey, mode collect.Mode) collect.Run {
 // localization, passing runs in the snapshots.
 func (r *repairer) coverRest(ctx context.Context) error {
 	r.restKeys = nil
-	r.checkRest, r.subRest = map[testKey][]string{}, map[testKey][]string{}
+	r.checkRest = map[testKey][]string{}
 	for _, k := range r.failing {
 		subs := r.narrow[k]
 		if len(r.checks[k]) > 0 {
@@ -129,9 +129,6 @@ func (r *repairer) coverRest(ctx context.Context) error {
 		}
 		r.vlogf("coverage %s: %d sites reached", rest.name, reachedCount(res))
 		r.cover[rest] = res
-		if len(r.checkRest[k]) == 0 {
-			r.subRest[k] = passedSubtests(res.Output, k.name, strings.Count(subs[0], "/"))
-		}
 		r.restKeys = append(r.restKeys, rest)
 	}
 	return nil
