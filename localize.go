@@ -405,7 +405,9 @@ func heldAll(holds []string, cond string) bool {
 
 // sitesFirst moves the sites of first to the front of ranked, keeping
 // the order otherwise: the entries of a runaway recursion
-// (runawayEntries), the fallback's withheld sites (mutate).
+// (runawayEntries), the branches whose messages a failing test printed
+// and their conditions' callees (printedSites), the fallback's withheld
+// sites (mutate).
 func sitesFirst(ranked []angelic.Suspicion, first map[int]bool) []angelic.Suspicion {
 	if len(first) == 0 {
 		return ranked
