@@ -7,13 +7,13 @@ import "github.com/nopol-go/nopol/collect"
 // may have meant it not to. Localize ranks the condition of such a
 // branch, and the sites of the functions it calls, first (after the
 // entries of a runaway recursion), whatever their scores:
-// BurntSushi/toml's TestToml printed `Invalid integer "0xDEADBEEF": cannot have leading zeroes`, the
-// message of `if numHasLeadingZero(it.val) {`, whose callee had the
-// faulty condition. Its failing subtests and its passing ones reach the
-// same code, so 1050 sites scored alike, the faulty one not among the
-// first 60 (its table test's harness runs every case whatever -run
-// selects: spectra of each case apart scored it 155th); first, it is
-// repaired as the developer did.
+// BurntSushi/toml's TestToml printed `Invalid integer "0xDEADBEEF":
+// cannot have leading zeroes`, the message of `if
+// numHasLeadingZero(it.val) {`, whose callee had the faulty condition.
+// Its failing subtests and its passing ones reach the same code (its
+// table test's harness runs every case whatever -run selects), so 1050
+// sites scored alike, the faulty one not among the first 60; first, it
+// is repaired as the developer did.
 
 // maxPrinted is the most conditions printedSites puts first: more
 // branches whose messages the failing tests printed say little of which

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"strconv"
 	"unicode"
 )
@@ -99,25 +100,14 @@ func condCallees(cond ast.Expr, info *types.Info, fset *token.FileSet, pkg *type
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
-			var id *ast.Ident
-			switch f := ast.Unparen(n.Fun).(type) {
-			case *ast.Ident:
-				id = f
-			case *ast.SelectorExpr:
-				id = f.Sel
-			}
-			fn, ok := info.Uses[id].(*types.Func)
-			if id == nil || !ok || fn.Pkg() != pkg || len(out) == maxCallees {
+			fn, ok := calleeFunc(n, info)
+			if !ok || fn.Pkg() != pkg || len(out) == maxCallees {
 				return true
 			}
 			p := fset.PositionFor(fn.Origin().Pos(), false)
-			c := Callee{p.Filename, p.Line}
-			for _, d := range out {
-				if d == c {
-					return true
-				}
+			if c := (Callee{p.Filename, p.Line}); !slices.Contains(out, c) {
+				out = append(out, c)
 			}
-			out = append(out, c)
 		}
 		return true
 	})
