@@ -324,15 +324,18 @@ func (r *repairer) moduleFrames(k testKey, output string) []constituent.Location
 // runawayEntries are the entry guard sites (the guard before the first
 // statement) of the functions failing test k recursed in without end, and
 // the condition sites of the ifs around its repeated calls: its
-// coverage run res ended by a stack overflow, or by a test timeout
-// (Run.StackOnTimeout) whose stacks repeat a call line of the module's
-// code at least gotest.RunawayDepth times. The fix of a runaway recursion is most
+// coverage run res ended by a stack overflow, by the runtime running out
+// of memory (under an address-space limit, ulimit -v or a container's, a
+// recursion that allocates at each call exhausts it before the stack
+// limit: go-toml's addFields under nopol bench's 8 GiB), or by a test
+// timeout (Run.StackOnTimeout), whose stacks repeat a call line of the
+// module's code at least gotest.RunawayDepth times. The fix of a runaway recursion is most
 // often a base case at the recursive function's entry (a visited set, a
 // depth bound, a nil check: go-toml's addFields recursed over a
 // self-embedding struct until `if visited[t] { return }`); the spectrum
 // cannot say so, since the passing tests run the same statements.
 func (r *repairer) runawayEntries(k testKey, res collect.Result) []int {
-	if !res.TimedOut && !strings.Contains(res.Output, "fatal error: stack overflow") {
+	if !res.TimedOut && !strings.Contains(res.Output, "fatal error: stack overflow") && !strings.Contains(res.Output, "fatal error: out of memory") {
 		return nil
 	}
 	count := map[constituent.Location]int{}

@@ -81,7 +81,8 @@ func TestInterruptedConds(t *testing.T) {
 }
 
 // TestRunawayEntries checks that a failing test whose stack repeats a
-// call line (a stack overflow, or the stacks its test timeout printed)
+// call line (a stack overflow, the runtime out of memory, or the stacks
+// its test timeout printed)
 // puts the guard at the recursive function's entry first, with the
 // condition of the if around the repeated call (not one after it), and that a
 // short stack, or a run that neither overflowed nor timed out, does not.
@@ -109,6 +110,7 @@ func TestRunawayEntries(t *testing.T) {
 		want string
 	}{
 		{"stack overflow", collect.Result{Output: stack("runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow", 90)}, "[1 4]"},
+		{"out of memory", collect.Result{Output: stack("runtime: out of memory: cannot allocate 4194304-byte block (7272628224 in use)\nfatal error: out of memory", 90)}, "[1 4]"},
 		{"test timeout", collect.Result{Output: stack("panic: test timed out after 1s", 90), TimedOut: true}, "[1 4]"},
 		{"a short stack", collect.Result{Output: stack("panic: test timed out after 1s", 5), TimedOut: true}, "[]"},
 		{"a panic", collect.Result{Output: stack("panic: boom", 90)}, "[]"},
