@@ -66,8 +66,9 @@
 //     as reached by the failing test, and its angelic search forces both
 //     values. A site a failing test ran only after its first failure
 //     message cannot repair it and is left out. A failing test that
-//     recursed without end (a stack overflow, or a stack its test timeout
-//     printed that repeats one call line of the module 20 times: its
+//     recursed without end (a stack overflow, the runtime out of memory
+//     under an address-space limit, or a stack its test timeout printed
+//     that repeats one call line of the module 20 times: its
 //     coverage run ends itself before nopol's limit to print it) puts the
 //     guard at the recursive function's entry first, searched there per
 //     evaluation from the first tier: a base case (`if visited[t] {
