@@ -82,7 +82,14 @@
 //     their mutants that are not (smells.go); then the conditions that
 //     differ from the one the copies of their function (sibling
 //     functions, a name one word away) write at the same place are tried
-//     with the copies' condition (siblingconds.go).
+//     with the copies' condition (siblingconds.go); then, at the first
+//     ten guard sites that have one, the guards of their function
+//     written with what a deleted check left behind (collect's
+//     orphans.go: an unexported function or method nothing else calls,
+//     a field nothing reads, an exported one nothing uses; each operand
+//     with such a sibling of its kind and type replaced: `opts.omitzero
+//     && isZero(v)` read as `opts.omitempty && isEmpty(v)`), the one
+//     with the most orphans first, validated as written (twins.go).
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
 //     the statement skipped, or an early return). A site where every

@@ -165,6 +165,10 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 			e.Origin += " and its parameters read as this function's (" + ex.Params + ")"
 		}
 		medium = append(medium, fmt.Sprintf("a guard %s already has: the tests do not say whether this function needs all of it", from))
+	case c.method == "twin" && strings.HasPrefix(siblingOf(site, st), collect.OrphansFrom):
+		used := strings.TrimPrefix(siblingOf(site, st), collect.OrphansFrom)
+		e.Origin = fmt.Sprintf("a guard of this function, its exit kept, with operands replaced by what nothing else in the package uses (%s): what a deleted check left behind", used)
+		medium = append(medium, fmt.Sprintf("a guard written with %s, which nothing else uses: the tests do not say whether the deleted check stood here", used))
 	case c.method == "twin":
 		from := siblingOf(site, st)
 		e.Origin = fmt.Sprintf("a guard %s writes in the same place (after the same statement, or first in a loop over the same values), its condition and exit as written there", from)
@@ -216,7 +220,8 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 			medium = append(medium, fmt.Sprintf("a new guard that %s (`%s`)", what, st.exit))
 		}
 	}
-	if !fallback && !npefix && c.method != "nil-check" && c.method != "smell" { // no states are recorded for those
+	orphans := c.method == "twin" && strings.HasPrefix(siblingOf(site, st), collect.OrphansFrom)
+	if !fallback && !npefix && !orphans && c.method != "nil-check" && c.method != "smell" { // no states are recorded for those
 		switch {
 		case e.Distinct < minStates:
 			low = append(low, fmt.Sprintf("%s only", plural(e.Distinct, "distinct recorded state")))

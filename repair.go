@@ -405,6 +405,13 @@ func (r *repairer) run(ctx context.Context) error {
 	if found, err := r.siblings(ctx, ranked); err != nil || found {
 		return err
 	}
+	// Then the guards written like a guard of their function with what
+	// a deleted check left behind, functions nothing calls and fields
+	// nothing reads (collect's orphans.go).
+	r.tier = "orphans"
+	if _, _, done, err := r.twins(ctx, ranked, true); err != nil || done {
+		return err
+	}
 	// The first tier, then the mutants of the top conditions. When the
 	// first tier has done firstPauseWork without a patch (slow searches:
 	// sites evaluated in loops, runs that hang), the mutants come before
@@ -441,7 +448,7 @@ func (r *repairer) run(ctx context.Context) error {
 		}
 	}
 	r.tier = "twins"
-	if n, k, done, err := r.twins(ctx, ranked); err != nil || done {
+	if n, k, done, err := r.twins(ctx, ranked, false); err != nil || done {
 		return err
 	} else if n > 0 {
 		reason += fmt.Sprintf(", nor %s at %s", plural(n, "twin guard"), plural(k, "guard site"))

@@ -3,6 +3,7 @@ package nopol
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
@@ -29,7 +30,11 @@ const maxTwinSites = 10
 // when a layer's cannot be built); the first that passes the
 // suite, and again as a patched file, is the patch. It returns how many
 // twins of how many sites it tried.
-func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k int, done bool, err error) {
+//
+// With orphans, only the twins written with orphans (collect's
+// orphanTwins) are validated: the early tier of that name, before the
+// first, since what a deleted check left behind says what it tested.
+func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion, orphans bool) (n, k int, done bool, err error) {
 	type target struct {
 		s    angelic.Suspicion
 		st   style
@@ -51,6 +56,9 @@ func (r *repairer) twins(ctx context.Context, ranked []angelic.Suspicion) (n, k 
 			}
 			ei, _ := st.guard.Exit()
 			exit := site.Exits[ei]
+			if orphans && !strings.HasPrefix(exit.From, collect.OrphansFrom) {
+				continue
+			}
 			tried := slices.ContainsFunc(r.res.Candidates, func(c CandidateReport) bool {
 				return c.Site == site.ID && c.Method == "twin" && c.Condition == exit.Guard
 			})

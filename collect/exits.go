@@ -140,6 +140,9 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 	for _, e := range o.twinGuards(stmt, stack, sig, src, tf, inLoop, breakable) {
 		add(e) // first: the plain exit of the same body is searched as the twin's
 	}
+	for _, e := range o.orphanTwins(fn, stmt, stack, sig, src, tf, inLoop, breakable) {
+		add(e)
+	}
 	if inLoop && !o.soleLoopStep(stmt, stack) {
 		add(Exit{Body: "continue", Strategy: StrategyContinue})
 	}

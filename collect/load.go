@@ -52,6 +52,9 @@ type pkgData struct {
 	// names are the sorted names of each scope the sites looked in
 	// (scopeNames).
 	names map[*types.Scope][]string
+	// orphanObjs are the package's orphans (orphans.go), found on first
+	// use.
+	orphanObjs orphanSet
 }
 
 // loadMode is what Load asks go/packages for. Without NeedDeps, only the

@@ -1,0 +1,347 @@
+package collect
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+)
+
+// Orphans: a check deleted from a function often leaves behind what only
+// it used. The function it called is then called nowhere (staticcheck's
+// U1000), the option field it tested is set and never read. BurntSushi/toml
+// v1.3.0's eStruct lost
+//
+//	if opts.omitempty && isEmpty(fieldVal) {
+//		continue
+//	}
+//
+// and with it the only call of isEmpty and the only read of
+// tagOptions.omitempty, while the same loop still has
+//
+//	if opts.omitzero && isZero(fieldVal) {
+//		continue
+//	}
+//
+// A twin guard written with orphans is such a guard of the site's function
+// with each operand that has an orphan sibling replaced by it (omitzero by
+// omitempty, fields of one struct of one type; isZero by isEmpty,
+// functions of one signature), offered at the guard sites of that
+// function where it compiles (StrategyTwin; Exit.From names the orphans),
+// those that use the most orphans first.
+// go-cmp's compareAny lost `if s.tryMethod(t, vx, vy) { return }` beside
+// `if s.tryOptions(t, vx, vy) { return }` the same way.
+//
+// An orphan is, in the package's non-test code, an unexported function or
+// method that nothing but its own body refers to; an unexported constant
+// or variable nothing refers to; a field of one of the package's structs
+// that nothing reads (an exported one that nothing writes either: a
+// setting the package never looks at, not a result it fills in).
+
+// orphanSet holds a package's orphans.
+type orphanSet map[types.Object]bool
+
+// orphans returns the orphans of d's non-test package, found on first use.
+func (d *pkgData) orphans() orphanSet {
+	if d.orphanObjs != nil {
+		return d.orphanObjs
+	}
+	out := orphanSet{}
+	d.orphanObjs = out
+	tpkg, info := d.pkg.Types, d.pkg.TypesInfo
+	if tpkg == nil || info == nil {
+		return out
+	}
+	// Every declaration's object, and the uses of each outside it.
+	decls := map[types.Object]ast.Node{}
+	fields := map[*types.Var]bool{}
+	for _, f := range d.pkg.Syntax {
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				if obj := info.Defs[decl.Name]; obj != nil && !decl.Name.IsExported() && decl.Name.Name != "init" && decl.Name.Name != "main" {
+					decls[obj] = decl
+				}
+			case *ast.GenDecl:
+				for _, spec := range decl.Specs {
+					switch spec := spec.(type) {
+					case *ast.ValueSpec:
+						for _, name := range spec.Names {
+							if obj := info.Defs[name]; obj != nil && !name.IsExported() && name.Name != "_" {
+								decls[obj] = spec
+							}
+						}
+					case *ast.TypeSpec:
+						st, ok := spec.Type.(*ast.StructType)
+						if !ok {
+							continue
+						}
+						for _, fl := range st.Fields.List {
+							for _, name := range fl.Names {
+								if v, ok := info.Defs[name].(*types.Var); ok && name.Name != "_" {
+									fields[v] = true
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	used := map[types.Object]bool{}
+	read, written := map[*types.Var]bool{}, map[*types.Var]bool{}
+	for _, f := range d.pkg.Syntax {
+		lhs := map[ast.Expr]bool{}
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					lhs[ast.Unparen(l)] = true
+				}
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok {
+					if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
+						written[v] = true
+						lhs[id] = true
+					}
+				}
+			case *ast.Ident:
+				obj := info.Uses[n]
+				if obj == nil || lhs[n] {
+					return true
+				}
+				if v, ok := obj.(*types.Var); ok && fields[v] {
+					// A field named alone is a composite literal's key
+					// (counted above) or an embedded field's promotion.
+					read[v] = true
+				}
+				if decl, ok := decls[obj]; ok && !within(stack, decl) {
+					used[obj] = true
+				}
+			case *ast.SelectorExpr:
+				v, ok := info.Uses[n.Sel].(*types.Var)
+				if !ok || !fields[v] {
+					return true
+				}
+				if lhs[n] {
+					written[v] = true
+				} else {
+					read[v] = true
+				}
+				lhs[n.Sel] = true // not read again as an identifier
+			}
+			return true
+		})
+	}
+	for obj := range decls {
+		if !used[obj] {
+			out[obj] = true
+		}
+	}
+	for v := range fields {
+		if !read[v] && (!v.Exported() || !written[v]) {
+			out[v] = true
+		}
+	}
+	return out
+}
+
+// within reports whether decl is among the nodes of stack.
+func within(stack []ast.Node, decl ast.Node) bool {
+	return slices.Contains(stack, decl)
+}
+
+// orphanSibling returns the orphan that can stand for the object x names
+// in e (an identifier, or a selector's field or method): a field of the
+// same struct, a method of the same type, a package function, constant or
+// variable, of an identical type; "" when there is none, or more than
+// one.
+func (o *observer) orphanSibling(e ast.Expr, orphans orphanSet) string {
+	var x types.Object
+	var recv types.Type
+	switch e := e.(type) {
+	case *ast.Ident:
+		x = o.info.Uses[e]
+	case *ast.SelectorExpr:
+		x = o.info.Uses[e.Sel]
+		if sel, ok := o.info.Selections[e]; ok {
+			recv = sel.Recv()
+		}
+	}
+	if x == nil || orphans[x] || x.Pkg() != o.pkg {
+		return ""
+	}
+	found := ""
+	for y := range orphans {
+		if !siblings(x, y, recv, o.pkg) {
+			continue
+		}
+		if found != "" {
+			return "" // ambiguous
+		}
+		found = y.Name()
+	}
+	return found
+}
+
+// siblings reports whether orphan y can stand for x: the same kind of
+// object, of an identical type, a field or method of the type recv when x
+// is (recv is the selector's receiver type).
+func siblings(x, y types.Object, recv types.Type, pkg *types.Package) bool {
+	switch x := x.(type) {
+	case *types.Var:
+		yv, ok := y.(*types.Var)
+		if !ok || x.IsField() != yv.IsField() || !types.Identical(x.Type(), yv.Type()) {
+			return false
+		}
+		if !x.IsField() {
+			return x.Parent() == pkg.Scope() && yv.Parent() == pkg.Scope()
+		}
+		if recv == nil {
+			return false
+		}
+		obj, _, _ := types.LookupFieldOrMethod(recv, true, pkg, y.Name())
+		return obj == y
+	case *types.Const:
+		yc, ok := y.(*types.Const)
+		return ok && types.Identical(x.Type(), yc.Type())
+	case *types.Func:
+		yf, ok := y.(*types.Func)
+		if !ok {
+			return false
+		}
+		xs, ys := x.Signature(), yf.Signature()
+		if (xs.Recv() == nil) != (ys.Recv() == nil) || !types.Identical(xs.Params(), ys.Params()) || !types.Identical(xs.Results(), ys.Results()) {
+			return false
+		}
+		if xs.Recv() == nil {
+			return true
+		}
+		if recv == nil {
+			return false
+		}
+		obj, _, _ := types.LookupFieldOrMethod(recv, true, pkg, y.Name())
+		return obj == y
+	}
+	return false
+}
+
+// withOrphans returns the source of n (a condition or statement of the
+// file) with each operand that has an orphan sibling replaced by it, and
+// the orphans used; "" when none is replaced.
+func (o *observer) withOrphans(n ast.Node, src []byte, tf *token.File, orphans orphanSet) (string, []string) {
+	type edit struct {
+		start, end int
+		text       string
+	}
+	var edits []edit
+	var used []string
+	ast.Inspect(n, func(m ast.Node) bool {
+		e, ok := m.(ast.Expr)
+		if !ok {
+			return true
+		}
+		at := e
+		switch m := m.(type) {
+		case *ast.SelectorExpr:
+			at = m.Sel
+		case *ast.Ident:
+		default:
+			return true
+		}
+		// A selector's Sel, seen again as an identifier, has no
+		// receiver type: orphanSibling finds no field or method for it.
+		name := o.orphanSibling(e, orphans)
+		if name == "" {
+			return true
+		}
+		edits = append(edits, edit{tf.Offset(at.Pos()), tf.Offset(at.End()), name})
+		if !slices.Contains(used, name) {
+			used = append(used, name)
+		}
+		return true
+	})
+	if len(edits) == 0 {
+		return "", nil
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return a.start - b.start })
+	start, end := tf.Offset(n.Pos()), tf.Offset(n.End())
+	if start < 0 || end > len(src) {
+		return "", nil
+	}
+	var b strings.Builder
+	at := start
+	for _, e := range edits {
+		if e.start < at || e.end > end {
+			return "", nil
+		}
+		b.WriteString(string(src[at:e.start]))
+		b.WriteString(e.text)
+		at = e.end
+	}
+	b.WriteString(string(src[at:end]))
+	return joinLines(b.String()), used
+}
+
+// OrphansFrom begins the Exit.From of a twin guard written with orphans;
+// the orphans it uses follow.
+const OrphansFrom = "orphans "
+
+// maxOrphanTwins bounds the twin guards written with orphans offered at
+// one site.
+const maxOrphanTwins = 2
+
+// orphanTwins are the exits of the twin guards written with orphans of
+// the site before stmt in fn, whose ancestors are stack, in source order:
+// each if of fn without init or else whose body is one exit, with its
+// operands replaced by their orphan siblings (withOrphans), when its
+// condition and exit compile at the site and the site's block does not
+// already hold it.
+func (o *observer) orphanTwins(fn ast.Node, stmt ast.Stmt, stack []ast.Node, sig *types.Signature, src []byte, tf *token.File, inLoop, breakable bool) []Exit {
+	if o.data == nil || fn == nil {
+		return nil
+	}
+	orphans := o.data.orphans()
+	if len(orphans) == 0 {
+		return nil
+	}
+	here := map[string]bool{}
+	for _, s := range enclosingList(stmt, stack) {
+		here[oneLineSource(src, tf, s)] = true
+	}
+	var out []Exit
+	uses := map[string]int{} // orphans used, by guard
+	ast.Inspect(fn, func(n ast.Node) bool {
+		s, ok := n.(ast.Stmt)
+		if !ok {
+			return true
+		}
+		ifs := oneExitIf(s)
+		if ifs == nil {
+			return true
+		}
+		guard, used := o.withOrphans(ifs.Cond, src, tf, orphans)
+		if guard == "" {
+			return true
+		}
+		body := oneLineSource(src, tf, ifs.Body.List[0])
+		if b, more := o.withOrphans(ifs.Body.List[0], src, tf, orphans); b != "" {
+			body, used = b, append(used, more...)
+		}
+		adapt := func(text string) string { return text }
+		if body == "" || here["if "+guard+" { "+body+" }"] || !o.exitCompiles(ifs.Body.List[0], adapt, sig, src, tf, inLoop, breakable) || !o.boolAt(guard) ||
+			slices.ContainsFunc(out, func(e Exit) bool { return e.Body == body && e.Guard == guard }) {
+			return true
+		}
+		slices.Sort(used)
+		used = slices.Compact(used)
+		out = append(out, Exit{Body: body, Strategy: StrategyTwin, Guard: guard, From: OrphansFrom + strings.Join(used, ", ")})
+		uses[guard+"\x00"+body] = len(used)
+		return true
+	})
+	// The guard that uses the most orphans first: the deleted check used
+	// them all.
+	slices.SortStableFunc(out, func(a, b Exit) int { return uses[b.Guard+"\x00"+b.Body] - uses[a.Guard+"\x00"+a.Body] })
+	return out[:min(len(out), maxOrphanTwins)]
+}
