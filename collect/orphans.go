@@ -99,6 +99,24 @@ func (d *pkgData) orphans() orphanSet {
 				for _, l := range n.Lhs {
 					lhs[ast.Unparen(l)] = true
 				}
+			case *ast.CompositeLit:
+				// An unkeyed struct literal writes its fields in order.
+				t := info.TypeOf(n)
+				if t == nil || len(n.Elts) == 0 {
+					return true
+				}
+				st, ok := t.Underlying().(*types.Struct)
+				if p, isPtr := t.Underlying().(*types.Pointer); isPtr {
+					st, ok = p.Elem().Underlying().(*types.Struct)
+				}
+				if !ok {
+					return true
+				}
+				if _, keyed := n.Elts[0].(*ast.KeyValueExpr); !keyed {
+					for i := range min(len(n.Elts), st.NumFields()) {
+						written[st.Field(i)] = true
+					}
+				}
 			case *ast.KeyValueExpr:
 				if id, ok := n.Key.(*ast.Ident); ok {
 					if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
