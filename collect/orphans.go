@@ -34,7 +34,9 @@ import (
 // `if s.tryOptions(t, vx, vy) { return }` the same way.
 //
 // An orphan is, in the package's non-test code, an unexported function or
-// method that nothing but its own body refers to; an unexported constant
+// method that nothing but its own body refers to (a method no interface
+// of the package declares: one called through it is not named); an
+// unexported constant
 // or variable nothing refers to; a field of one of the package's structs
 // that nothing reads (an exported one that nothing writes either: a
 // setting the package never looks at, not a result it fills in).
@@ -152,7 +154,20 @@ func (d *pkgData) orphans() orphanSet {
 			return true
 		})
 	}
+	// A method may be called through an interface of the package, which
+	// names the interface's method, not it.
+	viaInterface := map[string]bool{}
+	for _, name := range tpkg.Scope().Names() {
+		if it, ok := tpkg.Scope().Lookup(name).Type().Underlying().(*types.Interface); ok {
+			for m := range it.Methods() {
+				viaInterface[m.Name()] = true
+			}
+		}
+	}
 	for obj := range decls {
+		if f, ok := obj.(*types.Func); ok && f.Signature().Recv() != nil && viaInterface[f.Name()] {
+			continue
+		}
 		if !used[obj] {
 			out[obj] = true
 		}
