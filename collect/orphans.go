@@ -362,7 +362,21 @@ func (o *observer) orphanTwins(fn ast.Node, stmt ast.Stmt, stack []ast.Node, sig
 		if b, more := o.withOrphans(ifs.Body.List[0], src, tf, orphans); b != "" {
 			body, used = b, append(used, more...)
 		}
-		adapt := func(text string) string { return text }
+		// A return's results are checked as the orphans rewrite them.
+		rewritten := map[string]string{}
+		if ret, ok := ifs.Body.List[0].(*ast.ReturnStmt); ok {
+			for _, r := range ret.Results {
+				if w, _ := o.withOrphans(r, src, tf, orphans); w != "" {
+					rewritten[oneLineSource(src, tf, r)] = w
+				}
+			}
+		}
+		adapt := func(text string) string {
+			if w, ok := rewritten[text]; ok {
+				return w
+			}
+			return text
+		}
 		if body == "" || here["if "+guard+" { "+body+" }"] || !o.exitCompiles(ifs.Body.List[0], adapt, sig, src, tf, inLoop, breakable) || !o.boolAt(guard) ||
 			slices.ContainsFunc(out, func(e Exit) bool { return e.Body == body && e.Guard == guard }) {
 			return true

@@ -20,7 +20,7 @@ func TestOrphans(t *testing.T) {
 		names = append(names, obj.Name())
 	}
 	slices.Sort(names)
-	if got, want := fmt.Sprint(names), "[Ignore isEmpty omitempty tryMethod unusedLimit]"; got != want {
+	if got, want := fmt.Sprint(names), "[Ignore errEmpty isEmpty omitempty tryMethod unusedLimit]"; got != want {
 		t.Errorf("orphans = %s, want %s", got, want)
 	}
 	twins := func(line int) string {
@@ -37,10 +37,11 @@ func TestOrphans(t *testing.T) {
 		line int
 		want string
 	}{
-		{"before opts is declared: none compiles", 45, "[]"},
-		{"the most orphans first", 46, "[if opts.omitempty && isEmpty(v) { continue } (orphans isEmpty, omitempty) if opts.omitempty { continue } (orphans omitempty)]"},
-		{"a method of the same receiver", 71, "[if s.tryMethod(x) { return } (orphans tryMethod)]"},
-		{"a function without such guards", 75, "[]"},
+		{"before opts is declared: none compiles", 47, "[]"},
+		{"the most orphans first", 48, "[if opts.omitempty && isEmpty(v) { continue } (orphans isEmpty, omitempty) if opts.omitempty { continue } (orphans omitempty)]"},
+		{"a method of the same receiver", 73, "[if s.tryMethod(x) { return } (orphans tryMethod)]"},
+		{"a function without such guards", 77, "[]"},
+		{"the exit's results rewritten too", 104, "[if isEmpty(v) { return errEmpty(v) } (orphans errEmpty, isEmpty)]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := twins(tc.line); got != tc.want {
