@@ -109,6 +109,8 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	var low, medium []string
 	var high []string
 	npefix := c.method == "npefix"
+	// A twin written with orphans (collect's orphans.go).
+	orphans := c.method == "twin" && strings.HasPrefix(siblingOf(site, st), collect.OrphansFrom)
 	fallback := spec == nil && !npefix && c.method != "sibling" && c.method != "twin" && c.method != "bounds" && c.method != "nil-check" && c.method != "smell" // the fallback's mutants are not checked against recorded states
 	switch {
 	case c.method == "mutation" && isAlternate(site, c.src):
@@ -165,7 +167,7 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 			e.Origin += " and its parameters read as this function's (" + ex.Params + ")"
 		}
 		medium = append(medium, fmt.Sprintf("a guard %s already has: the tests do not say whether this function needs all of it", from))
-	case c.method == "twin" && strings.HasPrefix(siblingOf(site, st), collect.OrphansFrom):
+	case orphans:
 		used := strings.TrimPrefix(siblingOf(site, st), collect.OrphansFrom)
 		e.Origin = fmt.Sprintf("a guard of this function, its exit kept, with operands replaced by what nothing else in the package uses (%s): what a deleted check left behind", used)
 		medium = append(medium, fmt.Sprintf("a guard written with %s, which nothing else uses: the tests do not say whether the deleted check stood here", used))
@@ -220,7 +222,6 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 			medium = append(medium, fmt.Sprintf("a new guard that %s (`%s`)", what, st.exit))
 		}
 	}
-	orphans := c.method == "twin" && strings.HasPrefix(siblingOf(site, st), collect.OrphansFrom)
 	if !fallback && !npefix && !orphans && c.method != "nil-check" && c.method != "smell" { // no states are recorded for those
 		switch {
 		case e.Distinct < minStates:

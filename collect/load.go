@@ -55,6 +55,9 @@ type pkgData struct {
 	// orphanObjs are the package's orphans (orphans.go), found on first
 	// use.
 	orphanObjs orphanSet
+	// rewrites are the one-exit ifs written with those (rewrite), by
+	// if, found on first use.
+	rewrites map[*ast.IfStmt]*orphanRewrite
 }
 
 // loadMode is what Load asks go/packages for. Without NeedDeps, only the

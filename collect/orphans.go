@@ -136,7 +136,7 @@ func (d *pkgData) orphans() orphanSet {
 					// (counted above) or an embedded field's promotion.
 					read[v] = true
 				}
-				if decl, ok := decls[obj]; ok && !within(stack, decl) {
+				if decl, ok := decls[obj]; ok && !slices.Contains(stack, decl) {
 					used[obj] = true
 				}
 			case *ast.SelectorExpr:
@@ -178,11 +178,6 @@ func (d *pkgData) orphans() orphanSet {
 		}
 	}
 	return out
-}
-
-// within reports whether decl is among the nodes of stack.
-func within(stack []ast.Node, decl ast.Node) bool {
-	return slices.Contains(stack, decl)
 }
 
 // orphanSibling returns the orphan that can stand for the object x names
@@ -325,12 +320,52 @@ const OrphansFrom = "orphans "
 // one site.
 const maxOrphanTwins = 2
 
+// orphanRewrite is a one-exit if written with orphans (withOrphans): its
+// condition and exit, the orphans they use, and the exit's return results
+// as rewritten (the original's text to the new). It does not depend on
+// the site, so each if is rewritten once (pkgData.rewrites).
+type orphanRewrite struct {
+	guard, body string
+	used        []string
+	results     map[string]string
+}
+
+// rewrite returns ifs written with the package's orphans; nil when no
+// operand of its condition has an orphan sibling.
+func (o *observer) rewrite(ifs *ast.IfStmt, src []byte, tf *token.File, orphans orphanSet) *orphanRewrite {
+	if w, ok := o.data.rewrites[ifs]; ok {
+		return w
+	}
+	if o.data.rewrites == nil {
+		o.data.rewrites = map[*ast.IfStmt]*orphanRewrite{}
+	}
+	var w *orphanRewrite
+	if guard, used := o.withOrphans(ifs.Cond, src, tf, orphans); guard != "" {
+		exit := ifs.Body.List[0]
+		w = &orphanRewrite{guard: guard, body: oneLineSource(src, tf, exit), results: map[string]string{}}
+		if b, more := o.withOrphans(exit, src, tf, orphans); b != "" {
+			w.body, used = b, append(used, more...)
+		}
+		slices.Sort(used)
+		w.used = slices.Compact(used)
+		if ret, ok := exit.(*ast.ReturnStmt); ok {
+			for _, r := range ret.Results {
+				if text, _ := o.withOrphans(r, src, tf, orphans); text != "" {
+					w.results[oneLineSource(src, tf, r)] = text
+				}
+			}
+		}
+	}
+	o.data.rewrites[ifs] = w
+	return w
+}
+
 // orphanTwins are the exits of the twin guards written with orphans of
-// the site before stmt in fn, whose ancestors are stack, in source order:
-// each if of fn without init or else whose body is one exit, with its
-// operands replaced by their orphan siblings (withOrphans), when its
-// condition and exit compile at the site and the site's block does not
-// already hold it.
+// the site before stmt in fn, whose ancestors are stack: each if of fn
+// without init or else whose body is one exit, with its operands replaced
+// by their orphan siblings (rewrite), when its condition and exit compile
+// at the site and the site's block does not already hold it; those that
+// use the most orphans first, then in source order.
 func (o *observer) orphanTwins(fn ast.Node, stmt ast.Stmt, stack []ast.Node, sig *types.Signature, src []byte, tf *token.File, inLoop, breakable bool) []Exit {
 	if o.data == nil || fn == nil {
 		return nil
@@ -339,12 +374,8 @@ func (o *observer) orphanTwins(fn ast.Node, stmt ast.Stmt, stack []ast.Node, sig
 	if len(orphans) == 0 {
 		return nil
 	}
-	here := map[string]bool{}
-	for _, s := range enclosingList(stmt, stack) {
-		here[oneLineSource(src, tf, s)] = true
-	}
-	var out []Exit
-	uses := map[string]int{} // orphans used, by guard
+	here := stmtTexts(enclosingList(stmt, stack), src, tf)
+	var found []*orphanRewrite
 	ast.Inspect(fn, func(n ast.Node) bool {
 		s, ok := n.(ast.Stmt)
 		if !ok {
@@ -354,41 +385,28 @@ func (o *observer) orphanTwins(fn ast.Node, stmt ast.Stmt, stack []ast.Node, sig
 		if ifs == nil {
 			return true
 		}
-		guard, used := o.withOrphans(ifs.Cond, src, tf, orphans)
-		if guard == "" {
+		w := o.rewrite(ifs, src, tf, orphans)
+		if w == nil || w.body == "" || here["if "+w.guard+" { "+w.body+" }"] ||
+			slices.ContainsFunc(found, func(f *orphanRewrite) bool { return f.body == w.body && f.guard == w.guard }) {
 			return true
 		}
-		body := oneLineSource(src, tf, ifs.Body.List[0])
-		if b, more := o.withOrphans(ifs.Body.List[0], src, tf, orphans); b != "" {
-			body, used = b, append(used, more...)
-		}
 		// A return's results are checked as the orphans rewrite them.
-		rewritten := map[string]string{}
-		if ret, ok := ifs.Body.List[0].(*ast.ReturnStmt); ok {
-			for _, r := range ret.Results {
-				if w, _ := o.withOrphans(r, src, tf, orphans); w != "" {
-					rewritten[oneLineSource(src, tf, r)] = w
-				}
-			}
-		}
 		adapt := func(text string) string {
-			if w, ok := rewritten[text]; ok {
-				return w
+			if r, ok := w.results[text]; ok {
+				return r
 			}
 			return text
 		}
-		if body == "" || here["if "+guard+" { "+body+" }"] || !o.exitCompiles(ifs.Body.List[0], adapt, sig, src, tf, inLoop, breakable) || !o.boolAt(guard) ||
-			slices.ContainsFunc(out, func(e Exit) bool { return e.Body == body && e.Guard == guard }) {
-			return true
+		if o.exitCompiles(ifs.Body.List[0], adapt, sig, src, tf, inLoop, breakable) && o.boolAt(w.guard) {
+			found = append(found, w)
 		}
-		slices.Sort(used)
-		used = slices.Compact(used)
-		out = append(out, Exit{Body: body, Strategy: StrategyTwin, Guard: guard, From: OrphansFrom + strings.Join(used, ", ")})
-		uses[guard+"\x00"+body] = len(used)
 		return true
 	})
-	// The guard that uses the most orphans first: the deleted check used
-	// them all.
-	slices.SortStableFunc(out, func(a, b Exit) int { return uses[b.Guard+"\x00"+b.Body] - uses[a.Guard+"\x00"+a.Body] })
-	return out[:min(len(out), maxOrphanTwins)]
+	// The deleted check used every orphan it left.
+	slices.SortStableFunc(found, func(a, b *orphanRewrite) int { return len(b.used) - len(a.used) })
+	var out []Exit
+	for _, w := range found[:min(len(found), maxOrphanTwins)] {
+		out = append(out, Exit{Body: w.body, Strategy: StrategyTwin, Guard: w.guard, From: OrphansFrom + strings.Join(w.used, ", ")})
+	}
+	return out
 }

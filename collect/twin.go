@@ -166,10 +166,7 @@ func (o *observer) twinGuards(stmt ast.Stmt, stack []ast.Node, sig *types.Signat
 	if len(twins) == 0 {
 		return nil
 	}
-	here := map[string]bool{}
-	for _, s := range list {
-		here[oneLineSource(src, tf, s)] = true
-	}
+	here := stmtTexts(list, src, tf)
 	var out []Exit
 	for _, tw := range twins {
 		if len(out) >= maxTwinExits {
@@ -421,6 +418,16 @@ func (o *observer) exitCompiles(s ast.Stmt, adapt func(string) string, sig *type
 func (o *observer) boolAt(expr string) bool {
 	t, err := o.typeAt(expr)
 	return err == nil && isBool(t)
+}
+
+// stmtTexts is the set of the one-line texts of list's statements: what
+// a block already holds.
+func stmtTexts(list []ast.Stmt, src []byte, tf *token.File) map[string]bool {
+	here := map[string]bool{}
+	for _, s := range list {
+		here[oneLineSource(src, tf, s)] = true
+	}
+	return here
 }
 
 // enclosingList is the statement list that holds stmt: that of the
