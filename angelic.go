@@ -43,6 +43,7 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.F
 		// build evaluates them.
 		run.Predicates = map[int]collect.Predicate{site.ID: r.guessed[site.ID][f.Guess]}
 		run.Mode, run.Sites = collect.ModeSnapshot, []int{site.ID}
+		run.EvalLimit = r.snapshotEvalLimit(k, site.ID)
 	}
 	forceFragments(&run, f.Fragments, f.Values)
 	if k, ok := st.guard.Exit(); ok && f.Return {
@@ -70,12 +71,21 @@ func (r *repairer) attributedFailures(k testKey, run collect.Run, res collect.Re
 // its time limit stopped, not its evaluation limit, runs again once with
 // a longer limit (retryTimeout; retried): a busy machine can slow a test
 // that a forced value makes do more past the limit, and the outcome must
-// not depend on the load. Its caller counts the work of the outcome
-// alone (testWork) and the run again in Result.Runs only (forcedRan), so
-// that the work bounds do not depend on the load either.
+// not depend on the load. Not a run that the limit found waiting for
+// good, every goroutine parked (collect.Result.Waiting): nothing in it
+// computes, so no load made it late. A forced value that makes a lexer
+// stop feeding its channel (toml v1.2.0's lexMultilineString) paid the
+// retry, 4.2s, at each of its guesses: 60s of the repair's 108s. Its
+// caller counts the work of the outcome alone (testWork) and the run
+// again in Result.Runs only (forcedRan), so that the work bounds do not
+// depend on the load either.
 func (r *repairer) runForced(ctx context.Context, run collect.Run) (res collect.Result, retried bool, err error) {
+	run.DumpOnTimeout = true
 	res, err = r.bin.Run(ctx, run)
-	if err != nil || !res.TimedOut || res.Hung || ctx.Err() != nil {
+	if err != nil || !res.TimedOut || res.Hung || res.Waiting || ctx.Err() != nil {
+		if res.Waiting {
+			r.vlogf("forced %s: waiting for good at its time limit (every goroutine parked): not run again", run.Test)
+		}
 		return res, false, err
 	}
 	run.Timeout = retryTimeout(run.Timeout)
@@ -136,6 +146,33 @@ const noPassingEvaluations = 2_500_000
 func (r *repairer) evalLimit(k testKey) int64 {
 	return evalLimitBase + evalLimitFactor*2*max(coverEvaluations(r.cover[k]), r.coverMax[k.pkg])
 }
+
+// snapshotEvalLimit is the Run.EvalLimit of a forced run of test k in
+// snapshot mode, at site: there only the site's own evaluations count
+// (the hook's nopolEvalLimit), each observing the state, a few hundred
+// thousand a second or fewer. The bound of the other runs, counting all
+// sites at tens of millions a second, let a loop made to spin there run
+// to the time limit: toml v1.2.0's lexer.next, forced to leave at each
+// of its guessed predicates, spun 2.1s per run, and then ran again
+// (runForced). The bound is snapshotLimitBase plus evalLimitFactor
+// times twice the most evaluations of the site in any coverage run of
+// the package (a count within a factor of two).
+func (r *repairer) snapshotEvalLimit(k testKey, site int) int64 {
+	var most int64
+	for t, res := range r.cover {
+		if t.pkg == k.pkg {
+			c := res.Reached[site]
+			most = max(most, int64(c[0]+c[1]))
+		}
+	}
+	return snapshotLimitBase + evalLimitFactor*2*most
+}
+
+// snapshotLimitBase is the least evaluations of its site a forced run in
+// snapshot mode may make before it counts as hung: a loop made to spin
+// there reaches it in under half a second (toml's lexer.next, observing
+// its lexer, in 0.4s).
+const snapshotLimitBase = 200_000
 
 // candidateEvalLimit is the collect.Schema.EvalLimit of the candidates'
 // runs of the tests of package pkg (tests: those named, nil for all): the
