@@ -71,21 +71,12 @@ func (r *repairer) attributedFailures(k testKey, run collect.Run, res collect.Re
 // its time limit stopped, not its evaluation limit, runs again once with
 // a longer limit (retryTimeout; retried): a busy machine can slow a test
 // that a forced value makes do more past the limit, and the outcome must
-// not depend on the load. Not a run that the limit found waiting for
-// good, every goroutine parked (collect.Result.Waiting): nothing in it
-// computes, so no load made it late. A forced value that makes a lexer
-// stop feeding its channel (toml v1.2.0's lexMultilineString) paid the
-// retry, 4.2s, at each of its guesses: 60s of the repair's 108s. Its
-// caller counts the work of the outcome alone (testWork) and the run
-// again in Result.Runs only (forcedRan), so that the work bounds do not
-// depend on the load either.
+// not depend on the load. Its caller counts the work of the outcome
+// alone (testWork) and the run again in Result.Runs only (forcedRan), so
+// that the work bounds do not depend on the load either.
 func (r *repairer) runForced(ctx context.Context, run collect.Run) (res collect.Result, retried bool, err error) {
-	run.DumpOnTimeout = true
 	res, err = r.bin.Run(ctx, run)
-	if err != nil || !res.TimedOut || res.Hung || res.Waiting || ctx.Err() != nil {
-		if res.Waiting {
-			r.vlogf("forced %s: waiting for good at its time limit (every goroutine parked): not run again", run.Test)
-		}
+	if err != nil || !res.TimedOut || res.Hung || ctx.Err() != nil {
 		return res, false, err
 	}
 	run.Timeout = retryTimeout(run.Timeout)

@@ -506,12 +506,6 @@ type Run struct {
 	// that recurses without end shows where. Result.TimedOut is set as
 	// for a run killed at Timeout.
 	StackOnTimeout bool
-	// DumpOnTimeout has the test binary end itself at Timeout
-	// (-test.timeout), printing every goroutine's stack, and the process
-	// killed only a little later: Result.Waiting tells whether the run
-	// waited for good. The dump is cut from Result.Output, which holds
-	// what a run killed at Timeout would have printed.
-	DumpOnTimeout bool
 	// EvalLimit, when > 0, ends the test process as hung once the sites
 	// were evaluated that many times in all (Result.Hung): a forced
 	// condition that makes a loop spin is caught in milliseconds instead
@@ -658,10 +652,6 @@ type Result struct {
 	TimedOut bool
 	// Hung reports a run ended by Run.EvalLimit (TimedOut is set too).
 	Hung bool
-	// Waiting reports a run of Run.DumpOnTimeout that its time limit
-	// found with every goroutine parked (gotest.Waiting): it waits for
-	// good, and a longer limit would not end it.
-	Waiting bool
 	// Evals are the site evaluations in order (ModeSnapshot: only chosen
 	// sites; ModeCover: every site, without values, at most a few per site).
 	Evals []Eval

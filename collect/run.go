@@ -100,12 +100,9 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	if r.Subtest != "" {
 		name = r.Subtest
 	}
-	limit, kill := "-test.timeout=0", timeout
-	switch {
-	case r.StackOnTimeout:
+	limit := "-test.timeout=0"
+	if r.StackOnTimeout {
 		limit = "-test.timeout=" + stackTimeout(timeout).String()
-	case r.DumpOnTimeout:
-		limit, kill = "-test.timeout="+timeout.String(), timeout+dumpGrace(timeout)
 	}
 	pattern, after := b.Program.afterRun(r)
 	args := []string{"-test.run=" + pattern, "-test.count=1", gotest.VerboseFlag, limit}
@@ -123,7 +120,7 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 		Args:    args,
 		Dir:     b.Program.pkgDir(r.Package),
 		Env:     append(runEnv(r, out), "NOPOL_AFTER="+after),
-		Timeout: kill,
+		Timeout: timeout,
 	}
 	if r.EvalLimit > 0 && r.Mode != ModeSnapshot {
 		// The quiet sites of a cover run only count: the limit is
@@ -146,10 +143,6 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 	}
 	if r.StackOnTimeout && strings.Contains(res.Output, testTimeoutLine) {
 		res.TimedOut = true
-	}
-	if i := strings.Index(res.Output, testTimeoutLine); r.DumpOnTimeout && !r.StackOnTimeout && i >= 0 {
-		res.TimedOut, res.Waiting = true, gotest.Waiting(res.Output)
-		res.Output = res.Output[:i]
 	}
 	var exit *gotest.ExitError
 	switch {
@@ -248,13 +241,6 @@ const testTimeoutLine = "panic: test timed out after "
 // time to print its goroutines before it is killed.
 func stackTimeout(d time.Duration) time.Duration {
 	return d - max(d/4, 300*time.Millisecond)
-}
-
-// dumpGrace is how long after its -test.timeout d a run with
-// Run.DumpOnTimeout is killed: time for the binary to print its
-// goroutines.
-func dumpGrace(d time.Duration) time.Duration {
-	return max(d/4, 300*time.Millisecond)
 }
 
 // HangLine is what the hook prints when a run reaches its Run.EvalLimit,

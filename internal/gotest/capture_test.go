@@ -135,30 +135,6 @@ func TestSpinning(t *testing.T) {
 	}
 }
 
-func TestWaiting(t *testing.T) {
-	head := "panic: test timed out after 3s\n\trunning tests:\n\t\tTestLoop (3s)\n\n"
-	alarm := "goroutine 7 [running]:\ntesting.(*M).startAlarm.func1()\n\t/usr/lib/go/src/testing/testing.go:2802 +0x354\ncreated by time.goFunc\n\t/usr/lib/go/src/time/sleep.go:215 +0x2d\n\n"
-	main := "goroutine 1 [chan receive]:\ntesting.(*T).Run(0x1, {0x2, 0x8}, 0x3)\n\t/usr/lib/go/src/testing/testing.go:2109 +0x4e5\n\n"
-	for _, tc := range []struct {
-		name, output string
-		want         bool
-	}{
-		{"a test that waits forever", readTestdata(t, "wait-timeout.out"), true},
-		{"a loop, preempted", readTestdata(t, "spin-timeout.out"), false},
-		{"a send nobody receives", head + alarm + main + "goroutine 9 [chan send]:\nexample.com/g.(*lexer).emit(0x1)\n\t/w/m/g.go:7 +0x8\n", true},
-		{"a lock and a long select", head + alarm + main + "goroutine 9 [sync.Mutex.Lock]:\nexample.com/g.TestLoop(0x1)\n\t/w/m/g_test.go:20 +0x8\n\ngoroutine 10 [select, 2 minutes]:\nexample.com/g.serve()\n\t/w/m/g.go:9 +0x8\n", true},
-		{"one goroutine busy", head + alarm + main + "goroutine 9 [chan receive]:\nexample.com/g.TestLoop(0x1)\n\t/w/m/g_test.go:20 +0x8\n\ngoroutine 10 [runnable]:\nexample.com/g.work()\n\t/w/m/g.go:9 +0x8\n", false},
-		{"a system call", head + alarm + main + "goroutine 9 [syscall]:\nsyscall.Syscall(0x1)\n\t/usr/lib/go/src/syscall/syscall_linux.go:73 +0x8\n", false},
-		{"a goroutine on another thread", head + alarm + "goroutine 8 [running]:\n\tgoroutine running on other thread; stack unavailable\n", false},
-		{"the alarm alone", head + alarm, false},
-		{"a panic, no timeout", "panic: boom\n\ngoroutine 9 [chan receive]:\nexample.com/g.TestLoop(0x1)\n\t/w/m/g_test.go:20 +0x8\n", false},
-	} {
-		if got := Waiting(tc.output); got != tc.want {
-			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
 func TestCrashedTests(t *testing.T) {
 	for _, tc := range []struct {
 		name, output string
@@ -260,9 +236,6 @@ func FuzzParseVerbose(f *testing.F) {
 			if name == "" || !strings.Contains(out, name) {
 				t.Fatalf("Spinning named %q, which the output does not", name)
 			}
-		}
-		if Waiting(out) && len(Spinning(out)) > 0 {
-			t.Fatal("Waiting, and Spinning named a busy test")
 		}
 	})
 }

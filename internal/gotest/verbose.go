@@ -259,41 +259,6 @@ func Spinning(output string) []string {
 	return names
 }
 
-// Waiting reports whether a test timeout printed in output found every
-// goroutine parked for good: waiting on a channel, a select, a lock or a
-// sleep, none running, runnable or in a system call (the timeout's own
-// goroutine aside), and at least one goroutine printed. More time cannot
-// end such a run on a busy machine: nothing in it computes, and what it
-// waits for waits too (or is a timer, which no load delays for long).
-func Waiting(output string) bool {
-	if !strings.Contains(output, "panic: test timed out after ") {
-		return false
-	}
-	parked := 0
-	for _, g := range goroutines(output) {
-		if strings.Contains(g.block, "testing.(*M).startAlarm") {
-			continue
-		}
-		if !waitState(g.state) {
-			return false
-		}
-		parked++
-	}
-	return parked > 0
-}
-
-// waitState reports whether a goroutine's state in a dump ("chan
-// receive", "select", "sync.Mutex.Lock", "sleep") parks it until another
-// goroutine or a timer wakes it.
-func waitState(state string) bool {
-	for _, p := range []string{"chan ", "select", "sync.", "semacquire", "sleep"} {
-		if strings.HasPrefix(state, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // goroutine is one goroutine of a dump: its state ("running", "chan
 // receive"), its lines after the header, and the top-level test it runs
 // for (the first test function on its stack, or the one that created it).
