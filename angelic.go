@@ -147,11 +147,11 @@ func (r *repairer) evalLimit(k testKey) int64 {
 // of its guessed predicates, spun 2.1s per run, and then ran again
 // (runForced). The bound is snapshotLimitBase plus evalLimitFactor
 // times twice the most evaluations of the site in any coverage run of
-// the package (a count within a factor of two).
+// the package (a count within a factor of two), a runaway test's aside.
 func (r *repairer) snapshotEvalLimit(k testKey, site int) int64 {
 	var most int64
 	for t, res := range r.cover {
-		if t.pkg == k.pkg {
+		if t.pkg == k.pkg && !res.TimedOut { // a runaway's count bounds nothing (coverEvaluations)
 			c := res.Reached[site]
 			most = max(most, int64(c[0]+c[1]))
 		}

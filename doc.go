@@ -406,7 +406,14 @@
 // heaviest test counts because a failing test often stops at its first
 // failed check, so the run that repairs it evaluates far more than its
 // own coverage run did (a bound on the test alone lost two correct
-// patches of the validation split). A candidate's run (a schema's) ends
+// patches of the validation split). A forced run of a guessed predicate
+// runs the snapshot build, where only the site's own evaluations count,
+// each observing the state (a few hundred thousand a second): it ends as
+// hung past 200,000 evaluations of the site and ten times the most of
+// any coverage run of the package there (repairer.snapshotEvalLimit).
+// Under the all-sites bound, a loop made to spin there ran to the time
+// limit and again (toml v1.2.0's lexer: 60 s of a 108 s repair). A
+// candidate's run (a schema's) ends
 // as hung once the schema's sites were evaluated as often as forced runs
 // of its tests may evaluate all sites, summed over the tests the process
 // runs (repairer.candidateEvalLimit): a mutant that makes a loop spin no

@@ -1236,6 +1236,50 @@ func TestEvalLimit(t *testing.T) {
 	}
 }
 
+// TestSnapshotEvalLimit: a forced run in snapshot mode counts the
+// evaluations of its site only, so its bound is the site's: the most any
+// coverage run of the package made there, a runaway's aside.
+func TestSnapshotEvalLimit(t *testing.T) {
+	at := func(timedOut bool, counts map[int][2]int) collect.Result {
+		return collect.Result{Reached: counts, TimedOut: timedOut}
+	}
+	failing, heavy, spin, other := testKey{"p", "TestFails"}, testKey{"p", "TestHeavy"}, testKey{"p", "TestSpin"}, testKey{"q", "TestOther"}
+	r := &repairer{prog: &collect.Program{}, cover: map[testKey]collect.Result{
+		failing: at(false, map[int][2]int{1: {3, 4}, 2: {1, 0}}),
+		heavy:   at(false, map[int][2]int{1: {500, 500}, 2: {9_000_000, 1}}),
+		spin:    at(true, map[int][2]int{1: {80_000_000, 0}}),
+		other:   at(false, map[int][2]int{1: {70_000, 0}}),
+	}}
+	r.coverMax = heaviest(r.cover)
+	for _, tc := range []struct {
+		k    testKey
+		site int
+		want int64
+	}{
+		{failing, 1, snapshotLimitBase + 20*1000},
+		{heavy, 1, snapshotLimitBase + 20*1000},
+		{failing, 2, snapshotLimitBase + 20*9_000_001},
+		{failing, 3, snapshotLimitBase},
+		{other, 1, snapshotLimitBase + 20*70_000},
+	} {
+		if got := r.snapshotEvalLimit(tc.k, tc.site); got != tc.want {
+			t.Errorf("%s at site %d: limit %d, want %d", tc.k.name, tc.site, got, tc.want)
+		}
+	}
+	// The forced run of a guessed predicate is a snapshot run with that
+	// bound; the same force without a guess keeps the all-sites bound.
+	site := collect.Site{ID: 1, Kind: collect.Cond, Package: "p"}
+	r.guessed = map[int]map[string]collect.Predicate{1: {"x > 0": {}}}
+	run := r.forcedRun(failing, site, style{}, angelic.Force{Value: true, Guess: "x > 0"}, collect.ModeCover)
+	if run.Mode != collect.ModeSnapshot || run.EvalLimit != snapshotLimitBase+20*1000 {
+		t.Errorf("guessed predicate's run: mode %v, limit %d; want snapshot mode, limit %d", run.Mode, run.EvalLimit, snapshotLimitBase+20*1000)
+	}
+	run = r.forcedRun(failing, site, style{}, angelic.Force{Value: true}, collect.ModeCover)
+	if want := r.evalLimit(failing); run.EvalLimit != want {
+		t.Errorf("forced run without a guess: limit %d, want %d", run.EvalLimit, want)
+	}
+}
+
 // TestRepairEffortParallel: the later tiers stop at the same place (the
 // same reason, the same units of work) whether forced runs go one at a
 // time or in waves of three. (The surplus of a wave, runs after the first
