@@ -413,7 +413,14 @@
 // any coverage run of the package there (repairer.snapshotEvalLimit).
 // Under the all-sites bound, a loop made to spin there ran to the time
 // limit and again (toml v1.2.0's lexer: 60 s of a 108 s repair). A
-// candidate's run (a schema's) ends
+// forced run also ends as hung once the test binary holds more than
+// 1 GiB and four times the most resident memory of a passing test's
+// coverage run in its package (repairer.memLimit, collect.Run.MaxRSS):
+// a forced value that makes the code allocate without end stops there,
+// not when the machine's memory runs out (go-toml v2.4.3's addFields,
+// whose recursion allocates at each call: 8 to 15 s per forced run under
+// an 8 GiB limit, 1.3 s at the cap; the repair took 32 s instead of
+// 100). Candidates' runs have no cap. A candidate's run (a schema's) ends
 // as hung once the schema's sites were evaluated as often as forced runs
 // of its tests may evaluate all sites, summed over the tests the process
 // runs (repairer.candidateEvalLimit): a mutant that makes a loop spin no

@@ -1280,6 +1280,36 @@ func TestSnapshotEvalLimit(t *testing.T) {
 	}
 }
 
+// TestMemLimit: a forced run may hold forcedMemBase and four times the
+// most resident memory of a passing test of its package; a failing test's
+// own coverage run (a runaway's, at the machine's limit) does not count.
+func TestMemLimit(t *testing.T) {
+	failing, light, heavy, other := testKey{"p", "TestFails"}, testKey{"p", "TestLight"}, testKey{"p", "TestHeavy"}, testKey{"q", "TestOther"}
+	r := &repairer{prog: &collect.Program{}, cover: map[testKey]collect.Result{
+		failing: {PeakRSS: 8 << 30},
+		light:   {Passed: true, PeakRSS: 20 << 20},
+		heavy:   {Passed: true, PeakRSS: 300 << 20},
+		other:   {Passed: true, PeakRSS: 5 << 20},
+	}}
+	for _, tc := range []struct {
+		k    testKey
+		want int64
+	}{
+		{failing, forcedMemBase + 4*(300<<20)},
+		{light, forcedMemBase + 4*(300<<20)},
+		{other, forcedMemBase + 4*(5<<20)},
+		{testKey{"none", "TestX"}, forcedMemBase},
+	} {
+		if got := r.memLimit(tc.k); got != tc.want {
+			t.Errorf("%s: cap %d, want %d", tc.k.name, got, tc.want)
+		}
+	}
+	site := collect.Site{ID: 1, Kind: collect.Cond, Package: "p"}
+	if run := r.forcedRun(failing, site, style{}, angelic.Force{Value: true}, collect.ModeCover); run.MaxRSS != forcedMemBase+4*(300<<20) {
+		t.Errorf("forced run's cap %d, want %d", run.MaxRSS, forcedMemBase+4*(300<<20))
+	}
+}
+
 // TestRepairEffortParallel: the later tiers stop at the same place (the
 // same reason, the same units of work) whether forced runs go one at a
 // time or in waves of three. (The surplus of a wave, runs after the first

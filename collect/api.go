@@ -506,6 +506,12 @@ type Run struct {
 	// that recurses without end shows where. Result.TimedOut is set as
 	// for a run killed at Timeout.
 	StackOnTimeout bool
+	// MaxRSS, when > 0, ends the run as hung (Result.Hung and
+	// Result.OverMemory) once the test binary's resident memory passes
+	// that many bytes (gotest.Invocation.MaxRSS): a forced value that
+	// makes the code allocate without end costs the time to reach the
+	// cap, not the machine's memory.
+	MaxRSS int64
 	// EvalLimit, when > 0, ends the test process as hung once the sites
 	// were evaluated that many times in all (Result.Hung): a forced
 	// condition that makes a loop spin is caught in milliseconds instead
@@ -650,8 +656,13 @@ type Eval struct {
 type Result struct {
 	Passed   bool
 	TimedOut bool
-	// Hung reports a run ended by Run.EvalLimit (TimedOut is set too).
-	Hung bool
+	// Hung reports a run ended by Run.EvalLimit, or by Run.MaxRSS
+	// (OverMemory then); TimedOut is set too.
+	Hung       bool
+	OverMemory bool
+	// PeakRSS is the most resident memory the test binary held, in
+	// bytes; 0 where the system does not tell.
+	PeakRSS int64
 	// Evals are the site evaluations in order (ModeSnapshot: only chosen
 	// sites; ModeCover: every site, without values, at most a few per site).
 	Evals []Eval

@@ -121,6 +121,7 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 		Dir:     b.Program.pkgDir(r.Package),
 		Env:     append(runEnv(r, out), "NOPOL_AFTER="+after),
 		Timeout: timeout,
+		MaxRSS:  r.MaxRSS,
 	}
 	if r.EvalLimit > 0 && r.Mode != ModeSnapshot {
 		// The quiet sites of a cover run only count: the limit is
@@ -134,6 +135,7 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 		Output:   string(o.Stdout) + string(o.Stderr),
 		Duration: o.Duration,
 		TimedOut: o.TimedOut,
+		PeakRSS:  o.PeakRSS,
 	}
 	if after != "" {
 		res.Output = fromStart(res.Output, r.Test)
@@ -150,7 +152,7 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 		res.Passed = strings.Contains(res.Output, "--- PASS: "+name+" (")
 	case gotest.IsTimeout(err):
 	case gotest.IsStopped(err):
-		res.Hung, res.TimedOut = true, true
+		res.Hung, res.TimedOut, res.OverMemory = true, true, o.OverMemory
 	case errors.As(err, &exit):
 		// A test run before this one may fail (Run.Before).
 		res.Passed = after != "" && exit.Code == 1 && strings.Contains(res.Output, "--- PASS: "+name+" (")

@@ -38,6 +38,14 @@ type Invocation struct {
 	// (and may be called once more as it ends); once it returns true the
 	// process group is killed, as at Timeout, and Outcome.Stopped is set.
 	Stop func() bool
+	// MaxRSS, when > 0, caps the process's resident memory in bytes:
+	// once it holds more (read every StopEvery, where the system tells:
+	// Linux's /proc), the process group is killed, as at Timeout, and
+	// Outcome.Stopped and Outcome.OverMemory are set. A test that
+	// allocates without end (a recursion that allocates at each call)
+	// then ends at the cap, not when the machine's memory or the
+	// address-space limit runs out, seconds later or never.
+	MaxRSS int64
 }
 
 // StopEvery is how often Invocation.Stop is called.
@@ -55,8 +63,13 @@ type Outcome struct {
 	ExitCode int
 	// TimedOut reports that Invocation.Timeout killed the process.
 	TimedOut bool
-	// Stopped reports that Invocation.Stop had the process killed.
-	Stopped  bool
+	// Stopped reports that Invocation.Stop had the process killed, or
+	// Invocation.MaxRSS (OverMemory then).
+	Stopped    bool
+	OverMemory bool
+	// PeakRSS is the most resident memory the process (and the children
+	// it waited for) held, in bytes; 0 where the system does not tell.
+	PeakRSS  int64
 	Duration time.Duration
 }
 
@@ -232,10 +245,12 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 	}
 
 	start := time.Now()
-	var stopped atomic.Bool
+	var stopped, overMemory atomic.Bool
 	var watching sync.WaitGroup
 	done := make(chan struct{})
-	if inv.Stop != nil {
+	err := cmd.Start()
+	if err == nil && (inv.Stop != nil || inv.MaxRSS > 0) {
+		pid := cmd.Process.Pid
 		watching.Add(1)
 		go func() {
 			defer watching.Done()
@@ -248,7 +263,9 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 				case <-runCtx.Done():
 					return
 				case <-tick.C:
-					if inv.Stop() {
+					over := inv.MaxRSS > 0 && residentBytes(pid) > inv.MaxRSS
+					if over || (inv.Stop != nil && inv.Stop()) {
+						overMemory.Store(over)
 						stopped.Store(true)
 						cancel()
 						return
@@ -257,7 +274,9 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 			}
 		}()
 	}
-	err := cmd.Run()
+	if err == nil {
+		err = cmd.Wait()
+	}
 	close(done)
 	watching.Wait()
 	exited()
@@ -269,9 +288,10 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 	}
 	if cmd.ProcessState != nil {
 		out.ExitCode = cmd.ProcessState.ExitCode()
+		out.PeakRSS = peakRSS(cmd.ProcessState)
 	}
 	if stopped.Load() && ctx.Err() == nil {
-		out.Stopped = true
+		out.Stopped, out.OverMemory = true, overMemory.Load()
 		return out, nil
 	}
 	if runCtx.Err() != nil && ctx.Err() == nil && inv.Timeout > 0 {

@@ -3,6 +3,7 @@
 package gotest
 
 import (
+	"os"
 	"os/exec"
 	"time"
 )
@@ -16,3 +17,9 @@ func setProcessGroup(cmd *exec.Cmd, grace time.Duration) (exited func()) {
 
 // processAlive cannot tell here: every process counts as alive.
 func processAlive(pid int) bool { return true }
+
+// residentBytes cannot tell here: Invocation.MaxRSS caps nothing.
+func residentBytes(pid int) int64 { return 0 }
+
+// peakRSS cannot tell here.
+func peakRSS(ps *os.ProcessState) int64 { return 0 }

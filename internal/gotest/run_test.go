@@ -3,6 +3,7 @@ package gotest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -235,4 +236,61 @@ func workDirs(dir string) int {
 		return nil
 	})
 	return n
+}
+
+// TestMaxRSS runs this test binary again as a process that allocates
+// (and touches) memory: 400 MB, or 50 MB and then sleeps. Under a cap of
+// 200 MB the first is killed at the cap, long before it ends by itself;
+// the second ends on its own, and its peak is told.
+func TestMaxRSS(t *testing.T) {
+	if mb := os.Getenv("NOPOL_TEST_ALLOC_MB"); mb != "" {
+		n, _ := strconv.Atoi(mb)
+		var keep [][]byte
+		for range n {
+			b := make([]byte, 1<<20)
+			for i := range b {
+				b[i] = 1
+			}
+			keep = append(keep, b)
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(200 * time.Millisecond)
+		fmt.Println("allocated", len(keep))
+		os.Exit(0)
+	}
+	if residentBytes(os.Getpid()) == 0 {
+		t.Skip("resident memory cannot be read here")
+	}
+	for _, tc := range []struct {
+		mb   string
+		over bool
+	}{
+		{"400", true},
+		{"50", false},
+	} {
+		t.Run(tc.mb, func(t *testing.T) {
+			out, err := Default.Run(context.Background(), &Invocation{
+				Path:    os.Args[0],
+				Args:    []string{"-test.run=^TestMaxRSS$"},
+				Env:     []string{"NOPOL_TEST_ALLOC_MB=" + tc.mb},
+				Timeout: time.Minute,
+				MaxRSS:  200 << 20,
+			})
+			if out.OverMemory != tc.over || out.Stopped != tc.over || IsStopped(err) != tc.over {
+				t.Fatalf("OverMemory %v, Stopped %v, err %v; want over the cap: %v\n%s", out.OverMemory, out.Stopped, err, tc.over, out.Stdout)
+			}
+			if tc.over {
+				if strings.Contains(string(out.Stdout), "allocated") || out.Duration > 30*time.Second {
+					t.Errorf("not stopped at the cap: %s in %v", out.Stdout, out.Duration)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(string(out.Stdout), "allocated 50") {
+				t.Errorf("err %v, output %q; want the process to end by itself", err, out.Stdout)
+			}
+			if out.PeakRSS < 50<<20 || out.PeakRSS > 200<<20 {
+				t.Errorf("peak %d bytes, want about 50 MB", out.PeakRSS)
+			}
+		})
+	}
 }

@@ -3,7 +3,11 @@
 package gotest
 
 import (
+	"bytes"
+	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -46,4 +50,36 @@ func setProcessGroup(cmd *exec.Cmd, grace time.Duration) (exited func()) {
 func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || err == syscall.EPERM
+}
+
+// residentBytes is the resident memory of process pid in bytes, from
+// /proc/pid/statm (Linux); 0 where that cannot be read.
+func residentBytes(pid int) int64 {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return 0
+	}
+	fields := bytes.Fields(data)
+	if len(fields) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(string(fields[1]), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * int64(os.Getpagesize())
+}
+
+// peakRSS is the most resident memory of a finished process in bytes:
+// its rusage's ru_maxrss, which Darwin counts in bytes and the other
+// systems in kilobytes.
+func peakRSS(ps *os.ProcessState) int64 {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0
+	}
+	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
+		return int64(ru.Maxrss)
+	}
+	return int64(ru.Maxrss) * 1024
 }
