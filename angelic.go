@@ -343,7 +343,11 @@ func (r *repairer) angelicSearch(ctx context.Context, site collect.Site, st styl
 			}
 			r.logf("angelic: %s with %s in %s: %s", k.name, what, describeFragments(r.fragmentReports(k, f, guard)), passFail(res))
 		} else {
-			r.vlogf("forced %s=%s: passed=%v timed out=%v (hung %v) failed after evaluation %d (%s)", k.name, f.Label(guard), res.Passed, res.TimedOut, res.Hung, out.FailedAfter, res.Duration.Round(time.Millisecond))
+			hung := fmt.Sprint(res.Hung)
+			if res.OverMemory {
+				hung += ", past its memory cap" // memLimit
+			}
+			r.vlogf("forced %s=%s: passed=%v timed out=%v (hung %s) failed after evaluation %d (%s)", k.name, f.Label(guard), res.Passed, res.TimedOut, hung, out.FailedAfter, res.Duration.Round(time.Millisecond))
 		}
 		return out, nil
 	}
