@@ -174,15 +174,27 @@ func (r *repairer) baseline(ctx context.Context) error {
 	if runaway := slices.DeleteFunc(slices.Clone(failing), func(k testKey) bool { return !r.runawayTests[k] }); len(runaway) > 0 {
 		r.logf("baseline: %s recursed or looped until the time limit: not run again for flakiness", strings.Join(testNames(runaway), ", "))
 	}
-	confirmed, err := r.confirmFailing(ctx, again, limit)
+	r.failing = failing
+	r.check = r.startCheck(ctx, again, limit)
+	r.baselineResults = results
+	return nil
+}
+
+// settleFailing waits for the flakiness check of the failing tests
+// (started by baseline, it runs beside the first coverage runs), moves
+// those that passed once to the flaky tests and reports every test.
+func (r *repairer) settleFailing(ctx context.Context) error {
+	chk := r.check
+	r.check = nil
+	confirmed, err := r.confirmFailing(ctx, chk)
 	if err != nil {
 		return err
 	}
-	r.failing = slices.DeleteFunc(failing, func(k testKey) bool { return !slices.Contains(confirmed, k) && !r.runawayTests[k] })
+	r.failing = slices.DeleteFunc(r.failing, func(k testKey) bool { return !slices.Contains(confirmed, k) && !r.runawayTests[k] })
 	for _, k := range r.failing {
 		r.failingByID[k.id()] = k
 	}
-	for _, t := range results {
+	for _, t := range r.baselineResults {
 		k := testKey{t.Package, t.Test}
 		if t.Skipped {
 			continue
@@ -193,6 +205,7 @@ func (r *repairer) baseline(ctx context.Context) error {
 		}
 		r.res.Tests = append(r.res.Tests, tr)
 	}
+	r.baselineResults = nil
 	if len(r.failing) == 0 {
 		return &InputError{Msg: fmt.Sprintf("testing %s: every failing test is flaky (%s): it passes on some runs and fails on others; make it deterministic, or leave it out with -skip", r.prog.Module, strings.Join(r.flakyNames(), ", "))}
 	}

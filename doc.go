@@ -12,8 +12,10 @@
 //     [InputError]; a test the limit stopped deep in a recursion that
 //     repeats one call line 20 times (gotest.Recursing), or busy in a loop
 //     rather than parked (gotest.Spinning), fails, it does not hang. The
-//     failing tests run again (collect.Rerun): one that passes is flaky and
-//     left out of every verdict (baseline.go, flaky.go); a runaway test is
+//     failing tests run again (collect.Rerun), in the background beside
+//     step 2's first coverage runs, which wait for it before they are
+//     read: one that passes is flaky and left out of every verdict
+//     (baseline.go, flaky.go), its coverage run dropped; a runaway test is
 //     not run again, each run taking the whole limit.
 //     Tests another test's crash kept from running run again, in up to 20
 //     rounds; those still without a result are not run (NotRun): not

@@ -21,7 +21,8 @@ import (
 // that the same input gives the same answer:
 //
 //   - each failing test of the baseline runs failRepeats more times on the
-//     user's code; one pass makes it flaky (passing every run alone, it is
+//     user's code, beside the first coverage runs (failingCheck); one pass
+//     makes it flaky (passing every run alone, it is
 //     not random but depends on the tests before it in the suite, and is
 //     said so: a patch printed may leave it failing there);
 //   - a test that passed in the baseline and fails with a candidate (or
@@ -80,18 +81,61 @@ func (r *repairer) markFlaky(k testKey, how string) {
 	r.logf("flaky: %s %s; left out of every verdict", k.name, how)
 }
 
-// confirmFailing runs the baseline's failing tests again and moves those
-// that pass once to the flaky tests; it returns the tests that failed on
-// every run.
-func (r *repairer) confirmFailing(ctx context.Context, failing []testKey, limit time.Duration) ([]testKey, error) {
+// failingCheck is the flakiness check of the baseline's failing tests:
+// they run failRepeats more times (fewer when slow) in the background,
+// beside the first coverage runs, which do not depend on its verdict.
+type failingCheck struct {
+	tests  []testKey
+	limit  time.Duration
+	cancel context.CancelFunc
+	done   chan struct{}
+	counts map[collect.TestID]collect.Repeats
+	err    error
+}
+
+// startCheck starts the flakiness check of the failing tests; nil when
+// there are none to check.
+func (r *repairer) startCheck(ctx context.Context, failing []testKey, limit time.Duration) *failingCheck {
 	if len(failing) == 0 {
-		return nil, nil
+		return nil
 	}
 	n := r.repeats(failing, failRepeats)
-	r.logf("baseline: running %s again %s (flakiness check)", plural(len(failing), "failing test"), plural(n, "time"))
-	counts, err := r.c.Rerun(ctx, r.prog, nil, testIDs(failing), n, limit)
+	r.logf("baseline: running %s again %s (flakiness check, beside the coverage runs)", plural(len(failing), "failing test"), plural(n, "time"))
+	cctx, cancel := context.WithCancel(ctx)
+	chk := &failingCheck{tests: failing, limit: limit, cancel: cancel, done: make(chan struct{})}
+	prog, c := r.prog, r.c
+	go func() {
+		defer close(chk.done)
+		chk.counts, chk.err = c.Rerun(cctx, prog, nil, testIDs(failing), n, limit)
+	}()
+	return chk
+}
+
+// stop cancels the check and waits for its processes to end; a no-op on
+// a nil or finished check.
+func (chk *failingCheck) stop() {
+	if chk == nil {
+		return
+	}
+	chk.cancel()
+	<-chk.done
+}
+
+// confirmFailing waits for the check of the failing tests, moves those
+// that passed once to the flaky tests and returns those that failed on
+// every run.
+func (r *repairer) confirmFailing(ctx context.Context, chk *failingCheck) ([]testKey, error) {
+	if chk == nil {
+		return nil, nil
+	}
+	<-chk.done
+	chk.cancel()
 	r.ran(suiteWork)
+	failing, counts, err, limit := chk.tests, chk.counts, chk.err, chk.limit
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("checking the failing tests: %w", err)
 	}
 	after, err := r.failAfterOthers(ctx, failing, counts, limit)

@@ -48,6 +48,21 @@ func (r *repairer) coverage(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("running the instrumented tests: %w", err)
 	}
+	// The flakiness check of the failing tests ran beside these runs:
+	// the runs of the tests it found flaky are dropped.
+	tentative := len(r.failing)
+	if err := r.settleFailing(ctx); err != nil {
+		return err
+	}
+	if len(r.failing) < tentative {
+		var keep []int
+		for i, k := range tests {
+			if i >= tentative || r.isFailing(k) {
+				keep = append(keep, i)
+			}
+		}
+		tests, runs, results = pick(tests, keep), pick(runs, keep), pick(results, keep)
+	}
 	if err := r.widenPassing(ctx, tests, runs, results); err != nil {
 		return err
 	}
@@ -155,6 +170,15 @@ func (r *repairer) coverage(ctx context.Context) error {
 	r.failing = failing
 	r.coverMax = heaviest(r.cover)
 	return nil
+}
+
+// pick returns the elements of s at the indexes idx, in their order.
+func pick[T any](s []T, idx []int) []T {
+	out := make([]T, len(idx))
+	for j, i := range idx {
+		out[j] = s[i]
+	}
+	return out
 }
 
 // heaviest is, per package, the most evaluations of all sites one of the

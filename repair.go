@@ -138,6 +138,12 @@ type repairer struct {
 	// (collect.TestResult.Runaway): a run of theirs that times out
 	// failed, whatever the machine's load.
 	runawayTests map[testKey]bool
+	// check is the flakiness check of the failing tests, running from
+	// the end of the baseline until the first coverage runs are done
+	// (settleFailing); baselineResults the plain run's results, reported
+	// once it is settled.
+	check           *failingCheck
+	baselineResults []collect.TestResult
 	// needed are the guard sites around a statement where a passing test
 	// fails with the statement skipped (relaxedGuardSpec): deleting it
 	// does not pass the suite, so a guard there that reads what it
@@ -339,7 +345,9 @@ func (r *repairer) run(ctx context.Context) error {
 		bin, err := r.c.Instrument(ictx, r.prog)
 		done <- built{bin, err}
 	}()
-	if err := r.baseline(ctx); err != nil {
+	err := r.baseline(ctx)
+	defer func() { r.check.stop() }()
+	if err != nil {
 		icancel()
 		if b := <-done; b.err == nil {
 			b.bin.Close()

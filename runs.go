@@ -100,18 +100,11 @@ func (r *repairer) runAll(ctx context.Context, rs []collect.Run) ([]collect.Resu
 		return runParallel(ctx, r.bin, rs, r.opts.Parallel)
 	}
 	out := make([]collect.Result, len(rs))
-	pick := func(idx []int) []collect.Run {
-		sub := make([]collect.Run, len(idx))
-		for j, i := range idx {
-			sub[j] = rs[i]
-		}
-		return sub
-	}
 	for _, part := range []struct {
 		idx      []int
 		parallel int
 	}{{together, r.opts.Parallel}, {alone, 1}} {
-		res, err := runParallel(ctx, r.bin, pick(part.idx), part.parallel)
+		res, err := runParallel(ctx, r.bin, pick(rs, part.idx), part.parallel)
 		for j, i := range part.idx {
 			out[i] = res[j]
 		}
