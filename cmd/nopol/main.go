@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -14,8 +16,31 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A reader of nopol's output that goes away (`nopol fix -v | head`)
+	// would kill nopol with SIGPIPE before it removes its temp dirs and
+	// ends its test processes: with SIGPIPE notified, the write fails
+	// with EPIPE instead, and that interrupts the run like SIGINT.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	ctx, gone := context.WithCancel(ctx)
 	dir, _ := os.Getwd()
-	code := cli.Main(ctx, &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Dir: dir}, os.Args[1:])
+	env := &cli.Env{Stdout: closedReader{os.Stdout, gone}, Stderr: closedReader{os.Stderr, gone}, Dir: dir}
+	code := cli.Main(ctx, env, os.Args[1:])
+	gone()
 	stop()
 	os.Exit(code)
+}
+
+// closedReader is stdout or stderr: a write that fails because no one
+// reads the pipe any more cancels the run.
+type closedReader struct {
+	w      io.Writer
+	cancel context.CancelFunc
+}
+
+func (c closedReader) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if errors.Is(err, syscall.EPIPE) {
+		c.cancel()
+	}
+	return n, err
 }

@@ -121,6 +121,50 @@ func TestInterrupt(t *testing.T) {
 	}
 }
 
+// TestReaderGone closes the pipe nopol writes its progress to, as `nopol
+// fix -v | head -1` does, and checks that nopol then stops as interrupted
+// rather than dying of SIGPIPE: its temp dirs removed, the module as it
+// was.
+func TestReaderGone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds nopol and runs test binaries")
+	}
+	bin, mod, tmp := nopolAndModule(t, slowModule)
+	before, err := treeSum(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "fix", "-v", "-C", mod)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() && !strings.Contains(sc.Text(), "baseline: running") {
+	}
+	if during, _ := nopolTemps(tmp); len(during) == 0 {
+		t.Errorf("no nopol-* temp dir in %s while running: the check below proves nothing", tmp)
+	}
+	stderr.Close() // the reader is gone: nopol's next progress line fails
+	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
+	defer timer.Stop()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Errorf("exit: %v, want status 3 (interrupted), not a death by SIGPIPE", err)
+	}
+	if left, _ := nopolTemps(tmp); len(left) > 0 {
+		t.Errorf("temp dirs left behind: %v", left)
+	}
+	if got, err := treeSum(mod); err != nil || got != before {
+		t.Errorf("the module changed (%v)", err)
+	}
+}
+
 // processesUnder polls /proc for up to wait for processes whose command
 // line or working directory mentions dir, and returns those still there.
 func processesUnder(t *testing.T, dir string, wait time.Duration) []string {
