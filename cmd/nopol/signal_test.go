@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,14 +60,7 @@ func TestMaxSlow(t *testing.T) {
 // TestInterrupt sends SIGINT to a running nopol fix and checks that it
 // stops promptly, leaves the module as it was and removes its temp dirs.
 func TestInterrupt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds nopol and runs test binaries")
-	}
-	bin, mod, tmp := nopolAndModule(t, slowModule)
-	before, err := treeSum(mod)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, mod, tmp, before := slowRepair(t)
 
 	for _, tc := range []struct {
 		sig   syscall.Signal
@@ -126,23 +120,8 @@ func TestInterrupt(t *testing.T) {
 // rather than dying of SIGPIPE: its temp dirs removed, the module as it
 // was.
 func TestReaderGone(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds nopol and runs test binaries")
-	}
-	bin, mod, tmp := nopolAndModule(t, slowModule)
-	before, err := treeSum(mod)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "fix", "-v", "-C", mod)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	bin, mod, tmp, before := slowRepair(t)
+	cmd, stderr := startNopol(t, bin, mod, tmp, []string{"fix", "-v"})
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() && !strings.Contains(sc.Text(), "baseline: running") {
 	}
@@ -152,7 +131,7 @@ func TestReaderGone(t *testing.T) {
 	stderr.Close() // the reader is gone: nopol's next progress line fails
 	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
 	defer timer.Stop()
-	err = cmd.Wait()
+	err := cmd.Wait()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
 		t.Errorf("exit: %v, want status 3 (interrupted), not a death by SIGPIPE", err)
@@ -290,15 +269,7 @@ func TestInterruptMidParse(t *testing.T) {
 // nopol's stderr, the time from the signal to its end, and Wait's error.
 func signalAfter(t *testing.T, bin, mod, tmp string, args []string, after string, wait time.Duration, sig syscall.Signal, check func()) (string, time.Duration, error) {
 	t.Helper()
-	cmd := exec.Command(bin, append(args, "-C", mod)...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stderr := startNopol(t, bin, mod, tmp, args)
 	var log strings.Builder
 	sc := bufio.NewScanner(stderr)
 	var sent time.Time
@@ -314,9 +285,40 @@ func signalAfter(t *testing.T, bin, mod, tmp string, args []string, after string
 			time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
 		}
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if sent.IsZero() {
 		t.Fatalf("nopol ended before %q:\n%s", after, log.String())
 	}
 	return log.String(), time.Since(sent), err
+}
+
+// slowRepair builds nopol and writes slowModule (see nopolAndModule); it
+// also returns the module's checksum before the run.
+func slowRepair(t *testing.T) (bin, mod, tmp, before string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds nopol and runs test binaries")
+	}
+	bin, mod, tmp = nopolAndModule(t, slowModule)
+	before, err := treeSum(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin, mod, tmp, before
+}
+
+// startNopol starts nopol with args on mod, its temp dirs in tmp, and
+// returns the running command and its stderr.
+func startNopol(t *testing.T, bin, mod, tmp string, args []string) (*exec.Cmd, io.ReadCloser) {
+	t.Helper()
+	cmd := exec.Command(bin, append(args, "-C", mod)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stderr
 }
