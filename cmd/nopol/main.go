@@ -23,21 +23,21 @@ func main() {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	ctx, gone := context.WithCancel(ctx)
 	dir, _ := os.Getwd()
-	env := &cli.Env{Stdout: closedReader{os.Stdout, gone}, Stderr: closedReader{os.Stderr, gone}, Dir: dir}
+	env := &cli.Env{Stdout: readerWatch{os.Stdout, gone}, Stderr: readerWatch{os.Stderr, gone}, Dir: dir}
 	code := cli.Main(ctx, env, os.Args[1:])
 	gone()
 	stop()
 	os.Exit(code)
 }
 
-// closedReader is stdout or stderr: a write that fails because no one
-// reads the pipe any more cancels the run.
-type closedReader struct {
+// readerWatch is stdout or stderr, watched for its reader: a write that
+// fails because no one reads the pipe any more cancels the run.
+type readerWatch struct {
 	w      io.Writer
 	cancel context.CancelFunc
 }
 
-func (c closedReader) Write(p []byte) (int, error) {
+func (c readerWatch) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	if errors.Is(err, syscall.EPIPE) {
 		c.cancel()
