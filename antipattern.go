@@ -721,7 +721,10 @@ func boundedBy(src string) []string {
 // all wrong (go-toml's appendValue `opts.multiline && len(s) > len(b)`,
 // ini's MustFloat64 `len(defaultVal) == len(k.value)`), and every
 // correct patch comparing two lengths kept a comparison of the original
-// (`len(item.Keys) < len(keys)` for `>`).
+// (`len(item.Keys) < len(keys)` for `>`). Counts are lengths too: go-cmp's
+// compareStruct took a new guard `t.NumField() != len(s.opts) &&
+// t.NumField() <= len(s.exporters)`, the number of a struct's fields
+// against the number of options.
 func inventedLengths(sites []collect.Site, site collect.Site, c candidate) string {
 	// A pair is the two values whose lengths a comparison compares, in
 	// order, and the comparison's operands as written.
@@ -836,7 +839,10 @@ func isArithmetic(op token.Token) bool {
 }
 
 // lengthRead returns x for e, len(x) or x.Len() (reflect.Value's, a
-// buffer's: the method of that name with no arguments).
+// buffer's: the method of that name with no arguments), and x.NumField
+// for a count x.NumField() (reflect's NumField, NumMethod, NumIn,
+// NumOut; go-cmp's NumDiff: a method named Num and a capital, with no
+// arguments), the size of another collection than x's own.
 func lengthRead(e ast.Expr) (string, bool) {
 	if x, ok := builtinArg(e, "len"); ok {
 		return x, true
@@ -845,8 +851,15 @@ func lengthRead(e ast.Expr) (string, bool) {
 	if !ok || len(call.Args) != 0 {
 		return "", false
 	}
-	if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Len" {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return "", false
+	}
+	switch name := sel.Sel.Name; {
+	case name == "Len":
 		return types.ExprString(ast.Unparen(sel.X)), true
+	case len(name) > 3 && strings.HasPrefix(name, "Num") && unicode.IsUpper(rune(name[3])):
+		return types.ExprString(ast.Unparen(sel.X)) + "." + name, true
 	}
 	return "", false
 }

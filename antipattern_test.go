@@ -618,6 +618,13 @@ func TestInventedLengths(t *testing.T) {
 		{0, "elem.Kind() == reflect.Slice && elem.Len() > v.Len()", "length-relation"},
 		{0, "opts.multiline && k.Len() >= len(prefix)", ""},
 		{0, "elem.Len(0) > v.Len()", ""},
+		// So do counts (go-cmp's compareStruct, a new guard).
+		{0, "t.NumField() != len(s.opts)", "length-relation"},
+		{0, "t.NumField() > t.Len()", "length-relation"},
+		{0, "t.NumField() > 2", ""},
+		{0, "t.Number() > len(s.opts)", ""},
+		{0, "t.Numb() > len(s.opts)", ""},
+		{1, "len(k) > len(prefix) && k.NumField() == len(prefix)", "length-relation"},
 	} {
 		got := inventedLengths(sites, sites[tc.site], candidate{src: tc.cand, method: "synthesis"})
 		if ruleOf(got) != tc.rule {
