@@ -47,6 +47,11 @@ import (
 //   - invented-arithmetic: the candidate adds, subtracts, multiplies,
 //     divides or shifts two operands neither of which is a literal, a
 //     computation its file never writes (inventedArithmetic).
+//   - state-success: a new guard leaves with zero values and a nil error
+//     from a method with parameters, under a condition that reads none of
+//     them nor any local, only what the receiver holds: the method
+//     succeeds with nothing for every argument in that state (pflag's
+//     GetIP, `len(f.actual) == 0 { return nil, nil }`; stateSuccess).
 //   - bound-elsewhere: at a condition, the candidate reads a value the
 //     original does not read, where an earlier if of the function
 //     compares that value with a literal: the fault is that bound's,

@@ -1172,30 +1172,41 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 	if why == "" && r.prog != nil {
 		why = boundElsewhere(r.prog.Sites, site, st, c)
 	}
+	file := r.parsedFile(site.File)
 	if why == "" {
-		why = inventedArithmetic(r.fileTerms(site.File), c)
+		why = inventedArithmetic(file.terms, c)
+	}
+	if why == "" {
+		why = stateSuccess(file.fset, file.file, site, st, c)
 	}
 	return why
 }
 
-// fileTerms are the arithmetic terms of file (arithmeticTerms), parsed
-// once per repair; none when it cannot be read or parsed (then every
-// term of two non-literal operands counts as invented).
-func (r *repairer) fileTerms(file string) map[string]bool {
-	if terms, ok := r.terms[file]; ok {
-		return terms
+// parsed is a file of the module as parsed, with its arithmetic terms
+// (arithmeticTerms); file is nil when it cannot be read or parsed (then
+// every term of two non-literal operands counts as invented).
+type parsed struct {
+	fset  *token.FileSet
+	file  *ast.File
+	terms map[string]bool
+}
+
+// parsedFile is file parsed, once per repair.
+func (r *repairer) parsedFile(name string) parsed {
+	if p, ok := r.files[name]; ok {
+		return p
 	}
-	terms := map[string]bool{}
-	if src, err := os.ReadFile(file); err == nil {
-		if f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.SkipObjectResolution); err == nil {
-			terms = arithmeticTerms(f)
+	p := parsed{fset: token.NewFileSet(), terms: map[string]bool{}}
+	if src, err := os.ReadFile(name); err == nil {
+		if f, err := parser.ParseFile(p.fset, name, src, parser.SkipObjectResolution); err == nil {
+			p.file, p.terms = f, arithmeticTerms(f)
 		}
 	}
-	if r.terms == nil {
-		r.terms = map[string]map[string]bool{}
+	if r.files == nil {
+		r.files = map[string]parsed{}
 	}
-	r.terms[file] = terms
-	return terms
+	r.files[name] = p
+	return p
 }
 
 // onlyRule reports whether rejected, a SiteReport.Rejected, is not empty

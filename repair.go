@@ -93,8 +93,8 @@ type repairer struct {
 	// were the same in every recorded state; around those that
 	// aroundNext searched out of turn.
 	constant, around map[int]bool
-	// terms are the arithmetic terms of each file read (fileTerms).
-	terms map[string]map[string]bool
+	// files are the files of sites parsed, once each (parsedFile).
+	files map[string]parsed
 	// restCases are the coverage runs of the passing gocheck tests a
 	// restKey stands for, alone or in groups (coverRestCases).
 	restCases map[testKey][]restCase
