@@ -52,6 +52,11 @@ import (
 //     them nor any local, only what the receiver holds: the method
 //     succeeds with nothing for every argument in that state (pflag's
 //     GetIP, `len(f.actual) == 0 { return nil, nil }`; stateSuccess).
+//   - error-swallowed: a new guard leaves with a nil error just before
+//     `if err != nil`, where err is not nil in a recorded state in which
+//     it leaves, and does not read err: the error the if returns is
+//     dropped for another reason (pflag's GetIP, `val == nil { return
+//     nil, nil }` after `val, err := f.getFlagType(...)`; errorSwallowed).
 //   - bound-elsewhere: at a condition, the candidate reads a value the
 //     original does not read, where an earlier if of the function
 //     compares that value with a literal: the fault is that bound's,

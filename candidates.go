@@ -1179,6 +1179,9 @@ func (r *repairer) antiPatternOf(site collect.Site, st style, spec *synth.Spec, 
 	if why == "" {
 		why = stateSuccess(file.fset, file.file, site, st, c)
 	}
+	if why == "" {
+		why = errorSwallowed(site, st, spec, c)
+	}
 	return why
 }
 

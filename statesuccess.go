@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
 )
 
 // stateSuccess checks the rule state-success: a new guard that leaves
@@ -147,4 +148,65 @@ func nilTestOf(e ast.Expr, x string) bool {
 		return !found
 	})
 	return found
+}
+
+// errorSwallowed checks the rule error-swallowed: a new guard that
+// leaves with a nil error just before `if x != nil` (x an error: its
+// name says err; collect.Site.IfConds), where x is not nil in a recorded
+// state in which the guard leaves, and whose condition does not read x:
+// it drops the error the if would return, for a reason that is not the
+// error (pflag's GetIP took `if val == nil { return nil, nil }` between
+// `val, err := f.getFlagType(...)` and `if err != nil { return nil, err
+// }`: every error of getFlagType became no IP and no error). A guard
+// that tests x itself (errors.Is(err, io.EOF)) chooses which errors to
+// drop, and is not looked at.
+func errorSwallowed(site collect.Site, st style, spec *synth.Spec, c candidate) string {
+	if spec == nil || site.Kind != collect.Guard || st.name != "return" || !leavesWithoutError(st.exit) {
+		return ""
+	}
+	cand, err := parser.ParseExpr(c.src)
+	if err != nil {
+		return ""
+	}
+	roots := rootNames(cand)
+	for _, cond := range site.IfConds {
+		x, ok := errorTested(cond)
+		if !ok || roots[x] {
+			continue
+		}
+		t, err := synth.ParseTerm(spec, cond)
+		if err != nil {
+			continue
+		}
+		for i := range spec.Examples {
+			ex := &spec.Examples[i]
+			if !ex.Want {
+				continue
+			}
+			if v, err := t.Eval(spec, ex); err == nil && !v.Missing && v.Kind == synth.Bool && v.Bool {
+				return fmt.Sprintf("error-swallowed: %s leaves with `%s` where %s, in a recorded state of %s: the error the next if returns is dropped for a reason that is not the error", c.src, st.exit, cond, ex.Origin)
+			}
+		}
+	}
+	return ""
+}
+
+// errorTested returns x for cond `x != nil` where x's name says it is an
+// error (err, perr, readErr, error).
+func errorTested(cond string) (string, bool) {
+	e, err := parser.ParseExpr(cond)
+	if err != nil {
+		return "", false
+	}
+	b, ok := e.(*ast.BinaryExpr)
+	if !ok || b.Op != token.NEQ {
+		return "", false
+	}
+	x, ok := ast.Unparen(b.X).(*ast.Ident)
+	y, ok2 := ast.Unparen(b.Y).(*ast.Ident)
+	if !ok || !ok2 || y.Name != "nil" {
+		return "", false
+	}
+	name := strings.ToLower(x.Name)
+	return x.Name, strings.HasSuffix(name, "err") || strings.HasSuffix(name, "error")
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/synth"
 )
 
 // TestStateSuccess: a zero-values guard that makes a method with
@@ -76,5 +77,52 @@ func GetIP(f *FlagSet, name string) (net.IP, error) {
 	}
 	if got := stateSuccess(fset, nil, collect.Site{Kind: collect.Guard, Line: 4}, zero, candidate{src: "len(f.actual) == 0"}); got != "" {
 		t.Errorf("without a parsed file: %q", got)
+	}
+}
+
+// TestErrorSwallowed: a zero-values guard just before `if err != nil`
+// that leaves where err is not nil, without reading err, is rejected;
+// one that tests err, leaves where err is nil, or returns an error is
+// not.
+func TestErrorSwallowed(t *testing.T) {
+	spec := &synth.Spec{
+		Inputs: []synth.Input{{Expr: "val == nil", Kind: synth.Bool}, {Expr: "err == nil", Kind: synth.Bool}, {Expr: "len(name)", Kind: synth.Int}},
+		Examples: []synth.Example{
+			{Values: []synth.Value{synth.BoolValue(false), synth.BoolValue(true), synth.IntValue(2)}, Want: false, Origin: "TestSet"},
+			{Values: []synth.Value{synth.BoolValue(true), synth.BoolValue(false), synth.IntValue(2)}, Want: true, Origin: "TestEmpty"},
+		},
+	}
+	site := collect.Site{Kind: collect.Guard, Original: "if err != nil { …", IfConds: []string{"err != nil"}}
+	zero := style{name: "return", strategy: collect.StrategyZero, exit: "return nil, nil"}
+	errNew := style{name: "return", strategy: collect.StrategyErrNew, exit: `return nil, errors.New("f: bad")`}
+	for _, tc := range []struct {
+		name string
+		site collect.Site
+		st   style
+		cand string
+		rule string
+	}{
+		{"the error dropped", site, zero, "val == nil", "error-swallowed"},
+		{"err tested", site, zero, "val == nil && err != nil", ""},
+		{"another error", site, errNew, "val == nil", ""},
+		{"no error check after", collect.Site{Kind: collect.Guard, IfConds: []string{"val != nil"}}, zero, "val == nil", ""},
+		{"err nil where it leaves", collect.Site{Kind: collect.Guard, IfConds: []string{"err != nil"}}, zero, "len(name) > 2", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			term, err := synth.ParseTerm(spec, tc.cand)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp := spec
+			if tc.name == "err nil where it leaves" {
+				c := *spec
+				c.Examples = []synth.Example{spec.Examples[0], {Values: []synth.Value{synth.BoolValue(true), synth.BoolValue(true), synth.IntValue(3)}, Want: true, Origin: "TestLong"}}
+				sp = &c
+			}
+			got := errorSwallowed(tc.site, tc.st, sp, candidate{src: tc.cand, term: term, method: "synthesis"})
+			if ruleOf(got) != tc.rule {
+				t.Errorf("errorSwallowed(%q) = %q, want rule %q", tc.cand, got, tc.rule)
+			}
+		})
 	}
 }
