@@ -183,6 +183,11 @@ type repairer struct {
 	// speculative: a change there passes the suite, so their mutants
 	// come first (mutate).
 	withheldAt map[int]bool
+	// deferring is set while validate checks a site's synthesized
+	// candidates; deferred are the plausible ones whose verdict waits
+	// for the others (settleDeferred).
+	deferring bool
+	deferred  []deferredPatch
 	// work counts the work of the test runs made (see ran), surplus
 	// that of the runs of parallel waves that a search one at a time
 	// would not have made (angelic.Verdict.Surplus): searchWork leaves

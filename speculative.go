@@ -68,6 +68,20 @@ import (
 //     linkify `c != ' '`, tableParagraphTransformer `isHeader`, toml's
 //     lexInlineTableValueEnd), and pflag's seeded durationSliceConv got
 //     `len(f.actual) == 0` in its caller.
+//   - guard-ambiguous: the condition of a new guard synthesized from the
+//     recorded states while at least minAmbiguous other candidates that
+//     the suite did not reject fit them too, none of them reading a
+//     value the patch reads (a value, its length and a call's argument
+//     count as one): the tests say where the guard must leave, not what
+//     tells those inputs from the others, and the first fit by the
+//     ranking is one guess among values that have nothing in common.
+//     Over every kept training and dev run (one record per bug and
+//     condition), synthesized new guards with three or more other
+//     fitting candidates were 4 correct of 28 plausible, against 26 of
+//     59 with fewer (go-cmp's retrieveUnexportedField `t.NumField() !=
+//     len(s.opts) && …`, toml's eStruct `t2 == nil` for
+//     `isNil(fieldVal)`, pflag's ipConv); those counts do not ask that
+//     the others share no value, so the rule as written fires on fewer.
 //
 // Mutants of the original, bounds checks, siblings' guards and NpeFix
 // replacements are never speculative by these rules.
@@ -79,7 +93,12 @@ const (
 	specFarNegated   = "far-negated"
 	// specUnderdetermined: see underdetermined.
 	specUnderdetermined = "guard-underdetermined"
+	specAmbiguousGuard  = "guard-ambiguous"
 )
+
+// minAmbiguous is how many other fitting candidates, reading other
+// values, make a synthesized new guard ambiguous (guard-ambiguous).
+const minAmbiguous = 3
 
 // speculative returns why the plausible patch c at site (style st) is
 // speculative, or "": ranked are the candidates of its site, failed
@@ -97,6 +116,9 @@ func speculative(site collect.Site, st style, c candidate, ranked []candidate, s
 		return specPanicNew + fmt.Sprintf(": a new panic (`%s`) where the function never panics; the tests only say it must panic, not for which inputs", st.exit)
 	}
 	if why := underdetermined(st, c, ranked, distinct, failed); why != "" {
+		return why
+	}
+	if why := ambiguousGuard(site, c, ranked, spec, failed); why != "" {
 		return why
 	}
 	if !farFromOriginal(site, c) {
@@ -147,6 +169,28 @@ func underdetermined(st style, c candidate, ranked []candidate, distinct int, fa
 	return ""
 }
 
+// ambiguousGuard checks the rule guard-ambiguous: c is the synthesized
+// condition of a new guard, and at least minAmbiguous other candidates of
+// the site that the suite did not reject (failed) fit the recorded states
+// (spec) and read none of the values c reads.
+func ambiguousGuard(site collect.Site, c candidate, ranked []candidate, spec *synth.Spec, failed func(src string) bool) string {
+	if site.Kind != collect.Guard || c.method != "synthesis" || c.term == nil || spec == nil {
+		return ""
+	}
+	mine := valuesNamed(spec, c.term)
+	var others []string
+	for _, o := range ranked {
+		if o.term == nil || o.src == c.src || failed(o.src) || overlaps(mine, valuesNamed(spec, o.term)) {
+			continue
+		}
+		others = append(others, "`"+o.src+"`")
+	}
+	if len(others) < minAmbiguous {
+		return ""
+	}
+	return specAmbiguousGuard + fmt.Sprintf(": a new guard, and %d other conditions reading none of its values fit the recorded states as well (%s)", len(others), strings.Join(others[:min(len(others), 3)], ", "))
+}
+
 // farFromOriginal reports whether c, a synthesized replacement of site's
 // condition (synthesizedCond), changes more than maxCloseTokens tokens of
 // it. The original with an operand of its && or || deleted is close,
@@ -174,6 +218,39 @@ func valuesRead(spec *synth.Spec, t *synth.Term) map[string]bool {
 		out[lengthOf(spec.Inputs[i].Expr)] = true
 	}
 	return out
+}
+
+// valuesNamed returns the values t reads, as valuesRead, with the
+// arguments of each call it reads: normalize(f) names f too.
+func valuesNamed(spec *synth.Spec, t *synth.Term) map[string]bool {
+	out := map[string]bool{}
+	for _, i := range inputsRead(t) {
+		expr := spec.Inputs[i].Expr
+		out[lengthOf(expr)] = true
+		e, err := parser.ParseExpr(expr)
+		if err != nil {
+			continue
+		}
+		ast.Inspect(e, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				for _, a := range call.Args {
+					out[lengthOf(types.ExprString(ast.Unparen(a)))] = true
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// overlaps reports whether a and b share a key.
+func overlaps(a, b map[string]bool) bool {
+	for k := range a {
+		if b[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // lengthOf returns x for len(x) or cap(x), expr otherwise.

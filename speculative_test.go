@@ -137,3 +137,56 @@ func TestUnderdetermined(t *testing.T) {
 		})
 	}
 }
+
+// TestAmbiguousGuard checks guard-ambiguous: a synthesized new guard is
+// withheld when three other candidates over other values fit the
+// recorded states, and printed when fewer do, when they read its values
+// (a value and its length are one), when the suite rejected one, when it
+// is no new guard or was not synthesized.
+func TestAmbiguousGuard(t *testing.T) {
+	spec := &synth.Spec{Inputs: []synth.Input{
+		{Expr: "name", Kind: synth.String}, {Expr: "len(name)", Kind: synth.Int},
+		{Expr: "v", Kind: synth.Int}, {Expr: "factor", Kind: synth.Int}, {Expr: "done", Kind: synth.Bool},
+		{Expr: "trim(name)", Kind: synth.String},
+	}}
+	cand := func(src, method string) candidate {
+		term, err := synth.ParseTerm(spec, src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		return candidate{src: src, term: term, method: method}
+	}
+	guard := collect.Site{Kind: collect.Guard, Original: "return v * factor"}
+	cond := collect.Site{Kind: collect.Cond, Original: `name == "x"`}
+	three := []string{"v > 2", "factor > 3", "done"}
+	for _, tc := range []struct {
+		name   string
+		site   collect.Site
+		method string
+		others []string
+		failed string
+		want   bool
+	}{
+		{"three others over other values", guard, "synthesis", three, "", true},
+		{"three others, one over two values", guard, "synthesis", []string{"v > factor", "factor > 3", "done"}, "", true},
+		{"two others", guard, "synthesis", three[:2], "", false},
+		{"others over the same value", guard, "synthesis", []string{"len(name) == 0", "len(name) < 1", `name != "" == false`, "done"}, "", false},
+		{"others that read the value too", guard, "synthesis", []string{`done && name == ""`, `v > 2 && name != "y"`, "len(name) < factor"}, "", false},
+		{"others over a call on the value", guard, "synthesis", []string{`trim(name) == ""`, `trim(name) != "a"`, `trim(name) < "b"`}, "", false},
+		{"one other rejected by the suite", guard, "synthesis", three, "factor > 3", false},
+		{"a condition, not a new guard", cond, "synthesis", three, "", false},
+		{"a sibling's guard", guard, "sibling", three, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cand(`name == ""`, tc.method)
+			ranked := []candidate{c}
+			for _, o := range tc.others {
+				ranked = append(ranked, cand(o, "synthesis"))
+			}
+			why := speculative(tc.site, style{name: "return", strategy: collect.StrategyZero, exit: "return 0"}, c, ranked, spec, 10, false, func(src string) bool { return src == tc.failed })
+			if got := strings.HasPrefix(why, specAmbiguousGuard+":"); got != tc.want {
+				t.Errorf("speculative = %q, want guard-ambiguous %v", why, tc.want)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package nopol
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -20,16 +21,120 @@ import (
 // patch, and this costs one build. The others are compiled together into a
 // schema binary, run one by one, and the first that passes is checked as a
 // patched file in turn.
+//
+// A plausible new guard that is ambiguous (guard-ambiguous) while some of
+// the other candidates it is ambiguous with are not validated yet is
+// deferred, with every plausible candidate after it: once the others are
+// validated, the first of them that is not speculative is the patch
+// (settleDeferred), so that the decision does not depend on the order in
+// which the suite saw them.
 func (r *repairer) validate(ctx context.Context, site collect.Site, st style, cands []candidate, rep *SiteReport) (bool, error) {
 	r.enter(phaseValidation)
+	r.deferring, r.deferred = true, nil
+	defer func() { r.deferring, r.deferred = false, nil }()
 	done, _, err := r.tryPatch(ctx, site, st, cands[0], fmt.Sprintf("candidate 1/%d", len(cands)), rep)
-	if err != nil || done || len(cands) == 1 {
-		if !done {
-			noneOutcome(rep, plural(len(cands), "candidate"))
-		}
-		return done, err
+	if err == nil && !done && len(cands) > 1 {
+		done, err = r.validateSchema(ctx, site, st, cands, 1, "candidate", rep)
 	}
-	return r.validateSchema(ctx, site, st, cands, 1, "candidate", rep)
+	if err != nil {
+		// Stopped (the time limit): the deferred candidates are
+		// reported as withheld, with what is known.
+		for _, d := range r.deferred {
+			r.withholdDeferred(d, cmp.Or(r.speculativeAt(d.site, d.st, d.c, d.rep), specAmbiguousGuard+": stopped before the other candidates were validated"))
+		}
+		return false, err
+	}
+	if done {
+		return true, nil
+	}
+	if done, err = r.settleDeferred(ctx); !done {
+		noneOutcome(rep, plural(len(cands), "candidate"))
+	}
+	return done, err
+}
+
+// deferredPatch is a plausible candidate whose verdict waits for the
+// validation of the other candidates of its site (validate).
+// The first is checked as a patched file (src, with the original old and
+// the suite's result sr); those after it passed the schema's suite only,
+// and are checked as patched files if they become the patch (name is
+// their name in the progress).
+type deferredPatch struct {
+	site     collect.Site
+	st       style
+	c        candidate
+	rep      *SiteReport
+	old, src []byte
+	sr       collect.SuiteResult
+	name     string
+}
+
+// settleDeferred decides the deferred plausible candidates in rank order,
+// now that the others are validated: the first that is not speculative
+// (and passes as a patched file) is the patch; the others are withheld.
+func (r *repairer) settleDeferred(ctx context.Context) (bool, error) {
+	deferred := r.deferred
+	r.deferring, r.deferred = false, nil
+	for i, d := range deferred {
+		why := r.speculativeAt(d.site, d.st, d.c, d.rep)
+		if why != "" && !r.opts.Speculative {
+			r.withholdDeferred(d, why)
+			continue
+		}
+		if d.src == nil {
+			// Its record of the schema's run gives way to the patched
+			// file's.
+			r.res.Candidates = slices.DeleteFunc(r.res.Candidates, func(v CandidateReport) bool { return v.Site == d.site.ID && v.Condition == d.c.src })
+			r.enter(phaseVerify)
+			done, _, err := r.tryPatch(ctx, d.site, d.st, d.c, d.name+" as a patched file", d.rep)
+			if err != nil || done {
+				if err != nil {
+					for _, d := range deferred[i+1:] {
+						r.withholdDeferred(d, cmp.Or(r.speculativeAt(d.site, d.st, d.c, d.rep), specAmbiguousGuard+": stopped before it was decided"))
+					}
+				}
+				return done, err
+			}
+			continue
+		}
+		r.logf("`%s` at %s:%d, the other candidates validated: %s", d.c.src, d.rep.File, d.site.Line, cmp.Or(why, "the first plausible one that is not speculative"))
+		r.accept(d.site, d.st, d.c, d.rep, d.old, d.src, d.sr, why)
+		return true, nil
+	}
+	return false, nil
+}
+
+// withholdDeferred withholds the deferred candidate d for why, writing
+// its patched file when the schema alone checked it.
+func (r *repairer) withholdDeferred(d deferredPatch, why string) {
+	old, src := d.old, d.src
+	if src == nil {
+		var err error
+		if old, err = os.ReadFile(d.site.File); err == nil {
+			src, err = patchSource(old, d.site, d.st.guard, d.c.src)
+		}
+		if err != nil {
+			r.logf("withheld `%s` at %s:%d: writing the patch: %v", d.c.src, d.rep.File, d.site.Line, err)
+			return
+		}
+	}
+	r.withhold(d.site, d.st, d.c, d.rep, old, src, why)
+}
+
+// speculativeAt is speculative for c at site, with the candidates the
+// suite rejected so far.
+func (r *repairer) speculativeAt(site collect.Site, st style, c candidate, rep *SiteReport) string {
+	return speculative(site, st, c, r.ranked, r.spec, rep.Distinct, rep.negatedInFragments(), func(src string) bool {
+		return slices.ContainsFunc(r.res.Candidates, func(v CandidateReport) bool { return v.Site == site.ID && v.Condition == src && !v.Passed })
+	})
+}
+
+// unvalidated reports whether a candidate of site other than c is not
+// validated yet.
+func (r *repairer) unvalidated(site collect.Site, c candidate) bool {
+	return slices.ContainsFunc(r.ranked, func(o candidate) bool {
+		return o.src != c.src && !slices.ContainsFunc(r.res.Candidates, func(v CandidateReport) bool { return v.Site == site.ID && v.Condition == o.src })
+	})
 }
 
 // validateSchema compiles cands[from:] together into a schema binary, runs
@@ -113,6 +218,11 @@ func (r *repairer) runSchema(ctx context.Context, schema suiteRunner, off int, s
 		r.record(site, st, c, sr, ok)
 		r.logf("%s `%s`: %s", name, c.src, suiteSummary(sr, ok))
 		if !ok && !r.onlyInstrSensitive(site.Package, sr) {
+			continue
+		}
+		if r.deferring && len(r.deferred) > 0 {
+			// Checked as a patched file only if it becomes the patch.
+			r.deferred = append(r.deferred, deferredPatch{site: site, st: st, c: c, rep: rep, name: name})
 			continue
 		}
 		r.enter(phaseVerify)
@@ -369,13 +479,27 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 	if !ok {
 		return false, sr, nil
 	}
-	why := speculative(site, st, c, r.ranked, r.spec, rep.Distinct, rep.negatedInFragments(), func(src string) bool {
-		return slices.ContainsFunc(r.res.Candidates, func(v CandidateReport) bool { return v.Site == site.ID && v.Condition == src && !v.Passed })
-	})
+	why := r.speculativeAt(site, st, c, rep)
+	if r.deferring && (len(r.deferred) > 0 || strings.HasPrefix(why, specAmbiguousGuard+":") && r.unvalidated(site, c)) {
+		if len(r.deferred) == 0 {
+			r.logf("%s `%s`: %s; deciding once the other candidates are validated", name, cond, why)
+		}
+		r.deferred = append(r.deferred, deferredPatch{site: site, st: st, c: c, rep: rep, old: old, src: src, sr: sr, name: name})
+		return false, sr, nil
+	}
 	if why != "" && !r.opts.Speculative {
 		r.withhold(site, st, c, rep, old, src, why)
 		return false, sr, nil
 	}
+	r.accept(site, st, c, rep, old, src, sr, why)
+	return true, sr, nil
+}
+
+// accept makes the plausible candidate c at site the patch: src is the
+// patched file, old the original, sr the suite's result; why, when not
+// empty, is why it is speculative (printed with Options.Speculative).
+func (r *repairer) accept(site collect.Site, st style, c candidate, rep *SiteReport, old, src []byte, sr collect.SuiteResult, why string) {
+	cond := c.src
 	rep.Outcome = "patched"
 	r.res.StillFailing = nil
 	for _, k := range r.failedKeys(site.Package, sr) {
@@ -407,7 +531,6 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 		e.Reasons = append([]string{"speculative, printed because -speculative was given: " + why}, e.Reasons...)
 	}
 	r.logf("patched %s:%d in %s", rep.File, site.Line, time.Since(r.start).Round(time.Millisecond))
-	return true, sr, nil
 }
 
 // withhold records the plausible patch src of site as withheld, for why
