@@ -223,11 +223,9 @@ func valuesRead(spec *synth.Spec, t *synth.Term) map[string]bool {
 // valuesNamed returns the values t reads, as valuesRead, with the
 // arguments of each call it reads: normalize(f) names f too.
 func valuesNamed(spec *synth.Spec, t *synth.Term) map[string]bool {
-	out := map[string]bool{}
+	out := valuesRead(spec, t)
 	for _, i := range inputsRead(t) {
-		expr := spec.Inputs[i].Expr
-		out[lengthOf(expr)] = true
-		e, err := parser.ParseExpr(expr)
+		e, err := parser.ParseExpr(spec.Inputs[i].Expr)
 		if err != nil {
 			continue
 		}

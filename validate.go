@@ -22,9 +22,9 @@ import (
 // schema binary, run one by one, and the first that passes is checked as a
 // patched file in turn.
 //
-// A plausible new guard that is ambiguous (guard-ambiguous) while some of
-// the other candidates it is ambiguous with are not validated yet is
-// deferred, with every plausible candidate after it: once the others are
+// A plausible new guard that is ambiguous (guard-ambiguous) while some
+// other candidate of its site is not validated yet is deferred, with
+// every plausible candidate after it: once the others are
 // validated, the first of them that is not speculative is the patch
 // (settleDeferred), so that the decision does not depend on the order in
 // which the suite saw them.
@@ -39,9 +39,7 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, ca
 	if err != nil {
 		// Stopped (the time limit): the deferred candidates are
 		// reported as withheld, with what is known.
-		for _, d := range r.deferred {
-			r.withholdDeferred(d, cmp.Or(r.speculativeAt(d.site, d.st, d.c, d.rep), specAmbiguousGuard+": stopped before the other candidates were validated"))
-		}
+		r.withholdStopped(r.deferred, "stopped before the other candidates were validated")
 		return false, err
 	}
 	if done {
@@ -89,9 +87,7 @@ func (r *repairer) settleDeferred(ctx context.Context) (bool, error) {
 			done, _, err := r.tryPatch(ctx, d.site, d.st, d.c, d.name+" as a patched file", d.rep)
 			if err != nil || done {
 				if err != nil {
-					for _, d := range deferred[i+1:] {
-						r.withholdDeferred(d, cmp.Or(r.speculativeAt(d.site, d.st, d.c, d.rep), specAmbiguousGuard+": stopped before it was decided"))
-					}
+					r.withholdStopped(deferred[i+1:], "stopped before it was decided")
 				}
 				return done, err
 			}
@@ -102,6 +98,15 @@ func (r *repairer) settleDeferred(ctx context.Context) (bool, error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// withholdStopped withholds the deferred candidates ds when validation
+// stopped before deciding them: for the rule they break, if they break
+// one now, for guard-ambiguous and what stopped it otherwise.
+func (r *repairer) withholdStopped(ds []deferredPatch, stopped string) {
+	for _, d := range ds {
+		r.withholdDeferred(d, cmp.Or(r.speculativeAt(d.site, d.st, d.c, d.rep), specAmbiguousGuard+": "+stopped))
+	}
 }
 
 // withholdDeferred withholds the deferred candidate d for why, writing
