@@ -222,6 +222,10 @@ func (r *repairer) baselineError(ctx context.Context, err error) error {
 	switch {
 	case errors.As(err, &le):
 		return &InputError{Msg: le.Msg}
+	case errors.As(err, &he) && he.SlowSuite():
+		// Raising the limit is the fix; skipping the test running when
+		// time ran out would only move the timeout to the next one.
+		return &InputError{Msg: fmt.Sprintf("%v (the plain run may take a third of -timeout %s); raise -timeout to more than three times the suite's time, or leave slow tests out with -skip", he, r.opts.Timeout)}
 	case errors.As(err, &he):
 		quoted := make([]string, len(he.Tests))
 		for i, t := range he.Tests {

@@ -328,12 +328,24 @@ type HangError struct {
 	Package string
 	Tests   []string
 	Limit   time.Duration
+	// Finished is how long the package's tests that finished in the same
+	// run took. When it is most of Limit, the suite is slow and Tests were
+	// only running when time ran out (SlowSuite).
+	Finished time.Duration
 	// Output is the end of what the binary printed (the goroutines).
 	Output string
 }
 
+// SlowSuite reports whether the package's finished tests took half the
+// limit or more: the suite is too slow for the limit, whatever Tests do.
+func (e *HangError) SlowSuite() bool { return e.Finished >= e.Limit/2 }
+
 func (e *HangError) Error() string {
-	return fmt.Sprintf("testing %s: %s did not finish within %s in the plain run: it hangs or is too slow", e.Package, strings.Join(e.Tests, ", "), e.Limit)
+	tests := strings.Join(e.Tests, ", ")
+	if e.SlowSuite() {
+		return fmt.Sprintf("testing %s: the tests did not finish within %s in the plain run: those that finished took %s, and %s was running when time ran out; the suite is too slow for the limit", e.Package, e.Limit, e.Finished.Round(time.Second), tests)
+	}
+	return fmt.Sprintf("testing %s: %s did not finish within %s in the plain run: it hangs or is too slow", e.Package, tests, e.Limit)
 }
 
 // BinaryError reports a test binary that failed without a failing test:

@@ -217,7 +217,11 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 			return nil, &LoadError{Msg: fmt.Sprintf("building the tests of %s: the package does not compile; fix these errors first:\n%s", p, out)}
 		}
 		if names := sr.hung[p]; len(names) > 0 {
-			return nil, &HangError{Package: p, Tests: names, Limit: timeout, Output: sr.hungOutput[p]}
+			var finished time.Duration
+			for _, t := range sr.tests[p] {
+				finished += t.Elapsed
+			}
+			return nil, &HangError{Package: p, Tests: names, Limit: timeout, Finished: finished, Output: sr.hungOutput[p]}
 		}
 		ran := 0
 		for _, name := range prog.Tests[p] {
