@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 )
 
 // tree is a writable copy of one module version in which candidate bugs
@@ -66,7 +67,18 @@ func (t *tree) baseline(ctx context.Context, pkg string) (*TestRun, error) {
 	return tr, nil
 }
 
+// confirmRuns is how many runs of the package's tests a candidate bug's
+// failing tests must fail in, every one: a test that fails by chance (a
+// timing race) is no failing test of the bug (two of cron's seeded bugs
+// were kept on TestChainSkipIfStillRunning, which then passed on their
+// buggy trees).
+const confirmRuns = 3
+
 // try writes src as file, runs the package's tests, and restores the file.
+// When tests fail, it runs the tests again, up to confirmRuns runs in all,
+// and its Failed lists only the tests that failed in every run (none: the
+// failures were chance). A run that does not build or times out is
+// returned as it is.
 func (t *tree) try(ctx context.Context, file string, src []byte) (*TestRun, error) {
 	p := filepath.Join(t.Dir, filepath.FromSlash(file))
 	orig, err := os.ReadFile(p)
@@ -77,5 +89,18 @@ func (t *tree) try(ctx context.Context, file string, src []byte) (*TestRun, erro
 		return nil, err
 	}
 	defer os.WriteFile(p, orig, 0o644)
-	return GoTest(ctx, t.runner, t.Dir, path.Dir(file), "", testTimeout)
+	first, err := GoTest(ctx, t.runner, t.Dir, path.Dir(file), "", testTimeout)
+	if err != nil || first.BuildFailed || first.TimedOut {
+		return first, err
+	}
+	for i := 1; i < confirmRuns && len(first.Failed) > 0; i++ {
+		again, err := GoTest(ctx, t.runner, t.Dir, path.Dir(file), "", testTimeout)
+		if err != nil || again.BuildFailed || again.TimedOut {
+			return again, err
+		}
+		first.Failed = slices.DeleteFunc(first.Failed, func(name string) bool {
+			return !slices.Contains(again.Failed, name)
+		})
+	}
+	return first, nil
 }
