@@ -34,6 +34,9 @@ func (r *repairer) coverage(ctx context.Context) error {
 	r.branchBounds = map[int][]string{}
 	r.stacks = map[testKey][]constituent.Location{}
 	r.runaway = map[int]bool{}
+	if err := r.renarrowMapTables(ctx); err != nil {
+		return err
+	}
 	tests := append(slices.Clone(r.failing), r.passing...)
 	runs := make([]collect.Run, len(tests))
 	for i, k := range tests {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/nopol-go/nopol/angelic"
 	"github.com/nopol-go/nopol/collect"
+	"github.com/nopol-go/nopol/internal/constituent"
+	"github.com/nopol-go/nopol/internal/gotest"
 )
 
 // Table tests: a failing test whose subtests (t.Run) mostly pass runs,
@@ -25,16 +27,73 @@ import (
 // narrowedTo returns the leaves of t's failing subtests, when some of its
 // subtests passed and every failing one is listed; nil otherwise.
 func narrowedTo(t collect.TestResult) []string {
-	if len(t.FailedSubtests) == 0 || t.PassedSubtests == 0 || t.SubtestsCut {
+	return failingLeaves(t.FailedSubtests, t.PassedSubtests, t.SubtestsCut)
+}
+
+// failingLeaves returns the paths among failed that no other one extends
+// (a subtest fails with its failing subtests), when passed subtests passed
+// and none is cut from failed; nil otherwise.
+func failingLeaves(failed []string, passed int, cut bool) []string {
+	if len(failed) == 0 || passed == 0 || cut {
 		return nil
 	}
 	var leaves []string
-	for _, p := range t.FailedSubtests {
-		if !slices.ContainsFunc(t.FailedSubtests, func(q string) bool { return strings.HasPrefix(q, p+"/") }) {
+	for _, p := range failed {
+		if !slices.ContainsFunc(failed, func(q string) bool { return strings.HasPrefix(q, p+"/") }) {
 			leaves = append(leaves, p)
 		}
 	}
 	return leaves
+}
+
+// renarrowMapTables narrows again the narrowed failing tests whose table
+// is a map. The plain run ran their cases in a random order; the
+// instrumented binary runs them in key order (constituent.Mark). When the
+// cases share state, the case that fails depends on the order (BurntSushi
+// toml v1.2.0's TestEncode: another subtest on each run), and narrowed to
+// the plain run's, every later run, the localization and the patch would
+// depend on that chance. Such a test runs once whole, instrumented, and is
+// narrowed to the subtests that fail there (run whole when none does, or
+// none passes).
+func (r *repairer) renarrowMapTables(ctx context.Context) error {
+	for _, k := range r.failing {
+		if len(r.narrow[k]) == 0 || !r.mapTable(k) {
+			continue
+		}
+		run := r.testRun(k, collect.ModeCover)
+		run.Subtests = nil
+		res, err := r.bin.Run(ctx, run)
+		r.ran(testWork(res.TimedOut))
+		if err != nil {
+			return fmt.Errorf("running the instrumented tests: %w", err)
+		}
+		var subs []string
+		if !res.TimedOut {
+			for _, t := range gotest.ParseVerbose(res.Output, false) {
+				if t.Test == k.name {
+					subs = failingLeaves(t.FailedSubtests, t.PassedSubtests, t.SubtestsCut)
+				}
+			}
+		}
+		// Said whether or not they differ from the plain run's: the
+		// same input prints the same progress.
+		if len(subs) == 0 {
+			r.logf("coverage: %s ranges over a map, in a random order in the plain run; in key order no subtest of it fails alone: it runs whole", k.name)
+			delete(r.narrow, k)
+			continue
+		}
+		r.logf("coverage: %s ranges over a map, in a random order in the plain run: it runs the %s failing in key order (%s)", k.name, plural(len(subs), "subtest"), strings.Join(subs[:min(len(subs), 3)], ", "))
+		r.narrow[k] = subs
+	}
+	return nil
+}
+
+// mapTable reports whether test k has a table loop over a map, which the
+// instrumented binary runs in key order.
+func (r *repairer) mapTable(k testKey) bool {
+	return slices.ContainsFunc(r.bin.Constituents(k.pkg), func(c constituent.Constituent) bool {
+		return c.Test == k.name && c.SortedMap
+	})
 }
 
 // widenPassing runs again, whole, the failing tests whose narrowed

@@ -45,6 +45,10 @@ type Constituent struct {
 	// iterations are constituents of their own at run time, numbered from
 	// 1 by the NopolIteration marker.
 	Loop bool
+	// SortedMap reports a table loop over a map that Mark made run in
+	// key order: in the plain test its order is random, so a case that
+	// fails there may not be the one that fails in the marked test.
+	SortedMap bool
 	// File, StartLine and EndLine are the statement's position in the
 	// original source (zero without a decorator).
 	File               string
@@ -129,7 +133,7 @@ func Mark(dec *decorator.Decorator, f *dst.File, qualifier string, keyType KeyTy
 				} else {
 					loop.Body.List = []dst.Stmt{call(qualifier, IterationHook, "")}
 				}
-				sortMapLoop(loop, qualifier, key)
+				c.SortedMap = sortMapLoop(loop, qualifier, key)
 			}
 			if l, ok := s.(*dst.LabeledStmt); ok && !breakTarget(l.Stmt) {
 				// A goto target: the label moves to the marker, so that a
@@ -254,14 +258,14 @@ func TableLoop(s dst.Stmt) *dst.RangeStmt {
 
 // sortMapLoop rewrites a marked table loop over a map with keys of type
 // key so that it runs in key order (see Mark); it does nothing when key is
-// "" or the loop declares no variable.
-func sortMapLoop(loop *dst.RangeStmt, qualifier, key string) {
+// "" or the loop declares no variable, and reports whether it rewrote it.
+func sortMapLoop(loop *dst.RangeStmt, qualifier, key string) bool {
 	named := func(e dst.Expr) bool {
 		id, ok := e.(*dst.Ident)
 		return ok && id.Name != "_"
 	}
 	if key == "" || (!named(loop.Key) && !named(loop.Value)) {
-		return
+		return false
 	}
 	typed := func() dst.Expr {
 		return &dst.TypeAssertExpr{X: dst.NewIdent(sortedKey), Type: dst.NewIdent(key)}
@@ -288,6 +292,7 @@ func sortMapLoop(loop *dst.RangeStmt, qualifier, key string) {
 	// After the iteration marker, before the first statement (and its
 	// line directive).
 	loop.Body.List = append(loop.Body.List[:1], append([]dst.Stmt{assign}, loop.Body.List[1:]...)...)
+	return true
 }
 
 // call builds the statement qualifier.name(arg).

@@ -274,3 +274,36 @@ func TestParseVerboseTest2JSON(t *testing.T) {
 		t.Errorf("outputs %q %q", got[0].Output, got[1].Output)
 	}
 }
+
+// TestParseVerboseSubtests: under -test.v=test2json, the subtests' result
+// lines (framed, not indented) count for their top-level test, as in
+// Summarize; the order is the binary's.
+func TestParseVerboseSubtests(t *testing.T) {
+	const m = "\x16"
+	out := m + "=== RUN   TestTable\n" +
+		m + "=== RUN   TestTable/a\n" +
+		m + "--- PASS: TestTable/a (0.00s)\n" +
+		m + "=== RUN   TestTable/b\n" +
+		"    x_test.go:9: wrong\n" +
+		m + "--- FAIL: TestTable/b (0.00s)\n" +
+		m + "=== RUN   TestTable/c\n" +
+		m + "=== RUN   TestTable/c/d\n" +
+		"    x_test.go:9: wrong\n" +
+		m + "--- FAIL: TestTable/c/d (0.00s)\n" +
+		m + "--- FAIL: TestTable/c (0.00s)\n" +
+		m + "--- FAIL: TestTable (0.00s)\n" +
+		m + "=== RUN   TestOK\n" +
+		m + "--- PASS: TestOK (0.00s)\n" +
+		m + "FAIL\n"
+	got := ParseVerbose(out, false)
+	if len(got) != 2 {
+		t.Fatalf("got %+v", got)
+	}
+	table, ok := got[0], got[1]
+	if table.Action != "fail" || !reflect.DeepEqual(table.FailedSubtests, []string{"TestTable/b", "TestTable/c/d", "TestTable/c"}) || table.PassedSubtests != 1 {
+		t.Errorf("TestTable: action %q, failed subtests %q, %d passed; want fail, [TestTable/b TestTable/c/d TestTable/c], 1", table.Action, table.FailedSubtests, table.PassedSubtests)
+	}
+	if ok.Action != "pass" || len(ok.FailedSubtests) != 0 || ok.PassedSubtests != 0 {
+		t.Errorf("TestOK: %+v", ok)
+	}
+}

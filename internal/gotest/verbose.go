@@ -12,7 +12,8 @@ import (
 // ParseVerbose reads the -test.v output of a test binary run directly and
 // returns one summary per top-level test, in order of first appearance,
 // in time linear in the output; each test's output is capped (head and
-// tail).
+// tail). Subtests are counted under -test.v=test2json only (their result
+// lines are framed; plain -test.v indents them).
 //
 // Under -test.v=test2json (VerboseFlag) framing lines are found after a
 // test's output without a newline too, and the binary's own result line
@@ -59,7 +60,9 @@ func ParseVerbose(output string, crashed bool) []TestSummary {
 			name, dur := fr.Test, fr.Elapsed
 			if top, _, sub := strings.Cut(name, "/"); sub {
 				// A subtest's result (not indented under test2json).
-				texts[get(top)].add(line)
+				i := get(top)
+				texts[i].add(line)
+				out[i].addSubtest(name, strings.ToLower(fr.Verb))
 				current = top
 				return
 			}
