@@ -44,7 +44,9 @@
 //     gocheck tests run apart as a passing test of their own (restKey:
 //     collect.Run.SkipSubtests, -test.skip; or the suite's list,
 //     -check.list, less the failing ones). A narrowed run that passes
-//     runs whole (subtests.go).
+//     runs whole; a narrowed test over a map table is narrowed to the
+//     subtests failing in the key order nopol's binary runs it in
+//     (renarrowMapTables; subtests.go).
 //  3. Run every passing test with coverage, and rank the sites by Ochiai
 //     suspiciousness (angelic.Localize; a condition scores the best of its
 //     reach and its two outcomes' predicates, split by table iteration as
