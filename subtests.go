@@ -46,18 +46,19 @@ func failingLeaves(failed []string, passed int, cut bool) []string {
 	return leaves
 }
 
-// renarrowMapTables narrows again the narrowed failing tests whose table
-// is a map. The plain run ran their cases in a random order; the
-// instrumented binary runs them in key order (constituent.Mark). When the
-// cases share state, the case that fails depends on the order (BurntSushi
-// toml v1.2.0's TestEncode: another subtest on each run), and narrowed to
-// the plain run's, every later run, the localization and the patch would
-// depend on that chance. Such a test runs once whole, instrumented, and is
-// narrowed to the subtests that fail there (run whole when none does, or
-// none passes).
+// renarrowMapTables narrows the failing tests whose table is a map anew.
+// The plain run ran their cases in a random order; the instrumented binary
+// runs them in key order (constituent.Mark). When the cases share state,
+// the case that fails depends on the order, and so do the passing cases
+// seen before it (BurntSushi toml v1.2.0's TestEncode: another subtest on
+// each run, and none passing when the failing one came first, which left
+// it whole). Narrowed by the plain run, every later run, the localization
+// and the patch would depend on that chance. Each such test runs once
+// whole, instrumented, and is narrowed to the subtests that fail there, or
+// left whole when none does or none passes.
 func (r *repairer) renarrowMapTables(ctx context.Context) error {
 	for _, k := range r.failing {
-		if len(r.narrow[k]) == 0 || !r.mapTable(k) {
+		if !r.mapTable(k) {
 			continue
 		}
 		run := r.testRun(k, collect.ModeCover)
@@ -75,13 +76,13 @@ func (r *repairer) renarrowMapTables(ctx context.Context) error {
 				}
 			}
 		}
-		// Said whether or not they differ from the plain run's: the
-		// same input prints the same progress.
 		if len(subs) == 0 {
-			r.logf("coverage: %s ranges over a map, in a random order in the plain run; in key order no subtest of it fails alone: it runs whole", k.name)
+			// Not said: whether the plain run narrowed it was chance.
 			delete(r.narrow, k)
 			continue
 		}
+		// Said whether or not they are the plain run's: the same input
+		// prints the same progress.
 		r.logf("coverage: %s ranges over a map, in a random order in the plain run: it runs the %s failing in key order (%s)", k.name, plural(len(subs), "subtest"), strings.Join(subs[:min(len(subs), 3)], ", "))
 		r.narrow[k] = subs
 	}
