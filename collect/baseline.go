@@ -84,6 +84,15 @@ type suiteRun struct {
 	runaway map[string][]string
 }
 
+// elapsed is how long the tests of package p that have a result took.
+func (sr *suiteRun) elapsed(p string) time.Duration {
+	var total time.Duration
+	for _, t := range sr.tests[p] {
+		total += t.Elapsed
+	}
+	return total
+}
+
 // runSuite runs the tests of pkgs with `go test -json`. A test that crashes
 // its binary (a panic, os.Exit) keeps the tests after it from running;
 // those are run again, without the tests already reported, until every
@@ -217,11 +226,7 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 			return nil, &LoadError{Msg: fmt.Sprintf("building the tests of %s: the package does not compile; fix these errors first:\n%s", p, out)}
 		}
 		if names := sr.hung[p]; len(names) > 0 {
-			var finished time.Duration
-			for _, t := range sr.tests[p] {
-				finished += t.Elapsed
-			}
-			return nil, &HangError{Package: p, Tests: names, Limit: timeout, Finished: finished, Output: sr.hungOutput[p]}
+			return nil, &HangError{Package: p, Tests: names, Limit: timeout, Finished: sr.elapsed(p), Output: sr.hungOutput[p]}
 		}
 		ran := 0
 		for _, name := range prog.Tests[p] {
@@ -239,11 +244,7 @@ func Baseline(ctx context.Context, prog *Program, timeout time.Duration) ([]Test
 	}
 	prog.notRun = map[string]map[string]bool{}
 	for _, p := range prog.Packages {
-		var total time.Duration
-		for _, t := range sr.tests[p] {
-			total += t.Elapsed
-		}
-		prog.suiteTime[p] = total
+		prog.suiteTime[p] = sr.elapsed(p)
 		names := append(append([]string(nil), prog.Tests[p]...), sr.extra[p]...)
 		for _, name := range names {
 			t, ok := sr.tests[p][name]
