@@ -75,7 +75,7 @@ func TestInterrupt(t *testing.T) {
 	} {
 		t.Run(tc.sig.String()+"/"+strings.Fields(tc.after)[0], func(t *testing.T) {
 			log, took, err := signalAfter(t, bin, mod, tmp, []string{"fix", "-v"}, tc.after, 300*time.Millisecond, tc.sig, func() {
-				if during, _ := nopolTemps(tmp); len(during) == 0 {
+				if !tempAppears(tmp, 3*time.Second) {
 					t.Errorf("no nopol-* temp dir in %s while running: the check below proves nothing", tmp)
 				}
 				if tc.sig == syscall.SIGKILL && !processAppears(t, tmp, 3*time.Second) {
@@ -125,7 +125,7 @@ func TestReaderGone(t *testing.T) {
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() && !strings.Contains(sc.Text(), "baseline: running") {
 	}
-	if during, _ := nopolTemps(tmp); len(during) == 0 {
+	if !tempAppears(tmp, 3*time.Second) {
 		t.Errorf("no nopol-* temp dir in %s while running: the check below proves nothing", tmp)
 	}
 	stderr.Close() // the reader is gone: nopol's next progress line fails
@@ -175,8 +175,24 @@ func processesUnder(t *testing.T, dir string, wait time.Duration) []string {
 // processAppears waits up to wait for a process under dir (see
 // processesUnder): between two test runs there is none for a moment.
 func processAppears(t *testing.T, dir string, wait time.Duration) bool {
+	return eventually(wait, func() bool { return len(processesUnder(t, dir, 0)) > 0 })
+}
+
+// tempAppears waits up to wait for a nopol-* temp dir in dir: the
+// instrumented build makes its own beside the baseline, so the progress
+// line "baseline: running" can come before it.
+func tempAppears(dir string, wait time.Duration) bool {
+	return eventually(wait, func() bool {
+		during, _ := nopolTemps(dir)
+		return len(during) > 0
+	})
+}
+
+// eventually polls cond every 20ms for up to wait and reports whether it
+// held.
+func eventually(wait time.Duration, cond func() bool) bool {
 	for deadline := time.Now().Add(wait); ; time.Sleep(20 * time.Millisecond) {
-		if len(processesUnder(t, dir, 0)) > 0 {
+		if cond() {
 			return true
 		}
 		if time.Now().After(deadline) {
