@@ -424,15 +424,18 @@
 // not when the machine's memory runs out (go-toml v2.4.3's addFields,
 // whose recursion allocates at each call: 8 to 15 s per forced run under
 // an 8 GiB limit, 1.3 s at the cap; the repair took 32 s instead of
-// 100). Candidates' runs have no cap. A candidate's run (a schema's) ends
-// as hung once the schema's sites were evaluated as often as forced runs
-// of its tests may evaluate all sites, summed over the tests the process
-// runs (repairer.candidateEvalLimit): a mutant that makes a loop spin no
-// longer waits for its run's time limit. Where no covered test of the
-// package passed, no run shows what a test run to its end evaluates, and
-// a failing test's share is at least noPassingEvaluations (btree's
-// seeded split: every test failed early, and the correct mutant was
-// stopped as spinning).
+// 100). A candidate's first run, of the failing tests alone, has the same
+// cap (a candidate that leaves ini's seeded parseDelim allocating without
+// end costs about a second, not 10); its whole-suite runs have none (one
+// process runs every test, which no single test's run measured). A
+// candidate's run (a schema's) ends as hung once the schema's sites were
+// evaluated as often as forced runs of its tests may evaluate all sites,
+// summed over the tests the process runs (repairer.candidateEvalLimit): a
+// mutant that makes a loop spin no longer waits for its run's time limit.
+// Where no covered test of the package passed, no run shows what a test
+// run to its end evaluates, and a failing test's share is at least
+// noPassingEvaluations (btree's seeded split: every test failed early,
+// and the correct mutant was stopped as spinning).
 //
 // The user's files are never written: instrumented and patched files reach
 // the compiler through `go test -overlay`. Progress goes to

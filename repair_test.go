@@ -88,6 +88,9 @@ type fake struct {
 	// out (a busy machine), at the evaluation limit when quickHung.
 	quickTimeouts int
 	quickHung     bool
+	// quickCaps are the memory caps of the runs of the failing tests
+	// alone.
+	quickCaps []int64
 	// runaway: the failing tests' baseline runs met the time limit in a
 	// loop (collect.TestResult.Runaway).
 	runaway bool
@@ -317,8 +320,9 @@ func (f *fake) suite(good bool) collect.SuiteResult {
 }
 
 // RunTests is RunSuite restricted to names.
-func (s *fakeSchema) RunTests(ctx context.Context, k int, names []string, timeout time.Duration) (collect.SuiteResult, error) {
+func (s *fakeSchema) RunTests(ctx context.Context, k int, names []string, timeout time.Duration, maxRSS int64) (collect.SuiteResult, error) {
 	s.f.testRuns++
+	s.f.quickCaps = append(s.f.quickCaps, maxRSS)
 	if s.f.quickTimeouts > 0 {
 		s.f.quickTimeouts--
 		return collect.SuiteResult{TimedOut: true, Hung: s.f.quickHung}, nil
@@ -672,6 +676,13 @@ func TestRepairQuickTimeout(t *testing.T) {
 		}
 		if f.testRuns < tc.runs || tc.runs == 2 && f.testRuns != 2 {
 			t.Errorf("%s: %d runs of the failing tests, want %d", tc.name, f.testRuns, tc.runs)
+		}
+		// The forced runs' cap (no coverage run of the fake measured
+		// memory).
+		for _, c := range f.quickCaps {
+			if c != forcedMemBase {
+				t.Errorf("%s: a run of the failing tests has the memory cap %d, want %d", tc.name, c, forcedMemBase)
+			}
 		}
 	}
 }

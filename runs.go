@@ -41,7 +41,7 @@ type testBinary interface {
 // suiteRunner is a *collect.Schema.
 type suiteRunner interface {
 	RunSuite(ctx context.Context, k int) (collect.SuiteResult, error)
-	RunTests(ctx context.Context, k int, names []string, timeout time.Duration) (collect.SuiteResult, error)
+	RunTests(ctx context.Context, k int, names []string, timeout time.Duration, maxRSS int64) (collect.SuiteResult, error)
 	Close() error
 }
 

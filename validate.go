@@ -305,7 +305,14 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 	// limits, whose fixed part of 1.5s a candidate that makes the first
 	// one hang paid once per test).
 	limit := runTimeout(total) + time.Duration(len(names)-1)*500*time.Millisecond
-	sr, err = schema.RunTests(ctx, k, names, limit)
+	// The forced runs' memory cap: a candidate that makes a failing test
+	// allocate without end is rejected there, not when the machine's
+	// memory runs out (ini's seeded parseDelim, whose failing test does
+	// so on the user's code: 10s per candidate under the bench's 8 GiB
+	// address-space limit). The whole suite's runs have none: its tests
+	// run in one process, which no single test's run measured.
+	mem := r.memLimit(testKey{site.Package, names[0]})
+	sr, err = schema.RunTests(ctx, k, names, limit, mem)
 	r.ran(testWork(sr.TimedOut))
 	if err == nil && retryBusy(limit, sr) && !slices.ContainsFunc(names, func(name string) bool { return r.runawayTests[testKey{site.Package, name}] }) && machineBusy() {
 		// A busy machine can make a short limit run out: there, a
@@ -315,7 +322,7 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 		// is the bug's symptom (ini's seeded parseDelim: a loop that
 		// does not end made each mutant cost 12.5s instead of 2.5s).
 		r.vlogf("candidate %d timed out on the failing tests after %s; running them again with %s", k, limit.Round(time.Millisecond), (4 * limit).Round(time.Millisecond))
-		sr, err = schema.RunTests(ctx, k, names, 4*limit)
+		sr, err = schema.RunTests(ctx, k, names, 4*limit, mem)
 		r.ran(testWork(sr.TimedOut))
 	}
 	if err != nil || sr.Passed || (!sr.TimedOut && r.onlyInstrSensitive(site.Package, sr)) {
@@ -433,6 +440,8 @@ func suiteSummary(sr collect.SuiteResult, ok bool) string {
 	case sr.BuildFailed:
 		msg, _, _ := strings.Cut(strings.TrimSpace(sr.Output), "\n")
 		return "does not compile: " + msg
+	case sr.OverMemory:
+		return "the failing tests allocated past the memory cap"
 	case sr.Hung:
 		return "a loop spun: the evaluation limit was reached"
 	case sr.TimedOut:

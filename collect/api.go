@@ -740,10 +740,12 @@ type SuiteResult struct {
 	FailedElsewhere []string
 	TimedOut        bool
 	// Hung reports a run ended by the schema's evaluation limit (a
-	// candidate that makes a loop spin; TimedOut is set too): a hang no
-	// busy machine made.
-	Hung     bool
-	Duration time.Duration
+	// candidate that makes a loop spin; TimedOut is set too) or by
+	// RunTests's memory cap (OverMemory then): a hang no busy machine
+	// made.
+	Hung       bool
+	OverMemory bool
+	Duration   time.Duration
 	// BuildFailed reports that the candidate or patch did not compile;
 	// Output then has the reason, otherwise the output of failed runs.
 	BuildFailed bool

@@ -483,8 +483,9 @@ type binaryRun struct {
 	passed   bool
 	output   string
 	timedOut bool
-	// hung: a run reached the evaluation limit (HangLine).
-	hung bool
+	// hung: a run reached the evaluation limit (HangLine) or the memory
+	// cap (overMemory).
+	hung, overMemory bool
 }
 
 // binarySuite runs the tests of package path in its test binary bin (with
@@ -494,12 +495,13 @@ type binaryRun struct {
 // the next round, until every test has a result or a round adds none.
 // timeout bounds each round.
 func (prog *Program) binarySuite(ctx context.Context, runner *gotest.Runner, path, bin string, env []string, timeout time.Duration) (binaryRun, error) {
-	return prog.binaryTests(ctx, runner, path, bin, env, timeout, prog.Tests[path])
+	return prog.binaryTests(ctx, runner, path, bin, env, timeout, 0, prog.Tests[path])
 }
 
 // binaryTests is binarySuite for the top-level tests names of the package
-// only (all of them when names is the package's list).
-func (prog *Program) binaryTests(ctx context.Context, runner *gotest.Runner, path, bin string, env []string, timeout time.Duration, names []string) (binaryRun, error) {
+// only (all of them when names is the package's list); maxRSS, when > 0,
+// caps each round's resident memory (gotest.Invocation.MaxRSS).
+func (prog *Program) binaryTests(ctx context.Context, runner *gotest.Runner, path, bin string, env []string, timeout time.Duration, maxRSS int64, names []string) (binaryRun, error) {
 	br := binaryRun{tests: map[string]gotest.TestSummary{}, passed: true}
 	args := []string{"-test.count=1", gotest.VerboseFlag, "-test.timeout=0"}
 	if prog.skip != "" {
@@ -514,12 +516,14 @@ func (prog *Program) binaryTests(ctx context.Context, runner *gotest.Runner, pat
 		if run != "" {
 			a = append(slices.Clip(args), "-test.run="+run)
 		}
-		out, err := runner.Run(ctx, &gotest.Invocation{Path: bin, Args: a, Dir: prog.pkgDir(path), Env: env, Timeout: timeout})
+		out, err := runner.Run(ctx, &gotest.Invocation{Path: bin, Args: a, Dir: prog.pkgDir(path), Env: env, Timeout: timeout, MaxRSS: maxRSS})
 		var exit *gotest.ExitError
 		switch {
 		case err == nil:
 		case gotest.IsTimeout(err):
 			br.timedOut = true
+		case gotest.IsStopped(err): // past maxRSS
+			br.timedOut, br.hung, br.overMemory = true, true, out.OverMemory
 		case errors.As(err, &exit):
 		default:
 			return br, err

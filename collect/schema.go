@@ -407,7 +407,10 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 // RunTests runs candidate k on the tests names of the site's package only,
 // within timeout: a quick rejection before the whole suite (a candidate
 // that still fails a failing test, or hangs, costs a few of its tests).
-func (s *Schema) RunTests(ctx context.Context, k int, names []string, timeout time.Duration) (SuiteResult, error) {
+// maxRSS, when > 0, caps the process's resident memory as Run.MaxRSS
+// caps a forced run's: past it the run ends as hung (TimedOut, Hung), a
+// candidate that makes the tests allocate without end rejected there.
+func (s *Schema) RunTests(ctx context.Context, k int, names []string, timeout time.Duration, maxRSS int64) (SuiteResult, error) {
 	if k < 0 || k >= len(s.Candidates) {
 		return SuiteResult{}, fmt.Errorf("running candidate %d: there are %d candidates", k, len(s.Candidates))
 	}
@@ -420,11 +423,11 @@ func (s *Schema) RunTests(ctx context.Context, k int, names []string, timeout ti
 		return SuiteResult{}, errors.New("running candidate " + strconv.Itoa(k) + ": the schema is closed or has no binary for " + pkg)
 	}
 	start := time.Now()
-	br, err := s.prog.binaryTests(ctx, s.runner, pkg, bin, s.candidateEnv(k, pkg, names), timeout, names)
+	br, err := s.prog.binaryTests(ctx, s.runner, pkg, bin, s.candidateEnv(k, pkg, names), timeout, maxRSS, names)
 	if err != nil {
 		return SuiteResult{}, fmt.Errorf("running candidate %d: %w", k, err)
 	}
-	res := SuiteResult{Passed: br.passed, TimedOut: br.timedOut, Hung: br.hung, Duration: time.Since(start)}
+	res := SuiteResult{Passed: br.passed, TimedOut: br.timedOut, Hung: br.hung, OverMemory: br.overMemory, Duration: time.Since(start)}
 	if !br.passed {
 		res.Output = br.output
 	}

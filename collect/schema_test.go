@@ -230,7 +230,7 @@ func TestSchemaEvalLimit(t *testing.T) {
 	}
 	defer s.Close()
 	s.Timeout, s.EvalLimit = 10*time.Minute, func(string, []string) int64 { return 100_000 }
-	res, err := s.RunTests(context.Background(), 0, []string{"TestCount", "TestClamp"}, 10*time.Minute)
+	res, err := s.RunTests(context.Background(), 0, []string{"TestCount", "TestClamp"}, 10*time.Minute, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,6 +243,34 @@ func TestSchemaEvalLimit(t *testing.T) {
 	}
 	if res.TimedOut || strings.Join(res.Failed, " ") != "TestAbs TestAbsNegative" {
 		t.Errorf("original candidate: %+v", res)
+	}
+}
+
+// TestSchemaMemCap: a candidate that makes a loop append without end ends
+// at RunTests's memory cap, as hung and over memory, long before the
+// run's timeout; the original passes under the same cap.
+func TestSchemaMemCap(t *testing.T) {
+	f := load(t, "hog")
+	site := f.prog.Sites[f.site(t, Cond, "hog.go", 8)]
+	s, err := BuildSchema(context.Background(), f.prog, site, 0, []string{"false", "len(s) >= n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, tc := range []struct {
+		k    int
+		hung bool
+	}{{0, true}, {1, false}} {
+		res, err := s.RunTests(context.Background(), tc.k, []string{"TestGrow"}, time.Minute, 256<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Passed == tc.hung || res.Hung != tc.hung || res.OverMemory != tc.hung || res.TimedOut != tc.hung {
+			t.Errorf("candidate %q: passed=%v hung=%v over memory=%v timed out=%v, want hung %v", s.Candidates[tc.k], res.Passed, res.Hung, res.OverMemory, res.TimedOut, tc.hung)
+		}
+		if res.Duration > 30*time.Second {
+			t.Errorf("candidate %q: ended after %v, not at the cap", s.Candidates[tc.k], res.Duration)
+		}
 	}
 }
 
