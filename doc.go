@@ -425,9 +425,10 @@
 // whose recursion allocates at each call: 8 to 15 s per forced run under
 // an 8 GiB limit, 1.3 s at the cap; the repair took 32 s instead of
 // 100). A candidate's first run, of the failing tests alone, has the same
-// cap (a candidate that leaves ini's seeded parseDelim allocating without
-// end costs about a second, not 10); its whole-suite runs have none (one
-// process runs every test, which no single test's run measured). A
+// cap (ini's seeded parseDelim, whose failing test allocates without end
+// on the user's code: its validation phase took 13 s instead of 32 s);
+// its whole-suite runs have none (one process runs every test, which no
+// single test's run measured), nor have the coverage runs. A
 // candidate's run (a schema's) ends as hung once the schema's sites were
 // evaluated as often as forced runs of its tests may evaluate all sites,
 // summed over the tests the process runs (repairer.candidateEvalLimit): a
