@@ -28,7 +28,7 @@ func (r *repairer) forcedRun(k testKey, site collect.Site, st style, f angelic.F
 	r.narrowRest(&run, k, site.ID)
 	run.Force = map[int]bool{site.ID: f.Value}
 	run.PrintConstituents = !r.opts.NoPurify && (!f.Whole() || f.EveryEval())
-	run.EvalLimit, run.MaxRSS = r.evalLimit(k), r.memLimit(k)
+	run.EvalLimit, run.MaxRSS = r.evalLimit(k), r.memLimit(k.pkg)
 	if f.PerEval() {
 		run.Force = nil
 		if len(f.Evals) > 0 {
@@ -138,19 +138,20 @@ func (r *repairer) evalLimit(k testKey) int64 {
 	return evalLimitBase + evalLimitFactor*2*max(coverEvaluations(r.cover[k]), r.coverMax[k.pkg])
 }
 
-// memLimit is the Run.MaxRSS of a forced run of test k: forcedMemBase
+// memLimit is the Run.MaxRSS of a forced run of a test of package pkg
+// (and of a candidate's run of the failing tests alone): forcedMemBase
 // and four times the most resident memory of any passing test's coverage
-// run in its package. A forced value that makes the code allocate without
+// run in pkg. A forced value that makes the code allocate without
 // end (a recursion that allocates at each call, never deep enough to
 // overflow its stack) is stopped there as hung: under the bench's 8 GiB
 // address-space limit, go-toml v2.4.3's addFields made each forced run
 // take 8 to 15 s to run out of memory, 60 s of a 100 s repair; without a
 // limit, a run could take the machine's memory. The failing tests do not
 // count, for such a test's coverage run is the runaway itself.
-func (r *repairer) memLimit(k testKey) int64 {
+func (r *repairer) memLimit(pkg string) int64 {
 	var most int64
 	for t, res := range r.cover {
-		if t.pkg == k.pkg && res.Passed {
+		if t.pkg == pkg && res.Passed {
 			most = max(most, res.PeakRSS)
 		}
 	}

@@ -1311,7 +1311,7 @@ func TestMemLimit(t *testing.T) {
 		{other, forcedMemBase + 4*(5<<20)},
 		{testKey{"none", "TestX"}, forcedMemBase},
 	} {
-		if got := r.memLimit(tc.k); got != tc.want {
+		if got := r.memLimit(tc.k.pkg); got != tc.want {
 			t.Errorf("%s: cap %d, want %d", tc.k.name, got, tc.want)
 		}
 	}

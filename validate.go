@@ -312,7 +312,7 @@ func (r *repairer) failingFirst(ctx context.Context, schema suiteRunner, site co
 	// 32 s under the bench's 8 GiB address-space limit). The whole
 	// suite's runs have none: its tests run in one process, which no
 	// single test's run measured.
-	mem := r.memLimit(testKey{site.Package, names[0]})
+	mem := r.memLimit(site.Package)
 	sr, err = schema.RunTests(ctx, k, names, limit, mem)
 	r.ran(testWork(sr.TimedOut))
 	if err == nil && retryBusy(limit, sr) && !slices.ContainsFunc(names, func(name string) bool { return r.runawayTests[testKey{site.Package, name}] }) && machineBusy() {
