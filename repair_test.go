@@ -104,8 +104,10 @@ type fake struct {
 	schemas     int
 	schemaCands []string
 	solutions   []*synth.Term
-	// testRuns counts the schema runs of the failing tests only.
-	testRuns int
+	// testRuns counts the schema runs of the failing tests only,
+	// schemaSuites the schema's runs of the suite, verifies the runs of
+	// the suite with a patched file.
+	testRuns, schemaSuites, verifies int
 	// panics makes site 0's branch panic and observes a second value
 	// there, flag: 1 where n < 0 in the tests, by accident; solve, when
 	// set, replaces solutions.
@@ -294,6 +296,7 @@ type fakeSchema struct {
 }
 
 func (s *fakeSchema) RunSuite(ctx context.Context, k int) (collect.SuiteResult, error) {
+	s.f.schemaSuites++
 	return s.f.suiteOf(s.cands[k]), nil
 }
 
@@ -366,6 +369,7 @@ func (f *fake) Rerun(ctx context.Context, prog *collect.Program, patch *collect.
 }
 
 func (f *fake) VerifyPatch(ctx context.Context, prog *collect.Program, file string, src []byte, timeout time.Duration) (collect.SuiteResult, error) {
+	f.verifies++
 	for cand := range f.breaks {
 		if strings.Contains(string(src), "if "+cand+" {") {
 			return f.suiteOf(cand), nil
@@ -641,6 +645,51 @@ func TestRepairSecondCandidate(t *testing.T) {
 	// The schema's candidate ran on the failing test first, then the suite.
 	if f.testRuns != 1 || res.Candidates[1].FailingOnly {
 		t.Errorf("%d runs of the failing tests, candidate %+v", f.testRuns, res.Candidates[1])
+	}
+}
+
+// TestRepairSlowSuite checks the order of the runs where the suite is
+// slow: the first candidate, which fails the failing test, is rejected in
+// the schema before the suite, and the second, which passes it, runs the
+// suite once, as the patched file. Where it is fast, the first candidate
+// is checked as the patched file, and the second runs the suite in the
+// schema before it is checked as the patched file.
+func TestRepairSlowSuite(t *testing.T) {
+	for _, tc := range []struct {
+		name                 string
+		positive             time.Duration
+		firstQuick           bool
+		schemaCands          string
+		testRuns, schemaRuns int
+		verifies             int
+	}{
+		{"slow", slowSuiteFrom, true, "n < 0 n <= -1", 2, 0, 1},
+		{"fast", slowSuiteFrom - 10*time.Millisecond, false, "n <= -1", 1, 1, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t)
+			f.good = "n <= -1"
+			f.elapsed = map[string]time.Duration{"TestPositive": tc.positive}
+			res, progress := mustRepair(t, f)
+			if got := tried(res, false); got != "n < 0:false | n <= -1:true" {
+				t.Fatalf("candidates: %s\n%s", got, progress)
+			}
+			if res.Condition != "n <= -1" {
+				t.Errorf("patch %q", res.Condition)
+			}
+			if res.Candidates[0].FailingOnly != tc.firstQuick || res.Candidates[1].FailingOnly {
+				t.Errorf("candidates %+v", res.Candidates)
+			}
+			// The schema's first candidates; the mutants of the original
+			// that fit the states only follow them.
+			if got := strings.Join(f.schemaCands, " ") + " "; f.schemas != 1 || !strings.HasPrefix(got, tc.schemaCands+" ") {
+				t.Errorf("%d schemas, the last of %q", f.schemas, f.schemaCands)
+			}
+			if f.testRuns != tc.testRuns || f.schemaSuites != tc.schemaRuns || f.verifies != tc.verifies {
+				t.Errorf("%d runs of the failing tests, %d of the suite in the schema, %d as a patched file; want %d, %d, %d\n%s",
+					f.testRuns, f.schemaSuites, f.verifies, tc.testRuns, tc.schemaRuns, tc.verifies, progress)
+			}
+		})
 	}
 }
 

@@ -20,7 +20,9 @@ import (
 // checked as the patched file (collect.VerifyPatch): most often it is the
 // patch, and this costs one build. The others are compiled together into a
 // schema binary, run one by one, and the first that passes is checked as a
-// patched file in turn.
+// patched file in turn. Where the suite is slow (slowSuite), all of them,
+// the first too, run on the failing tests in the schema, and the first
+// that passes them is checked as the patched file at once.
 //
 // A plausible new guard that is ambiguous (guard-ambiguous) while some
 // other candidate of its site is not validated yet is deferred, with
@@ -32,9 +34,12 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, ca
 	r.enter(phaseValidation)
 	r.deferring, r.deferred = true, nil
 	defer func() { r.deferring, r.deferred = false, nil }()
-	done, _, err := r.tryPatch(ctx, site, st, cands[0], fmt.Sprintf("candidate 1/%d", len(cands)), rep)
-	if err == nil && !done && len(cands) > 1 {
-		done, err = r.validateSchema(ctx, site, st, cands, 1, "candidate", rep)
+	done, first, err := r.validateSlow(ctx, site, st, cands, rep)
+	if err == nil && !done && first {
+		done, _, err = r.tryPatch(ctx, site, st, cands[0], fmt.Sprintf("candidate 1/%d", len(cands)), rep)
+		if err == nil && !done && len(cands) > 1 {
+			done, err = r.validateSchema(ctx, site, st, cands, 1, "candidate", rep)
+		}
 	}
 	if err != nil {
 		// Stopped (the time limit): the deferred candidates are
@@ -49,6 +54,50 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, ca
 		noneOutcome(rep, plural(len(cands), "candidate"))
 	}
 	return done, err
+}
+
+// slowSuiteFrom is the baseline time of the tests under repair from which
+// the suite is slow (slowSuite). Below it a build costs about as much as a
+// run of the suite, and the first candidate, most often the patch, is
+// best checked at once as the patched file (one build, one run); from it
+// on, each run of the suite spared is worth more than a build.
+var slowSuiteFrom = 10 * time.Second
+
+// slowSuite reports whether the tests under repair take slowSuiteFrom or
+// more. There every candidate, the first too, runs on the failing tests
+// in the schema first (failingFirst), and one that passes them is checked
+// as the patched file at once: one run of the suite per candidate that
+// passes its failing tests, where the schema's run and the patched file's
+// were two for the one that passes the suite, and a run of the suite was
+// the price of a first candidate that fails its failing tests (a suite of
+// 21 s whose third candidate is the patch: 104 s before, see
+// benchmarks/RESULTS.md). The price: a candidate that makes a test other
+// than those loop without end runs until the suite's time limit, not the
+// schema's evaluation limit.
+func (r *repairer) slowSuite() bool {
+	return r.suiteTime() >= slowSuiteFrom
+}
+
+// validateSlow validates cands where the suite is slow (slowSuite), all
+// of them through one schema; first is true when it did not (a fast
+// suite, or a schema that could not be built): validate then checks the
+// first candidate as the patched file, and the others in a schema.
+func (r *repairer) validateSlow(ctx context.Context, site collect.Site, st style, cands []candidate, rep *SiteReport) (done, first bool, err error) {
+	if !r.slowSuite() {
+		return false, true, nil
+	}
+	r.vlogf("validation: the tests take %s: each candidate runs on the failing tests first, the first too, and one that passes them is checked as the patched file at once", r.suiteTime().Round(time.Millisecond))
+	schema, err := r.c.BuildSchemas(ctx, r.prog, []collect.SchemaPart{{Site: site, Style: st.guard, Candidates: sources(cands)}}, suiteTimeout(r.suiteTime()), r.candidateEvalLimit)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, false, ctx.Err()
+		}
+		r.vlogf("validation: building the candidates: %v; the first is checked as the patched file", err)
+		return false, true, nil
+	}
+	defer schema.Close()
+	done, err = r.runSchema(ctx, schema, 0, site, st, cands, 0, "candidate", rep)
+	return done, false, err
 }
 
 // deferredPatch is a plausible candidate whose verdict waits for the
@@ -209,6 +258,16 @@ func (r *repairer) runSchema(ctx context.Context, schema suiteRunner, off int, s
 			r.record(site, st, c, sr, false)
 			r.res.Candidates[len(r.res.Candidates)-1].FailingOnly = true
 			r.logf("%s `%s`: %s (%s, before the suite)", name, c.src, suiteSummary(sr, false), quickTests(killers))
+			continue
+		}
+		if r.slowSuite() {
+			// It passed its failing tests: the patched file's run of
+			// the suite decides, without the schema's.
+			r.enter(phaseVerify)
+			done, _, err := r.tryPatch(ctx, site, st, c, name+" as a patched file", rep)
+			if err != nil || done {
+				return done, err
+			}
 			continue
 		}
 		sr, err := schema.RunSuite(ctx, off+k)
