@@ -242,7 +242,11 @@
 //     run of those few tests that times out without reaching the
 //     evaluation limit is run again with four times as long before the
 //     candidate is rejected. The first that passes is checked as a
-//     patched file in turn (validate.go). The
+//     patched file in turn (validate.go). Where the passing tests took
+//     10 s or more in the baseline (slowSuite), the first candidate goes through the
+//     schema too, and a candidate that passes the failing tests there is
+//     checked as the patched file at once, without the schema's run of
+//     the suite: a run of the suite costs more than a build there. The
 //     patch is returned as a unified diff and an [Edit] (edit.go), with an
 //     [Explanation] (explain.go, diffstates.go). A plausible patch that
 //     rests on a guess the tests do not check (an unrelated condition, a

@@ -1,6 +1,7 @@
 package nopol
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -648,8 +649,8 @@ func TestRepairSecondCandidate(t *testing.T) {
 	}
 }
 
-// TestRepairSlowSuite checks the order of the runs where the suite is
-// slow: the first candidate, which fails the failing test, is rejected in
+// TestRepairSlowSuite checks the order of the runs where the passing
+// tests are slow: the first candidate, which fails the failing test, is rejected in
 // the schema before the suite, and the second, which passes it, runs the
 // suite once, as the patched file. Where it is fast, the first candidate
 // is checked as the patched file, and the second runs the suite in the
@@ -657,19 +658,22 @@ func TestRepairSecondCandidate(t *testing.T) {
 func TestRepairSlowSuite(t *testing.T) {
 	for _, tc := range []struct {
 		name                 string
-		positive             time.Duration
+		positive, zero       time.Duration
 		firstQuick           bool
 		schemaCands          string
 		testRuns, schemaRuns int
 		verifies             int
 	}{
-		{"slow", slowSuiteFrom, true, "n < 0 n <= -1", 2, 0, 1},
-		{"fast", slowSuiteFrom - 10*time.Millisecond, false, "n <= -1", 1, 1, 2},
+		{"slow", slowSuiteFrom, 0, true, "n < 0 n <= -1", 2, 0, 1},
+		{"fast", slowSuiteFrom - 10*time.Millisecond, 0, false, "n <= -1", 1, 1, 2},
+		// The failing test ran until a time limit: the suite a patch
+		// runs is fast all the same.
+		{"slow failing test", time.Millisecond, 2 * slowSuiteFrom, false, "n <= -1", 1, 1, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t)
 			f.good = "n <= -1"
-			f.elapsed = map[string]time.Duration{"TestPositive": tc.positive}
+			f.elapsed = map[string]time.Duration{"TestPositive": tc.positive, "TestZero": cmp.Or(tc.zero, time.Millisecond)}
 			res, progress := mustRepair(t, f)
 			if got := tried(res, false); got != "n < 0:false | n <= -1:true" {
 				t.Fatalf("candidates: %s\n%s", got, progress)

@@ -56,15 +56,16 @@ func (r *repairer) validate(ctx context.Context, site collect.Site, st style, ca
 	return done, err
 }
 
-// slowSuiteFrom is the baseline time of the tests under repair from which
-// the suite is slow (slowSuite). Below it a build costs about as much as a
+// slowSuiteFrom is the baseline time of the passing tests from which the
+// suite is slow (slowSuite). Below it a build costs about as much as a
 // run of the suite, and the first candidate, most often the patch, is
 // best checked at once as the patched file (one build, one run); from it
 // on, each run of the suite spared is worth more than a build.
 var slowSuiteFrom = 10 * time.Second
 
-// slowSuite reports whether the tests under repair take slowSuiteFrom or
-// more. There every candidate, the first too, runs on the failing tests
+// slowSuite reports whether the passing tests took slowSuiteFrom or more
+// in the baseline (the failing tests do not count: one that ran until the
+// time limit says nothing of the suite a patch runs). There every candidate, the first too, runs on the failing tests
 // in the schema first (failingFirst), and one that passes them is checked
 // as the patched file at once: one run of the suite per candidate that
 // passes its failing tests, where the schema's run and the patched file's
@@ -75,7 +76,16 @@ var slowSuiteFrom = 10 * time.Second
 // than those loop without end runs until the suite's time limit, not the
 // schema's evaluation limit.
 func (r *repairer) slowSuite() bool {
-	return r.suiteTime() >= slowSuiteFrom
+	return r.passingTime() >= slowSuiteFrom
+}
+
+// passingTime is the baseline time of the passing tests.
+func (r *repairer) passingTime() time.Duration {
+	var total time.Duration
+	for _, k := range r.passing {
+		total += r.elapsed[k]
+	}
+	return total
 }
 
 // validateSlow validates cands where the suite is slow (slowSuite), all
@@ -86,7 +96,7 @@ func (r *repairer) validateSlow(ctx context.Context, site collect.Site, st style
 	if !r.slowSuite() {
 		return false, true, nil
 	}
-	r.vlogf("validation: the tests take %s: each candidate runs on the failing tests first, the first too, and one that passes them is checked as the patched file at once", r.suiteTime().Round(time.Millisecond))
+	r.vlogf("validation: the passing tests take %s: each candidate runs on the failing tests first, the first too, and one that passes them is checked as the patched file at once", r.passingTime().Round(time.Millisecond))
 	schema, err := r.c.BuildSchemas(ctx, r.prog, []collect.SchemaPart{{Site: site, Style: st.guard, Candidates: sources(cands)}}, suiteTimeout(r.suiteTime()), r.candidateEvalLimit)
 	if err != nil {
 		if ctx.Err() != nil {
