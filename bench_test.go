@@ -2,14 +2,11 @@ package nopol_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/nopol-go/nopol"
+	"github.com/nopol-go/nopol/internal/txtartest"
 )
 
 // BenchmarkSlowSuite repairs testdata/slowsuite.txtar, whose passing
@@ -17,17 +14,9 @@ import (
 // time there (validate.go, slowSuite). It reports the repair's seconds,
 // its validation's and the test runs.
 func BenchmarkSlowSuite(b *testing.B) {
-	ar, err := txtar.ParseFile("testdata/slowsuite.txtar")
-	if err != nil {
-		b.Fatal(err)
-	}
 	for b.Loop() {
 		dir := b.TempDir()
-		for _, f := range ar.Files {
-			if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
+		txtartest.Extract(b, "testdata/slowsuite.txtar", dir)
 		start := time.Now()
 		res, err := nopol.Repair(context.Background(), nopol.Options{Dir: dir, Timeout: 5 * time.Minute})
 		if err != nil {

@@ -12,31 +12,19 @@ import (
 	"testing"
 
 	"github.com/nopol-go/nopol/internal/gotest"
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/nopol-go/nopol/internal/txtartest"
 )
 
 // extract writes testdata/name.txtar into a temp dir and returns it. The
 // dir is removed by TestMain: fixtures outlive single tests.
 func extract(t testing.TB, name string) string {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("testdata", name+".txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir, err := os.MkdirTemp("", "nopol-collect-test-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tempDirs = append(tempDirs, dir)
-	for _, f := range ar.Files {
-		p := filepath.Join(dir, f.Name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	txtartest.Extract(t, filepath.Join("testdata", name+".txtar"), dir)
 	return dir
 }
 

@@ -47,6 +47,24 @@ func Section(t *testing.T, ar *txtar.Archive, name string) []byte {
 	return nil
 }
 
+// Extract writes every file of the archive at file into dir.
+func Extract(tb testing.TB, file, dir string) {
+	tb.Helper()
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, f := range ar.Files {
+		p := filepath.Join(dir, f.Name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // Golden compares got with the sections of ar of the same names, or, with
 // update (the test's -update flag), writes them into the archive at file.
 func Golden(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte, update bool) {
