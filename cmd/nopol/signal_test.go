@@ -147,35 +147,40 @@ func TestReaderGone(t *testing.T) {
 // processesUnder polls /proc for up to wait for processes whose command
 // line or working directory mentions dir, and returns those still there.
 func processesUnder(t *testing.T, dir string, wait time.Duration) []string {
-	deadline := time.Now().Add(wait)
-	for {
-		var found []string
-		entries, err := os.ReadDir("/proc")
-		if err != nil {
-			t.Skip("no /proc")
-		}
-		for _, e := range entries {
-			if _, err := strconv.Atoi(e.Name()); err != nil {
-				continue
-			}
-			cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-			cwd, _ := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
-			line := strings.ReplaceAll(string(cmdline), "\x00", " ")
-			if strings.Contains(line, dir) || strings.HasPrefix(cwd, filepath.Dir(dir)) {
-				found = append(found, e.Name()+": "+line)
-			}
-		}
-		if len(found) == 0 || time.Now().After(deadline) {
-			return found
-		}
-		time.Sleep(100 * time.Millisecond)
+	var found []string
+	eventually(wait, func() bool {
+		found = processesNow(t, dir)
+		return len(found) == 0
+	})
+	return found
+}
+
+// processesNow lists the processes whose command line or working
+// directory mentions dir.
+func processesNow(t *testing.T, dir string) []string {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc")
 	}
+	var found []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		cwd, _ := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		line := strings.ReplaceAll(string(cmdline), "\x00", " ")
+		if strings.Contains(line, dir) || strings.HasPrefix(cwd, filepath.Dir(dir)) {
+			found = append(found, e.Name()+": "+line)
+		}
+	}
+	return found
 }
 
 // processAppears waits up to wait for a process under dir (see
 // processesUnder): between two test runs there is none for a moment.
 func processAppears(t *testing.T, dir string, wait time.Duration) bool {
-	return eventually(wait, func() bool { return len(processesUnder(t, dir, 0)) > 0 })
+	return eventually(wait, func() bool { return len(processesNow(t, dir)) > 0 })
 }
 
 // tempAppears waits up to wait for a nopol-* temp dir in dir: the
