@@ -47,7 +47,10 @@
 //     runs whole; a narrowed test over a map table is narrowed to the
 //     subtests failing in the key order nopol's binary runs it in
 //     (renarrowMapTables; subtests.go).
-//  3. Run every passing test with coverage, and rank the sites by Ochiai
+//  3. Run every passing test with coverage (Options.Parallel processes
+//     at once; with the default, more when the runs so far kept less than
+//     half a processor busy each, up to four times as many: a suite that
+//     sleeps or waits on timers; runPool in runs.go), and rank the sites by Ochiai
 //     suspiciousness (angelic.Localize; a condition scores the best of its
 //     reach and its two outcomes' predicates, split by table iteration as
 //     the reach is, and a narrowed gocheck suite by its failing gocheck

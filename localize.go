@@ -51,6 +51,10 @@ func (r *repairer) coverage(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("running the instrumented tests: %w", err)
 	}
+	if n := r.pool.limit(); n > r.opts.Parallel {
+		share, _ := r.pool.share()
+		r.logf("coverage: the tests mostly wait (they kept %.0f%% of a processor busy): %d runs at once from now on", 100*share, n)
+	}
 	// The flakiness check of the failing tests ran beside these runs:
 	// the runs of the tests it found flaky are dropped.
 	tentative := len(r.failing)
@@ -121,7 +125,7 @@ func (r *repairer) coverage(ctx context.Context) error {
 		if isFailing {
 			failing = append(failing, k)
 		}
-		r.vlogf("coverage %s: passed=%v, %d sites reached", k.name, res.Passed, reachedCount(res))
+		r.vlogf("coverage %s: passed=%v, %d sites reached, in %.1fs (plain %.1fs)", k.name, res.Passed, reachedCount(res), res.Duration.Seconds(), r.elapsed[k].Seconds())
 		r.cover[k] = res
 		if isFailing {
 			if before := r.runBeforeFailure(k, res.Output); before != nil {

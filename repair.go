@@ -58,7 +58,9 @@ var firstPauseWork = 100
 
 // repairer holds the state of one repair.
 type repairer struct {
-	opts  Options
+	opts Options
+	// pool says how many instrumented runs go at once (runAll).
+	pool  *runPool
 	c     collector
 	res   *Result
 	start time.Time
@@ -257,7 +259,9 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 	if opts.Kinds == 0 {
 		opts.Kinds = KindAll
 	}
-	if opts.Parallel <= 0 {
+	// Options.Parallel left 0 adapts to suites that wait (runPool).
+	adaptive := opts.Parallel <= 0
+	if adaptive {
 		opts.Parallel = defaultParallel()
 	}
 	if len(opts.Patterns) == 0 {
@@ -274,7 +278,8 @@ func repair(ctx context.Context, opts Options, c collector) (*Result, error) {
 		opts.Dir = wd
 	}
 	r := &repairer{opts: opts, c: c, res: &Result{}, start: time.Now(), phases: map[string]time.Duration{},
-		traced: map[siteTest]angelic.Outcome{}, negatedRuns: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}, needed: map[int]bool{}, constant: map[int]bool{}, around: map[int]bool{}, skipped: map[siteRun]collect.Result{}}
+		traced: map[siteTest]angelic.Outcome{}, negatedRuns: map[siteTest]angelic.Outcome{}, guesses: map[siteTest][]string{}, guessed: map[int]map[string]collect.Predicate{}, killed: map[testKey]int{}, needed: map[int]bool{}, constant: map[int]bool{}, around: map[int]bool{}, skipped: map[siteRun]collect.Result{},
+		pool: &runPool{base: opts.Parallel, adaptive: adaptive}}
 	tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	err := r.run(tctx)

@@ -3,11 +3,11 @@ package nopol
 import (
 	"context"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/internal/constituent"
-	"golang.org/x/sync/errgroup"
 )
 
 // collector is what Repair needs of package collect; tests replace it with
@@ -84,7 +84,7 @@ func (realCollector) Rerun(ctx context.Context, prog *collect.Program, patch *co
 	return collect.Rerun(ctx, prog, patch, tests, count, timeout)
 }
 
-// runAll runs rs on the instrumented binary, at most Options.Parallel at
+// runAll runs rs on the instrumented binary, at most r.pool.limit() at
 // once but for the tests that must run alone (repairer.serial), run one by
 // one after the others, and returns the results in the order of rs.
 func (r *repairer) runAll(ctx context.Context, rs []collect.Run) ([]collect.Result, error) {
@@ -97,14 +97,14 @@ func (r *repairer) runAll(ctx context.Context, rs []collect.Run) ([]collect.Resu
 		}
 	}
 	if len(alone) == 0 {
-		return runParallel(ctx, r.bin, rs, r.opts.Parallel)
+		return runParallel(ctx, r.bin, rs, r.pool)
 	}
 	out := make([]collect.Result, len(rs))
 	for _, part := range []struct {
-		idx      []int
-		parallel int
-	}{{together, r.opts.Parallel}, {alone, 1}} {
-		res, err := runParallel(ctx, r.bin, pick(rs, part.idx), part.parallel)
+		idx  []int
+		pool *runPool
+	}{{together, r.pool}, {alone, &runPool{base: 1}}} {
+		res, err := runParallel(ctx, r.bin, pick(rs, part.idx), part.pool)
 		for j, i := range part.idx {
 			out[i] = res[j]
 		}
@@ -115,26 +115,114 @@ func (r *repairer) runAll(ctx context.Context, rs []collect.Run) ([]collect.Resu
 	return out, nil
 }
 
-// runParallel runs rs on bin, at most parallel at once, and returns the
-// results in the order of rs. An error is returned once every started run
-// has ended; a cancelled ctx starts no more runs.
-func runParallel(ctx context.Context, bin testBinary, rs []collect.Run, parallel int) ([]collect.Result, error) {
+// runParallel runs rs on bin, at most pool.limit() at once (read again as
+// each run starts), and returns the results in the order of rs. It stops
+// starting runs at the first error, or when ctx is cancelled, and
+// returns once every started run has ended.
+func runParallel(ctx context.Context, bin testBinary, rs []collect.Run, pool *runPool) ([]collect.Result, error) {
 	out := make([]collect.Result, len(rs))
-	var g errgroup.Group
-	g.SetLimit(max(parallel, 1))
+	var (
+		mu       sync.Mutex
+		ended    = sync.NewCond(&mu)
+		running  int
+		firstErr error
+		wg       sync.WaitGroup
+	)
 	for i := range rs {
-		if ctx.Err() != nil {
+		mu.Lock()
+		for running >= pool.limit() && firstErr == nil {
+			ended.Wait()
+		}
+		stop := firstErr != nil || ctx.Err() != nil
+		if !stop {
+			running++
+		}
+		mu.Unlock()
+		if stop {
 			break
 		}
-		g.Go(func() (err error) {
-			out[i], err = bin.Run(ctx, rs[i])
-			return err
-		})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := bin.Run(ctx, rs[i])
+			pool.observe(res)
+			mu.Lock()
+			out[i] = res
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+			running--
+			ended.Broadcast()
+			mu.Unlock()
+		}()
 	}
-	if err := g.Wait(); err != nil {
-		return out, err
+	wg.Wait()
+	if firstErr != nil {
+		return out, firstErr
 	}
 	return out, ctx.Err()
+}
+
+// runPool says how many instrumented runs go at once. With the default
+// Options.Parallel (0) it watches the processor time of the runs that ended: a
+// suite whose tests mostly wait (sleeps, timers, I/O) leaves the
+// processors idle at base processes, so runs go base / (CPU share)
+// at once, at most maxWaitFactor times base. A run that took 1 s of 10
+// s of wall time had a share of 0.1.
+type runPool struct {
+	base     int
+	adaptive bool
+
+	mu        sync.Mutex
+	wall, cpu time.Duration
+}
+
+// maxWaitFactor bounds the runs at once of a waiting suite, as a multiple
+// of the base (GOMAXPROCS, at most 4): each is a process with its own
+// memory.
+const maxWaitFactor = 4
+
+// minObserved is the wall time of ended runs the pool needs before it
+// judges their processor share.
+const minObserved = time.Second
+
+func (p *runPool) limit() int {
+	if p == nil || p.base < 1 {
+		return 1
+	}
+	if !p.adaptive {
+		return p.base
+	}
+	share, ok := p.share()
+	if !ok {
+		return p.base
+	}
+	n := int(float64(p.base) / share)
+	return min(max(n, p.base), maxWaitFactor*p.base)
+}
+
+// share is the processor time of the ended runs over their wall time;
+// false until they took minObserved.
+func (p *runPool) share() (float64, bool) {
+	p.mu.Lock()
+	wall, cpu := p.wall, p.cpu
+	p.mu.Unlock()
+	if wall < minObserved || cpu <= 0 {
+		return 0, false
+	}
+	return float64(cpu) / float64(wall), true
+}
+
+// observe adds an ended run to what the pool has seen; a run without a
+// processor time (not started, or a fake) counts for nothing.
+func (p *runPool) observe(res collect.Result) {
+	if p == nil || !p.adaptive || res.CPU <= 0 || res.Duration <= 0 {
+		return
+	}
+	p.mu.Lock()
+	p.wall += res.Duration
+	p.cpu += res.CPU
+	p.mu.Unlock()
 }
 
 func defaultParallel() int {

@@ -688,6 +688,9 @@ type Result struct {
 	// Output is the test's output (for failure messages, file:line).
 	Output   string
 	Duration time.Duration
+	// CPU is the processor time the test binary spent (see
+	// gotest.Outcome.CPU).
+	CPU time.Duration
 }
 
 // Schema is a binary in which one site's condition (or guard) is chosen

@@ -136,6 +136,7 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 		Duration: o.Duration,
 		TimedOut: o.TimedOut,
 		PeakRSS:  o.PeakRSS,
+		CPU:      o.CPU,
 	}
 	if after != "" {
 		res.Output = fromStart(res.Output, r.Test)

@@ -71,6 +71,9 @@ type Outcome struct {
 	// it waited for) held, in bytes; 0 where the system does not tell.
 	PeakRSS  int64
 	Duration time.Duration
+	// CPU is the processor time (user and system) the process spent;
+	// 0 when it was not started or the system does not tell.
+	CPU time.Duration
 }
 
 // ExitError reports a process that exited with a non-zero status.
@@ -289,6 +292,7 @@ func (r *Runner) start(ctx context.Context, inv *Invocation) (Outcome, error) {
 	if cmd.ProcessState != nil {
 		out.ExitCode = cmd.ProcessState.ExitCode()
 		out.PeakRSS = peakRSS(cmd.ProcessState)
+		out.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	if stopped.Load() && ctx.Err() == nil {
 		out.Stopped, out.OverMemory = true, overMemory.Load()
