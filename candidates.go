@@ -193,7 +193,7 @@ func (r *repairer) specifyAndValidate(ctx context.Context, site collect.Site, st
 	r.logf("synthesis: %d examples (%d distinct), %s: %s", rep.Examples, rep.Distinct, plural(len(cands), "candidate"), describeCandidates(cands))
 	r.ranked, r.spec = cands, spec
 	done, err := r.validate(ctx, site, st, cands, rep)
-	if err != nil || !done || len(fewer) == 0 || r.res.Condition != fewer[0].from {
+	if err != nil || !done || len(fewer) == 0 || r.patchedFrom != fewer[0].from {
 		return done, err
 	}
 	// The patch is the chain fewer were made from: the first of them

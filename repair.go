@@ -222,6 +222,10 @@ type repairer struct {
 	// spec is the specification they were checked against (nil for the
 	// fallback's mutants).
 	spec *synth.Spec
+	// patchedFrom is the candidate the patch was made from, as the
+	// search wrote it (Result.Condition is as it is printed:
+	// printedCondition).
+	patchedFrom string
 }
 
 // The phases of a repair, as Result.Phases names them.

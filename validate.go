@@ -526,7 +526,7 @@ func suiteSummary(sr collect.SuiteResult, ok bool) string {
 // file through an overlay, and when it passes fills in the result; sr is
 // the suite's result (BuildFailed also when the patch cannot be written).
 func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c candidate, name string, rep *SiteReport) (ok bool, sr collect.SuiteResult, err error) {
-	cond := c.src
+	cond := printedCondition(site, c)
 	old, err := os.ReadFile(site.File)
 	if err != nil {
 		return false, sr, fmt.Errorf("reading %s: %w", site.File, err)
@@ -583,7 +583,8 @@ func (r *repairer) tryPatch(ctx context.Context, site collect.Site, st style, c 
 // patched file, old the original, sr the suite's result; why, when not
 // empty, is why it is speculative (printed with Options.Speculative).
 func (r *repairer) accept(site collect.Site, st style, c candidate, rep *SiteReport, old, src []byte, sr collect.SuiteResult, why string) {
-	cond := c.src
+	cond := printedCondition(site, c)
+	r.patchedFrom = c.src
 	rep.Outcome = "patched"
 	r.res.StillFailing = nil
 	for _, k := range r.failedKeys(site.Package, sr) {
@@ -626,7 +627,7 @@ func (r *repairer) withhold(site collect.Site, st style, c candidate, rep *SiteR
 	}
 	r.withheldAt[site.ID] = true
 	r.res.Withheld = append(r.res.Withheld, WithheldPatch{File: rep.File, Line: site.Line, Original: site.Original,
-		Style: st.name, Strategy: st.strategy, Exit: patchedExit(site, st, c.src), Condition: c.src, Diff: diff.Unified(rep.File, old, src), Why: why})
+		Style: st.name, Strategy: st.strategy, Exit: patchedExit(site, st, c.src), Condition: printedCondition(site, c), Diff: diff.Unified(rep.File, old, src), Why: why})
 	r.logf("withheld `%s` at %s:%d, plausible but speculative: %s (-speculative prints it); searching on", c.src, rep.File, site.Line, why)
 }
 
