@@ -42,6 +42,7 @@ func (r *repairer) load(ctx context.Context) error {
 		return fmt.Errorf("loading %s: %w", what, err)
 	}
 	r.prog = prog
+	prog.SetTestMemory(testMemory(r.opts.TestMemory))
 	r.res.Module, r.res.Dir = prog.Module, prog.Dir
 	if ex := r.excluded(); ex != "" {
 		r.logf("load: not instrumented: %s", ex)
@@ -167,6 +168,10 @@ func (r *repairer) baseline(ctx context.Context) error {
 	r.logf("baseline: %s, %d failing: %s", plural(len(r.passing)+len(allFailing), "test"), len(allFailing), strings.Join(allFailing, ", "))
 	if len(notRun) > 0 {
 		r.logf("baseline: %s did not run: other tests' crashes kept them from running (%s); a patch must not make them fail", plural(len(notRun), "test"), strings.Join(notRun, ", "))
+	}
+	if oom := outOfMemory(results); len(oom) > 0 {
+		r.logf("baseline: %s ran out of memory at the cap of each test process, %d MiB (-mem): %s; a test that needs more fails as it did here, raise -mem for it",
+			plural(len(oom), "test"), testMemory(r.opts.TestMemory)>>20, strings.Join(oom, ", "))
 	}
 	for _, k := range failing {
 		r.warnGocheck(k)

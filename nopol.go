@@ -90,6 +90,16 @@ type Options struct {
 	// Parallel is how many test processes run at once; 0 means
 	// GOMAXPROCS, at most 4.
 	Parallel int
+	// TestMemory caps the memory of each test process, in bytes: a test
+	// binary that go test starts gets it as its address-space limit (a
+	// test that allocates past it dies with "fatal error: out of memory",
+	// a crash of that test), an instrumented run is stopped once its
+	// resident memory passes it (Linux). 0 means half of the machine's
+	// memory (where /proc/meminfo tells; no cap elsewhere), a negative
+	// value no cap (nopol fix -mem). Forced runs have a lower cap of
+	// their own. A Go test binary does not start under about 1 GiB of
+	// address space.
+	TestMemory int64
 	// NoPurify turns test purification off. By default impure failing
 	// tests are split (B-Refactoring): a failing test that fails under both
 	// forced values as a whole has its failures attributed to its fragments

@@ -297,6 +297,8 @@ type Program struct {
 	// tags are the build tags; runner runs the go command with them.
 	tags   []string
 	runner *gotest.Runner
+	// testMemory caps each test process's memory (SetTestMemory).
+	testMemory int64
 	// gcflags are the go command flags of the instrumented builds (see
 	// inliningFlags), set by Instrument.
 	gcflags []string

@@ -410,6 +410,27 @@ func VerifyPatch(ctx context.Context, prog *Program, file string, src []byte, ti
 	return res, nil
 }
 
+// SetTestMemory caps the memory of every test process of every later run
+// at n bytes (0: no cap): a test binary that `go test` starts gets it as
+// its address-space limit (gotest.Runner.TestMemory), and one started
+// directly (the instrumented runs) is stopped once its resident memory
+// passes it, unless the run sets a lower cap (Run.MaxRSS). A test that
+// allocates without end then costs n bytes and the time to reach them,
+// not the machine's memory.
+func (prog *Program) SetTestMemory(n int64) {
+	prog.testMemory = max(n, 0)
+	prog.runner = prog.goRunner().WithTestMemory(prog.testMemory)
+}
+
+// memoryCap is the resident-memory cap of a run started directly whose
+// own cap is own (0: none): the lower of own and the program's.
+func (prog *Program) memoryCap(own int64) int64 {
+	if own <= 0 || prog.testMemory > 0 && prog.testMemory < own {
+		return prog.testMemory
+	}
+	return own
+}
+
 // SkipTests leaves the top-level tests matching re out of every run: they
 // are dropped from Tests and passed to `go test -skip` and the binaries'
 // -test.skip. It returns the tests left out, per package as

@@ -121,7 +121,7 @@ func (b *Build) Run(ctx context.Context, r Run) (Result, error) {
 		Dir:     b.Program.pkgDir(r.Package),
 		Env:     append(runEnv(r, out), "NOPOL_AFTER="+after),
 		Timeout: timeout,
-		MaxRSS:  r.MaxRSS,
+		MaxRSS:  b.Program.memoryCap(r.MaxRSS),
 	}
 	if r.EvalLimit > 0 && r.Mode != ModeSnapshot {
 		// The quiet sites of a cover run only count: the limit is
@@ -517,7 +517,7 @@ func (prog *Program) binaryTests(ctx context.Context, runner *gotest.Runner, pat
 		if run != "" {
 			a = append(slices.Clip(args), "-test.run="+run)
 		}
-		out, err := runner.Run(ctx, &gotest.Invocation{Path: bin, Args: a, Dir: prog.pkgDir(path), Env: env, Timeout: timeout, MaxRSS: maxRSS})
+		out, err := runner.Run(ctx, &gotest.Invocation{Path: bin, Args: a, Dir: prog.pkgDir(path), Env: env, Timeout: timeout, MaxRSS: prog.memoryCap(maxRSS)})
 		var exit *gotest.ExitError
 		switch {
 		case err == nil:

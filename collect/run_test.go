@@ -856,3 +856,22 @@ func TestRecoveredStack(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryCap(t *testing.T) {
+	for _, tc := range []struct{ prog, own, want int64 }{
+		{0, 0, 0},
+		{0, 5, 5},
+		{8, 0, 8},
+		{8, 5, 5},
+		{3, 5, 3},
+	} {
+		prog := &Program{}
+		prog.SetTestMemory(tc.prog)
+		if got := prog.memoryCap(tc.own); got != tc.want {
+			t.Errorf("program cap %d, run cap %d: %d, want %d", tc.prog, tc.own, got, tc.want)
+		}
+		if got := prog.goRunner().TestMemory; got != tc.prog {
+			t.Errorf("program cap %d: the go test runner caps at %d", tc.prog, got)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package gotest
 
 import (
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -22,6 +24,12 @@ func init() {
 		return
 	}
 	os.Unsetenv(dieWithParentEnv)
+	if v := os.Getenv(maxAddressSpaceEnv); v != "" {
+		os.Unsetenv(maxAddressSpaceEnv)
+		if err := lowerAddressSpace(v); err != nil {
+			os.Stderr.WriteString("nopol exec wrapper: the memory cap: " + err.Error() + "\n")
+		}
+	}
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0); e != 0 {
 		os.Stderr.WriteString("nopol exec wrapper: prctl: " + e.Error() + "\n")
 	}
@@ -31,6 +39,24 @@ func init() {
 	err := syscall.Exec(os.Args[1], os.Args[1:], os.Environ())
 	os.Stderr.WriteString("nopol exec wrapper: " + os.Args[1] + ": " + err.Error() + "\n")
 	os.Exit(1)
+}
+
+// lowerAddressSpace lowers the soft RLIMIT_AS of this process, which
+// the exec keeps, to v bytes; a lower limit stays.
+func lowerAddressSpace(v string) error {
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil || n == 0 {
+		return fmt.Errorf("%s=%q: want a number of bytes", maxAddressSpaceEnv, v)
+	}
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err != nil {
+		return err
+	}
+	if lim.Cur <= n {
+		return nil
+	}
+	lim.Cur = n
+	return syscall.Setrlimit(syscall.RLIMIT_AS, &lim)
 }
 
 // setDeathSignal makes the process get SIGKILL when nopol dies.

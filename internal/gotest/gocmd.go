@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -94,6 +95,11 @@ func isVersionElement(s string) bool {
 	return true
 }
 
+// maxAddressSpaceEnv, set beside the -exec wrapper's own variable
+// (Runner.TestMemory), is the address-space limit in bytes the wrapper
+// gives the test binary (Linux).
+const maxAddressSpaceEnv = "NOPOL_EXEC_MAX_AS"
+
 // TestJSON runs `go test -json -count=1 [extra...] pkgs...` in dir (the
 // -count of extra instead, if it has one) and
 // returns the summaries of its event stream, read as it comes (in linear
@@ -108,6 +114,9 @@ func (r *Runner) TestJSON(ctx context.Context, dir string, timeout time.Duration
 	var env []string
 	if flag, e, ok := execWrapper(); ok {
 		args, env = append(args, flag), []string{e}
+		if r.TestMemory > 0 {
+			env = append(env, maxAddressSpaceEnv+"="+strconv.FormatInt(r.TestMemory, 10))
+		}
 	}
 	args = append(args, pkgs...)
 	var sum Summarizer

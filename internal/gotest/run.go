@@ -137,6 +137,23 @@ type Runner struct {
 	// GoEnv is added to the environment of every go command run (before
 	// Invocation.Env), such as GOFLAGS with build tags.
 	GoEnv []string
+	// TestMemory, when > 0, caps the memory of each test binary that a
+	// `go test` run (TestJSON) starts: the -exec wrapper lowers its
+	// address-space limit (RLIMIT_AS) to that many bytes before it execs
+	// the binary (Linux only; a lower limit already set stays). A test
+	// that allocates past it dies with the runtime's "fatal error:
+	// out of memory", a crash of that test, instead of taking
+	// the machine's memory. The go command and the compiler are not
+	// capped.
+	TestMemory int64
+}
+
+// WithTestMemory returns a runner like r whose `go test` runs cap each
+// test binary's memory at n bytes (Runner.TestMemory; 0: no cap).
+func (r *Runner) WithTestMemory(n int64) *Runner {
+	c := *r
+	c.TestMemory = max(n, 0)
+	return &c
 }
 
 // WithTags returns a runner like r whose go commands use the build tags

@@ -122,13 +122,17 @@ interrupted. With -json, stdout always holds one JSON object, with an
 Flags:
 `
 
+// minTestMemory is the least -mem, in MiB: the Go runtime reserves
+// address space as it starts (700 MiB did not do).
+const minTestMemory = 1024
+
 // fixFlags are the flags of nopol fix.
 type fixFlags struct {
 	dir, run, skip, tags, kind, backend string
 	strategies, format                  string
 	timeout                             time.Duration
 	effort                              float64
-	sites                               int
+	sites, mem                          int
 	apply, json, quiet, v               bool
 	purify, mutants, perEval, screen    bool
 	speculative                         bool
@@ -144,6 +148,7 @@ func (f *fixFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.backend, "synth", "", "synthesis backend: z3 or enum (default: z3 when built with it)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit of the whole repair")
 	fs.Float64Var(&f.effort, "effort", 2, "the later tiers (other exits, per-evaluation values, more guard sites) start a site\nonly while they did less than `n` times the first tier's work, counted in test runs\n(a hung run 21, a whole suite 10; at least 200); -1: no bound but -timeout")
+	fs.IntVar(&f.mem, "mem", 0, "cap each test process at `MiB` of memory (a go test binary's address space; an instrumented\nrun's resident memory): a test that allocates without end crashes there; 0: half of the\nmachine's memory, -1: no cap")
 	fs.IntVar(&f.sites, "sites", 20, "search the `n` most suspicious sites (conditions and guards; as many again for the guards' other exits; last, the conditions and guards of the n sites after them)")
 	fs.BoolVar(&f.apply, "apply", false, "write the patch into the module")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON instead of a diff (-format json)")
@@ -194,6 +199,16 @@ func (f *fixFlags) options(env *Env, patterns []string) (nopol.Options, error) {
 	opts.Tags = strings.FieldsFunc(f.tags, func(r rune) bool { return r == ',' || r == ' ' })
 	if f.sites <= 0 {
 		return opts, fmt.Errorf("-sites %d: want a positive number", f.sites)
+	}
+	switch {
+	case f.mem >= minTestMemory:
+		opts.TestMemory = int64(f.mem) << 20
+	case f.mem < -1:
+		return opts, fmt.Errorf("-mem %d: want a number of MiB, 0 for half of the machine's memory, or -1 for no cap", f.mem)
+	case f.mem > 0 && f.mem < minTestMemory:
+		return opts, fmt.Errorf("-mem %d: want at least %d MiB: a Go test binary does not start with less address space", f.mem, minTestMemory)
+	case f.mem == -1:
+		opts.TestMemory = -1
 	}
 	if f.timeout <= 0 {
 		return opts, fmt.Errorf("-timeout %s: want a positive duration", f.timeout)
