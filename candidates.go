@@ -700,6 +700,10 @@ func (r *repairer) synthesize(ctx context.Context, site collect.Site, st style, 
 			cands = safer
 		}
 	}
+	if first := errorTestedFirst(site, st, cands); !sameSources(first, cands) {
+		r.vlogf("ranking: a condition that tests only the error the exit returns comes before one with a clause over other values: %s", describeCandidates(first))
+		cands = first
+	}
 	return cands, dropped, err
 }
 

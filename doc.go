@@ -216,6 +216,10 @@
 //     candidates over the original's operands only and before those
 //     that read another value (candidates.go simplifications); a
 //     synthesized nil test of a slice comes after its test of emptiness;
+//     at a new guard whose exit returns an error variable (collect.Exit.Err:
+//     `return nil, err`), the candidates whose every clause reads it come
+//     before the others (errorfirst.go: mux's Router.walk, `err !=
+//     SkipRouter && err != nil` before `err != nil && t.handler == nil`);
 //     candidates that break an anti-pattern are left out (candidates.go,
 //     antipattern.go; a guard around a statement is kept only against the
 //     statement's own panic, and a guard that always leaves is not kept).

@@ -108,6 +108,11 @@ type Exit struct {
 	// nil). The repair searches such an exit with the later exits, after
 	// the function's own returns, not in its first tier.
 	NewNil bool `json:"new_nil,omitempty"`
+	// Err is, when the function's last result is an error and the exit
+	// returns a variable there (`return nil, err`), that variable's name:
+	// the guard that leaves with it is most often a test of it (see the
+	// root package's errorTestedFirst).
+	Err string `json:"err,omitempty"`
 }
 
 // Bounds on the exits of one site.
@@ -121,6 +126,7 @@ const (
 func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byte, tf *token.File, fnName string) []Exit {
 	var out []Exit
 	seen := map[string]bool{}
+	sig := o.signature(fn)
 	add := func(e Exit) {
 		// Twins with the same body and other conditions are exits of
 		// their own (if e.skip { continue }, if e.size < 10 { continue }).
@@ -129,6 +135,11 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 			return
 		}
 		seen[key], seen[e.Body] = true, true
+		if e.Err == "" {
+			if name := returnedError(sig, e.Body); name != "" && o.pkg.Scope().Lookup(name) == nil {
+				e.Err = name // a local or parameter, not a sentinel
+			}
+		}
 		out = append(out, e)
 	}
 	// The statement itself is no exit: `if c { return x }; return x`.
@@ -136,7 +147,6 @@ func (o *observer) exits(fn ast.Node, stmt ast.Stmt, stack []ast.Node, src []byt
 		seen[oneLineSource(src, tf, stmt)] = true
 	}
 	inLoop, breakable := loopAround(stack)
-	sig := o.signature(fn)
 	for _, e := range o.twinGuards(stmt, stack, sig, src, tf, inLoop, breakable) {
 		add(e) // first: the plain exit of the same body is searched as the twin's
 	}
@@ -407,6 +417,27 @@ func errorPropagation(ret aReturn) bool {
 	y, okY := b.Y.(*ast.Ident)
 	last, okL := ret.stmt.Results[len(ret.stmt.Results)-1].(*ast.Ident)
 	return okX && okY && okL && y.Name == "nil" && x.Name != "nil" && last.Name == x.Name
+}
+
+// returnedError returns the identifier body, a return statement on one
+// line, gives as sig's last result when that is an error (`err` in
+// `return nil, err`, ErrShort in `return 0, ErrShort`), or "".
+func returnedError(sig *types.Signature, body string) string {
+	if sig == nil || sig.Results().Len() == 0 || !types.Identical(sig.Results().At(sig.Results().Len()-1).Type(), errorType) {
+		return ""
+	}
+	rest, ok := strings.CutPrefix(body, "return ")
+	if !ok {
+		return ""
+	}
+	if i := strings.LastIndex(rest, ","); i >= 0 {
+		rest = rest[i+1:]
+	}
+	rest = strings.TrimSpace(rest)
+	if !token.IsIdentifier(rest) || rest == "nil" {
+		return ""
+	}
+	return rest
 }
 
 // newNil reports whether the zero values of sig's results put nil in a

@@ -53,8 +53,8 @@ func TestExits(t *testing.T) {
 		// One word in common is no variant of the same operation.
 		{110, false, `zero-values:return false|in-scope-value:return true`},
 		// The first three returns, then the one that passes on its
-		// error.
-		{130, false, `reuse-return:return 0, ErrShort|reuse-return:return 0, io.EOF|reuse-return:return -1, ErrShort|reuse-return:return 0, err|zero-values:return 0, nil|error-new:return 0, fmt.Errorf("Prop: invalid s %q", s)`},
+		// error (Exit.Err: the variable it returns as the error).
+		{130, false, `reuse-return:return 0, ErrShort|reuse-return:return 0, io.EOF|reuse-return:return -1, ErrShort|reuse-return:return 0, err (err err)|zero-values:return 0, nil|error-new:return 0, fmt.Errorf("Prop: invalid s %q", s)`},
 	}
 	for _, tt := range tests {
 		var site *Site
@@ -69,7 +69,11 @@ func TestExits(t *testing.T) {
 		}
 		var got []string
 		for _, e := range site.Exits {
-			got = append(got, e.Strategy+":"+e.Body)
+			s := e.Strategy + ":" + e.Body
+			if e.Err != "" {
+				s += " (err " + e.Err + ")"
+			}
+			got = append(got, s)
 		}
 		if site.CanWrap != tt.wrap || strings.Join(got, "|") != tt.want {
 			t.Errorf("ex.go:%d `%s`: wrap=%v exits\n%s\nwant wrap=%v\n%s", tt.line, site.Original, site.CanWrap, strings.Join(got, "|"), tt.wrap, tt.want)
