@@ -126,7 +126,13 @@ import (
 //     the if indexes with (signCheckDropped): `i >= len(f.args)` for `i
 //     < 0 || i >= len(f.args)` before `return f.args[i]`; and a candidate
 //     that orders that variable against 0 and still lets a negative one
-//     through (`i > 0 && i >= len(pa)`), whatever the original.
+//     through (`i > 0 && i >= len(pa)`), whatever the original. And for
+//     the upper end (upperCheckDropped, boundedafter.go): where the code
+//     after the if needs i < len(x) (x[i], x[i+1:]; collect.Branch.
+//     BoundedAfter) and the original ensures it wherever it is false, by a
+//     comparison or by reading x[i] on every path to false, the candidate
+//     must too: `pos < len(line)-1 && line[pos] != '^'` for `pos <
+//     len(line)-1 || line[pos] != '^'` before `line[pos+1 : ...]`.
 //   - decrement-unguarded: the original holds only where x >= 1 (x > 0,
 //     x >= 1 or x == 2 in a conjunct), the branch decrements x
 //     (collect.Branch.Decremented: x--, x -= 1), and the candidate holds
@@ -1247,6 +1253,9 @@ func againstOriginal(site collect.Site, orig, cand ast.Expr, what string, testsE
 		return why
 	}
 	if why := signCheckDropped(site, orig, cand); why != "" {
+		return why
+	}
+	if why := upperCheckDropped(site, orig, cand); why != "" {
 		return why
 	}
 	if why := decrementUnguarded(site, orig, cand); why != "" {

@@ -52,6 +52,14 @@ type Branch struct {
 	// assignment to them), as written: i in `return f.args[i]` after `if
 	// i < 0 || i >= len(f.args) { return "" }` (at most maxIndexVarsAfter).
 	IndexVarsAfter []string `json:",omitempty"`
+	// BoundedAfter are, for a branch that leaves of an if with no else,
+	// the pairs of a slice or string X and an integer variable I that the
+	// statements after the if index X with, in a way that needs I <
+	// len(X) (as DerefsAfter, before any assignment to either): X[I],
+	// X[I+1], X[I+1:]. goldmark's footnote parser, line and pos for
+	// `line[pos+1 : ...]` after `if pos > len(line)-1 || line[pos] != '^'
+	// { return nil, parser.NoChildren }` (at most maxIndexVarsAfter).
+	BoundedAfter []IndexVar `json:",omitempty"`
 	// NilUsed are the values the if's condition tests against nil that
 	// the branch reads, as written (not in a function literal): x in
 	// `if x != nil && ok { use(x) }`, passed on, dereferenced or not.
@@ -96,6 +104,65 @@ func indexVarsAfter(stack []ast.Node, info *types.Info) []string {
 			return // a map's key may be negative
 		}
 		out = append(out, id.Name)
+	})
+	return out
+}
+
+// IndexVar is a slice or string X and an integer variable I, as written,
+// where the code after an if needs I < len(X) (Branch.BoundedAfter).
+type IndexVar struct {
+	X, I string
+}
+
+// boundedAfter returns Branch.BoundedAfter of ifs, the top of stack.
+func boundedAfter(stack []ast.Node, info *types.Info) []IndexVar {
+	var out []IndexVar
+	add := func(x, i ast.Expr, least int64, assigned map[types.Object]bool) {
+		id, ok := ast.Unparen(i).(*ast.Ident)
+		if k := int64(0); !ok {
+			b, isSum := ast.Unparen(i).(*ast.BinaryExpr)
+			if !isSum || b.Op != token.ADD {
+				return
+			}
+			lit, isLit := ast.Unparen(b.Y).(*ast.BasicLit)
+			if !isLit || lit.Kind != token.INT {
+				return
+			}
+			k, _ = strconv.ParseInt(lit.Value, 0, 64)
+			if id, ok = ast.Unparen(b.X).(*ast.Ident); !ok || k < least {
+				return
+			}
+		} else if least > 0 {
+			return
+		}
+		obj, ok := info.Uses[id].(*types.Var)
+		if !ok || assigned[obj] || !isIntegerVar(obj) {
+			return
+		}
+		if xid, ok := ast.Unparen(x).(*ast.Ident); ok && assigned[info.ObjectOf(xid)] {
+			return
+		}
+		tv, ok := info.Types[x]
+		if !ok || tv.Type == nil || !indexable(tv.Type) {
+			return
+		}
+		if _, isMap := tv.Type.Underlying().(*types.Map); isMap {
+			return
+		}
+		iv := IndexVar{X: types.ExprString(x), I: id.Name}
+		if len(out) < maxIndexVarsAfter && !slices.Contains(out, iv) {
+			out = append(out, iv)
+		}
+	}
+	walkAfter(stack, info, func(node ast.Node, assigned map[types.Object]bool) {
+		switch n := node.(type) {
+		case *ast.IndexExpr:
+			add(n.X, n.Index, 0, assigned) // X[I], X[I+k]
+		case *ast.SliceExpr:
+			if n.Low != nil {
+				add(n.X, n.Low, 1, assigned) // X[I+k:], k >= 1
+			}
+		}
 	})
 	return out
 }

@@ -357,26 +357,29 @@ func TestThenBranch(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s: %+v else=%q loops=%q ifs=%q nonneg=%q", s.Original, *s.Then, s.ElseAfter, s.LoopVars, s.ElseIfs, s.NonNegative))
 	}
 	want := []string{
-		`n == nil: {Panics:false ReturnsError:true Exits:true Errors:[errEmpty] Derefs:[] Reports:[errEmpty] DerefsAfter:[n] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
-		`n.v < 0: {Panics:true ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
-		`n.next != nil && xs[i] > 0: {Panics:false ReturnsError:false Exits:false Errors:[] Derefs:[n.next n] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[n.next] Decremented:[] Messages:[]} else=[] loops=["i"] ifs=[] nonneg=["i"]`,
-		`k > 2: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
-		`x == j: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=["j"] ifs=[] nonneg=["j"]`,
-		`v > 9: {Panics:false ReturnsError:true Exits:true Errors:[] Derefs:[] Reports:[v] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
+		`n == nil: {Panics:false ReturnsError:true Exits:true Errors:[errEmpty] Derefs:[] Reports:[errEmpty] DerefsAfter:[n] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
+		`n.v < 0: {Panics:true ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
+		`n.next != nil && xs[i] > 0: {Panics:false ReturnsError:false Exits:false Errors:[] Derefs:[n.next n] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[n.next] Decremented:[] Messages:[]} else=[] loops=["i"] ifs=[] nonneg=["i"]`,
+		`k > 2: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
+		`x == j: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=["j"] ifs=[] nonneg=["j"]`,
+		`v > 9: {Panics:false ReturnsError:true Exits:true Errors:[] Derefs:[] Reports:[v] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
 		// b.v and b.next are right operands of &&; a is assigned before
 		// its second dereference.
-		`a == nil || b != nil: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[a s] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
-		`v > 0 && b.v > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[s] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
-		`n > 90: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=["n > 80" "n > 95"] nonneg=[]`,
-		`n > 80: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=["n > 90"] loops=[] ifs=["n > 95"] nonneg=[]`,
-		`n > 95: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=["n > 80" "n > 90"] loops=[] ifs=[] nonneg=[]`,
+		`a == nil || b != nil: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[a s] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
+		`v > 0 && b.v > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[s] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
+		`n > 90: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=["n > 80" "n > 95"] nonneg=[]`,
+		`n > 80: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=["n > 90"] loops=[] ifs=["n > 95"] nonneg=[]`,
+		`n > 95: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=["n > 80" "n > 90"] loops=[] ifs=[] nonneg=[]`,
 		// s[5:] comes after s is assigned; arr is an array.
-		`len(s) < 2 || len(b) == 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[{X:s Len:2} {X:b Len:1}] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
+		`len(s) < 2 || len(b) == 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[{X:s Len:2} {X:b Len:1}] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
 		// n is a length; d is decremented.
-		`n > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[p] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=["n"]`,
-		`i > 0 && d > 0: {Panics:false ReturnsError:false Exits:false Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[d] Messages:[]} else=[] loops=[] ifs=[] nonneg=["i"]`,
-		`i < 0 || i >= len(args): {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[i] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
-		`c > 0 && n > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
+		`n > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[p] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=["n"]`,
+		`i > 0 && d > 0: {Panics:false ReturnsError:false Exits:false Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[d] Messages:[]} else=[] loops=[] ifs=[] nonneg=["i"]`,
+		`i < 0 || i >= len(args): {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[i] BoundedAfter:[{X:args I:i}] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
+		// line[pos+1:] needs pos < len(line); line[pos] comes after pos
+		// is assigned.
+		`pos > len(line)-1 || line[pos] != '^': {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[{X:line I:pos}] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
+		`c > 0 && n > 0: {Panics:false ReturnsError:false Exits:true Errors:[] Derefs:[] Reports:[] DerefsAfter:[] IndexedAfter:[] IndexVarsAfter:[] BoundedAfter:[] NilUsed:[] Decremented:[] Messages:[]} else=[] loops=[] ifs=[] nonneg=[]`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("branches:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -227,6 +227,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 						s.Then.DerefsAfter = derefsAfter(stack, info)
 						s.Then.IndexedAfter = indexedAfter(stack, info)
 						s.Then.IndexVarsAfter = indexVarsAfter(stack, info)
+						s.Then.BoundedAfter = boundedAfter(stack, info)
 					}
 					s.ElseAfter = elseAfter(stack)
 					s.ElseIfs = elseIfs(ifs)
