@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strconv"
 
 	"github.com/nopol-go/nopol/collect"
 	"github.com/nopol-go/nopol/synth"
@@ -113,29 +112,14 @@ func (b bound) compares(c *ast.BinaryExpr, outcome bool) bool {
 	return false
 }
 
-// linear reads e as i + k (isI) or len(x) + k, k an integer literal.
+// linear reads e as i + k (isI) or len(x) + k, k an integer literal
+// added or subtracted (splitOffset).
 func (b bound) linear(e ast.Expr) (isI bool, k int64, ok bool) {
-	e = ast.Unparen(e)
-	if bin, isBin := e.(*ast.BinaryExpr); isBin && (bin.Op == token.ADD || bin.Op == token.SUB) {
-		lit, isLit := ast.Unparen(bin.Y).(*ast.BasicLit)
-		if !isLit || lit.Kind != token.INT {
-			return false, 0, false
-		}
-		n, err := strconv.ParseInt(lit.Value, 0, 64)
-		if err != nil {
-			return false, 0, false
-		}
-		if bin.Op == token.SUB {
-			n = -n
-		}
-		isI, k, ok = b.linear(bin.X)
-		return isI, k + n, ok
-	}
-	switch s := types.ExprString(e); s {
+	switch base, k := splitOffset(e); base {
 	case b.i:
-		return true, 0, true
+		return true, k, true
 	case "len(" + b.x + ")":
-		return false, 0, true
+		return false, k, true
 	}
 	return false, 0, false
 }

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"slices"
 
 	"github.com/nopol-go/nopol/collect"
 )
@@ -47,16 +48,13 @@ func returnedErrorOf(site collect.Site, st style) string {
 	if st.name != "return" {
 		return ""
 	}
-	for _, e := range site.Exits {
-		if e.Body == st.exit {
-			return e.Err
-		}
-	}
-	return ""
+	e, _ := exitOf(site, st.guard)
+	return e.Err
 }
 
 // everyClauseReads reports whether each operand of src's && and ||
-// (recursively, through parentheses and !) reads the identifier name.
+// (recursively, through parentheses and !) reads the identifier name
+// (namesOf: not a field or method selected from another value).
 func everyClauseReads(src, name string) bool {
 	e, err := parser.ParseExpr(src)
 	if err != nil {
@@ -71,31 +69,7 @@ func everyClauseReads(src, name string) bool {
 		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.NOT {
 			return each(u.X)
 		}
-		return readsIdent(e, name)
+		return slices.Contains(namesOf(e), name)
 	}
 	return each(e)
-}
-
-// readsIdent reports whether e mentions the identifier name (not as a
-// field or method selected from another value).
-func readsIdent(e ast.Expr, name string) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.SelectorExpr:
-			ast.Inspect(n.X, func(m ast.Node) bool {
-				if id, ok := m.(*ast.Ident); ok && id.Name == name {
-					found = true
-				}
-				return !found
-			})
-			return false
-		case *ast.Ident:
-			if n.Name == name {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
 }

@@ -15,7 +15,7 @@ func TestErrorTestedFirst(t *testing.T) {
 		{Body: "return err", Strategy: collect.StrategyVar, Err: "err"},
 		{Body: "return nil, ErrShort", Strategy: collect.StrategyErrSentinel},
 	}}
-	ret := style{name: "return", exit: "return err"}
+	ret := style{name: "return", guard: collect.GuardExit(0), exit: "return err"}
 	tests := []struct {
 		name  string
 		st    style
@@ -34,7 +34,7 @@ func TestErrorTestedFirst(t *testing.T) {
 		{"none reads only err: the order stays", ret,
 			[]string{"t.handler == nil", "err != nil && n > 0"},
 			[]string{"t.handler == nil", "err != nil && n > 0"}},
-		{"an exit with no error variable", style{name: "return", exit: "return nil, ErrShort"},
+		{"an exit with no error variable", style{name: "return", guard: collect.GuardExit(1), exit: "return nil, ErrShort"},
 			[]string{"n > 0", "err != nil"},
 			[]string{"n > 0", "err != nil"}},
 		{"a guard around the statement", style{name: "guard"},

@@ -366,7 +366,7 @@ func (r *repairer) moduleFrames(k testKey, output string) []constituent.Location
 // self-embedding struct until `if visited[t] { return }`); the spectrum
 // cannot say so, since the passing tests run the same statements.
 func (r *repairer) runawayEntries(k testKey, res collect.Result) []int {
-	if !res.TimedOut && !strings.Contains(res.Output, "fatal error: stack overflow") && !strings.Contains(res.Output, "fatal error: out of memory") {
+	if !res.TimedOut && !strings.Contains(res.Output, "fatal error: stack overflow") && !strings.Contains(res.Output, outOfMemoryLine) {
 		return nil
 	}
 	count := map[constituent.Location]int{}

@@ -92,20 +92,27 @@ func indexVarsAfter(stack []ast.Node, info *types.Info) []string {
 		if !ok {
 			return
 		}
-		obj, ok := info.Uses[id].(*types.Var)
-		if !ok || assigned[obj] || !isIntegerVar(obj) || slices.Contains(out, id.Name) {
-			return
+		if !slices.Contains(out, id.Name) && indexesWithVar(x.X, id, info, assigned) {
+			out = append(out, id.Name)
 		}
-		tv, ok := info.Types[x.X]
-		if !ok || tv.Type == nil || !indexable(tv.Type) {
-			return
-		}
-		if _, isMap := tv.Type.Underlying().(*types.Map); isMap {
-			return // a map's key may be negative
-		}
-		out = append(out, id.Name)
 	})
 	return out
+}
+
+// indexesWithVar reports whether id, indexing x, is an integer variable
+// not assigned since the if, and x a slice, a string or an array: not a
+// map, whose key may be negative or past any length.
+func indexesWithVar(x ast.Expr, id *ast.Ident, info *types.Info, assigned map[types.Object]bool) bool {
+	obj, ok := info.Uses[id].(*types.Var)
+	if !ok || assigned[obj] || !isIntegerVar(obj) {
+		return false
+	}
+	tv, ok := info.Types[x]
+	if !ok || tv.Type == nil || !indexable(tv.Type) {
+		return false
+	}
+	_, isMap := tv.Type.Underlying().(*types.Map)
+	return !isMap
 }
 
 // IndexVar is a slice or string X and an integer variable I, as written,
@@ -119,34 +126,23 @@ func boundedAfter(stack []ast.Node, info *types.Info) []IndexVar {
 	var out []IndexVar
 	add := func(x, i ast.Expr, least int64, assigned map[types.Object]bool) {
 		id, ok := ast.Unparen(i).(*ast.Ident)
-		if k := int64(0); !ok {
+		if !ok {
+			// I + k, k an integer literal of at least least.
 			b, isSum := ast.Unparen(i).(*ast.BinaryExpr)
 			if !isSum || b.Op != token.ADD {
 				return
 			}
-			lit, isLit := ast.Unparen(b.Y).(*ast.BasicLit)
-			if !isLit || lit.Kind != token.INT {
-				return
-			}
-			k, _ = strconv.ParseInt(lit.Value, 0, 64)
-			if id, ok = ast.Unparen(b.X).(*ast.Ident); !ok || k < least {
+			k, isLit := intLit(b.Y)
+			if id, ok = ast.Unparen(b.X).(*ast.Ident); !ok || !isLit || k < least {
 				return
 			}
 		} else if least > 0 {
 			return
 		}
-		obj, ok := info.Uses[id].(*types.Var)
-		if !ok || assigned[obj] || !isIntegerVar(obj) {
-			return
-		}
 		if xid, ok := ast.Unparen(x).(*ast.Ident); ok && assigned[info.ObjectOf(xid)] {
 			return
 		}
-		tv, ok := info.Types[x]
-		if !ok || tv.Type == nil || !indexable(tv.Type) {
-			return
-		}
-		if _, isMap := tv.Type.Underlying().(*types.Map); isMap {
+		if !indexesWithVar(x, id, info, assigned) {
 			return
 		}
 		iv := IndexVar{X: types.ExprString(x), I: id.Name}
