@@ -185,7 +185,7 @@ func (d *pkgData) orphans() orphanSet {
 // same struct, a method of the same type, a package function, constant or
 // variable, of an identical type; "" when there is none, or more than
 // one.
-func (o *observer) orphanSibling(e ast.Expr, orphans orphanSet) string {
+func (o *observer) orphanSibling(e ast.Expr, orphans orphanSet) (string, types.Object) {
 	var x types.Object
 	var recv types.Type
 	switch e := e.(type) {
@@ -198,7 +198,7 @@ func (o *observer) orphanSibling(e ast.Expr, orphans orphanSet) string {
 		}
 	}
 	if x == nil || orphans[x] || x.Pkg() != o.pkg {
-		return ""
+		return "", nil
 	}
 	found := ""
 	for y := range orphans {
@@ -206,11 +206,11 @@ func (o *observer) orphanSibling(e ast.Expr, orphans orphanSet) string {
 			continue
 		}
 		if found != "" {
-			return "" // ambiguous
+			return "", nil // ambiguous
 		}
 		found = y.Name()
 	}
-	return found
+	return found, x
 }
 
 // siblings reports whether orphan y can stand for x: the same kind of
@@ -257,15 +257,23 @@ func siblings(x, y types.Object, recv types.Type, pkg *types.Package) bool {
 
 // withOrphans returns the source of n (a condition or statement of the
 // file) with each operand that has an orphan sibling replaced by it, and
-// the orphans used; "" when none is replaced.
-func (o *observer) withOrphans(n ast.Node, src []byte, tf *token.File, orphans orphanSet) (string, []string) {
+// the orphans used; "" when none is replaced. An orphan stands for one
+// name (the one the deleted check used where the file now has another):
+// where it would replace two different names, in n or in an earlier
+// part of the same rewrite (stands, filled as it goes), n is not
+// rewritten and clash is true. uniseg's one unused int constant, gcNone, would otherwise
+// turn `state == wbNewline || state == wbCR || state == wbLF` into
+// `state == gcNone || state == gcNone || state == gcNone`.
+func (o *observer) withOrphans(n ast.Node, src []byte, tf *token.File, orphans orphanSet, stands map[string]types.Object) (text string, used []string, clash bool) {
 	type edit struct {
 		start, end int
 		text       string
 	}
 	var edits []edit
-	var used []string
 	ast.Inspect(n, func(m ast.Node) bool {
+		if clash {
+			return false
+		}
 		e, ok := m.(ast.Expr)
 		if !ok {
 			return true
@@ -280,36 +288,41 @@ func (o *observer) withOrphans(n ast.Node, src []byte, tf *token.File, orphans o
 		}
 		// A selector's Sel, seen again as an identifier, has no
 		// receiver type: orphanSibling finds no field or method for it.
-		name := o.orphanSibling(e, orphans)
+		name, x := o.orphanSibling(e, orphans)
 		if name == "" {
 			return true
 		}
+		if was, ok := stands[name]; ok && was != x {
+			clash = true
+			return false
+		}
+		stands[name] = x
 		edits = append(edits, edit{tf.Offset(at.Pos()), tf.Offset(at.End()), name})
 		if !slices.Contains(used, name) {
 			used = append(used, name)
 		}
 		return true
 	})
-	if len(edits) == 0 {
-		return "", nil
+	if clash || len(edits) == 0 {
+		return "", nil, clash
 	}
 	slices.SortFunc(edits, func(a, b edit) int { return a.start - b.start })
 	start, end := tf.Offset(n.Pos()), tf.Offset(n.End())
 	if start < 0 || end > len(src) {
-		return "", nil
+		return "", nil, false
 	}
 	var b strings.Builder
 	at := start
 	for _, e := range edits {
 		if e.start < at || e.end > end {
-			return "", nil
+			return "", nil, false
 		}
 		b.WriteString(string(src[at:e.start]))
 		b.WriteString(e.text)
 		at = e.end
 	}
 	b.WriteString(string(src[at:end]))
-	return joinLines(b.String()), used
+	return joinLines(b.String()), used, false
 }
 
 // OrphansFrom begins the Exit.From of a twin guard written with orphans;
@@ -340,17 +353,25 @@ func (o *observer) rewrite(ifs *ast.IfStmt, src []byte, tf *token.File, orphans 
 		o.data.rewrites = map[*ast.IfStmt]*orphanRewrite{}
 	}
 	var w *orphanRewrite
-	if guard, used := o.withOrphans(ifs.Cond, src, tf, orphans); guard != "" {
+	stands := map[string]types.Object{}
+	if guard, used, _ := o.withOrphans(ifs.Cond, src, tf, orphans, stands); guard != "" {
 		exit := ifs.Body.List[0]
 		w = &orphanRewrite{guard: guard, body: oneLineSource(src, tf, exit), results: map[string]string{}}
-		if b, more := o.withOrphans(exit, src, tf, orphans); b != "" {
+		b, more, clash := o.withOrphans(exit, src, tf, orphans, stands)
+		if clash {
+			// The exit would need an orphan for a second name: the
+			// rewrite is not one deleted check's.
+			o.data.rewrites[ifs] = nil
+			return nil
+		}
+		if b != "" {
 			w.body, used = b, append(used, more...)
 		}
 		slices.Sort(used)
 		w.used = slices.Compact(used)
 		if ret, ok := exit.(*ast.ReturnStmt); ok {
 			for _, r := range ret.Results {
-				if text, _ := o.withOrphans(r, src, tf, orphans); text != "" {
+				if text, _, _ := o.withOrphans(r, src, tf, orphans, stands); text != "" {
 					w.results[oneLineSource(src, tf, r)] = text
 				}
 			}

@@ -11,7 +11,8 @@ import (
 // constants, its fields that nothing reads, and its exported fields that
 // nothing uses; the guard sites of a function with a one-exit guard whose
 // operands have orphan siblings are offered that guard written with
-// them, the one with the most orphans first, where it compiles.
+// them, the one with the most orphans first, where it compiles, and
+// where no orphan stands for two different names.
 func TestOrphans(t *testing.T) {
 	f := load(t, "orphans")
 	d := f.prog.pkgs["example.com/orphans"]
@@ -20,7 +21,7 @@ func TestOrphans(t *testing.T) {
 		names = append(names, obj.Name())
 	}
 	slices.Sort(names)
-	if got, want := fmt.Sprint(names), "[Ignore errEmpty isEmpty omitempty tryMethod unusedLimit]"; got != want {
+	if got, want := fmt.Sprint(names), "[Ignore errEmpty isEmpty modeUnused omitempty tryMethod unusedLimit]"; got != want {
 		t.Errorf("orphans = %s, want %s", got, want)
 	}
 	twins := func(line int) string {
@@ -42,6 +43,8 @@ func TestOrphans(t *testing.T) {
 		{"a method of the same receiver", 73, "[if s.tryMethod(x) { return } (orphans tryMethod)]"},
 		{"a function without such guards", 77, "[]"},
 		{"the exit's results rewritten too", 104, "[if isEmpty(v) { return errEmpty(v) } (orphans errEmpty, isEmpty)]"},
+		{"one orphan for two names: none", 122, "[]"},
+		{"one orphan for one name twice", 131, "[if m >= modeUnused && m != modeUnused { return 1 } (orphans modeUnused)]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := twins(tc.line); got != tc.want {
