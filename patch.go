@@ -35,7 +35,8 @@ func exitOf(site collect.Site, g collect.GuardStyle) (e collect.Exit, ok bool) {
 }
 
 // patchSource returns src with site repaired by cond: the condition
-// replaced (Cond), or the statement guarded (Guard, in style). The rest of
+// replaced (Cond; in the original's layout where it spans lines,
+// inLayout), or the statement guarded (Guard, in style). The rest of
 // the file is kept byte for byte; when src was gofmt-clean, so is the
 // result.
 func patchSource(src []byte, site collect.Site, style collect.GuardStyle, cond string) ([]byte, error) {
@@ -58,7 +59,8 @@ func patchSource(src []byte, site collect.Site, style collect.GuardStyle, cond s
 		if ifs == nil {
 			return nil, fmt.Errorf("patching %s:%d:%d: no if condition there", site.File, site.Line, site.Col)
 		}
-		out = splice(src, off(ifs.Cond.Pos()), off(ifs.Cond.End()), cond)
+		start, end := off(ifs.Cond.Pos()), off(ifs.Cond.End())
+		out = splice(src, start, end, inLayout(string(src[start:end]), cond))
 	case collect.Guard:
 		stmt, fn := findStmt(f, at)
 		if stmt == nil {

@@ -40,10 +40,15 @@ func TestPatchSource(t *testing.T) {
 		cond  string
 		want  string // the changed lines, as in the patched file
 	}{{
-		name: "multi-line condition",
+		name: "multi-line condition: its lines kept",
 		site: collect.Site{Kind: collect.Cond, File: file, Line: 9, Col: 5},
 		cond: "p.x < 0 || p.y > 3",
-		want: "\tif p.x < 0 || p.y > 3 {\n\t\ttotal++\n",
+		want: "\tif p.x < 0 ||\n\t\tp.y > 3 {\n\t\ttotal++\n",
+	}, {
+		name: "multi-line condition replaced whole: one line",
+		site: collect.Site{Kind: collect.Cond, File: file, Line: 9, Col: 5},
+		cond: "i > 2",
+		want: "\tif i > 2 {\n\t\ttotal++\n",
 	}, {
 		name:  "guard wrap",
 		site:  collect.Site{Kind: collect.Guard, File: file, Line: 13, Col: 2},
