@@ -95,7 +95,8 @@
 //     orphans.go: an unexported function or method nothing else calls,
 //     a field nothing reads, an exported one nothing uses; each operand
 //     with such a sibling of its kind and type replaced: `opts.omitzero
-//     && isZero(v)` read as `opts.omitempty && isEmpty(v)`), the one
+//     && isZero(v)` read as `opts.omitempty && isEmpty(v)`; never one
+//     orphan for two different names), the one
 //     with the most orphans first, validated as written (twins.go).
 //  4. On the top sites, search angelic values (angelic.Search): run each
 //     failing test with the condition forced true, then false (at a guard:
@@ -254,7 +255,10 @@
 //     schema too, and a candidate that passes the failing tests there is
 //     checked as the patched file at once, without the schema's run of
 //     the suite: a run of the suite costs more than a build there. The
-//     patch is returned as a unified diff and an [Edit] (edit.go), with an
+//     patch is returned as a unified diff and an [Edit] (edit.go), a
+//     condition written on several lines keeping the lines the candidate
+//     leaves alone (layout.go: a one-operator change is a one-line
+//     diff), with an
 //     [Explanation] (explain.go, diffstates.go). A plausible patch that
 //     rests on a guess the tests do not check (an unrelated condition, a
 //     new error, a far condition among others over other values, a new
