@@ -13,12 +13,15 @@ import (
 // text's bytes at its offset (a raw string with carriage returns).
 func scanLayout(text string) ([]tokens.Token, bool) {
 	toks, ok := tokens.Scan(text)
+	if !ok {
+		return nil, false
+	}
 	for _, t := range toks {
-		if !ok || !strings.HasPrefix(text[t.Off:], t.Text) {
+		if !strings.HasPrefix(text[t.Off:], t.Text) {
 			return nil, false
 		}
 	}
-	return toks, ok
+	return toks, true
 }
 
 func tokenEnd(t tokens.Token) int { return t.Off + len(t.Text) }

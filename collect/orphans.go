@@ -261,9 +261,10 @@ func siblings(x, y types.Object, recv types.Type, pkg *types.Package) bool {
 // name (the one the deleted check used where the file now has another):
 // where it would replace two different names, in n or in an earlier
 // part of the same rewrite (stands, filled as it goes), n is not
-// rewritten and clash is true. uniseg's one unused int constant, gcNone, would otherwise
-// turn `state == wbNewline || state == wbCR || state == wbLF` into
-// `state == gcNone || state == gcNone || state == gcNone`.
+// rewritten and clash is true. uniseg's one unused int constant,
+// gcNone, would otherwise turn `state == wbNewline || state == wbCR ||
+// state == wbLF` into `state == gcNone || state == gcNone || state ==
+// gcNone`.
 func (o *observer) withOrphans(n ast.Node, src []byte, tf *token.File, orphans orphanSet, stands map[string]types.Object) (text string, used []string, clash bool) {
 	type edit struct {
 		start, end int
@@ -343,8 +344,8 @@ type orphanRewrite struct {
 	results     map[string]string
 }
 
-// rewrite returns ifs written with the package's orphans; nil when no
-// operand of its condition has an orphan sibling.
+// rewrite returns ifs written with the package's orphans (rewriteOf),
+// computed once per if.
 func (o *observer) rewrite(ifs *ast.IfStmt, src []byte, tf *token.File, orphans orphanSet) *orphanRewrite {
 	if w, ok := o.data.rewrites[ifs]; ok {
 		return w
@@ -352,32 +353,39 @@ func (o *observer) rewrite(ifs *ast.IfStmt, src []byte, tf *token.File, orphans 
 	if o.data.rewrites == nil {
 		o.data.rewrites = map[*ast.IfStmt]*orphanRewrite{}
 	}
-	var w *orphanRewrite
+	w := o.rewriteOf(ifs, src, tf, orphans)
+	o.data.rewrites[ifs] = w
+	return w
+}
+
+// rewriteOf returns ifs written with the package's orphans; nil when no
+// operand of its condition has an orphan sibling, or when one orphan
+// would stand for two names (withOrphans), in the condition or in the
+// exit: the rewrite is not one deleted check's.
+func (o *observer) rewriteOf(ifs *ast.IfStmt, src []byte, tf *token.File, orphans orphanSet) *orphanRewrite {
 	stands := map[string]types.Object{}
-	if guard, used, _ := o.withOrphans(ifs.Cond, src, tf, orphans, stands); guard != "" {
-		exit := ifs.Body.List[0]
-		w = &orphanRewrite{guard: guard, body: oneLineSource(src, tf, exit), results: map[string]string{}}
-		b, more, clash := o.withOrphans(exit, src, tf, orphans, stands)
-		if clash {
-			// The exit would need an orphan for a second name: the
-			// rewrite is not one deleted check's.
-			o.data.rewrites[ifs] = nil
-			return nil
-		}
-		if b != "" {
-			w.body, used = b, append(used, more...)
-		}
-		slices.Sort(used)
-		w.used = slices.Compact(used)
-		if ret, ok := exit.(*ast.ReturnStmt); ok {
-			for _, r := range ret.Results {
-				if text, _, _ := o.withOrphans(r, src, tf, orphans, stands); text != "" {
-					w.results[oneLineSource(src, tf, r)] = text
-				}
+	guard, used, _ := o.withOrphans(ifs.Cond, src, tf, orphans, stands)
+	if guard == "" {
+		return nil
+	}
+	exit := ifs.Body.List[0]
+	w := &orphanRewrite{guard: guard, body: oneLineSource(src, tf, exit), results: map[string]string{}}
+	b, more, clash := o.withOrphans(exit, src, tf, orphans, stands)
+	if clash {
+		return nil
+	}
+	if b != "" {
+		w.body, used = b, append(used, more...)
+	}
+	slices.Sort(used)
+	w.used = slices.Compact(used)
+	if ret, ok := exit.(*ast.ReturnStmt); ok {
+		for _, r := range ret.Results {
+			if text, _, _ := o.withOrphans(r, src, tf, orphans, stands); text != "" {
+				w.results[oneLineSource(src, tf, r)] = text
 			}
 		}
 	}
-	o.data.rewrites[ifs] = w
 	return w
 }
 
