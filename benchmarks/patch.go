@@ -58,17 +58,38 @@ func ParsePatch(patch string) ([]FilePatch, error) {
 			if len(f) < 3 || !strings.HasPrefix(f[1], "-") {
 				return nil, fmt.Errorf("parsing patch: bad hunk header %q", strings.TrimSpace(l))
 			}
-			start, err := strconv.Atoi(strings.SplitN(f[1][1:], ",", 2)[0])
+			start, oldN, err := hunkRange(f[1], "-")
 			if err != nil {
 				return nil, fmt.Errorf("parsing patch: bad hunk header %q", strings.TrimSpace(l))
 			}
+			_, newN, err := hunkRange(f[2], "+")
+			if err != nil {
+				return nil, fmt.Errorf("parsing patch: bad hunk header %q", strings.TrimSpace(l))
+			}
+			// The header's counts say where the hunk ends: a removed
+			// "-- x" or added "++ x" line reads like a file header.
 			h := Hunk{OldStart: start}
-			for i+1 < len(lines) && len(lines[i+1]) > 0 && strings.ContainsRune(" -+\\", rune(lines[i+1][0])) &&
-				!strings.HasPrefix(lines[i+1], "--- ") && !strings.HasPrefix(lines[i+1], "+++ ") {
-				i++
-				if lines[i][0] != '\\' {
-					h.Lines = append(h.Lines, lines[i])
+			for i+1 < len(lines) && len(lines[i+1]) > 0 && strings.ContainsRune(" -+\\", rune(lines[i+1][0])) {
+				next := lines[i+1]
+				if next[0] != '\\' && oldN <= 0 && newN <= 0 {
+					break
 				}
+				i++
+				switch next[0] {
+				case '\\':
+					continue
+				case ' ':
+					oldN--
+					newN--
+				case '-':
+					oldN--
+				case '+':
+					newN--
+				}
+				h.Lines = append(h.Lines, next)
+			}
+			if oldN > 0 || newN > 0 {
+				return nil, fmt.Errorf("parsing patch: hunk %q ends early", strings.TrimSpace(l))
 			}
 			fp := &fps[len(fps)-1]
 			fp.Hunks = append(fp.Hunks, h)
@@ -83,6 +104,25 @@ func ParsePatch(patch string) ([]FilePatch, error) {
 		}
 	}
 	return fps, nil
+}
+
+// hunkRange parses one side of a hunk header, "-start,count" or
+// "+start" (count 1).
+func hunkRange(field, sign string) (start, count int, err error) {
+	if !strings.HasPrefix(field, sign) {
+		return 0, 0, fmt.Errorf("no %s range", sign)
+	}
+	s, c, ok := strings.Cut(field[1:], ",")
+	if start, err = strconv.Atoi(s); err != nil {
+		return 0, 0, err
+	}
+	count = 1
+	if ok {
+		if count, err = strconv.Atoi(c); err != nil || count < 0 {
+			return 0, 0, fmt.Errorf("bad count %q", c)
+		}
+	}
+	return start, count, nil
 }
 
 // Apply applies fp to src; the context and removed lines must match
