@@ -156,6 +156,10 @@ func (r *repairer) explain(site collect.Site, st style, c candidate, rep *SiteRe
 	case c.method == "nil-check":
 		e.Origin = "a nil check where a failing test panicked with a nil dereference: the check the runtime made, joined to the condition or as a guard before the statement"
 		medium = append(medium, "the nil is tolerated where it is dereferenced: the tests do not say whether it is a bug where it was made")
+	case c.method == "sibling" && site.Kind == collect.Cond && slices.Contains(site.SameBody, c.src):
+		e.Origin = "the condition of the other ifs of this function whose block is written as this one's"
+		high = append(high, "the condition its copies test")
+		medium = append(medium, "checked by the test suite only, not against recorded states")
 	case c.method == "sibling" && site.Kind == collect.Cond:
 		e.Origin = "the condition that the sibling functions, copies of this one with a name one word away, write at the same place"
 		high = append(high, "the condition its copies write")

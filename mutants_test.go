@@ -1,6 +1,7 @@
 package nopol
 
 import (
+	"go/parser"
 	"reflect"
 	"strings"
 	"testing"
@@ -61,6 +62,11 @@ func TestMutants(t *testing.T) {
 		// An equality made an ordering comes after the off-by-one constant.
 		{"i != -0x10", []string{"i == -0x10", "i != -17", "i != -15", "i < -0x10", "i <= -0x10", "i > -0x10", "i >= -0x10"}},
 		{"p == nil", []string{"p != nil"}},
+		// A value bounded twice from one side: the mutants that still
+		// do come after the others (the operator swap, the negation).
+		{"nlPos > 0 && nlPos >= w", []string{"nlPos <= 0 && nlPos >= w", "nlPos == 0 && nlPos >= w", "nlPos != 0 && nlPos >= w", "nlPos < 0 && nlPos >= w",
+			"nlPos > 0 && nlPos < w", "nlPos > 0 && nlPos == w", "nlPos > 0 && nlPos != w", "nlPos > 0 && nlPos <= w", "nlPos >= w", "nlPos > 0",
+			"nlPos > 0 || nlPos >= w", "nlPos >= 0 && nlPos >= w", "nlPos > 1 && nlPos >= w", "nlPos > 0 && nlPos > w", "!(nlPos > 0 && nlPos >= w)"}},
 		// A bound of a range made an equality comes last too.
 		{"1 <= t && t < n", []string{"1 <= t || t < n", "1 > t && t < n", "1 < t && t < n", "1 >= t && t < n", "2 <= t && t < n", "0 <= t && t < n",
 			"1 <= t && t >= n", "1 <= t && t <= n", "1 <= t && t > n", "!(1 <= t && t < n)", "t < n", "1 <= t",
@@ -140,6 +146,32 @@ func TestExtensions(t *testing.T) {
 		}
 		if strings.Join(got, " | ") != strings.Join(tt.want, " | ") {
 			t.Errorf("extensions(%q, %q) =\n%s\nwant\n%s", tt.cond, tt.clauses, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+		}
+	}
+}
+
+func TestSameSideBounds(t *testing.T) {
+	for _, tc := range []struct {
+		cond string
+		want bool
+	}{
+		{"nlPos > 0 && nlPos >= w", true},
+		{"!(lo <= n && n >= hi)", true},
+		{"x > 0 || x > 7", true},
+		{"len(b) < extOff || len(b) < bodyOff", true},
+		// A range, bounds in different chains, literals bounded.
+		{"lo <= n && n < hi", false},
+		{"n > lo && (m > 0 || n > hi)", false},
+		{"0 < x && 0 < y", false},
+		{"'a' <= r && 'a' <= s", false},
+		{"n == lo && n >= hi", false},
+	} {
+		e, err := parser.ParseExpr(tc.cond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sameSideBounds(e); got != tc.want {
+			t.Errorf("sameSideBounds(%q) = %v, want %v", tc.cond, got, tc.want)
 		}
 	}
 }

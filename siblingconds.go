@@ -11,7 +11,12 @@ import (
 )
 
 // Sibling conditions: code written by copy keeps its copies' conditions
-// in step. Where the condition of an if differs from the condition at the
+// in step. Within a function, an if whose block is written as other ifs'
+// blocks are (and does some work), where those all test one condition
+// and the site another, gets theirs (collect.Site.SameBody): go-cmp
+// v0.5.0 shortened arrays under `opts.PrintAddresses` where the structs
+// and maps beside them test `opts.LimitVerbosity`, and the mutants'
+// `!opts.PrintAddresses` passed the suite first. Where the condition of an if differs from the condition at the
 // same place in the sibling functions (same file and receiver, names one
 // word apart: RangeInt beside RangeInt64 and RangeFloat64, the k-th if of
 // each counted in source order, when both have as many), and every one of
@@ -95,7 +100,10 @@ func condOrdinal(sites []collect.Site, site collect.Site) (k, n int) {
 func (r *repairer) siblings(ctx context.Context, ranked []angelic.Suspicion) (done bool, err error) {
 	st := style{name: "cond"}
 	targets := r.condTargets(ranked, maxSiblingSites, func(site collect.Site) (string, []candidate) {
-		cond := siblingCond(r.prog.Sites, site)
+		cond, why := siblingCond(r.prog.Sites, site), "its sibling functions write `%s` there"
+		if cond == "" {
+			cond, why = sameBodyCond(site), "the ifs of its function with the same block test `%s`"
+		}
 		if cond == "" {
 			return "", nil
 		}
@@ -104,9 +112,19 @@ func (r *repairer) siblings(ctx context.Context, ranked []angelic.Suspicion) (do
 			r.vlogf("siblings: rejected `%s`: %s", cond, why)
 			return "", nil
 		}
-		return cond, []candidate{c}
+		return fmt.Sprintf(why, cond), []candidate{c}
 	})
-	return r.validateTargets(ctx, targets, "sibling", "sibling condition", func(t condTarget) string {
-		return fmt.Sprintf("its sibling functions write `%s` there", t.why)
-	})
+	return r.validateTargets(ctx, targets, "sibling", "sibling condition", func(t condTarget) string { return t.why })
+}
+
+// sameBodyCond is the condition of the ifs of site's function whose block
+// is written as site's (collect.Site.SameBody), when they all test the
+// same one; "" otherwise.
+func sameBodyCond(site collect.Site) string {
+	if len(site.SameBody) == 0 || slices.ContainsFunc(site.SameBody, func(c string) bool {
+		return normalExpr(c) != normalExpr(site.SameBody[0])
+	}) {
+		return ""
+	}
+	return site.SameBody[0]
 }

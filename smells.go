@@ -334,6 +334,50 @@ func indexBeyond(e ast.Expr, most map[string]int64) string {
 	return ""
 }
 
+// indexesBehindOr counts the indexes x[...] (as written) in the
+// right operand of an || whose left operand compares len(x): indexes
+// guarded by a disjunction (`len(x) <= 0 || x[0] == '-'`) rather than by a
+// conjunction (`len(x) > 0 && x[0] == '-'`). Among the mutants of a
+// smell, those with fewer are tried first, the idiom of Go code:
+// pflag's seeded `len(first) <= 0 && first[0] == '-'` got the
+// disjunction from the operator swap first (the suite tells them apart
+// nowhere), where the fix was `len(first) > 0`; go-toml's seeded `i+1 <
+// len(b) || b[i+1] == '\n'` was fixed by the &&. A disjunction the
+// mutants share (goldmark's `len(line) < 3 || util.IsPunct(line[2])`)
+// counts for all of them.
+func indexesBehindOr(cond string) int {
+	e, err := parser.ParseExpr(cond)
+	if err != nil {
+		return 0
+	}
+	reads := map[string]bool{}
+	ast.Inspect(e, func(n ast.Node) bool {
+		or, ok := n.(*ast.BinaryExpr)
+		if !ok || or.Op != token.LOR {
+			return true
+		}
+		tested := map[string]bool{} // the x whose len(x) the left operand compares
+		ast.Inspect(or.X, func(n ast.Node) bool {
+			if b, ok := n.(*ast.BinaryExpr); ok && comparison(b.Op) {
+				for _, side := range []ast.Expr{b.X, b.Y} {
+					if x, ok := builtinArg(side, "len"); ok {
+						tested[x] = true
+					}
+				}
+			}
+			return true
+		})
+		ast.Inspect(or.Y, func(n ast.Node) bool {
+			if ix, ok := n.(*ast.IndexExpr); ok && tested[types.ExprString(ast.Unparen(ix.X))] {
+				reads[types.ExprString(ix)] = true
+			}
+			return true
+		})
+		return true
+	})
+	return len(reads)
+}
+
 // literalOnly reports whether the Go conditions a and b differ only in
 // integer literals.
 func literalOnly(a, b string) bool {
@@ -444,6 +488,9 @@ func (r *repairer) smells(ctx context.Context, ranked []angelic.Suspicion) (done
 			// second of two copies is the one pasted.
 			slices.SortStableFunc(cands, func(a, b candidate) int {
 				if d := b2i(!literalOnly(site.Original, a.src)) - b2i(!literalOnly(site.Original, b.src)); d != 0 {
+					return d
+				}
+				if d := indexesBehindOr(a.src) - indexesBehindOr(b.src); d != 0 {
 					return d
 				}
 				return firstDifference(site.Original, b.src) - firstDifference(site.Original, a.src)

@@ -133,3 +133,30 @@ func TestWeakIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestIndexesBehindOr(t *testing.T) {
+	tests := []struct {
+		cond string
+		want int
+	}{
+		{"len(first) > 0 && first[0] == '-'", 0},
+		{"len(first) <= 0 || first[0] == '-'", 1},
+		{"i+1 < len(b) && b[i+1] == '\\n'", 0},
+		{"i+1 >= len(b) || b[i+1] == '\\n'", 1},
+		{"!(len(b) == 0) && b[0] == '#'", 0},
+		{"len(b) == 0 || (b[0] == '#' || b[1] == '#')", 2},
+		{"!(len(b) > 0) || b[0] == '#'", 1},
+		// A disjunction shared by the mutants counts once for each.
+		{"len(line) > 1 && line[1] == 's' && (len(line) < 3 || util.IsPunct(line[2]))", 1},
+		{"len(line) <= 1 || line[1] == 's' && (len(line) < 3 || util.IsPunct(line[2]))", 2},
+		// Another slice's length says nothing of x; no length test, nothing.
+		{"len(other) == 0 || x[0] == 1", 0},
+		{"x[0] == 1 || x[1] == 2", 0},
+		{"not go(", 0},
+	}
+	for _, tc := range tests {
+		if got := indexesBehindOr(tc.cond); got != tc.want {
+			t.Errorf("indexesBehindOr(%q) = %d, want %d", tc.cond, got, tc.want)
+		}
+	}
+}

@@ -212,6 +212,11 @@ type Site struct {
 	// the conjuncts of the ifs whose then-branch encloses it, innermost
 	// first (err != nil before the return err of if err != nil { ... }).
 	Holds []string `json:",omitempty"`
+	// SameBody are, for a Cond site of an if, the conditions of the other
+	// ifs of its function whose then-block is written the same way and
+	// does some work (see sameBodyConds): a copy whose condition was not
+	// kept in step.
+	SameBody []string `json:",omitempty"`
 	// SkippedChecks are, for a Guard site's statement that ends the branch
 	// of an if rejecting its input with an error (not testing an error
 	// against nil), the conditions of the checks after that if in the

@@ -231,6 +231,7 @@ func (prog *Program) findSites(ctx context.Context, d *pkgData) {
 					}
 					s.ElseAfter = elseAfter(stack)
 					s.ElseIfs = elseIfs(ifs)
+					s.SameBody = sameBodyConds(ifs, outermostFunc(stack), src, tf)
 				}
 				s.Unread = unreadSubstitutions(node.(ast.Expr), stack, info, src, tf)
 				s.Alternates = alternateSubstitutions(node.(ast.Expr), stack, info, src, tf)
