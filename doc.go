@@ -86,10 +86,12 @@
 //     are wrong on their face (an operand twice in one chain, an operand
 //     tested against two literals so that the chain never depends on it,
 //     an index a conjunct before it puts out of range) are tried with
-//     their mutants that are not (smells.go); then the conditions that
-//     differ from the one the copies of their function (sibling
-//     functions, a name one word away) write at the same place are tried
-//     with the copies' condition (siblingconds.go); then, at the first
+//     their mutants that are not (smells.go; those that guard an index
+//     by a conjunction first); then the conditions that differ from the
+//     one the copies of their function (sibling functions, a name one
+//     word away) write at the same place, or from the one the other ifs
+//     of their function with the same block test, are tried with the
+//     copies' condition (siblingconds.go); then, at the first
 //     ten guard sites that have one, the guards of their function
 //     written with what a deleted check left behind (collect's
 //     orphans.go: an unexported function or method nothing else calls,

@@ -220,6 +220,8 @@ func fallbackMutants(site collect.Site, done func(src string) bool) (cands []can
 // is common in real fixes (go-toml's `n.child < 0` became `n.child ==
 // 0`) and keeps its place, except for a bound of a range (lo <= x && x <
 // hi): made an equality, the range is gone, and it comes last too.
+// Where the original bounds one value twice from one side, the mutants
+// that still do come after the others (sameSideBounds).
 // Ordered comparisons are not generated against nil, true or false, nor
 // over comparisons or logical expressions: there an equality has only
 // its negation (`c2 != nil` into `c2 == nil`); other type errors are
