@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"slices"
-	"strings"
 
 	"github.com/nopol-go/nopol/internal/tokens"
 )
@@ -16,7 +15,9 @@ const maxSameBody = 3
 // other ifs of fn whose then-block is written as ifs' is, token for
 // token, when that block has two statements or more and does some work (a
 // statement that does not leave: `if err != nil { return err }` says
-// nothing of a copy, nor does `if a { n++ }`), in source order, at most maxSameBody, the site's own condition left out. A block
+// nothing of a copy, nor does `if a { n++ }`), in source order, at most
+// maxSameBody, the site's own condition left out, and those that cannot
+// be put on one line (oneLineSource: a comment inside) too. A block
 // copied and its condition not kept in step is a bug of its own: go-cmp
 // v0.5.0 limited an array's length under `if opts.PrintAddresses`, where
 // the slices and maps beside it test `if opts.LimitVerbosity`.
@@ -24,23 +25,31 @@ func sameBodyConds(ifs *ast.IfStmt, fn ast.Node, src []byte, tf *token.File) []s
 	if fn == nil || len(ifs.Body.List) < 2 || !doesWork(ifs.Body) {
 		return nil
 	}
-	text := func(n ast.Node) string { return string(src[tf.Offset(n.Pos()):tf.Offset(n.End())]) }
-	body, ok := tokens.Scan(text(ifs.Body))
+	scan := func(b *ast.BlockStmt) ([]tokens.Token, bool) {
+		return tokens.Scan(string(src[tf.Offset(b.Pos()):tf.Offset(b.End())]))
+	}
+	body, ok := scan(ifs.Body)
 	if !ok {
 		return nil
 	}
-	own := strings.Join(strings.Fields(text(ifs.Cond)), " ")
+	own := oneLineSource(src, tf, ifs.Cond)
 	var out []string
 	ast.Inspect(fn, func(n ast.Node) bool {
 		other, isIf := n.(*ast.IfStmt)
 		if !isIf || other == ifs || len(out) == maxSameBody {
 			return len(out) < maxSameBody
 		}
-		toks, ok := tokens.Scan(text(other.Body))
-		cond := strings.Join(strings.Fields(text(other.Cond)), " ")
-		if ok && cond != own && !slices.Contains(out, cond) && slices.EqualFunc(toks, body, func(a, b tokens.Token) bool {
-			return a.Tok == b.Tok && a.Text == b.Text
-		}) {
+		// Blocks written alike have as many statements: most blocks
+		// are not scanned.
+		if len(other.Body.List) != len(ifs.Body.List) {
+			return true
+		}
+		cond := oneLineSource(src, tf, other.Cond)
+		if cond == "" || cond == own || slices.Contains(out, cond) {
+			return true
+		}
+		toks, ok := scan(other.Body)
+		if ok && slices.EqualFunc(toks, body, func(a, b tokens.Token) bool { return a.Tok == b.Tok && a.Text == b.Text }) {
 			out = append(out, cond)
 		}
 		return true

@@ -7,7 +7,8 @@ import (
 
 // TestSameBodyConds: the conditions of the other ifs whose block is the
 // same, comments aside; none for blocks that only leave or have one
-// statement.
+// statement; a string literal keeps its spaces, and a condition with a
+// comment inside is left out.
 func TestSameBodyConds(t *testing.T) {
 	f := load(t, "samebody")
 	for _, tc := range []struct {
@@ -23,6 +24,8 @@ func TestSameBodyConds(t *testing.T) {
 		{39, `[]`},
 		{43, `[]`},
 		{46, `[]`},
+		{56, `[s == "c"]`},
+		{60, `[s == "a  b"]`},
 	} {
 		got := fmt.Sprint(f.prog.Sites[f.site(t, Cond, "a.go", tc.line)].SameBody)
 		if got != tc.want {
