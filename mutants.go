@@ -260,13 +260,14 @@ func mutantsOf(cond string) []mutant {
 	// unlikely: the range is gone (hcl's seeded Type.String, `1 <= t`
 	// for 0 <= t, was "repaired" by `1 != t`).
 	inRange := bothBounds(cond)
+	pairs := sameSideBounds(orig)
 	add := func(e ast.Expr) {
 		src := render(fset, parenthesize(unparen(e), token.LowestPrec))
 		if src == "" || seen[src] {
 			return
 		}
 		seen[src] = true
-		out = append(out, mutant{src: src, dist: synth.EditDistance(base, src), pointToRange: pointToRange})
+		out = append(out, mutant{src: src, dist: synth.EditDistance(base, src), pointToRange: pointToRange, sameSide: pairs && sameSideBounds(e)})
 	}
 
 	add(negate(clone(orig)))
@@ -377,12 +378,6 @@ func mutantsOf(cond string) []mutant {
 		}
 		return true
 	})
-	if sameSideBounds(orig) {
-		for i := range out {
-			e, err := parser.ParseExpr(out[i].src)
-			out[i].sameSide = err == nil && sameSideBounds(e)
-		}
-	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].pointToRange != out[j].pointToRange {
 			return !out[i].pointToRange

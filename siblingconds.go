@@ -100,9 +100,9 @@ func condOrdinal(sites []collect.Site, site collect.Site) (k, n int) {
 func (r *repairer) siblings(ctx context.Context, ranked []angelic.Suspicion) (done bool, err error) {
 	st := style{name: "cond"}
 	targets := r.condTargets(ranked, maxSiblingSites, func(site collect.Site) (string, []candidate) {
-		cond, why := siblingCond(r.prog.Sites, site), "its sibling functions write `%s` there"
+		cond, intro := siblingCond(r.prog.Sites, site), "its sibling functions write `%s` there"
 		if cond == "" {
-			cond, why = sameBodyCond(site), "the ifs of its function with the same block test `%s`"
+			cond, intro = sameBodyCond(site), "the ifs of its function with the same block test `%s`"
 		}
 		if cond == "" {
 			return "", nil
@@ -112,7 +112,7 @@ func (r *repairer) siblings(ctx context.Context, ranked []angelic.Suspicion) (do
 			r.vlogf("siblings: rejected `%s`: %s", cond, why)
 			return "", nil
 		}
-		return fmt.Sprintf(why, cond), []candidate{c}
+		return fmt.Sprintf(intro, cond), []candidate{c}
 	})
 	return r.validateTargets(ctx, targets, "sibling", "sibling condition", func(t condTarget) string { return t.why })
 }

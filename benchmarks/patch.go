@@ -55,7 +55,7 @@ func ParsePatch(patch string) ([]FilePatch, error) {
 				return nil, fmt.Errorf("parsing patch: hunk before +++ line")
 			}
 			f := strings.Fields(l)
-			if len(f) < 3 || !strings.HasPrefix(f[1], "-") {
+			if len(f) < 3 {
 				return nil, fmt.Errorf("parsing patch: bad hunk header %q", strings.TrimSpace(l))
 			}
 			start, oldN, err := hunkRange(f[1], "-")
