@@ -645,7 +645,7 @@ const (
 // p.Combine says so ("t.Kind() == reflect.Slice || t.Kind() == 17").
 func predicateSource(site collect.Site, p collect.Predicate) string {
 	src := plainSource(site, p)
-	orig := strings.Join(strings.Fields(site.Original), " ")
+	orig := collect.OneLine(site.Original)
 	switch p.Combine {
 	case collect.CombineOr:
 		return orig + " || " + src

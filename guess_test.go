@@ -79,3 +79,19 @@ func TestGuessPredicates(t *testing.T) {
 		}
 	}
 }
+
+// TestPredicateSourceOneLine: an original on several lines is joined
+// into one with the spaces of its string literals kept, and kept on its
+// lines when a comment is inside.
+func TestPredicateSourceOneLine(t *testing.T) {
+	p := collect.Predicate{Op: collect.PredBool, Combine: collect.CombineOr}
+	for _, tc := range []struct{ orig, want string }{
+		{"s == \"a  b\" ||\n\t\ts == \"c\"", "s == \"a  b\" || s == \"c\" || ok"},
+		{"s == \"a  b\" || // the old name\n\t\ts == \"c\"", "s == \"a  b\" || // the old name\n\t\ts == \"c\" || ok"},
+	} {
+		site := collect.Site{Kind: collect.Cond, Original: tc.orig, Observed: []collect.Observed{{Expr: "ok", Kind: collect.KindBool}}}
+		if got := predicateSource(site, p); got != tc.want {
+			t.Errorf("predicateSource(`%s`) = %q, want %q", tc.orig, got, tc.want)
+		}
+	}
+}

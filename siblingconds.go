@@ -57,7 +57,7 @@ func siblingCond(sites []collect.Site, site collect.Site) string {
 		}
 	}
 	// On one line, whole: oneLine would cut a long condition short.
-	return strings.Join(strings.Fields(found), " ")
+	return collect.OneLine(found)
 }
 
 // splitFunc splits a collect.Site.Func, "Recv.Method" or "Func".

@@ -31,6 +31,13 @@ func TestSiblingCond(t *testing.T) {
 		cond(13, "Key.StartSequence", 83, [2]int{81, 87}, "e.flowLevel > 0 || e.canonical || e.seqStyle == flowStyle"),
 		cond(14, "Key.StartMapping", 93, [2]int{91, 97}, "e.flowLevel > 0 || e.canonical ||\n\te.mapStyle == flowStyle || e.isEmptyMapping()"),
 		cond(15, "Key.StartMappings", 103, [2]int{101, 107}, "e.flowLevel > 0 || e.canonical ||\n\te.mapStyle == flowStyle || e.isEmptyMapping()"),
+		// A string literal with two spaces, and a comment, in the copies.
+		cond(16, "Key.QuoteInt", 113, [2]int{111, 118}, "s == \"a\""),
+		cond(17, "Key.QuoteInt64", 123, [2]int{121, 128}, "s == \"a  b\" ||\n\ts == \"c\""),
+		cond(18, "Key.QuoteFloat64", 133, [2]int{131, 138}, "s == \"a  b\" ||\n\ts == \"c\""),
+		cond(19, "Key.TrimText", 143, [2]int{141, 147}, "s == \"a\""),
+		cond(20, "Key.TrimTexts", 153, [2]int{151, 157}, "s == \"a  b\" || // old\n\ts == \"c\""),
+		cond(21, "Key.TrimTextAll", 163, [2]int{161, 167}, "s == \"a  b\" || // old\n\ts == \"c\""),
 	}
 	for _, tc := range []struct {
 		id   int
@@ -42,6 +49,8 @@ func TestSiblingCond(t *testing.T) {
 		{9, ""},
 		{11, ""},
 		{13, "e.flowLevel > 0 || e.canonical || e.mapStyle == flowStyle || e.isEmptyMapping()"},
+		{16, "s == \"a  b\" || s == \"c\""},
+		{19, "s == \"a  b\" || // old\n\ts == \"c\""},
 	} {
 		if got := siblingCond(sites, sites[tc.id]); got != tc.want {
 			t.Errorf("siblingCond(%s `%s`) = %q, want %q", sites[tc.id].Func, sites[tc.id].Original, got, tc.want)

@@ -555,6 +555,19 @@ func oneLineSource(src []byte, tf *token.File, n ast.Node) string {
 	return joinLines(string(src[start:end]))
 }
 
+// OneLine is Go source text (an expression) on one line, its lines
+// trimmed and joined by a space, the spaces inside a line kept (a string
+// literal's); text itself, lines and all, when that cannot be done
+// safely (a comment or a raw string inside): the text stays valid Go
+// either way, which strings.Fields's join is not (it collapses the
+// spaces of `s == "a  b"` and joins the rest of a line to a comment).
+func OneLine(text string) string {
+	if j := joinLines(text); j != "" {
+		return j
+	}
+	return text
+}
+
 // joinLines is text on one line, its lines trimmed and joined by a space;
 // "" when that cannot be done safely (a comment or a raw string spanning
 // lines inside).
