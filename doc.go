@@ -247,8 +247,9 @@
 //     schema binary (collect.BuildSchema) and run one by one, each first
 //     on the failing tests and the killers, up to five passing tests that
 //     failed earlier candidates (candidates of a site often fail the same
-//     tests; together at most a quarter of the package's time),
-//     then on the whole suite. On a busy machine (load above the CPUs), a
+//     tests; together at most a quarter of the package's time), in one
+//     process that stops at the first test or subtest to fail
+//     (-test.failfast), then on the whole suite. On a busy machine (load above the CPUs), a
 //     run of those few tests that times out without reaching the
 //     evaluation limit is run again with four times as long before the
 //     candidate is rejected. The first that passes is checked as a

@@ -496,15 +496,21 @@ type binaryRun struct {
 // the next round, until every test has a result or a round adds none.
 // timeout bounds each round.
 func (prog *Program) binarySuite(ctx context.Context, runner *gotest.Runner, path, bin string, env []string, timeout time.Duration) (binaryRun, error) {
-	return prog.binaryTests(ctx, runner, path, bin, env, timeout, 0, prog.Tests[path])
+	return prog.binaryTests(ctx, runner, path, bin, env, timeout, 0, prog.Tests[path], false)
 }
 
 // binaryTests is binarySuite for the top-level tests names of the package
 // only (all of them when names is the package's list); maxRSS, when > 0,
-// caps each round's resident memory (gotest.Invocation.MaxRSS).
-func (prog *Program) binaryTests(ctx context.Context, runner *gotest.Runner, path, bin string, env []string, timeout time.Duration, maxRSS int64, names []string) (binaryRun, error) {
+// caps each round's resident memory (gotest.Invocation.MaxRSS). With
+// firstFailure, the run ends at the first test or subtest that fails
+// (-test.failfast, and no round after it): the tests after it do not run
+// and are not in the result.
+func (prog *Program) binaryTests(ctx context.Context, runner *gotest.Runner, path, bin string, env []string, timeout time.Duration, maxRSS int64, names []string, firstFailure bool) (binaryRun, error) {
 	br := binaryRun{tests: map[string]gotest.TestSummary{}, passed: true}
 	args := []string{"-test.count=1", gotest.VerboseFlag, "-test.timeout=0"}
+	if firstFailure {
+		args = append(args, "-test.failfast")
+	}
 	if prog.skip != "" {
 		args = append(args, "-test.skip="+prog.skip)
 	}
@@ -550,7 +556,7 @@ func (prog *Program) binaryTests(ctx context.Context, runner *gotest.Runner, pat
 			br.passed = false
 			br.output += output
 		}
-		if err == nil || br.timedOut || !progress {
+		if err == nil || br.timedOut || !progress || firstFailure && !br.passed {
 			break
 		}
 		var left []string

@@ -405,8 +405,10 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 }
 
 // RunTests runs candidate k on the tests names of the site's package only,
-// within timeout: a quick rejection before the whole suite (a candidate
-// that still fails a failing test, or hangs, costs a few of its tests).
+// within timeout, until the first of them fails: a quick rejection before
+// the whole suite (a candidate that still fails a failing test, or hangs,
+// costs a few of its tests, up to its first failing subtest). Failed holds
+// that first failing test only.
 // maxRSS, when > 0, caps the process's resident memory as Run.MaxRSS
 // caps a forced run's: past it the run ends as hung (TimedOut, Hung), a
 // candidate that makes the tests allocate without end rejected there.
@@ -423,7 +425,7 @@ func (s *Schema) RunTests(ctx context.Context, k int, names []string, timeout ti
 		return SuiteResult{}, errors.New("running candidate " + strconv.Itoa(k) + ": the schema is closed or has no binary for " + pkg)
 	}
 	start := time.Now()
-	br, err := s.prog.binaryTests(ctx, s.runner, pkg, bin, s.candidateEnv(k, pkg, names), timeout, maxRSS, names)
+	br, err := s.prog.binaryTests(ctx, s.runner, pkg, bin, s.candidateEnv(k, pkg, names), timeout, maxRSS, names, true)
 	if err != nil {
 		return SuiteResult{}, fmt.Errorf("running candidate %d: %w", k, err)
 	}

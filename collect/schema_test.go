@@ -246,6 +246,33 @@ func TestSchemaEvalLimit(t *testing.T) {
 	}
 }
 
+// TestSchemaRunTestsFirstFailure: RunTests ends at the first failing
+// test (a quick rejection needs no more), where the whole suite's run
+// reports both failing tests.
+func TestSchemaRunTestsFirstFailure(t *testing.T) {
+	f := load(t, "basic")
+	site := f.prog.Sites[f.site(t, Cond, "calc.go", 40)]
+	s, err := BuildSchema(context.Background(), f.prog, site, 0, []string{"c >= n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.RunTests(context.Background(), 0, []string{"TestAbs", "TestAbsNegative", "TestCount"}, time.Minute, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Passed || strings.Join(res.Failed, " ") != "TestAbs" {
+		t.Errorf("RunTests: passed=%v failed=%q, want it to stop at TestAbs", res.Passed, res.Failed)
+	}
+	res, err = s.RunSuite(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(res.Failed, " ") != "TestAbs TestAbsNegative" {
+		t.Errorf("RunSuite: failed=%q, want TestAbs TestAbsNegative", res.Failed)
+	}
+}
+
 // TestSchemaMemCap: a candidate that makes a loop append without end ends
 // at RunTests's memory cap, as hung and over memory, long before the
 // run's timeout; the original passes under the same cap.
