@@ -249,10 +249,10 @@
 //     failed earlier candidates (candidates of a site often fail the same
 //     tests; together at most a quarter of the package's time), in one
 //     process that stops at the first test or subtest to fail
-//     (-test.failfast), then on the whole suite. On a busy machine (load above the CPUs), a
-//     run of those few tests that times out without reaching the
-//     evaluation limit is run again with four times as long before the
-//     candidate is rejected. The first that passes is checked as a
+//     (-test.failfast), then on the whole suite. On a busy machine (load
+//     above the CPUs), a run of those few tests that times out without
+//     reaching the evaluation limit is run again with four times as long
+//     before the candidate is rejected. The first that passes is checked as a
 //     patched file in turn (validate.go). Where the passing tests took
 //     10 s or more in the baseline (slowSuite), the first candidate goes through the
 //     schema too, and a candidate that passes the failing tests there is

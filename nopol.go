@@ -402,7 +402,8 @@ type CandidateReport struct {
 	// FailingOnly reports a candidate run on the failing tests only,
 	// with at most five passing tests that failed earlier candidates:
 	// one of them failed (or hung), so the suite was not run and Failed
-	// lists only the first of them to fail (the run stops there).
+	// lists the first of them to fail (the run stops there; examples
+	// and parallel subtests already started still run).
 	FailingOnly bool          `json:"failing_only,omitempty"`
 	TimedOut    bool          `json:"timed_out,omitempty"`
 	Duration    time.Duration `json:"-"`

@@ -503,8 +503,9 @@ func (prog *Program) binarySuite(ctx context.Context, runner *gotest.Runner, pat
 // only (all of them when names is the package's list); maxRSS, when > 0,
 // caps each round's resident memory (gotest.Invocation.MaxRSS). With
 // firstFailure, the run ends at the first test or subtest that fails
-// (-test.failfast, and no round after it): the tests after it do not run
-// and are not in the result.
+// (-test.failfast, and no round after it): the tests after it do not
+// start and are not in the result, except the examples, which the testing
+// package runs anyway, and the parallel subtests already started.
 func (prog *Program) binaryTests(ctx context.Context, runner *gotest.Runner, path, bin string, env []string, timeout time.Duration, maxRSS int64, names []string, firstFailure bool) (binaryRun, error) {
 	br := binaryRun{tests: map[string]gotest.TestSummary{}, passed: true}
 	args := []string{"-test.count=1", gotest.VerboseFlag, "-test.timeout=0"}

@@ -408,7 +408,8 @@ func (s *Schema) RunSuite(ctx context.Context, k int) (SuiteResult, error) {
 // within timeout, until the first of them fails: a quick rejection before
 // the whole suite (a candidate that still fails a failing test, or hangs,
 // costs a few of its tests, up to its first failing subtest). Failed holds
-// that first failing test only.
+// that first failing test, and the examples and parallel tests that failed
+// beside it (binaryTests).
 // maxRSS, when > 0, caps the process's resident memory as Run.MaxRSS
 // caps a forced run's: past it the run ends as hung (TimedOut, Hung), a
 // candidate that makes the tests allocate without end rejected there.
